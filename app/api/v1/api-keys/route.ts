@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { route } from "@/lib/http/respond";
+import { readBody } from "@/lib/http/body";
+import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
+
+const createKeySchema = z.object({ name: z.string().trim().min(1).max(100).default("API key") }).strict();
+
+export const GET = route(async ({ rt, auth }) => ({ apiKeys: await listApiKeys(rt.db.prisma, auth.workspaceId) }));
+
+export const POST = route(
+  async ({ req, rt, auth }) => {
+    const { name } = await readBody(req, createKeySchema);
+    return createApiKey(rt.db.prisma, auth.workspaceId, name);
+  },
+  { status: 201 },
+);

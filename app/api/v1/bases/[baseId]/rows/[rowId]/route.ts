@@ -1,0 +1,8 @@
+import { param, route } from "@/lib/http/respond";
+import { booleanParam } from "@/lib/http/query";
+import { getRow } from "@/lib/domain/rows-read";
+
+export const GET = route(async ({ req, params, rt, auth }) => {
+  const expand = booleanParam(new URL(req.url), "expand");
+  return getRow(rt.db.prisma, auth.workspaceId, param(params, "baseId"), param(params, "rowId"), expand);
+});

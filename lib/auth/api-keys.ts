@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import type { Tx } from "../db/database.ts";
+import { newId } from "../ids.ts";
+import { appError } from "../errors.ts";
+
+export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+type KeyRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+export const toKeyView = (k: KeyRow): ApiKeyView => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: k.createdAt.toISOString(),
+  lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
+
+/** Creates a key; the secret is returned here once and only its hash is stored. */
+export async function createApiKey(tx: Tx, workspaceId: string, name: string, secret = newId.apiKeySecret()) {
+  const row = await tx.apiKey.create({
+    data: { id: newId.apiKey(), workspaceId, name, prefix: secret.slice(0, 7), hash: hashKey(secret) },
+  });
+  return { ...toKeyView(row), key: secret };
+}
+
+export async function listApiKeys(tx: Tx, workspaceId: string): Promise<ApiKeyView[]> {
+  const rows = await tx.apiKey.findMany({ where: { workspaceId }, orderBy: { createdAt: "asc" } });
+  return rows.map(toKeyView);
+}
+
+export async function revokeApiKey(tx: Tx, workspaceId: string, id: string): Promise<ApiKeyView> {
+  const key = await tx.apiKey.findFirst({ where: { id, workspaceId } });
+  if (!key) throw appError("api_key_not_found");
+  const row = key.revokedAt ? key : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  return toKeyView(row);
+}

@@ -1,0 +1,113 @@
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "./generated/client.ts";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
+
+export type Prisma = InstanceType<typeof PrismaClient>;
+/** A Prisma client or an interactive transaction of one: domain functions accept either. */
+export type Tx = Omit<Prisma, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+/**
+ * The vendor port: PGlite or PostgreSQL behind one shape. Callers use `prisma`, or `exec`
+ * for multi-statement SQL (migrations). Nobody else branches on the vendor.
+ */
+export interface Database {
+  vendor: "pglite" | "postgres";
+  prisma: Prisma;
+  exec(sql: string): Promise<void>;
+  /** Runs fn while holding a database-wide lock, so that only one process migrates at a time. */
+  withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** The PostgreSQL pool (postgres vendor only), for LISTEN/NOTIFY and benchmarks' raw floor. */
+  pool?: pg.Pool;
+  /** The PGlite instance (pglite vendor only), for benchmarks' raw floor. */
+  pglite?: PGlite;
+}
+
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "pglite-memory" };
+
+export function targetFromConfig(c: { databaseUrl?: string; dataDir: string }): DatabaseTarget {
+  return c.databaseUrl ? { kind: "postgres", url: c.databaseUrl } : { kind: "pglite", dataDir: c.dataDir };
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === "postgres") return openPostgres(target.url, target.poolSize ?? 10);
+  return openPglite(target.kind === "pglite" ? target.dataDir : undefined);
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    vendor: "postgres",
+    prisma,
+    pool,
+    async exec(sql) {
+      const client = await pool.connect();
+      try {
+        await client.query(sql);
+      } catch (e) {
+        // A failed multi-statement script can leave its transaction open on this connection.
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async withMigrationLock(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock(727274)");
+        return await fn();
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(727274)").catch(() => undefined);
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let lock: DataDirLock | undefined;
+  let pglite: PGlite;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    lock = acquireDataDirLock(dataDir);
+    pglite = new PGlite(path.join(dataDir, "pglite"));
+  } else {
+    pglite = new PGlite();
+  }
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    vendor: "pglite",
+    prisma,
+    pglite,
+    async exec(sql) {
+      try {
+        await pglite.exec(sql);
+      } catch (e) {
+        await pglite.exec("ROLLBACK").catch(() => undefined);
+        throw e;
+      }
+    },
+    // One process owns a PGlite directory (the data-dir lock), so there is nobody to exclude.
+    withMigrationLock: (fn) => fn(),
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+      lock?.release();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import type { Tx } from "../db/database.ts";
+import type { Work } from "../db/work.ts";
+import { appError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { toColumnView, type ColumnRecord, type ColumnView } from "./column-model.ts";
+import { columnInputSchema, type ColumnInput } from "./column-input.ts";
+import { insertColumn, updateColumnRecord } from "./columns.ts";
+import { z } from "zod";
+
+export const baseNameSchema = z.string().trim().min(1, "A base name is 1 to 200 characters.").max(200, "A base name is 1 to 200 characters.");
+
+export const baseSettingsSchema = z
+  .object({ lowConfidenceThreshold: z.number().min(0).max(1) })
+  .partial()
+  .strict();
+
+export interface BaseContext {
+  baseId: string;
+  workspaceId: string;
+  sheetId: string;
+  name: string;
+}
+
+/** Finds a base of this workspace; another workspace's base is indistinguishable from none. */
+export async function loadBase(tx: Tx, workspaceId: string, baseId: string): Promise<BaseContext> {
+  const base = await tx.base.findFirst({ where: { id: baseId, workspaceId }, select: { id: true, name: true } });
+  const sheet = base && (await tx.sheet.findUnique({ where: { baseId: base.id }, select: { id: true } }));
+  if (!base || !sheet) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
+  return { baseId: base.id, workspaceId, sheetId: sheet.id, name: base.name };
+}
+
+export async function loadColumns(tx: Tx, sheetId: string): Promise<ColumnRecord[]> {
+  return tx.column.findMany({ where: { sheetId }, orderBy: { position: "asc" } });
+}
+
+export interface BaseStructure {
+  sheet: { id: string; baseId: string; name: string };
+  sheetColumns: ColumnView[];
+  primaryColumn: ColumnView | null;
+}
+
+export async function getBaseStructure(tx: Tx, workspaceId: string, baseId: string): Promise<BaseStructure> {
+  const base = await loadBase(tx, workspaceId, baseId);
+  const sheet = await tx.sheet.findUniqueOrThrow({ where: { id: base.sheetId } });
+  const columns = (await loadColumns(tx, base.sheetId)).map(toColumnView);
+  return {
+    sheet: { id: sheet.id, baseId: base.baseId, name: sheet.name },
+    sheetColumns: columns,
+    primaryColumn: columns.find((c) => c.isPrimary) ?? null,
+  };
+}
+
+export const createBaseSchema = z
+  .object({
+    baseName: baseNameSchema.optional(),
+    columns: z.array(columnInputSchema).max(200).optional(),
+    settings: baseSettingsSchema.optional(),
+  })
+  .strict();
+
+/**
+ * Creates a base with its sheet. Without columns it gets a primary "Name" column; otherwise the
+ * columns are created in order (inputs may name earlier or later columns) and the first one is
+ * the primary unless one says otherwise.
+ */
+export async function createBase({ tx }: Work, workspaceId: string, input: z.infer<typeof createBaseSchema>) {
+  const id = await uniqueBaseId(tx);
+  const name = input.baseName ?? "Untitled base";
+  await tx.base.create({ data: { id, workspaceId, name, settings: input.settings ?? {} } });
+  const sheetId = newId.sheet();
+  await tx.sheet.create({ data: { id: sheetId, baseId: id, name } });
+  const specs: ColumnInput[] = input.columns?.length ? input.columns : [{ name: "Name", type: "short-text", isPrimary: true }];
+  const primaries = specs.filter((c) => c.isPrimary).length;
+  if (primaries > 1) throw appError("primary_column_conflict", "Only one column can be the primary column.");
+  const ctx: BaseContext = { baseId: id, workspaceId, sheetId, name };
+  // Inputs may point forward, so columns are created first and wired up second.
+  const created: ColumnRecord[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const { inputColumnIds, inputColumns, ...rest } = spec;
+    const isPrimary = primaries === 0 ? i === 0 : Boolean(spec.isPrimary);
+    created.push(await insertColumn(tx, ctx, { ...rest, isPrimary, type: spec.type ?? "short-text" }));
+  }
+  for (const [i, spec] of specs.entries()) {
+    if (spec.inputColumnIds || spec.inputColumns) {
+      await updateColumnRecord(tx, ctx, created[i].id, { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns });
+    }
+  }
+  return { baseId: id, ...(await getBaseStructure(tx, workspaceId, id)) };
+}
+
+async function uniqueBaseId(tx: Tx): Promise<string> {
+  for (;;) {
+    const id = newId.base();
+    if (!(await tx.base.findUnique({ where: { id }, select: { id: true } }))) return id;
+  }
+}
+
+export interface BaseSummary {
+  baseId: string;
+  name: string;
+  rowCount: number;
+  columnCount: number;
+  settings: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export async function listBases(tx: Tx, workspaceId: string): Promise<BaseSummary[]> {
+  const bases = await tx.base.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" } });
+  if (bases.length === 0) return [];
+  const counts = await tx.$queryRawUnsafe<{ base_id: string; rows: bigint; columns: bigint }[]>(
+    `SELECT s.base_id,
+       (SELECT count(*) FROM rows r WHERE r.sheet_id = s.id) AS rows,
+       (SELECT count(*) FROM columns c WHERE c.sheet_id = s.id) AS columns
+     FROM sheets s WHERE s.base_id = ANY($1::text[])`,
+    bases.map((b) => b.id),
+  );
+  const byBase = new Map(counts.map((c) => [c.base_id, c]));
+  return bases.map((b) => summary(b, byBase.get(b.id)));
+}
+
+export async function getBaseSummary(tx: Tx, workspaceId: string, baseId: string): Promise<BaseSummary> {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const base = await tx.base.findUniqueOrThrow({ where: { id: ctx.baseId } });
+  const [rows, columns] = await Promise.all([
+    tx.row.count({ where: { sheetId: ctx.sheetId } }),
+    tx.column.count({ where: { sheetId: ctx.sheetId } }),
+  ]);
+  return summary(base, { rows: BigInt(rows), columns: BigInt(columns) });
+}
+
+function summary(
+  b: { id: string; name: string; settings: unknown; createdAt: Date; updatedAt: Date },
+  counts?: { rows: bigint; columns: bigint },
+): BaseSummary {
+  return {
+    baseId: b.id,
+    name: b.name,
+    rowCount: Number(counts?.rows ?? 0),
+    columnCount: Number(counts?.columns ?? 0),
+    settings: (b.settings ?? {}) as Record<string, unknown>,
+    createdAt: b.createdAt.toISOString(),
+    updatedAt: b.updatedAt.toISOString(),
+  };
+}
+
+export const updateBaseSchema = z.object({ baseName: baseNameSchema, settings: baseSettingsSchema }).partial().strict();
+
+export async function updateBase({ tx, emit }: Work, workspaceId: string, baseId: string, patch: z.infer<typeof updateBaseSchema>) {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const current = await tx.base.findUniqueOrThrow({ where: { id: ctx.baseId } });
+  await tx.base.update({
+    where: { id: ctx.baseId },
+    data: {
+      ...(patch.baseName ? { name: patch.baseName } : {}),
+      ...(patch.settings ? { settings: { ...(current.settings as object), ...patch.settings } } : {}),
+      updatedAt: new Date(),
+    },
+  });
+  if (patch.baseName) await tx.sheet.update({ where: { id: ctx.sheetId }, data: { name: patch.baseName } });
+  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  return getBaseSummary(tx, workspaceId, baseId);
+}
+
+export async function deleteBase({ tx }: Work, workspaceId: string, baseId: string) {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  // Foreign keys cascade from the base to its sheet, columns, rows, cells, chat and files.
+  await tx.base.delete({ where: { id: ctx.baseId } });
+  return { baseId: ctx.baseId, deleted: true };
+}
+
+export const touchBase = (tx: Tx, baseId: string) =>
+  tx.base.update({ where: { id: baseId }, data: { updatedAt: new Date() }, select: { id: true } });

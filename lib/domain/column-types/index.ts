@@ -1,0 +1,30 @@
+import type { ColumnType } from "./types.ts";
+import { shortText, longText } from "./text.ts";
+import { number } from "./number.ts";
+import { url } from "./url.ts";
+import { email } from "./email.ts";
+import { file } from "./file.ts";
+import { checkbox } from "./checkbox.ts";
+import { date } from "./date.ts";
+import { select } from "./select.ts";
+
+export const COLUMN_TYPES = {
+  "short-text": shortText,
+  "long-text": longText,
+  number,
+  url,
+  email,
+  file,
+  checkbox,
+  date,
+  select,
+} as const satisfies Record<string, ColumnType>;
+
+export type ColumnTypeName = keyof typeof COLUMN_TYPES;
+export const COLUMN_TYPE_NAMES = Object.keys(COLUMN_TYPES) as ColumnTypeName[];
+
+export function columnType(name: string): ColumnType | undefined {
+  return (COLUMN_TYPES as Record<string, ColumnType>)[name];
+}
+
+export type { ColumnType, ColumnOptions } from "./types.ts";

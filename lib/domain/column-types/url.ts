@@ -1,0 +1,26 @@
+import { asText, fail, ok, type ColumnType } from "./types.ts";
+
+/** Accepts http(s) URLs and bare domains ("acme.com" becomes "https://acme.com"). */
+export function normalizeHttpUrl(value: unknown) {
+  const text = asText(value)?.trim();
+  if (!text || /\s/.test(text)) return fail("Expected an http(s) URL.");
+  const candidate = /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`;
+  try {
+    const url = new URL(candidate);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return fail("Only http and https URLs are allowed.");
+    if (!url.hostname.includes(".") && url.hostname !== "localhost" && !url.hostname.startsWith("[")) {
+      return fail("Expected an http(s) URL with a domain.");
+    }
+    return ok(candidate);
+  } catch {
+    return fail("Expected an http(s) URL.");
+  }
+}
+
+export const url = {
+  name: "url",
+  label: "URL",
+  normalize: normalizeHttpUrl,
+  aiValueHint: () => "One absolute http(s) URL and nothing else.",
+  grid: { icon: "🔗", align: "left", editor: "url" },
+} satisfies ColumnType;

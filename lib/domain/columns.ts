@@ -1,0 +1,150 @@
+import type { Tx } from "../db/database.ts";
+import type { Work } from "../db/work.ts";
+import { appError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { columnType } from "./column-types/index.ts";
+import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "./column-model.ts";
+import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./column-input.ts";
+import { loadBase, loadColumns, touchBase, type BaseContext } from "./bases.ts";
+import { directDependents } from "./graph.ts";
+
+const EMPTY: ResolvedColumnFields = {
+  name: "",
+  type: "short-text",
+  isPrimary: false,
+  isAiEnabled: false,
+  instructions: "",
+  inputColumnIds: [],
+  tools: [],
+  columnOptions: {},
+};
+
+// Fields whose change makes existing AI values out of date.
+const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions"] as const;
+
+export async function createColumn({ tx, emit }: Work, workspaceId: string, baseId: string, input: ColumnInput): Promise<ColumnView> {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const column = await insertColumn(tx, ctx, input);
+  await touchBase(tx, ctx.baseId);
+  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  return toColumnView(column);
+}
+
+export async function updateColumn({ tx, emit }: Work, workspaceId: string, baseId: string, columnId: string, input: ColumnInput): Promise<ColumnView> {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const column = await updateColumnRecord(tx, ctx, columnId, input);
+  await touchBase(tx, ctx.baseId);
+  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  return toColumnView(column);
+}
+
+/** Inserts a column into a loaded base. New AI columns do not run for existing rows until asked. */
+export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput): Promise<ColumnRecord> {
+  const others = await loadColumns(tx, ctx.sheetId);
+  const id = newId.column();
+  const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id);
+  if (fields.isPrimary && others.some((c) => c.isPrimary)) {
+    const primary = others.find((c) => c.isPrimary)!;
+    throw appError("primary_column_conflict", `"${primary.name}" is already the primary column; a base has exactly one.`);
+  }
+  const position = Math.min(input.index ?? others.length, others.length);
+  await shiftPositions(tx, ctx.sheetId, position, +1);
+  return tx.column.create({
+    data: { id, sheetId: ctx.sheetId, position, nameKey: nameKey(fields.name), ...fields, columnOptions: fields.columnOptions as object },
+  });
+}
+
+export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: string, input: ColumnInput): Promise<ColumnRecord> {
+  const others = await loadColumns(tx, ctx.sheetId);
+  const current = others.find((c) => c.id === columnId);
+  if (!current) throw appError("column_not_found", `No column "${columnId}" in this base.`);
+  const before: ResolvedColumnFields = { ...current, columnOptions: current.columnOptions as Record<string, unknown> };
+  const fields = resolveColumnFields(others, before, input, columnId);
+
+  if (current.isPrimary && input.isPrimary === false) {
+    throw appError("primary_column_required", "A base has exactly one primary column: make another column primary instead.");
+  }
+  if (fields.isPrimary && !current.isPrimary) {
+    // Making a column primary hands the role over: there is exactly one primary at all times.
+    await tx.column.updateMany({ where: { sheetId: ctx.sheetId, isPrimary: true }, data: { isPrimary: false } });
+  }
+  if (fields.type !== current.type) await convertValues(tx, ctx.sheetId, current, fields);
+
+  const aiChanged = AI_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(before[f]));
+  if (input.index !== undefined && input.index !== current.position) await moveColumn(tx, ctx.sheetId, current, input.index, others.length);
+  const updated = await tx.column.update({
+    where: { id: columnId },
+    data: {
+      ...fields,
+      nameKey: nameKey(fields.name),
+      columnOptions: fields.columnOptions as object,
+      ...(aiChanged ? { configVersion: { increment: 1 } } : {}),
+      updatedAt: new Date(),
+    },
+  });
+  if (aiChanged) await tx.cell.updateMany({ where: { columnId, status: { in: ["done", "error"] } }, data: { stale: true } });
+  return updated;
+}
+
+export async function deleteColumn({ tx, emit }: Work, workspaceId: string, baseId: string, columnId: string, force: boolean) {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, ctx.sheetId);
+  const column = columns.find((c) => c.id === columnId);
+  if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
+  if (columns.length === 1) throw appError("primary_column_required", "The last column of a base cannot be deleted.");
+  const dependents = directDependents(columns, columnId);
+  if (!force && column.isPrimary) {
+    throw appError("primary_column_required", "The primary column cannot be deleted; make another column primary first, or pass ?force=true.");
+  }
+  if (!force && dependents.length > 0) {
+    const names = dependents.map((id) => columns.find((c) => c.id === id)!.name);
+    throw appError("column_in_use", `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input; pass ?force=true to delete it anyway.`, { dependents });
+  }
+  for (const d of columns.filter((c) => dependents.includes(c.id))) {
+    await tx.column.update({
+      where: { id: d.id },
+      data: { inputColumnIds: d.inputColumnIds.filter((i) => i !== columnId), configVersion: { increment: 1 } },
+    });
+  }
+  await tx.column.delete({ where: { id: columnId } });
+  await shiftPositions(tx, ctx.sheetId, column.position + 1, -1);
+  if (column.isPrimary) {
+    const next = columns.find((c) => c.id !== columnId)!;
+    await tx.column.update({ where: { id: next.id }, data: { isPrimary: true } });
+  }
+  await tx.$executeRawUnsafe(`UPDATE rows SET "values" = "values" - $1 WHERE sheet_id = $2 AND "values" ? $1`, columnId, ctx.sheetId);
+  await touchBase(tx, ctx.baseId);
+  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  return { id: columnId, deleted: true, cleanedDependents: dependents };
+}
+
+async function shiftPositions(tx: Tx, sheetId: string, from: number, delta: number) {
+  await tx.column.updateMany({ where: { sheetId, position: { gte: from } }, data: { position: { increment: delta } } });
+}
+
+async function moveColumn(tx: Tx, sheetId: string, column: ColumnRecord, target: number, count: number) {
+  const to = Math.min(target, count - 1);
+  if (to > column.position) {
+    await tx.column.updateMany({ where: { sheetId, position: { gt: column.position, lte: to } }, data: { position: { decrement: 1 } } });
+  } else {
+    await tx.column.updateMany({ where: { sheetId, position: { gte: to, lt: column.position } }, data: { position: { increment: 1 } } });
+  }
+  await tx.column.update({ where: { id: column.id }, data: { position: to } });
+}
+
+/** A type change re-normalises every value; values the new type cannot hold are cleared. */
+async function convertValues(tx: Tx, sheetId: string, column: ColumnRecord, fields: ResolvedColumnFields) {
+  const type = columnType(fields.type)!;
+  const rows = await tx.$queryRawUnsafe<{ id: string; v: string }[]>(
+    `SELECT id, "values"->>$1 AS v FROM rows WHERE sheet_id = $2 AND "values" ? $1`,
+    column.id,
+    sheetId,
+  );
+  for (const r of rows) {
+    if (r.v === "") continue;
+    const n = type.normalize(r.v, fields.columnOptions);
+    const next = n.ok ? n.value : "";
+    if (next === r.v) continue;
+    await tx.$executeRawUnsafe(`UPDATE rows SET "values" = jsonb_set("values", ARRAY[$1], to_jsonb($2::text)) WHERE id = $3`, column.id, next, r.id);
+  }
+}

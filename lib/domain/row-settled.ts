@@ -1,0 +1,12 @@
+import type { Work } from "../db/work.ts";
+import type { BaseContext } from "./bases.ts";
+
+/**
+ * Rows whose AI cells are all terminal after a write or a run: `row.sheet.processed` fires once
+ * for each, after commit. (The webhook outbox is written here, in the same transaction.)
+ */
+export async function settleRows(w: Work, ctx: BaseContext, rowIds: readonly string[]): Promise<void> {
+  for (const rowId of rowIds) {
+    w.emit({ type: "row.sheet.processed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, sheetId: ctx.sheetId, rowId });
+  }
+}

@@ -1,0 +1,91 @@
+// The one catalog of error codes. Every error the API returns, and every error code a cell can
+// carry, is listed here with its HTTP status and a default message. The README lists them all
+// and test/errors-catalog.test.ts keeps the two in step.
+
+export const ERROR_CATALOG = {
+  // request shape
+  invalid_json: { status: 400, message: "The request body is not valid JSON." },
+  validation_failed: { status: 400, message: "The request is not valid." },
+  invalid_query: { status: 400, message: "A query parameter is not valid." },
+  too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
+  invalid_messages: { status: 400, message: "The messages are not valid." },
+  unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },
+  payload_too_large: { status: 413, message: "The request body is too large." },
+  // auth
+  missing_api_key: { status: 401, message: "The X-API-Key header is required." },
+  invalid_api_key: { status: 401, message: "The API key is unknown or revoked." },
+  // not found
+  not_found: { status: 404, message: "No such endpoint." },
+  base_not_found: { status: 404, message: "Base not found." },
+  row_not_found: { status: 404, message: "Row not found." },
+  column_not_found: { status: 404, message: "Column not found." },
+  api_key_not_found: { status: 404, message: "API key not found." },
+  webhook_not_found: { status: 404, message: "Webhook endpoint not found." },
+  delivery_not_found: { status: 404, message: "Webhook delivery not found." },
+  file_not_found: { status: 404, message: "File not found." },
+  workspace_not_found: { status: 404, message: "Workspace not found." },
+  method_not_allowed: { status: 405, message: "Method not allowed." },
+  // structure conflicts
+  dependency_cycle: { status: 409, message: "The column inputs would form a cycle." },
+  duplicate_column_name: { status: 409, message: "A column with this name already exists." },
+  primary_column_conflict: { status: 409, message: "A base has exactly one primary column." },
+  column_in_use: { status: 409, message: "Other columns use this column as input." },
+  primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
+  duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
+  // values and types
+  invalid_value: { status: 400, message: "The value is not valid for the column type." },
+  unknown_column: { status: 400, message: "No column has this name." },
+  unknown_column_type: { status: 400, message: "Unknown column type." },
+  unknown_tool: { status: 400, message: "Unknown tool." },
+  unknown_model: { status: 400, message: "Unknown model or provider." },
+  value_too_long: { status: 400, message: "A cell value is at most 100,000 characters." },
+  // files
+  unsupported_file: { status: 415, message: "This kind of file is not supported." },
+  file_too_large: { status: 413, message: "The file is too large." },
+  empty_file: { status: 400, message: "The file is empty." },
+  corrupt_file: { status: 400, message: "The file is encrypted or corrupt." },
+  // credits and providers
+  insufficient_credits: { status: 402, message: "Not enough credits." },
+  rate_limited: { status: 429, message: "Too many requests." },
+  ai_not_configured: { status: 503, message: "No AI provider is configured." },
+  ai_provider_error: { status: 502, message: "The AI provider failed." },
+  // cell-only codes (carried by cells, never an HTTP status of their own)
+  input_failed: { status: 500, message: "An input cell of this row ended in error." },
+  invalid_output: { status: 500, message: "The model's answer did not fit the column type." },
+  tool_not_configured: { status: 500, message: "A tool this column needs is not configured." },
+  tool_failed: { status: 500, message: "A tool call failed." },
+  timeout: { status: 504, message: "The operation timed out." },
+  blocked_url: { status: 400, message: "The URL is not allowed." },
+  fetch_failed: { status: 502, message: "The URL could not be fetched." },
+  // ours
+  internal_error: { status: 500, message: "Something went wrong on our side." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message?: string, details?: unknown) {
+    super(message ?? ERROR_CATALOG[code].message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_CATALOG[code].status;
+    this.details = details;
+  }
+
+  toJSON() {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
+  }
+}
+
+export const appError = (code: ErrorCode, message?: string, details?: unknown) =>
+  new AppError(code, message, details);
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import { appError } from "../errors.ts";
+
+const DEFAULT_MAX = 20 * 1024 * 1024;
+
+/**
+ * Reads a JSON body with the checks every endpoint needs: content type (415), size (413,
+ * counted while reading so a lying Content-Length cannot get past it) and syntax (400).
+ */
+export async function readJson(req: Request, maxBytes = DEFAULT_MAX): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
+    throw appError("unsupported_media_type");
+  }
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readText(req, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw appError("invalid_json");
+  }
+}
+
+async function readText(req: Request, maxBytes: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const tooLarge = (maxBytes: number) =>
+  appError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
+
+/** Parses a value with a zod schema; failures become 400 validation_failed listing each issue. */
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw appError("validation_failed", "The request is not valid.", {
+    issues: result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+  });
+}
+
+export async function readBody<T>(req: Request, schema: z.ZodType<T>, maxBytes?: number): Promise<T> {
+  return parseWith(schema, await readJson(req, maxBytes));
+}

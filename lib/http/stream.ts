@@ -1,0 +1,20 @@
+/** Streams text chunks with backpressure: the next chunk is produced only when asked for. */
+export function streamResponse(chunks: AsyncIterator<string>, contentType = "application/json; charset=utf-8"): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      } catch (e) {
+        console.error("[cellwright] stream failed:", e);
+        controller.error(e);
+      }
+    },
+    async cancel() {
+      await chunks.return?.(undefined);
+    },
+  });
+  return new Response(body, { headers: { "content-type": contentType } });
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Uniformly random base62 string (rejection sampling keeps it unbiased). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export const newId = {
+  base: () => randomBase62(8),
+  sheet: () => `sheet_${randomBase62(20)}`,
+  column: () => `scol_${randomBase62(20)}`,
+  row: () => `sr_${randomBase62(20)}`,
+  workspace: () => `ws_${randomBase62(16)}`,
+  apiKey: () => `key_${randomBase62(16)}`,
+  apiKeySecret: () => `cw_${randomBase62(40)}`,
+  credit: () => `cr_${randomBase62(20)}`,
+  cellRun: () => `run_${randomBase62(20)}`,
+  chatMessage: () => `msg_${randomBase62(20)}`,
+  webhook: () => `wh_${randomBase62(16)}`,
+  webhookMessage: () => `msg_${randomBase62(24)}`,
+  webhookAttempt: () => `att_${randomBase62(20)}`,
+  file: () => `file_${randomBase62(20)}`,
+};

@@ -1,0 +1,42 @@
+import type { Tx } from "./db/database.ts";
+import type { Runtime } from "./runtime.ts";
+import { newId } from "./ids.ts";
+import { appError } from "./errors.ts";
+import { createApiKey, hashKey } from "./auth/api-keys.ts";
+
+export async function createWorkspace(tx: Tx, name: string, credits?: number) {
+  const existing = await tx.workspace.findUnique({ where: { name } });
+  if (existing) throw appError("duplicate_workspace", `A workspace named "${name}" already exists.`);
+  const workspace = await tx.workspace.create({
+    data: { id: newId.workspace(), name, credits: credits === undefined ? null : BigInt(credits) },
+  });
+  const key = await createApiKey(tx, workspace.id, "first key");
+  return { workspace: { id: workspace.id, name: workspace.name }, key };
+}
+
+export async function findWorkspaceByName(tx: Tx, name: string) {
+  const ws = await tx.workspace.findUnique({ where: { name } });
+  if (!ws) throw appError("workspace_not_found", `No workspace is named "${name}".`);
+  return ws;
+}
+
+/**
+ * API_KEY makes sure a workspace "default" exists with that key. Idempotent: a second start
+ * with the same key changes nothing.
+ */
+export async function seedFromConfig(rt: Runtime): Promise<void> {
+  const key = rt.config.seedApiKey;
+  if (!key) return;
+  const hash = hashKey(key);
+  await rt.db.prisma.$transaction(async (tx) => {
+    if (await tx.apiKey.findUnique({ where: { hash } })) return;
+    let ws = await tx.workspace.findUnique({ where: { name: "default" } });
+    if (!ws) {
+      const credits = rt.config.initialCredits;
+      ws = await tx.workspace.create({
+        data: { id: newId.workspace(), name: "default", credits: credits === undefined ? null : BigInt(credits) },
+      });
+    }
+    await createApiKey(tx, ws.id, "API_KEY", key);
+  });
+}
