@@ -10,16 +10,16 @@ export interface Migration {
 }
 
 export function migrationsDir(): string {
-  return path.resolve(process.cwd(), "prisma", "migrations");
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
 }
 
 export function readMigrations(dir = migrationsDir()): Migration[] {
-  return readdirSync(dir, { withFileTypes: true })
+  return readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort()
     .map((name) => {
-      const sql = readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      const sql = readFileSync(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
       return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
     });
 }

@@ -1,0 +1,7 @@
+import { route } from "@/lib/http/respond";
+import { healthReport } from "@/lib/health";
+
+export const GET = route(async ({ rt }) => {
+  const report = await healthReport(rt);
+  return Response.json(report, { status: report.ok ? 200 : 503 });
+}, { public: true });

@@ -1,0 +1,17 @@
+import { getRuntime, stopRuntime } from "./runtime.ts";
+
+/** Brings the process runtime up at server start and takes it down cleanly on SIGTERM/SIGINT. */
+export async function boot(): Promise<void> {
+  const rt = await getRuntime();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[cellwright] ${signal}: stopping`);
+    await stopRuntime(rt).catch((e) => console.error("[cellwright] shutdown failed:", e));
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  console.log(`[cellwright] ready (${rt.db.vendor})`);
+}

@@ -1,0 +1,36 @@
+// `npm start`: builds the app when the build is missing or older than the sources, then serves
+// the UI and API. Migrations, seeding and the workers start inside the server (instrumentation).
+import { spawnSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "../config.ts";
+
+const config = loadConfig(process.env);
+const root = process.cwd();
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+function newestSource(): number {
+  let newest = 0;
+  const walk = (p: string) => {
+    const s = statSync(p);
+    if (s.isDirectory()) {
+      if (/node_modules|generated|\.next/.test(path.basename(p))) return;
+      for (const name of readdirSync(p)) walk(path.join(p, name));
+    } else newest = Math.max(newest, s.mtimeMs);
+  };
+  for (const p of ["app", "components", "lib", "public", "next.config.ts", "package-lock.json", "instrumentation.ts"]) {
+    if (existsSync(path.join(root, p))) walk(path.join(root, p));
+  }
+  return newest;
+}
+
+const buildId = path.join(root, ".next", "BUILD_ID");
+if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
+  console.log("[cellwright] building the app (first start or sources changed)…");
+  const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn("npx", ["--no-install", "next", "start", "-p", String(config.port)], { stdio: "inherit", env });
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

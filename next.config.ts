@@ -1,0 +1,21 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // PGlite ships WebAssembly and data files it loads from its own package directory, and the
+  // Prisma runtime loads its query compiler the same way: they must not be bundled.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "pg",
+    "linkedom",
+    "unpdf",
+    "mammoth",
+    "exceljs",
+  ],
+  poweredByHeader: false,
+  typescript: { tsconfigPath: "tsconfig.json" },
+};
+
+export default nextConfig;
