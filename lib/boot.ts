@@ -1,7 +1,11 @@
-import { getRuntime, stopRuntime } from "./runtime.ts";
+import { getRuntime, onRuntimeStart, stopRuntime } from "./runtime.ts";
+import { startEngine } from "./engine/engine.ts";
 
 /** Brings the process runtime up at server start and takes it down cleanly on SIGTERM/SIGINT. */
 export async function boot(): Promise<void> {
+  onRuntimeStart(async (rt) => {
+    if (rt.config.workerInProcess) await startEngine(rt);
+  });
   const rt = await getRuntime();
   let stopping = false;
   const stop = async (signal: string) => {

@@ -33,6 +33,7 @@ const schema = z.object({
   AI_MAX_STEPS: int(6),
   AI_MAX_OUTPUT_TOKENS: int(2_000),
   AI_RETRY_BASE_MS: int(1_000),
+  AI_LEASE_MS: int(30_000),
 
   SEARCH_PROVIDER: z.enum(["searxng", "brave", "tavily", "exa", "openai"]).optional(),
   SEARCH_BASE_URL: optionalString,
@@ -48,6 +49,8 @@ const schema = z.object({
   FETCH_MAX_TOKENS: int(8_000),
   ALLOW_PRIVATE_NETWORK: bool,
   FILE_MAX_BYTES: int(25 * 1024 * 1024),
+  FILE_MAX_PAGES: int(200),
+  FILE_EXTRACT_TIMEOUT_MS: int(20_000),
 
   CREDITS_COST_CONFIGURE_CREATE: int(5),
   CREDITS_COST_CONFIGURE_MODIFY: int(2),
@@ -87,6 +90,7 @@ function buildConfig(e: z.infer<typeof schema>) {
       maxSteps: Math.max(1, e.AI_MAX_STEPS),
       maxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
       retryBaseMs: e.AI_RETRY_BASE_MS,
+      leaseMs: Math.max(1_000, e.AI_LEASE_MS),
     },
     search: {
       provider: e.SEARCH_PROVIDER,
@@ -103,7 +107,7 @@ function buildConfig(e: z.infer<typeof schema>) {
       maxTokens: e.FETCH_MAX_TOKENS,
       allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     },
-    files: { maxBytes: e.FILE_MAX_BYTES },
+    files: { maxBytes: e.FILE_MAX_BYTES, maxPages: e.FILE_MAX_PAGES, extractTimeoutMs: e.FILE_EXTRACT_TIMEOUT_MS },
     credits: {
       configureCreate: e.CREDITS_COST_CONFIGURE_CREATE,
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,

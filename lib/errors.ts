@@ -14,6 +14,8 @@ export const ERROR_CATALOG = {
   // auth
   missing_api_key: { status: 401, message: "The X-API-Key header is required." },
   invalid_api_key: { status: 401, message: "The API key is unknown or revoked." },
+  invalid_session: { status: 401, message: "The session has expired or was signed out; sign in again." },
+  cross_site_request: { status: 403, message: "A signed-in browser request must come from this site." },
   // not found
   not_found: { status: 404, message: "No such endpoint." },
   base_not_found: { status: 404, message: "Base not found." },
@@ -57,6 +59,7 @@ export const ERROR_CATALOG = {
   timeout: { status: 504, message: "The operation timed out." },
   blocked_url: { status: 400, message: "The URL is not allowed." },
   fetch_failed: { status: 502, message: "The URL could not be fetched." },
+  disposable_domain: { status: 400, message: "The domain belongs to a disposable email provider." },
   // ours
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -2,6 +2,8 @@ import { timingSafeEqual } from "node:crypto";
 import { appError } from "../errors.ts";
 import { hashKey } from "./api-keys.ts";
 import type { Runtime } from "../runtime.ts";
+import { assertSameOrigin, sessionTokenOf } from "./session-cookie.ts";
+import { principalForSession } from "./session.ts";
 
 export interface Principal {
   workspaceId: string;
@@ -12,10 +14,14 @@ export interface Principal {
 // read, so it is refreshed at most once a minute per key.
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** X-API-Key, or else the browser's session cookie (whose writes must come from this site). */
 export async function authenticate(rt: Runtime, req: Request): Promise<Principal> {
   const key = req.headers.get("x-api-key");
-  if (!key) throw appError("missing_api_key");
-  return principalForKey(rt, key);
+  if (key) return principalForKey(rt, key);
+  const token = sessionTokenOf(req);
+  if (!token) throw appError("missing_api_key");
+  assertSameOrigin(req);
+  return principalForSession(rt, token);
 }
 
 export async function principalForKey(rt: Runtime, key: string): Promise<Principal> {

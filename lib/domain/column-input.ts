@@ -3,7 +3,7 @@ import { appError } from "../errors.ts";
 import { columnType, COLUMN_TYPE_NAMES } from "./column-types/index.ts";
 import { AUTO_RUN_MODES, TOOL_NAMES, nameKey, type ColumnRecord } from "./column-model.ts";
 import { findCycle } from "./graph.ts";
-import { validateModelSpec } from "./model-spec.ts";
+import { parseModelSpec } from "../engine/llm/model-spec.ts";
 
 const toolRef = z.union([z.string(), z.object({ name: z.string() }).passthrough()]);
 
@@ -114,7 +114,7 @@ function validateColumnOptions(options: Record<string, unknown>): void {
   if (JSON.stringify(options).length > 20_000) {
     throw appError("validation_failed", "columnOptions is at most 20,000 characters of JSON.", { field: "columnOptions" });
   }
-  if (options.model !== undefined) validateModelSpec(options.model);
+  if (options.model !== undefined) parseModelSpec(String(options.model));
   if (options.autoRun !== undefined && !(AUTO_RUN_MODES as readonly unknown[]).includes(options.autoRun)) {
     throw appError("validation_failed", `columnOptions.autoRun must be one of: ${AUTO_RUN_MODES.join(", ")}.`, {
       field: "columnOptions.autoRun",

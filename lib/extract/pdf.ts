@@ -19,6 +19,8 @@ export async function pdfToText(bytes: Buffer, maxPages: number, signal: AbortSi
     const pagesRead = Math.min(doc.numPages, maxPages);
     const pages: string[] = [];
     for (let n = 1; n <= pagesRead; n++) {
+      // pdf.js can run long stretches on microtasks alone; yield so the deadline timer can fire.
+      await new Promise((resolve) => setImmediate(resolve));
       if (signal.aborted) throw signal.reason;
       const content = await (await doc.getPage(n)).getTextContent();
       pages.push(

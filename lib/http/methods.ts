@@ -1,10 +1,20 @@
 import { errorResponse } from "./respond.ts";
 import { appError } from "../errors.ts";
 
-const notAllowed = async () => errorResponse(appError("method_not_allowed"));
+const ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof ALL)[number];
+type NotAllowed = () => Promise<Response>;
 
-/** Handlers for the methods a route does not serve, so that they too answer in JSON. */
-export function otherMethods(...served: string[]) {
-  const all = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-  return Object.fromEntries(all.filter((m) => !served.includes(m)).map((m) => [m, notAllowed])) as Record<(typeof all)[number], typeof notAllowed>;
+/**
+ * Handlers for the methods a route does not serve, so that they too answer in JSON (Next.js
+ * would otherwise send an empty 405). Use: `export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST")`.
+ */
+export function otherMethods(...served: Method[]): Record<Method, NotAllowed> {
+  const allow = [...served, ...(served.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const notAllowed: NotAllowed = async () => {
+    const res = errorResponse(appError("method_not_allowed", `This endpoint accepts ${served.join(", ")}.`));
+    res.headers.set("allow", allow);
+    return res;
+  };
+  return Object.fromEntries(ALL.filter((m) => !served.includes(m)).map((m) => [m, notAllowed])) as Record<Method, NotAllowed>;
 }

@@ -43,6 +43,8 @@ export interface SearchHit {
   url: string;
   snippet: string;
   publishedAt?: string;
+  /** When the provider returned this hit (cached hits keep their original time). */
+  retrievedAt: string;
 }
 
 /** Search results cached per provider and normalised query; a DB-backed one lives elsewhere. */

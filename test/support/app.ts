@@ -3,6 +3,10 @@ import { createRuntime, installRuntime, stopRuntime, type Runtime } from "../../
 import { createWorkspace } from "../../lib/workspaces.ts";
 import { dispatch } from "./router.ts";
 import { freshDatabaseTarget } from "./database.ts";
+import { startEngine, type EngineOptions } from "../../lib/engine/engine.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 export interface ApiResult<T = any> {
   status: number;
@@ -22,11 +26,13 @@ export interface TestApp {
 }
 
 /** A runtime on a fresh database with two workspaces, A and B, each with a key. */
-export async function createTestApp(env: Env = {}, opts: { credits?: number } = {}): Promise<TestApp> {
+export async function createTestApp(env: Env = {}, opts: { credits?: number; engine?: boolean | EngineOptions } = {}): Promise<TestApp> {
   const { target, drop } = await freshDatabaseTarget();
-  const config = loadConfig({ DATA_DIR: "unused", ...env });
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cw-test-"));
+  const config = loadConfig({ DATA_DIR: dataDir, ...env });
   const rt = await createRuntime(config, target);
   installRuntime(rt);
+  if (opts.engine) await startEngine(rt, opts.engine === true ? {} : opts.engine);
   const a = await createWorkspace(rt.db.prisma, "workspace-a", opts.credits);
   const b = await createWorkspace(rt.db.prisma, "workspace-b", opts.credits);
   const keyA = a.key.key;
@@ -61,6 +67,7 @@ export async function createTestApp(env: Env = {}, opts: { credits?: number } = 
       installRuntime(undefined);
       await stopRuntime(rt);
       await drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

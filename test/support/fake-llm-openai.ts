@@ -48,7 +48,7 @@ export function parseOpenAi(body: Json) {
   else if (tc?.type === "function" && tc.function?.name) toolChoice = { name: tc.function.name };
   let responseFormat: FakeResponseFormat | undefined;
   const rf = body.response_format;
-  if (rf?.type === "json_schema") responseFormat = { type: "json_schema", name: rf.json_schema?.name, schema: rf.json_schema?.schema ?? {} };
+  if (rf?.type === "json_schema") responseFormat = { type: "json_schema", name: rf.json_schema?.name, schema: rf.json_schema?.schema ?? {}, strict: rf.json_schema?.strict === true };
   else if (rf?.type === "json_object") responseFormat = { type: "json_object" };
   else if (rf?.type === "text") responseFormat = { type: "text" };
   return {

@@ -10,6 +10,32 @@ export interface FakeCapabilities {
   forcedToolChoice?: boolean;
   /** Function tools at all. Default true. */
   tools?: boolean;
+  /** Like OpenAI, reject a strict json_schema whose objects do not require every property. Default true. */
+  strictSchemaValidation?: boolean;
+}
+
+/** The first property (as "path.key") that a strict schema leaves optional, if any. */
+function optionalProperty(node: unknown, path = ""): string | undefined {
+  if (!node || typeof node !== "object") return undefined;
+  const n = node as Record<string, any>;
+  if (n.properties && typeof n.properties === "object") {
+    const required = new Set(Array.isArray(n.required) ? n.required : []);
+    const missing = Object.keys(n.properties).find((k) => !required.has(k));
+    if (missing) return path + missing;
+    for (const [k, sub] of Object.entries(n.properties)) {
+      const found = optionalProperty(sub, `${path}${k}.`);
+      if (found) return found;
+    }
+  }
+  const subs = [
+    ...["items", "anyOf", "oneOf", "allOf"].flatMap((k) => (Array.isArray(n[k]) ? n[k] : n[k] ? [n[k]] : [])),
+    ...["$defs", "definitions"].flatMap((k) => (n[k] && typeof n[k] === "object" ? Object.values(n[k]) : [])),
+  ];
+  for (const sub of subs) {
+    const found = optionalProperty(sub, path);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
@@ -26,6 +52,16 @@ export function capabilityRefusal(req: FakeLlmRequest, caps: FakeCapabilities): 
     return req.protocol === "anthropic"
       ? reject("output_config.format: structured outputs are not supported for this model.", "output_config")
       : reject("Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", "response_format");
+  }
+  const rf = req.responseFormat;
+  if (req.protocol === "openai" && caps.strictSchemaValidation !== false && rf?.type === "json_schema" && rf.strict) {
+    const missing = optionalProperty(rf.schema);
+    if (missing) {
+      return reject(
+        `Invalid schema for response_format '${rf.name ?? "response"}': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`,
+        "response_format",
+      );
+    }
   }
   if (caps.tools === false && req.tools.length > 0) return reject("This model does not support tools.", "tools");
   if (caps.forcedToolChoice === false && (req.toolChoice === "required" || typeof req.toolChoice === "object")) {

@@ -32,7 +32,7 @@ export type FakeToolChoice = "auto" | "none" | "required" | { name: string };
 export type FakeResponseFormat =
   | { type: "text" }
   | { type: "json_object" }
-  | { type: "json_schema"; name?: string; schema: Record<string, unknown> };
+  | { type: "json_schema"; name?: string; schema: Record<string, unknown>; strict?: boolean };
 
 export interface FakeLlmRequest {
   /** 0-based arrival order on this server. */

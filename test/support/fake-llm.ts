@@ -34,7 +34,7 @@ export interface FakeLlmOptions {
   retryAfterSeconds?: number;
   /** Seed of the PRNG behind errorRate429, so runs are repeatable (default 1). */
   seed?: number;
-  /** Emulate a server that lacks a feature: it answers 400 the way real servers do. */
+  /** Emulate a server that lacks a feature: it answers 400 the way real servers do, before any scripted reply is used. */
   capabilities?: FakeCapabilities;
   /** When set, requests without this key (Bearer or x-api-key) get a 401. */
   apiKey?: string;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/respond";
 import { readBody } from "@/lib/http/body";
 import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
+import { otherMethods } from "@/lib/http/methods";
 
 const createKeySchema = z.object({ name: z.string().trim().min(1).max(100).default("API key") }).strict();
 
@@ -14,3 +15,5 @@ export const POST = route(
   },
   { status: 201 },
 );
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -2,6 +2,7 @@ import { route } from "@/lib/http/respond";
 import { readBody } from "@/lib/http/body";
 import { inTransaction } from "@/lib/db/work";
 import { createBase, createBaseSchema, listBases } from "@/lib/domain/bases";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(async ({ rt, auth }) => ({ bases: await listBases(rt.db.prisma, auth.workspaceId) }));
 
@@ -12,3 +13,5 @@ export const POST = route(
   },
   { status: 201 },
 );
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -2,6 +2,7 @@ import { param, route } from "@/lib/http/respond";
 import { readBody } from "@/lib/http/body";
 import { inTransaction } from "@/lib/db/work";
 import { deleteBase, getBaseSummary, updateBase, updateBaseSchema } from "@/lib/domain/bases";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(async ({ params, rt, auth }) => getBaseSummary(rt.db.prisma, auth.workspaceId, param(params, "baseId")));
 
@@ -13,3 +14,5 @@ export const PATCH = route(async ({ req, params, rt, auth }) => {
 export const DELETE = route(async ({ params, rt, auth }) =>
   inTransaction(rt, (w) => deleteBase(w, auth.workspaceId, param(params, "baseId"))),
 );
+
+export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

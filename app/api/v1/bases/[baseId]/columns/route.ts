@@ -3,6 +3,7 @@ import { readBody } from "@/lib/http/body";
 import { inTransaction } from "@/lib/db/work";
 import { createColumn } from "@/lib/domain/columns";
 import { columnInputSchema } from "@/lib/domain/column-input";
+import { otherMethods } from "@/lib/http/methods";
 
 export const POST = route(
   async ({ req, params, rt, auth }) => {
@@ -11,3 +12,5 @@ export const POST = route(
   },
   { status: 201 },
 );
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -4,6 +4,7 @@ import { booleanParam } from "@/lib/http/query";
 import { inTransaction } from "@/lib/db/work";
 import { deleteColumn, updateColumn } from "@/lib/domain/columns";
 import { columnInputSchema } from "@/lib/domain/column-input";
+import { otherMethods } from "@/lib/http/methods";
 
 export const PATCH = route(async ({ req, params, rt, auth }) => {
   const body = await readBody(req, columnInputSchema);
@@ -14,3 +15,5 @@ export const DELETE = route(async ({ req, params, rt, auth }) => {
   const force = booleanParam(new URL(req.url), "force");
   return inTransaction(rt, (w) => deleteColumn(w, auth.workspaceId, param(params, "baseId"), param(params, "columnId"), force));
 });
+
+export const { GET, POST, PUT } = otherMethods("PATCH", "DELETE");

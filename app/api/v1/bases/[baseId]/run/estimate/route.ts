@@ -1,0 +1,8 @@
+import { param, route } from "@/lib/http/respond";
+import { readBody } from "@/lib/http/body";
+import { estimateRun, runRequestSchema } from "@/lib/engine/run-request";
+
+export const POST = route(async ({ req, params, rt, auth }) => {
+  const body = await readBody(req, runRequestSchema);
+  return estimateRun(rt.db.prisma, auth.workspaceId, param(params, "baseId"), body, rt.config.credits.cellRun);
+});

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { json, route } from "@/lib/http/respond";
+import { readBody } from "@/lib/http/body";
+import { otherMethods } from "@/lib/http/methods";
+import { principalForKey } from "@/lib/auth/authenticate";
+import { createSession, deleteSession } from "@/lib/auth/session";
+import { assertSameOrigin, clearedSessionCookie, isSecureRequest, sessionCookie, sessionTokenOf } from "@/lib/auth/session-cookie";
+
+const signInSchema = z.object({ apiKey: z.string().trim().min(1, "Enter an API key.").max(500) }).strict();
+
+/** Who is signed in (by cookie or X-API-Key). */
+export const GET = route(async ({ auth }) => ({ workspaceId: auth.workspaceId, keyId: auth.keyId }));
+
+/** Sign in: exchanges an API key for a session cookie. The key itself is not kept by the browser. */
+export const POST = route(
+  async ({ req, rt }) => {
+    assertSameOrigin(req);
+    const { apiKey } = await readBody(req, signInSchema);
+    const principal = await principalForKey(rt, apiKey);
+    const session = await createSession(rt, principal);
+    const body = { workspaceId: principal.workspaceId, keyId: principal.keyId, expiresAt: session.expiresAt.toISOString() };
+    return json(body, 201, { "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req)) });
+  },
+  { public: true },
+);
+
+/** Sign out: ends the session server-side and clears the cookie, even if it had already expired. */
+export const DELETE = route(
+  async ({ req, rt }) => {
+    assertSameOrigin(req);
+    const token = sessionTokenOf(req);
+    if (token) await deleteSession(rt, token);
+    return json({ signedOut: true }, 200, { "set-cookie": clearedSessionCookie(isSecureRequest(req)) });
+  },
+  { public: true },
+);
+
+export const { PUT, PATCH } = otherMethods("GET", "POST", "DELETE");

@@ -1,0 +1,126 @@
+import type { Runtime } from "../runtime.ts";
+import type { CellJob, CellWorker } from "../jobs/types.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import { inTransaction } from "../db/work.ts";
+import { columnOptionsOf } from "../domain/column-model.ts";
+import { classifyError, generateCellAnswer, resolveLanguageModel } from "./llm/index.ts";
+import { toolLimitsFromConfig, type ToolContext, type ToolDocument } from "../tools/index.ts";
+import { buildCellTools } from "./cell-tools.ts";
+import { loadCellContext, type CellContext } from "./cell-context.ts";
+import { buildSystemPrompt, buildUserPrompt, type PromptInput } from "./prompt.ts";
+import { cellAnswerSchema, checkAnswer } from "./answer.ts";
+import { completeCell, failCell, retryCell, type RunRecord } from "./cell-outcome.ts";
+import { backoffMs } from "./backoff.ts";
+import { debit, refund } from "../credits/ledger.ts";
+
+export interface RunnerDeps {
+  limiter: RateLimiter;
+  owner: string;
+  tools?: Partial<Pick<ToolContext, "cache" | "dns" | "lookup" | "files" | "fetchImpl">>;
+}
+
+const chargeKey = (job: CellJob) => `cell:${job.rowId}:${job.columnId}:${job.generation}`;
+
+/** Runs one claimed cell: build the prompt, call the model with the column's tools, store the outcome. */
+export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
+  const { config } = rt;
+  return async (job, signal) => {
+    const ctx = await loadCellContext(rt.db.prisma, job, deps.owner);
+    if (!ctx) return;
+    const charge = { workspaceId: ctx.base.workspaceId, amount: config.credits.cellRun, reason: "cell_run", baseId: ctx.base.baseId, rowId: job.rowId, columnId: job.columnId, idempotencyKey: chargeKey(job) };
+    const fail = (code: string, message: string, run?: RunRecord) =>
+      inTransaction(rt, async (w) => {
+        await failCell(w, ctx.base, job, deps.owner, code, message, ctx.columns, run);
+        await refund(w.tx, charge);
+      });
+
+    if (ctx.failedInputs.length > 0) {
+      const names = ctx.failedInputs.map((c) => `"${c.name}"`).join(", ");
+      return void (await fail("input_failed", `Input column ${names} ended in error.`));
+    }
+    let run: RunRecord | undefined;
+    try {
+      const model = resolveLanguageModel(columnOptionsOf(ctx.column).model as string | undefined, config);
+      run = { provider: model.provider, model: model.modelId, inputTokens: 0, outputTokens: 0, latencyMs: 0 };
+      // Charged once per generation of the cell, before the call: a resumed or retried run finds
+      // the charge already made, and a run that ends in error is refunded.
+      const paid = await rt.db.prisma.$transaction((tx) => debit(tx, charge));
+      if (!paid.ok) return void (await fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again."));
+
+      const documents: ToolDocument[] = [];
+      const prompt = promptInput(ctx);
+      const tools = buildCellTools(ctx.column.tools, config, toolContext(rt, ctx, signal, deps), documents);
+      let correction: string | undefined;
+      for (let round = 0; round < 2; round++) {
+        await deps.limiter.acquire(signal);
+        const answer = await generateCellAnswer({
+          model,
+          system: buildSystemPrompt(prompt),
+          prompt: buildUserPrompt(prompt, correction),
+          tools,
+          schema: cellAnswerSchema,
+          maxSteps: config.ai.maxSteps,
+          timeoutMs: config.ai.timeoutMs,
+          maxOutputTokens: config.ai.maxOutputTokens,
+          abortSignal: signal,
+        });
+        run.inputTokens += answer.usage.inputTokens;
+        run.outputTokens += answer.usage.outputTokens;
+        run.latencyMs += answer.latencyMs;
+        const checked = checkAnswer(ctx.column, answer.object, documents, ctx.column.tools.length > 0);
+        if (checked.ok) {
+          return void (await inTransaction(rt, async (w) => {
+            const stored = await completeCell(w, ctx.base, job, deps.owner, checked.value, checked.metadata, run);
+            // A newer generation superseded this run while it was in flight: its result is dropped.
+            if (!stored) await refund(w.tx, charge);
+          }));
+        }
+        correction = checked.problem;
+      }
+      return void (await fail("invalid_output", `The model's answer did not fit the column: ${correction}`, run));
+    } catch (e) {
+      const c = classifyError(e);
+      if (signal.aborted && !c.retryable) return; // shutting down: the queue hands the cell back
+      if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
+        const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);
+        return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c.code, c.message, run)));
+      }
+      await fail(c.code, c.message, run);
+    }
+  };
+}
+
+function promptInput(ctx: CellContext): PromptInput {
+  const primary = ctx.columns.find((c) => c.isPrimary && c.id !== ctx.column.id);
+  const inputs = ctx.column.inputColumnIds
+    .map((id) => ctx.columns.find((c) => c.id === id))
+    .filter((c): c is NonNullable<typeof c> => Boolean(c) && c!.id !== primary?.id)
+    .map((column) => ({ column, value: ctx.values[column.id] ?? "" }));
+  return {
+    baseName: ctx.base.name,
+    column: ctx.column,
+    primary: primary ? { column: primary, value: ctx.values[primary.id] ?? "" } : undefined,
+    inputs,
+    toolNames: ctx.column.tools,
+  };
+}
+
+function toolContext(rt: Runtime, ctx: CellContext, signal: AbortSignal, deps: RunnerDeps): ToolContext {
+  const inputs: Record<string, string> = {};
+  for (const id of ctx.column.inputColumnIds) {
+    const c = ctx.columns.find((x) => x.id === id);
+    if (c) inputs[c.name] = ctx.values[c.id] ?? "";
+  }
+  const primary = ctx.columns.find((c) => c.isPrimary);
+  if (primary) inputs[primary.name] ??= ctx.values[primary.id] ?? "";
+  return {
+    config: rt.config,
+    limits: toolLimitsFromConfig(rt.config),
+    instructions: ctx.column.instructions,
+    inputs,
+    signal,
+    workspaceId: ctx.base.workspaceId,
+    ...deps.tools,
+  };
+}
+

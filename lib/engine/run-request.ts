@@ -1,0 +1,73 @@
+import { z } from "zod";
+import type { Tx } from "../db/database.ts";
+import type { Work } from "../db/work.ts";
+import { appError } from "../errors.ts";
+import { loadBase, loadColumns } from "../domain/bases.ts";
+import { markCellsPending, type CellRef } from "./cell-state.ts";
+import { balanceOf } from "../credits/ledger.ts";
+
+export const runRequestSchema = z
+  .object({
+    columnIds: z.array(z.string()).max(200).optional(),
+    rowIds: z.array(z.string()).max(100_000).optional(),
+    onlyEmpty: z.boolean().optional(),
+  })
+  .strict();
+
+export type RunRequest = z.infer<typeof runRequestSchema>;
+
+/** The AI cells a run request names; cells already pending or running are left alone. */
+async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: RunRequest) {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, ctx.sheetId);
+  const ai = columns.filter((c) => c.isAiEnabled);
+  let columnIds = ai.map((c) => c.id);
+  if (req.columnIds) {
+    const unknown = req.columnIds.filter((id) => !ai.some((c) => c.id === id));
+    if (unknown.length > 0) throw appError("validation_failed", `Not AI columns of this base: ${unknown.join(", ")}.`, { columnIds: unknown });
+    columnIds = [...new Set(req.columnIds)];
+  }
+  const refs = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
+    `SELECT r.id AS row_id, col AS column_id
+     FROM rows r CROSS JOIN unnest($2::text[]) AS col
+     LEFT JOIN cells c ON c.row_id = r.id AND c.column_id = col
+     WHERE r.sheet_id = $1
+       AND ($3::text[] IS NULL OR r.id = ANY($3::text[]))
+       AND (c.status IS NULL OR c.status NOT IN ('pending', 'running'))
+       AND (NOT $4::boolean OR COALESCE(r."values"->>col, '') = '')
+     ORDER BY r.seq`,
+    ctx.sheetId,
+    columnIds,
+    req.rowIds ?? null,
+    req.onlyEmpty ?? false,
+  );
+  return { ctx, refs: refs.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
+}
+
+export async function estimateRun(tx: Tx, workspaceId: string, baseId: string, req: RunRequest, costPerCell: number) {
+  const { refs } = await selectCells(tx, workspaceId, baseId, req);
+  const balance = await balanceOf(tx, workspaceId);
+  return { cells: refs.length, credits: refs.length * costPerCell, balance: balance === -1 ? null : balance };
+}
+
+/** (Re)generates exactly the named cells: they become pending with an empty value. */
+export async function runCells(w: Work, workspaceId: string, baseId: string, req: RunRequest) {
+  const { ctx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
+  for (let i = 0; i < refs.length; i += 5_000) {
+    const batch = refs.slice(i, i + 5_000);
+    await markCellsPending(w.tx, ctx.sheetId, batch);
+    await w.tx.$executeRawUnsafe(
+      `UPDATE rows r SET "values" = r."values" - t.cols
+       FROM (SELECT row_id, array_agg(column_id) AS cols FROM unnest($1::text[], $2::text[]) AS u(row_id, column_id) GROUP BY row_id) t
+       WHERE r.id = t.row_id`,
+      batch.map((r) => r.rowId),
+      batch.map((r) => r.columnId),
+    );
+  }
+  if (refs.length > 0) {
+    const rowIds = [...new Set(refs.map((r) => r.rowId))];
+    w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });
+    w.emit({ type: "work.available" });
+  }
+  return { queued: refs.length };
+}

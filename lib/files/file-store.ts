@@ -1,0 +1,64 @@
+import path from "node:path";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import type { Runtime } from "../runtime.ts";
+import type { FileStore } from "../tools/index.ts";
+import { appError } from "../errors.ts";
+import { newId } from "../ids.ts";
+
+export const filesDir = (rt: Pick<Runtime, "config">) => path.resolve(rt.config.dataDir, "files");
+export const fileUrl = (id: string) => `/api/v1/files/${id}`;
+
+export interface StoredFileView {
+  fileId: string;
+  url: string;
+  name: string;
+  size: number;
+  contentType: string;
+}
+
+/** Writes the bytes under DATA_DIR/files (atomically, by rename) and records the file. */
+export async function saveFile(
+  rt: Runtime,
+  owner: { workspaceId: string; baseId: string },
+  file: { name: string; contentType: string; bytes: Buffer },
+): Promise<StoredFileView> {
+  const id = newId.file();
+  const dir = filesDir(rt);
+  await mkdir(dir, { recursive: true });
+  const target = path.join(dir, id);
+  await writeFile(`${target}.part`, file.bytes);
+  await rename(`${target}.part`, target);
+  try {
+    await rt.db.prisma.storedFile.create({
+      data: {
+        id,
+        workspaceId: owner.workspaceId,
+        baseId: owner.baseId,
+        name: file.name,
+        contentType: file.contentType,
+        size: file.bytes.length,
+        sha256: createHash("sha256").update(file.bytes).digest("hex"),
+        storagePath: id,
+      },
+    });
+  } catch (e) {
+    await rm(target, { force: true });
+    throw e;
+  }
+  return { fileId: id, url: fileUrl(id), name: file.name, size: file.bytes.length, contentType: file.contentType };
+}
+
+export async function readStoredFile(rt: Runtime, fileId: string, workspaceId: string) {
+  const row = await rt.db.prisma.storedFile.findFirst({ where: { id: fileId, workspaceId } });
+  if (!row) throw appError("file_not_found", `No file "${fileId}" in this workspace.`);
+  const bytes = await readFile(path.join(filesDir(rt), path.basename(row.storagePath))).catch(() => {
+    throw appError("file_not_found", `The file "${fileId}" is missing from storage.`);
+  });
+  return { name: row.name, contentType: row.contentType, bytes };
+}
+
+/** The file-analysis tool's view of uploaded files, scoped to the cell's workspace. */
+export const storedFiles = (rt: Runtime): FileStore => ({
+  read: (fileId, workspaceId) => readStoredFile(rt, fileId, workspaceId),
+});

@@ -1,0 +1,24 @@
+// The queue port. The engine and the webhook relay see only this; the embedded implementation
+// leases rows of the database itself, and scale-out puts a real queue engine behind it.
+
+export interface CellJob {
+  rowId: string;
+  columnId: string;
+  sheetId: string;
+  generation: number;
+  /** Attempts already made before this one. */
+  attempts: number;
+}
+
+export type CellWorker = (job: CellJob, signal: AbortSignal) => Promise<void>;
+
+export interface CellQueue {
+  /** Starts claiming ready cells and running them with `worker`, at most `concurrency` at once. */
+  start(worker: CellWorker): void;
+  /** New work may be ready (called after a commit that queued cells). */
+  wake(): void;
+  /** Stops claiming, lets in-flight work finish for up to `graceMs`, then releases the rest. */
+  stop(graceMs?: number): Promise<void>;
+  readonly owner: string;
+  stats(): { inFlight: number; maxInFlight: number; claimed: number };
+}

@@ -1,0 +1,33 @@
+import disposableList from "disposable-email-domains/index.json" with { type: "json" };
+import { appError } from "../../errors.ts";
+
+// Company domain handling: accept a domain or any website URL, reduce it to the mail domain,
+// and refuse throwaway-mail providers, whose addresses never belong to a company.
+
+let disposable: Set<string> | undefined;
+
+/** "https://www.Acme.com/about" → "acme.com"; IDNs become punycode. */
+export function normalizeDomain(input: string): string {
+  const raw = input.trim().replace(/^mailto:/i, "").replace(/^.*@/, "");
+  let host: string;
+  try {
+    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`).hostname;
+  } catch {
+    throw appError("invalid_value", `"${input}" is not a domain or website.`);
+  }
+  host = host.replace(/\.$/, "").replace(/^www\d*\./, "");
+  if (!/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z0-9-]{2,63}$/.test(host) || /^[\d.]+$/.test(host)) {
+    throw appError("invalid_value", `"${input}" is not a domain or website.`);
+  }
+  return host;
+}
+
+/** True for known disposable-mail domains and their subdomains. */
+export function isDisposableDomain(domain: string): boolean {
+  disposable ??= new Set(disposableList as string[]);
+  const labels = domain.toLowerCase().split(".");
+  for (let i = 0; i < labels.length - 1; i++) {
+    if (disposable.has(labels.slice(i).join("."))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,18 @@
+// The tool layer for AI columns: the contract, the four tools, and their ports.
+export * from "./types.ts";
+export { CELL_TOOLS, TOOL_NAMES, getTool, isToolName } from "./registry.ts";
+export { fenceUntrusted } from "./fence.ts";
+export { toolLimitsFromConfig, extractLimitsFrom } from "./limits.ts";
+export { webSearchTool, usesHostedSearch, type WebSearchInput } from "./web-search.ts";
+export { scrapeUrlTool, type ScrapeUrlInput } from "./scrape-url.ts";
+export { fileAnalysisTool, parseFileReference, type FileAnalysisInput, type FileReference } from "./file-analysis.ts";
+export {
+  emailEnrichmentTool,
+  PATTERN_CONFIDENCE,
+  type EmailEnrichmentInput,
+  type EmailEnrichmentOutput,
+  type EmailStatus,
+} from "./email-enrichment.ts";
+export { MemorySearchCache, searchCacheKey, normalizeQuery } from "./search/cache.ts";
+export { systemDnsResolver } from "./email/dns.ts";
+export { callProvider, retryAfterMs } from "./provider-http.ts";

@@ -1,0 +1,24 @@
+import { appError } from "../errors.ts";
+import { emailEnrichmentTool } from "./email-enrichment.ts";
+import { fileAnalysisTool } from "./file-analysis.ts";
+import { scrapeUrlTool } from "./scrape-url.ts";
+import type { CellTool, ToolName } from "./types.ts";
+import { webSearchTool } from "./web-search.ts";
+
+// The one map of tools. Column configs name tools by these keys.
+
+export const CELL_TOOLS = {
+  "web-search": webSearchTool,
+  "scrape-url": scrapeUrlTool,
+  "file-analysis": fileAnalysisTool,
+  "email-enrichment": emailEnrichmentTool,
+} satisfies { [K in ToolName]: CellTool<any> & { name: K } };
+
+export const TOOL_NAMES = Object.keys(CELL_TOOLS) as ToolName[];
+
+export const isToolName = (name: string): name is ToolName => Object.hasOwn(CELL_TOOLS, name);
+
+export function getTool(name: string): CellTool<unknown> {
+  if (!isToolName(name)) throw appError("unknown_tool", `Unknown tool: ${name}.`);
+  return CELL_TOOLS[name] as CellTool<unknown>;
+}

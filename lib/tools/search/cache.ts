@@ -1,0 +1,45 @@
+import type { SearchCache, SearchHit } from "../types.ts";
+
+// Search results are cached per provider, result count and normalised query, so rerunning a
+// column (or many rows asking the same question) does not pay for the same search twice.
+
+export function normalizeQuery(query: string): string {
+  return query.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+export function searchCacheKey(provider: string, query: string, maxResults: number): string {
+  return `${provider}:${maxResults}:${normalizeQuery(query)}`;
+}
+
+/** In-process cache with TTL and a size bound (oldest entry evicted first). */
+export class MemorySearchCache implements SearchCache {
+  private readonly entries = new Map<string, { hits: SearchHit[]; expiresAt: number }>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(maxEntries = 1_000, now: () => number = Date.now) {
+    this.maxEntries = maxEntries;
+    this.now = now;
+  }
+
+  async get(key: string): Promise<SearchHit[] | undefined> {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.hits;
+  }
+
+  async set(key: string, hits: SearchHit[], ttlSeconds: number): Promise<void> {
+    if (ttlSeconds <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { hits, expiresAt: this.now() + ttlSeconds * 1000 });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { expect } from "vitest";
+import type { TestApp } from "../support/app.ts";
+
+// Shared setup for the API suites: a small "Companies" base with one column of most kinds and
+// one AI column that takes two inputs.
+
+export const COMPANY_COLUMNS = [
+  { name: "Company", type: "short-text", isPrimary: true },
+  { name: "Website", type: "url" },
+  { name: "Employees", type: "number" },
+  { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company", "Website"], tools: ["web-search"], instructions: "Summarise." },
+];
+
+export interface Fixture {
+  baseId: string;
+  /** Column ids by column name. */
+  col: Record<string, string>;
+  structure: any;
+}
+
+export async function createBase(app: TestApp, columns: unknown[] = COMPANY_COLUMNS, key = app.keyA, baseName = "Companies"): Promise<Fixture> {
+  const res = await app.api("POST", "/api/v1/bases", { key, body: { baseName, columns } });
+  expect(res.status, res.text).toBe(201);
+  const col: Record<string, string> = {};
+  for (const c of res.body.sheetColumns) col[c.name] = c.id;
+  return { baseId: res.body.baseId, col, structure: res.body };
+}
+
+export async function addRows(app: TestApp, baseId: string, cells: Record<string, unknown>[], key = app.keyA): Promise<any[]> {
+  const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { key, body: { rows: cells.map((c) => ({ cells: c })) } });
+  expect(res.status, res.text).toBe(200);
+  return res.body.rows;
+}
+
+export async function getRows(app: TestApp, baseId: string, query = ""): Promise<any[]> {
+  const res = await app.api("GET", `/api/v1/bases/${baseId}/rows${query}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body.rows;
+}
+
+export async function rowCount(app: TestApp, baseId: string): Promise<number> {
+  return (await getRows(app, baseId)).length;
+}
+
+/** The exact key set of a spec §2.5 column object. */
+export const COLUMN_KEYS = ["columnOptions", "id", "index", "inputColumnIds", "instructions", "isAiEnabled", "isPrimary", "name", "tools", "type"];
+
+export interface Endpoint {
+  method: string;
+  /** The path pattern, for test names. */
+  label: string;
+  path: () => string;
+  /** A value, or a function when it holds ids that exist only after setup. */
+  body?: unknown;
+}
+
+/** Every /api/v1 endpoint that names a base, with a valid body where it takes one. */
+export function baseEndpoints(base: () => string, row: () => string, column: () => string): Endpoint[] {
+  const b = "/api/v1/bases/{baseId}";
+  return [
+    { method: "GET", label: `${b}/rows`, path: () => `/api/v1/bases/${base()}/rows` },
+    { method: "GET", label: `${b}/rows?limit=10`, path: () => `/api/v1/bases/${base()}/rows?limit=10` },
+    { method: "GET", label: `${b}/rows/{rowId}`, path: () => `/api/v1/bases/${base()}/rows/${row()}` },
+    { method: "GET", label: `${b}/base-structure`, path: () => `/api/v1/bases/${base()}/base-structure` },
+    { method: "POST", label: `${b}/add-rows`, path: () => `/api/v1/bases/${base()}/add-rows`, body: { rows: [{ cells: { Company: "x" } }] } },
+    {
+      method: "POST",
+      label: `${b}/update-rows`,
+      path: () => `/api/v1/bases/${base()}/update-rows`,
+      body: () => ({ rows: [{ id: row(), cells: { Company: "x" } }] }),
+    },
+    {
+      method: "POST",
+      label: `${b}/delete-rows`,
+      path: () => `/api/v1/bases/${base()}/delete-rows`,
+      body: () => ({ rowIds: [row()] }),
+    },
+    { method: "GET", label: b, path: () => `/api/v1/bases/${base()}` },
+    { method: "PATCH", label: b, path: () => `/api/v1/bases/${base()}`, body: { baseName: "Renamed" } },
+    { method: "DELETE", label: b, path: () => `/api/v1/bases/${base()}` },
+    { method: "POST", label: `${b}/columns`, path: () => `/api/v1/bases/${base()}/columns`, body: { name: "New", type: "short-text" } },
+    { method: "PATCH", label: `${b}/columns/{columnId}`, path: () => `/api/v1/bases/${base()}/columns/${column()}`, body: { name: "Renamed" } },
+    { method: "DELETE", label: `${b}/columns/{columnId}?force=true`, path: () => `/api/v1/bases/${base()}/columns/${column()}?force=true` },
+  ];
+}

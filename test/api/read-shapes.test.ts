@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { addRows, COLUMN_KEYS, createBase, type Fixture } from "./fixtures.ts";
+import { scenarios } from "./scenario.ts";
+
+// Spec §4.1–§4.3: the read endpoints' exact shapes, the expand forms, and the 404s.
+
+let app: TestApp;
+let f: Fixture;
+let rows: any[];
+
+beforeAll(async () => {
+  app = await createTestApp();
+  f = await createBase(app);
+  rows = await addRows(app, f.baseId, [
+    { Company: "Acme", Website: "acme.com", Employees: 42 },
+    { Company: "Globex", Summary: "Supplied by hand" },
+    { Company: "Initech" },
+  ]);
+});
+afterAll(() => app.close());
+
+const rowsPath = () => `/api/v1/bases/${f.baseId}/rows`;
+const rowPath = (i = 0) => `/api/v1/bases/${f.baseId}/rows/${rows[i].id}`;
+
+describe("Get Rows (§4.1)", () => {
+  it("returns { rows } with every row in insertion order, cells keyed by name, string values, an entry for every column", async () => {
+    const res = await app.api("GET", rowsPath());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.body).toEqual({
+      rows: [
+        { id: rows[0].id, cells: { Company: "Acme", Website: "https://acme.com", Employees: "42", Summary: "" } },
+        { id: rows[1].id, cells: { Company: "Globex", Website: "", Employees: "", Summary: "Supplied by hand" } },
+        { id: rows[2].id, cells: { Company: "Initech", Website: "", Employees: "", Summary: "" } },
+      ],
+    });
+    for (const r of res.body.rows) {
+      expect(r.id).toMatch(/^sr_[A-Za-z0-9]{16,}$/);
+      for (const v of Object.values(r.cells)) expect(v).toBeTypeOf("string");
+    }
+  });
+
+  it("expand=true gives { value, metadata?, status? } per cell; non-AI cells are { value } only", async () => {
+    const res = await app.api("GET", `${rowsPath()}?expand=true`);
+    expect(res.status).toBe(200);
+    const [acme, globex] = res.body.rows;
+    expect(acme.cells.Company).toEqual({ value: "Acme" });
+    expect(acme.cells.Employees).toEqual({ value: "42" });
+    expect(acme.cells.Summary).toEqual({
+      value: "",
+      status: "pending",
+      metadata: { sources: null, additionalDetails: null, confidenceScore: null },
+    });
+    expect(globex.cells.Summary).toEqual({
+      value: "Supplied by hand",
+      status: "done",
+      metadata: { sources: null, additionalDetails: "Supplied by the user.", confidenceScore: null, suppliedByUser: true },
+    });
+    expect(Object.keys(acme.cells).sort()).toEqual(["Company", "Employees", "Summary", "Website"]);
+  });
+
+  it("has no nextCursor unless paging is asked for", async () => {
+    const res = await app.api("GET", rowsPath());
+    expect(Object.keys(res.body)).toEqual(["rows"]);
+  });
+});
+
+describe("Get Row (§4.2)", () => {
+  it("returns the single row object without an envelope", async () => {
+    const res = await app.api("GET", rowPath(0));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: rows[0].id, cells: { Company: "Acme", Website: "https://acme.com", Employees: "42", Summary: "" } });
+  });
+
+  it("expand=true gives the expanded cells", async () => {
+    const res = await app.api("GET", `${rowPath(1)}?expand=1`);
+    expect(res.body.id).toBe(rows[1].id);
+    expect(res.body.cells.Company).toEqual({ value: "Globex" });
+    expect(res.body.cells.Summary).toMatchObject({ value: "Supplied by hand", status: "done", metadata: { suppliedByUser: true } });
+  });
+});
+
+describe("Get Base Structure (§4.3)", () => {
+  it("returns sheet, sheetColumns with exactly the §2.5 fields, and primaryColumn", async () => {
+    const res = await app.api("GET", `/api/v1/bases/${f.baseId}/base-structure`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["primaryColumn", "sheet", "sheetColumns"]);
+    expect(res.body.sheet).toEqual({ id: expect.stringMatching(/^sheet_[A-Za-z0-9]{16,}$/), baseId: f.baseId, name: "Companies" });
+    const columns = res.body.sheetColumns;
+    expect(columns.map((c: any) => c.name)).toEqual(["Company", "Website", "Employees", "Summary"]);
+    columns.forEach((c: any, i: number) => {
+      expect(Object.keys(c).sort()).toEqual(COLUMN_KEYS);
+      expect(c.id).toMatch(/^scol_[A-Za-z0-9]{16,}$/);
+      expect(c.index).toBe(i);
+    });
+    expect(columns.filter((c: any) => c.isPrimary)).toHaveLength(1);
+    expect(res.body.primaryColumn).toEqual(columns[0]);
+    expect(columns[3]).toEqual({
+      id: f.col.Summary,
+      index: 3,
+      name: "Summary",
+      type: "long-text",
+      isAiEnabled: true,
+      isPrimary: false,
+      inputColumnIds: [f.col.Company, f.col.Website],
+      tools: [{ name: "web-search" }],
+      instructions: "Summarise.",
+      columnOptions: {},
+    });
+    expect(columns[1]).toMatchObject({ inputColumnIds: [], tools: [], instructions: "", isAiEnabled: false, columnOptions: {} });
+  });
+});
+
+describe("expand accepts true, false, 1 and 0 and nothing else", () => {
+  const expanded = (res: any) => typeof res.body.rows?.[0]?.cells.Company === "object" || typeof res.body.cells?.Company === "object";
+  for (const [raw, isExpanded] of [["true", true], ["1", true], ["false", false], ["0", false]] as const) {
+    it(`expand=${raw}`, async () => {
+      for (const path of [rowsPath(), rowPath()]) {
+        const res = await app.api("GET", `${path}?expand=${raw}`);
+        expect(res.status).toBe(200);
+        expect(expanded(res)).toBe(isExpanded);
+      }
+    });
+  }
+  for (const raw of ["yes", "TRUE", "2", "", "true,false"]) {
+    scenarios(() => app, [
+      { name: `Get Rows expand=${JSON.stringify(raw)} is 400`, method: "GET", path: () => `${rowsPath()}?expand=${raw}`, status: 400, code: "invalid_query" },
+      { name: `Get Row expand=${JSON.stringify(raw)} is 400`, method: "GET", path: () => `${rowPath()}?expand=${raw}`, status: 400, code: "invalid_query" },
+    ]);
+  }
+});
+
+describe("404s", () => {
+  scenarios(() => app, [
+    { name: "Get Rows of an unknown base", method: "GET", path: "/api/v1/bases/Zz9Zz9Zz/rows", status: 404, code: "base_not_found" },
+    { name: "Get Row of an unknown base", method: "GET", path: () => `/api/v1/bases/Zz9Zz9Zz/rows/${rows[0].id}`, status: 404, code: "base_not_found" },
+    { name: "Base Structure of an unknown base", method: "GET", path: "/api/v1/bases/Zz9Zz9Zz/base-structure", status: 404, code: "base_not_found" },
+    { name: "Add Rows to an unknown base", method: "POST", path: "/api/v1/bases/Zz9Zz9Zz/add-rows", body: { rows: [] }, status: 404, code: "base_not_found" },
+    { name: "Update Rows of an unknown base", method: "POST", path: "/api/v1/bases/Zz9Zz9Zz/update-rows", body: { rows: [] }, status: 404, code: "base_not_found" },
+    { name: "Get Row of an unknown row", method: "GET", path: () => `/api/v1/bases/${f.baseId}/rows/sr_doesnotexist`, status: 404, code: "row_not_found" },
+    { name: "Get Row with expand of an unknown row", method: "GET", path: () => `/api/v1/bases/${f.baseId}/rows/sr_nope?expand=true`, status: 404, code: "row_not_found" },
+    { name: "an unknown API path", method: "GET", path: "/api/v1/nothing-here", status: 404, code: "not_found" },
+    { name: "an unknown path below a base", method: "GET", path: () => `/api/v1/bases/${f.baseId}/nope`, status: 404, code: "not_found" },
+    { name: "an unknown deep path", method: "POST", path: "/api/v1/bases/a/b/c/d", body: {}, status: 404, code: "not_found" },
+    { name: "an unknown path needs no key to be a 404", method: "DELETE", path: "/api/v1/x", key: null, status: 404, code: "not_found" },
+  ]);
+
+  it("a row of another base of the same workspace is row_not_found", async () => {
+    const other = await createBase(app, [{ name: "Name", type: "short-text" }], app.keyA, "Other");
+    const res = await app.api("GET", `/api/v1/bases/${other.baseId}/rows/${rows[0].id}`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("row_not_found");
+  });
+});
+
+describe("methods a route does not serve answer JSON 405", () => {
+  scenarios(() => app, [
+    { name: "PUT on rows", method: "PUT", path: () => rowsPath(), body: {}, status: 405, code: "method_not_allowed" },
+    { name: "DELETE on rows", method: "DELETE", path: () => rowsPath(), status: 405, code: "method_not_allowed" },
+    { name: "GET on add-rows", method: "GET", path: () => `/api/v1/bases/${f.baseId}/add-rows`, status: 405, code: "method_not_allowed" },
+    { name: "PATCH on update-rows", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}/update-rows`, status: 405, code: "method_not_allowed" },
+    { name: "POST on base-structure", method: "POST", path: () => `/api/v1/bases/${f.baseId}/base-structure`, body: {}, status: 405, code: "method_not_allowed" },
+    { name: "PUT on bases", method: "PUT", path: "/api/v1/bases", body: {}, status: 405, code: "method_not_allowed" },
+    { name: "POST on a base", method: "POST", path: () => `/api/v1/bases/${f.baseId}`, body: {}, status: 405, code: "method_not_allowed" },
+    { name: "GET on a column", method: "GET", path: () => `/api/v1/bases/${f.baseId}/columns/${f.col.Company}`, status: 405, code: "method_not_allowed" },
+    { name: "GET on delete-rows", method: "GET", path: () => `/api/v1/bases/${f.baseId}/delete-rows`, status: 405, code: "method_not_allowed" },
+    { name: "PATCH on api-keys", method: "PATCH", path: "/api/v1/api-keys", body: {}, status: 405, code: "method_not_allowed" },
+    { name: "GET on one api key", method: "GET", path: "/api/v1/api-keys/key_x", status: 405, code: "method_not_allowed" },
+    { name: "POST on health", method: "POST", path: "/api/health", body: {}, status: 405, code: "method_not_allowed" },
+  ]);
+
+  it("names the allowed methods", async () => {
+    const res = await app.api("DELETE", rowsPath());
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+});
