@@ -48,9 +48,16 @@ export function getRuntime(): Promise<Runtime> {
   return slot.promise;
 }
 
-/** Tests and benchmarks install their own runtime (a fresh PGlite) instead of the env one. */
-export function installRuntime(rt: Runtime | undefined): void {
+/**
+ * Tests and benchmarks install their own runtime (a fresh PGlite) instead of the env one.
+ * Returns a function that puts back whatever was installed before.
+ */
+export function installRuntime(rt: Runtime | undefined): () => void {
+  const previous = slot.promise;
   slot.promise = rt ? Promise.resolve(rt) : undefined;
+  return () => {
+    slot.promise = previous;
+  };
 }
 
 export async function stopRuntime(rt: Runtime): Promise<void> {

@@ -55,6 +55,10 @@ export function detectKind(bytes: Buffer, contentType: string, name = ""): Detec
   const magic = sniff(bytes);
   if (magic) return magic;
 
+  const generic = declared === "" || declared === "application/octet-stream";
+  if (generic && /^\s*(<!doctype html|<html[\s>]|<head[\s>])/i.test(bytes.subarray(0, 512).toString("latin1"))) {
+    return { kind: "html", mediaType: "text/html" };
+  }
   const fromType = BY_MEDIA_TYPE[declared] ?? (declared.endsWith("+json") ? "json" : undefined);
   const ext = name.replace(/[?#].*$/, "").match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase();
   const fromExt = ext ? BY_EXTENSION[ext] : undefined;

@@ -45,7 +45,7 @@ export function chunkText(text: string, targetChars = 1_200): Passage[] {
     const p = para.trim();
     if (!p) continue;
     if (p.length <= targetChars) pieces.push(p);
-    else for (let i = 0; i < p.length; i += targetChars) pieces.push(p.slice(i, i + targetChars));
+    else pieces.push(...splitLong(p, targetChars));
   }
   const passages: Passage[] = [];
   let current = "";
@@ -58,6 +58,25 @@ export function chunkText(text: string, targetChars = 1_200): Passage[] {
   }
   if (current) passages.push({ index: passages.length, text: current });
   return passages;
+}
+
+// Long paragraphs split between sentences; only a single over-long sentence is cut mid-way.
+function splitLong(p: string, targetChars: number): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const sentence of p.match(/[^.!?]+(?:[.!?]+["')\]]*\s*|$)/g) ?? [p]) {
+    if (current && current.length + sentence.length > targetChars) {
+      out.push(current.trim());
+      current = "";
+    }
+    if (sentence.length > targetChars) {
+      for (let i = 0; i < sentence.length; i += targetChars) out.push(sentence.slice(i, i + targetChars).trim());
+      continue;
+    }
+    current += sentence;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out.filter(Boolean);
 }
 
 /** BM25 (k1 = 1.2, b = 0.75) of each passage against the query, best first. */

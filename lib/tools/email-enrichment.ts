@@ -108,7 +108,7 @@ async function execute(input: EmailEnrichmentInput, ctx: ToolContext): Promise<T
 
 async function lookupMx(domain: string, ctx: ToolContext): Promise<MxRecord[]> {
   try {
-    return await (ctx.dns ?? systemDnsResolver(ctx.limits.connectTimeoutMs)).resolveMx(domain);
+    return await (ctx.dns ?? systemDnsResolver).resolveMx(domain);
   } catch (e) {
     if (isAppError(e) || ctx.signal?.aborted) throw e;
     // A failed look-up is not evidence that the domain takes no mail, so no verdict is given.

@@ -23,11 +23,16 @@ export type FileAnalysisInput = z.infer<typeof inputSchema>;
 
 export type FileReference = { kind: "remote"; url: string } | { kind: "stored"; fileId: string };
 
-/** Accepts http(s) URLs and stored-file ids, bare or as `file:<id>` / `cellwright-file:<id>`. */
+/**
+ * Accepts http(s) URLs and stored-file ids: bare, as `file:<id>` / `cellwright-file:<id>`, or as
+ * the app's own relative file path (`/api/v1/files/<id>`).
+ */
 export function parseFileReference(value: string): FileReference {
   const v = value.trim();
   if (/^https?:\/\//i.test(v)) return { kind: "remote", url: v };
-  const id = v.match(/^(?:(?:cellwright-)?file:(?:\/\/)?)?(file_[A-Za-z0-9]+)$/)?.[1];
+  const id =
+    v.match(/^(?:(?:cellwright-)?file:(?:\/\/)?)?(file_[A-Za-z0-9]+)$/)?.[1] ??
+    v.match(/^\/api\/v1\/files\/(file_[A-Za-z0-9]+)\/?$/)?.[1];
   if (id) return { kind: "stored", fileId: id };
   throw appError("invalid_value", "Expected an http(s) URL or an uploaded file id (file_…).", { value: v });
 }

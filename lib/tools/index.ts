@@ -14,5 +14,5 @@ export {
   type EmailStatus,
 } from "./email-enrichment.ts";
 export { MemorySearchCache, searchCacheKey, normalizeQuery } from "./search/cache.ts";
-export { systemDnsResolver } from "./email/dns.ts";
+export { systemDnsResolver, createSystemDnsResolver } from "./email/dns.ts";
 export { callProvider, retryAfterMs } from "./provider-http.ts";

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../../lib/config.ts";
 import { generateCellAnswer, resolveLanguageModel } from "../../lib/engine/llm/index.ts";
+import { fenceUntrusted } from "../../lib/tools/fence.ts";
 import { startFakeLlm } from "../support/fake-llm.ts";
 import { cellRequest, openaiModel, useFakeLlm } from "./helpers.ts";
 
@@ -78,6 +79,24 @@ describe("fake LLM default responder", () => {
     expect(json.object.value).toBe("AI(name=Ada; city=London)");
   });
 
+  it("reads row data fenced the way the engine's prompt fences it", async () => {
+    const model = openaiModel(t.config);
+    const prompt = [
+      "Column to fill: CEO (type: text)",
+      `The row is about (Company):\n${fenceUntrusted("Company", "Acme")}`,
+      `Input values of this row:\n${fenceUntrusted("Summary", "AI(Company=Acme)")}`,
+    ].join("\n\n");
+    const result = await generateCellAnswer(cellRequest(model, { prompt }));
+    expect(result.object.value).toBe("AI(Company=Acme; Summary=AI(Company=Acme))");
+  });
+
+  it("takes the column-type hint from the system prompt over hint-like row data", async () => {
+    const model = openaiModel(t.config);
+    const system = "value: A number only, digits with an optional sign and decimal point, no units or words.";
+    const result = await generateCellAnswer(cellRequest(model, { system, prompt: "Note: our email address is on the site" }));
+    expect(result.object.value).toMatch(/^\d+$/);
+  });
+
   it("answers column-type hints with valid values", async () => {
     const model = openaiModel(t.config);
     const ask = async (hint: string) => (await generateCellAnswer(cellRequest(model, { system: `Value: ${hint}`, prompt: "Company: Acme" }))).object.value;
@@ -115,6 +134,26 @@ describe("fake LLM bookkeeping", () => {
       expect(llm.requests.every((r) => r.doneAt! - r.at >= 290)).toBe(true);
       const models = await (await fetch(`${llm.baseUrl}/models`)).json();
       expect(models.data.map((m: { id: string }) => m.id)).toContain("gpt-5-mini");
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it("refuses a strict json_schema with optional properties, like OpenAI", async () => {
+    const llm = await startFakeLlm();
+    try {
+      const schema = { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"], additionalProperties: false };
+      const body = (strict: boolean) => ({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        response_format: { type: "json_schema", json_schema: { name: "r", strict, schema } },
+      });
+      const refused = await post(`${llm.baseUrl}/chat/completions`, body(true));
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error.message).toMatch(/Invalid schema for response_format 'r'.*Missing 'b'/);
+      const accepted = await post(`${llm.baseUrl}/chat/completions`, body(false));
+      expect(accepted.status).toBe(200);
+      expect(JSON.parse((await accepted.json()).choices[0].message.content)).toMatchObject({ a: "AI(hi)", b: "AI(hi)" });
     } finally {
       await llm.close();
     }

@@ -21,6 +21,18 @@ describe("structured output via response_format json_schema", () => {
     expect(req.system).toBe("You fill one cell of a table.");
   });
 
+  it("sends schemas with optional fields non-strict, which OpenAI would refuse in strict mode", async () => {
+    const loose = z.object({ value: z.string(), sources: z.array(z.string()).nullish(), note: z.string().optional() });
+    const result = await generateCellAnswer({ ...cellRequest(openaiModel(t.config)), schema: loose });
+    expect(result.structuredMode).toBe("json_schema");
+    expect(result.object.value).toBe("AI(Company=Acme; Website=acme.example)");
+    await generateCellAnswer(cellRequest(openaiModel(t.config)));
+    expect(t.llm.requests.map((r) => [r.status, r.responseFormat?.type === "json_schema" && r.responseFormat.strict])).toEqual([
+      [200, false],
+      [200, true],
+    ]);
+  });
+
   it("repairs fenced JSON from a server that ignores response_format", async () => {
     t.llm.enqueue({ json: good, fenced: true, usage: { inputTokens: 5, outputTokens: 3 } });
     const result = await generateCellAnswer(cellRequest(openaiModel(t.config)));

@@ -31,7 +31,7 @@ export async function createTestApp(env: Env = {}, opts: { credits?: number; eng
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, ...env });
   const rt = await createRuntime(config, target);
-  installRuntime(rt);
+  const uninstall = installRuntime(rt);
   if (opts.engine) await startEngine(rt, opts.engine === true ? {} : opts.engine);
   const a = await createWorkspace(rt.db.prisma, "workspace-a", opts.credits);
   const b = await createWorkspace(rt.db.prisma, "workspace-b", opts.credits);
@@ -64,7 +64,7 @@ export async function createTestApp(env: Env = {}, opts: { credits?: number; eng
       return { status: res.status, body: parsed as any, headers: res.headers, text };
     },
     async close() {
-      installRuntime(undefined);
+      uninstall();
       await stopRuntime(rt);
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 // The fake LLM's default responder, used when no test scripted a reply (benches, e2e).
 //
 // Answers are deterministic functions of the prompt, so a test can check what the model "saw":
-// - The input summary is taken from the last user message: the leaves of the first JSON object in
-//   it ("key=value; ..."), else its "Label: value" lines ("Label=value; ..."), else the whole text.
+// - The input summary is taken from the last user message: its fenced row data
+//   (<<<UNTRUSTED_DATA … source="Company">>> Acme … → "Company=Acme; ..."), else the leaves of the
+//   first JSON object in it ("key=value; ..."), else its "Label: value" lines, else the whole text.
 // - A text answer, and the `value` of a structured answer, is `AI(<summary>)`. A column whose
 //   prompt contains another column's value therefore answers e.g. `AI(Summary=AI(Company=Acme))`.
 // - The column-type hints from lib/domain/column-types (aiValueHint) are recognised in the value's
@@ -63,8 +64,17 @@ function leaves(value: unknown, prefix: string, out: string[]) {
   } else if (value !== null && value !== undefined && value !== "") out.push(`${prefix}=${String(value)}`);
 }
 
+// Row data fenced by lib/tools/fence.ts: <<<UNTRUSTED_DATA nonce source="Label">>> ... <<<END_UNTRUSTED_DATA nonce>>>
+const FENCE = /<<<UNTRUSTED_DATA (\w+) source="([^"]*)">>>\n([\s\S]*?)\n<<<END_UNTRUSTED_DATA \1>>>/g;
+
 export function inputSummary(text: string): string {
   const clean = text.replace(DIRECTIVE, "").trim();
+  const fenced = [...clean.matchAll(FENCE)].map((m) => {
+    // Drop the fence's bracketed notice line; keep the data, on one line.
+    const body = m[3].replace(/^\[[^\n]*\]\n?/, "").replace(/\s+/g, " ").trim();
+    return `${m[2]}=${body}`;
+  });
+  if (fenced.length) return fenced.join("; ");
   const obj = firstJsonObject(clean);
   if (obj) {
     const out: string[] = [];
@@ -79,20 +89,31 @@ export function inputSummary(text: string): string {
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** The answer value for the column-type hint found in `hintText`, or `AI(<summary>)`. */
-export function hintedValue(hintText: string, summary: string): string {
-  const h = hash(summary);
-  const options = /Exactly one of these options:\s*(.+)$/m.exec(hintText);
+function hintOf(text: string, h: number): string | undefined {
+  const options = /Exactly one of these options:\s*(.+)$/m.exec(text);
   if (options) {
     const list = [...options[1].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
     if (list.length) return list[h % list.length];
   }
-  if (/"true" or "false"/.test(hintText)) return h % 2 === 0 ? "true" : "false";
-  if (/A number only/i.test(hintText)) return String(h % 1000);
-  if (/YYYY-MM-DD/.test(hintText)) return `2024-${pad(1 + (h % 12))}-${pad(1 + (h % 28))}`;
-  if (/email address/i.test(hintText)) return `ai.${h % 10000}@example.com`;
-  if (/URL of a file/i.test(hintText)) return `https://files.example.com/ai-${h % 10000}.pdf`;
-  if (/absolute http\(s\) URL/i.test(hintText)) return `https://example.com/ai/${h % 10000}`;
+  if (/"true" or "false"/.test(text)) return h % 2 === 0 ? "true" : "false";
+  if (/A number only/i.test(text)) return String(h % 1000);
+  if (/YYYY-MM-DD/.test(text)) return `2024-${pad(1 + (h % 12))}-${pad(1 + (h % 28))}`;
+  if (/email address/i.test(text)) return `ai.${h % 10000}@example.com`;
+  if (/URL of a file/i.test(text)) return `https://files.example.com/ai-${h % 10000}.pdf`;
+  if (/absolute http\(s\) URL/i.test(text)) return `https://example.com/ai/${h % 10000}`;
+  return undefined;
+}
+
+/**
+ * The answer value for the first column-type hint found in `texts` (most specific first, so a
+ * hint-like phrase inside row data does not override the system prompt's), or `AI(<summary>)`.
+ */
+export function hintedValue(texts: string | string[], summary: string): string {
+  const h = hash(summary);
+  for (const text of Array.isArray(texts) ? texts : [texts]) {
+    const hinted = hintOf(text, h);
+    if (hinted !== undefined) return hinted;
+  }
   return `AI(${summary})`;
 }
 
@@ -107,7 +128,7 @@ interface SampleCtx {
   h: number;
   value: string;
   model: string;
-  hintText: string;
+  hintTexts: string[];
   summary: string;
 }
 
@@ -139,7 +160,7 @@ export function sample(schema: Schema | undefined, name: string, ctx: SampleCtx,
   }
   if (type === "boolean") return name === "value" && /^(true|false)$/.test(ctx.value) ? ctx.value === "true" : ctx.h % 2 === 0;
   if (type === "null") return null;
-  if (name === "value") return schema.description ? hintedValue(`${schema.description}\n${ctx.hintText}`, ctx.summary) : ctx.value;
+  if (name === "value") return schema.description ? hintedValue([schema.description, ...ctx.hintTexts], ctx.summary) : ctx.value;
   if (/details/i.test(name)) return `Answered by the fake LLM (${ctx.model}).`;
   if (schema.format === "uri" || schema.format === "url" || name === "url") return `https://example.com/source/${ctx.h % 10000}`;
   if (schema.format === "email") return `ai.${ctx.h % 10000}@example.com`;
@@ -157,10 +178,9 @@ function schemaInPrompt(req: FakeLlmRequest): Schema | undefined {
 
 export function answerObject(req: FakeLlmRequest, schema: Schema | undefined): unknown {
   const summary = inputSummary(req.lastUserText);
-  const hintText = `${req.system}\n${req.lastUserText}`;
-  const valueDescription = schema?.properties?.value?.description ?? "";
-  const value = hintedValue(`${valueDescription}\n${hintText}`, summary);
-  const ctx = { h: hash(summary), value, model: req.model, hintText, summary };
+  const hintTexts = [req.system, req.lastUserText];
+  const value = hintedValue([schema?.properties?.value?.description ?? "", ...hintTexts], summary);
+  const ctx = { h: hash(summary), value, model: req.model, hintTexts, summary };
   if (schema && (schema.properties || schema.anyOf || schema.type)) return sample(schema, "", ctx);
   return { value, sources: [], confidenceScore: 0.9, additionalDetails: `Answered by the fake LLM (${req.model}).` };
 }
@@ -196,5 +216,5 @@ export function defaultReply(req: FakeLlmRequest, flaky: Map<string, number>): F
   if (rf?.type === "json_object" || /\bJSON\b/.test(`${req.system}\n${req.lastUserText}`)) {
     return { ...reply, json: answerObject(req, schemaInPrompt(req)) };
   }
-  return { ...reply, text: hintedValue(`${req.system}\n${req.lastUserText}`, inputSummary(req.lastUserText)) };
+  return { ...reply, text: hintedValue([req.system, req.lastUserText], inputSummary(req.lastUserText)) };
 }

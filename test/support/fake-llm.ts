@@ -252,6 +252,7 @@ async function main(args: string[]) {
       jsonSchema: !args.includes("--no-json-schema"),
       forcedToolChoice: !args.includes("--no-forced-tool-choice"),
       tools: !args.includes("--no-tools"),
+      strictSchemaValidation: !args.includes("--no-strict-schema-check"),
     },
   });
   process.stdout.write(`${JSON.stringify({ baseUrl: llm.baseUrl, anthropicBaseUrl: llm.anthropicBaseUrl, port: llm.port })}\n`);

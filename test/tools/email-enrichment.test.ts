@@ -25,7 +25,7 @@ const mxDns = () =>
     mxErrors: { "flaky.com": "ETIMEOUT" },
   });
 
-const withHunter = { HUNTER_API_KEY: FAKE_HUNTER_KEY, HUNTER_BASE_URL: "" };
+const withHunter = { HUNTER_API_KEY: FAKE_HUNTER_KEY };
 
 async function run(input: { name: string; domain: string; firstName?: string; lastName?: string }, opts: { dns?: FakeDns; env?: Record<string, string> } = {}) {
   const dns = opts.dns ?? mxDns();

@@ -148,6 +148,8 @@ describe("file extraction", () => {
   it("uses the file extension when the type is generic", () => {
     expect(detectKind(Buffer.from("a,b"), "application/octet-stream", "data.csv").kind).toBe("csv");
     expect(detectKind(Buffer.from("# hi"), "", "https://x.test/README.md?raw=1").kind).toBe("markdown");
+    expect(detectKind(Buffer.from("  <!DOCTYPE html><p>x"), "application/octet-stream").kind).toBe("html");
+    expect(detectKind(Buffer.from("<html><p>x"), "text/plain").kind).toBe("text");
     expect(detectKind(Buffer.from("\x89PNG\r\n\x1a\n....", "latin1"), "application/octet-stream")).toEqual({
       kind: "image",
       mediaType: "image/png",

@@ -115,7 +115,7 @@ export function buildZip(entries: Record<string, Buffer | string>): Buffer {
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** A DOCX with a heading and paragraphs. */
-export function buildDocx(heading: string, paragraphs: string[], extra: Record<string, string> = {}): Buffer {
+export function buildDocx(heading: string, paragraphs: string[], extra: Record<string, string | Buffer> = {}): Buffer {
   const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
   const para = (text: string, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ""}<w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;

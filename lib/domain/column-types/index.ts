@@ -24,7 +24,8 @@ export type ColumnTypeName = keyof typeof COLUMN_TYPES;
 export const COLUMN_TYPE_NAMES = Object.keys(COLUMN_TYPES) as ColumnTypeName[];
 
 export function columnType(name: string): ColumnType | undefined {
-  return (COLUMN_TYPES as Record<string, ColumnType>)[name];
+  // Own keys only: "toString" or "constructor" must not resolve to Object.prototype members.
+  return Object.hasOwn(COLUMN_TYPES, name) ? (COLUMN_TYPES as Record<string, ColumnType>)[name] : undefined;
 }
 
 export type { ColumnType, ColumnOptions } from "./types.ts";

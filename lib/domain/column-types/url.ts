@@ -8,7 +8,9 @@ export function normalizeHttpUrl(value: unknown) {
   try {
     const url = new URL(candidate);
     if (url.protocol !== "http:" && url.protocol !== "https:") return fail("Only http and https URLs are allowed.");
-    if (!url.hostname.includes(".") && url.hostname !== "localhost" && !url.hostname.startsWith("[")) {
+    // Judge the host as written: WHATWG parsing turns "42" into 0.0.0.42, which has dots.
+    const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(candidate)?.[1] ?? "";
+    if (!host.includes(".") && host.toLowerCase() !== "localhost" && !host.startsWith("[")) {
       return fail("Expected an http(s) URL with a domain.");
     }
     return ok(candidate);

@@ -7,7 +7,7 @@ import type { DnsResolver, MxRecord } from "../types.ts";
 
 const NO_ANSWER = new Set(["ENODATA", "ENOTFOUND", "NXDOMAIN"]);
 
-export function systemDnsResolver(timeoutMs = 5_000): DnsResolver {
+export function createSystemDnsResolver(timeoutMs = 5_000): DnsResolver {
   const resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
   return {
     async resolveMx(domain: string): Promise<MxRecord[]> {
@@ -21,6 +21,8 @@ export function systemDnsResolver(timeoutMs = 5_000): DnsResolver {
     },
   };
 }
+
+export const systemDnsResolver: DnsResolver = createSystemDnsResolver();
 
 /** Mail exchangers that can receive mail; a lone "." is RFC 7505's "this domain takes no mail". */
 export function usableMx(records: MxRecord[]): MxRecord[] {
