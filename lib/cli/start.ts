@@ -14,7 +14,7 @@ function newestSource(): number {
   const walk = (p: string) => {
     const s = statSync(p);
     if (s.isDirectory()) {
-      if (/node_modules|generated|\.next/.test(path.basename(p))) return;
+      if (/^(node_modules|generated|\.next.*)$/.test(path.basename(p))) return;
       for (const name of readdirSync(p)) walk(path.join(p, name));
     } else newest = Math.max(newest, s.mtimeMs);
   };
@@ -24,7 +24,7 @@ function newestSource(): number {
   return newest;
 }
 
-const buildId = path.join(root, ".next", "BUILD_ID");
+const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
   console.log("[cellwright] building the app (first start or sources changed)…");
   const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env });

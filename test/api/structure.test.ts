@@ -308,6 +308,7 @@ describe("columns", () => {
     const p = () => colPath(f.baseId);
     scenarios(() => app, [
       { name: "an unknown type is 400 unknown_column_type", method: "POST", path: p, body: { name: "X", type: "money" }, status: 400, code: "unknown_column_type" },
+      { name: "a prototype key is not a type", method: "POST", path: p, body: { name: "X", type: "constructor" }, status: 400, code: "unknown_column_type" },
       { name: "an unknown tool is 400 unknown_tool", method: "POST", path: p, body: { name: "X", tools: ["web-crawl"] }, status: 400, code: "unknown_tool" },
       { name: "an unknown tool object is 400 unknown_tool", method: "POST", path: p, body: { name: "X", tools: [{ name: "nope" }] }, status: 400, code: "unknown_tool" },
       { name: "an empty name is 400", method: "POST", path: p, body: { name: "   " }, status: 400, code: "validation_failed" },

@@ -1,0 +1,30 @@
+"use client";
+import Link from "next/link";
+import { useState } from "react";
+import { Button } from "./ui/button";
+import { TableIcon } from "./ui/icons";
+
+export function AppHeader({ children }: { children?: React.ReactNode }) {
+  const [busy, setBusy] = useState(false);
+  async function signOut() {
+    setBusy(true);
+    await fetch("/api/v1/session", { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
+    window.location.assign("/sign-in");
+  }
+  return (
+    <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 bg-white px-3 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900">
+      <Link href="/" className="flex items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-indigo-500">
+        <span className="grid size-7 place-items-center rounded-md bg-indigo-600 text-white">
+          <TableIcon />
+        </span>
+        <span className="hidden sm:inline">Cellwright</span>
+      </Link>
+      <nav aria-label="Breadcrumb" className="flex min-w-0 flex-1 items-center gap-2 text-sm">
+        {children}
+      </nav>
+      <Button size="sm" variant="ghost" onClick={signOut} disabled={busy}>
+        Sign out
+      </Button>
+    </header>
+  );
+}

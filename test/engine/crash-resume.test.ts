@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { waitFor } from "../support/wait.ts";
+import { openDatabase } from "../../lib/db/database.ts";
+
+// Kill -9 the real server while 200 AI cells run, start it again, and check that every cell
+// completes and none is charged twice. Runs on the embedded database.
+
+const KEY = "cw_crashcrashcrashcrashcrashcrashcrash00";
+let llm: FakeLlm;
+let dataDir: string;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  llm = await startFakeLlm({ latencyMs: 150 });
+  dataDir = mkdtempSync(path.join(tmpdir(), "cw-crash-"));
+});
+afterAll(async () => {
+  await server?.kill9();
+  await llm.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const env = () => ({
+  DATA_DIR: dataDir,
+  API_KEY: KEY,
+  OPENAI_BASE_URL: llm.baseUrl,
+  AI_MODEL: "openai:fake",
+  AI_CONCURRENCY: "8",
+  NEXT_DIST_DIR: ".next-test",
+});
+
+async function api(method: string, p: string, body?: unknown) {
+  const res = await fetch(`${server!.url}${p}`, {
+    method,
+    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function countStatuses(baseId: string) {
+  const rows = (await api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows as any[];
+  const counts: Record<string, number> = {};
+  for (const r of rows) for (const name of ["First", "Second"]) counts[r.cells[name].status] = (counts[r.cells[name].status] ?? 0) + 1;
+  return counts;
+}
+
+it("resumes every pending cell after kill -9, charging each exactly once", { timeout: 400_000 }, async () => {
+  const port = 34_000 + Math.floor(Math.random() * 1000);
+  server = await startServerProcess(env(), port);
+  const base = await api("POST", "/api/v1/bases", {
+    baseName: "Crash",
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
+      { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
+    ],
+  });
+  expect(base.status).toBe(201);
+  const baseId = base.body.baseId as string;
+  const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: 100 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) });
+  expect(add.status).toBe(200);
+
+  await waitFor(async () => ((await countStatuses(baseId)).done ?? 0) >= 40, "40 cells done", 120_000, 200);
+  await server.kill9();
+  const doneAtKill = llm.totalRequests;
+  expect(doneAtKill).toBeLessThan(200);
+
+  server = await startServerProcess(env(), port);
+  const final = await waitFor(async () => {
+    const c = await countStatuses(baseId);
+    return (c.done ?? 0) === 200 ? c : undefined;
+  }, "all 200 cells done after the restart", 180_000, 250);
+  expect(final).toEqual({ done: 200 });
+  const rows = (await api("GET", `/api/v1/bases/${baseId}/rows`)).body.rows as any[];
+  // The fake LLM echoes a cell's inputs, so the second column's value embeds the first's.
+  for (const r of rows) expect(r.cells.Second).toContain(JSON.stringify(r.cells.First).slice(1, -1));
+  await server.stop();
+  server = undefined;
+
+  const db = await openDatabase({ kind: "pglite", dataDir });
+  try {
+    const entries = await db.prisma.creditEntry.findMany({ where: { reason: "cell_run" } });
+    const refunds = await db.prisma.creditEntry.count({ where: { reason: { startsWith: "refund:" } } });
+    expect(entries).toHaveLength(200);
+    expect(new Set(entries.map((e) => `${e.rowId}:${e.columnId}`)).size).toBe(200);
+    expect(refunds).toBe(0);
+  } finally {
+    await db.close();
+  }
+});

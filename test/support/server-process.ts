@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { waitFor } from "./wait.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** SIGKILL to the whole process group: no cleanup, no graceful shutdown. */
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the production server the way `npm start` does (building first when needed), in its own
+ * process group so a test can kill -9 all of it.
+ */
+export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
+  let log = "";
+  const child = spawn("npx", ["--no-install", "tsx", "lib/cli/start.ts"], {
+    cwd: root,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+      const res = await fetch(`${url}/api/health`).catch(() => undefined);
+      return res?.ok;
+    },
+    "the server to become healthy",
+    240_000,
+    250,
+  );
+  const signalGroup = async (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      return;
+    }
+    await exited;
+  };
+  return { url, child, output: () => log, kill9: () => signalGroup("SIGKILL"), stop: () => signalGroup("SIGTERM") };
+}
