@@ -4,14 +4,15 @@ import { columnOptionsOf, type ColumnRecord } from "../domain/column-model.ts";
 import type { CellMetadata } from "../domain/cell-view.ts";
 
 /**
- * What the model must return for a cell. Every field is required (nullable, not optional) so that
- * OpenAI's strict structured outputs accept the schema. Lenient on scalars: some models send 42.
+ * What the model must return for a cell. Lenient on purpose: models in tool or text mode often
+ * omit empty fields or send 42 for "42". (The provider layer sends a schema with optional fields
+ * as non-strict, which every server accepts.)
  */
 export const cellAnswerSchema = z.object({
   value: z.union([z.string(), z.number(), z.boolean()]).transform(String),
-  sources: z.array(z.string()).nullable(),
-  confidenceScore: z.number().nullable(),
-  additionalDetails: z.string().nullable(),
+  sources: z.array(z.string()).nullish(),
+  confidenceScore: z.number().nullish(),
+  additionalDetails: z.string().nullish(),
 });
 
 export type CellAnswer = z.infer<typeof cellAnswerSchema>;

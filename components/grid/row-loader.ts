@@ -1,0 +1,146 @@
+import { api, ApiError, basePath, errorMessage } from "../data/api";
+import type { RowRecord, RowsPage } from "../data/types";
+import type { RowStore } from "./row-store";
+
+// Fills a RowStore from the paged rows API and keeps it current as change events arrive.
+// A small first page paints the grid at once; larger pages follow in the background. Rows are
+// ordered by insertion and cursors are positions in that order, so rows added later are found
+// by re-reading from the start of the last page.
+
+const FIRST_PAGE = 300;
+const PAGE = 10_000;
+const REFRESH_CONCURRENCY = 6;
+
+export class RowLoader {
+  /** The cursor each loaded page started at (undefined: the first page). */
+  private pageStarts: (string | undefined)[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private generation = 0;
+  private tailQueued = false;
+  private refreshQueue = new Set<string>();
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly baseId: string,
+    private readonly store: RowStore,
+    private readonly onError: (message: string) => void = () => {},
+  ) {}
+
+  dispose(): void {
+    this.disposed = true;
+    this.generation++;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+  }
+
+  /** Loads every row, page by page. Later loads wait for earlier ones (one at a time). */
+  start(): Promise<void> {
+    return this.enqueue(() => this.loadAll(false));
+  }
+
+  /** Reloads everything (after a reset or a rename); the old rows stay visible meanwhile. */
+  reload(): Promise<void> {
+    return this.enqueue(() => this.loadAll(true));
+  }
+
+  /** New rows were added somewhere: read on from the start of the last page. */
+  fetchTail(): void {
+    if (this.tailQueued) return;
+    this.tailQueued = true;
+    void this.enqueue(async () => {
+      this.tailQueued = false;
+      await this.readTail();
+    });
+  }
+
+  /** Refetches rows whose cells changed, coalescing bursts of events into one round. */
+  refresh(rowIds: Iterable<string>): void {
+    for (const id of rowIds) if (this.store.has(id)) this.refreshQueue.add(id);
+    if (this.refreshQueue.size === 0 || this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      void this.flushRefresh();
+    }, 120);
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(task, task);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private url(limit: number, cursor: string | undefined) {
+    return `${basePath(this.baseId)}/rows?expand=true&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+  }
+
+  private async loadAll(replace: boolean): Promise<void> {
+    const gen = ++this.generation;
+    this.store.setLoadState({ phase: "loading", error: null, loaded: replace ? this.store.size : 0 });
+    const starts: (string | undefined)[] = [];
+    const buffer: RowRecord[] = [];
+    let cursor: string | undefined;
+    let limit = replace ? PAGE : FIRST_PAGE;
+    try {
+      for (;;) {
+        const page = await api<RowsPage>(this.url(limit, cursor));
+        if (gen !== this.generation) return;
+        starts.push(cursor);
+        if (replace) buffer.push(...page.rows);
+        else this.store.append(page.rows);
+        this.store.setLoadState({ loaded: replace ? buffer.length : this.store.size });
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+        limit = PAGE;
+      }
+      if (replace) this.store.replaceAll(buffer);
+      this.pageStarts = starts;
+      this.store.setLoadState({ phase: "done", loaded: this.store.size });
+    } catch (e) {
+      if (gen !== this.generation) return;
+      this.store.setLoadState({ phase: "error", error: errorMessage(e) });
+      this.onError(`Could not load the rows: ${errorMessage(e)}`);
+    }
+  }
+
+  private async readTail(): Promise<void> {
+    if (this.store.getLoadState().phase !== "done") return;
+    const gen = this.generation;
+    let index = Math.max(0, this.pageStarts.length - 1);
+    let cursor = this.pageStarts[index];
+    try {
+      for (;;) {
+        const page = await api<RowsPage>(this.url(PAGE, cursor));
+        if (gen !== this.generation || this.disposed) return;
+        this.pageStarts[index] = cursor;
+        this.store.append(page.rows);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+        index++;
+      }
+      this.pageStarts.length = index + 1;
+      this.store.setLoadState({ loaded: this.store.size });
+    } catch (e) {
+      this.onError(`Could not load new rows: ${errorMessage(e)}`);
+    }
+  }
+
+  private async flushRefresh(): Promise<void> {
+    const ids = [...this.refreshQueue];
+    this.refreshQueue.clear();
+    const gone: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length && !this.disposed) {
+        const id = ids[next++];
+        try {
+          const row = await api<RowRecord>(`${basePath(this.baseId)}/rows/${encodeURIComponent(id)}?expand=true`);
+          this.store.upsertExisting([row]);
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 404) gone.push(id);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, ids.length) }, worker));
+    if (gone.length) this.store.remove(gone);
+  }
+}

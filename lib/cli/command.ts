@@ -1,0 +1,54 @@
+import type { Runtime } from "../runtime.ts";
+
+/** What a command receives: its parsed options, its positional arguments and where to write. */
+export interface CommandInput {
+  options: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  out: (line: string) => void;
+}
+
+/**
+ * One CLI command. The table in commands.ts lists them all; the runner parses the options each
+ * declares, opens the runtime, calls `run` and closes the runtime again.
+ */
+export interface CliCommand {
+  /** The words that select it, e.g. "workspace create". */
+  path: string;
+  summary: string;
+  /** The arguments after the path, for help, e.g. "--name <name> [--credits <n>]". */
+  usage: string;
+  options: Record<string, { type: "string" | "boolean"; required?: boolean }>;
+  /** Positional arguments allowed after the options (export/import take a file). */
+  positionals?: { min: number; max: number };
+  run(rt: Runtime, input: CommandInput): Promise<void>;
+}
+
+/** A mistake in how the CLI was called: printed with the command's usage, exit code 64. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export function stringOption(input: CommandInput, name: string): string {
+  const v = input.options[name];
+  if (typeof v !== "string" || v.trim() === "") throw new UsageError(`--${name} needs a value.`);
+  return v.trim();
+}
+
+export function intOption(input: CommandInput, name: string): number | undefined {
+  const v = input.options[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== "string" || !/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) {
+    throw new UsageError(`--${name} must be a whole number of 0 or more.`);
+  }
+  return n;
+}
+
+/** Left-aligned columns for list output. */
+export function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+}

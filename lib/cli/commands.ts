@@ -1,0 +1,72 @@
+import type { Runtime } from "../runtime.ts";
+import { createWorkspace, findWorkspaceByName } from "../workspaces.ts";
+import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
+import { intOption, stringOption, table, type CliCommand, type CommandInput } from "./command.ts";
+
+// The command table. A new command (credits add, export, import) is one more entry here.
+
+async function workspaceId(rt: Runtime, input: CommandInput): Promise<{ id: string; name: string }> {
+  return findWorkspaceByName(rt.db.prisma, stringOption(input, "workspace"));
+}
+
+function printKey(input: CommandInput, key: { id: string; name: string; key: string }) {
+  if (input.options.json) return;
+  input.out(`API key ${key.id} ("${key.name}"). It is shown only this once; store it now:`);
+  input.out("");
+  input.out(`  ${key.key}`);
+  input.out("");
+}
+
+export const COMMANDS: CliCommand[] = [
+  {
+    path: "workspace create",
+    summary: "Create a workspace and print its first API key.",
+    usage: "--name <name> [--credits <n>] [--json]",
+    options: { name: { type: "string", required: true }, credits: { type: "string" }, json: { type: "boolean" } },
+    async run(rt, input) {
+      const credits = intOption(input, "credits");
+      const created = await rt.db.prisma.$transaction((tx) => createWorkspace(tx, stringOption(input, "name"), credits));
+      if (input.options.json) return input.out(JSON.stringify({ workspace: created.workspace, key: created.key }));
+      input.out(`Workspace "${created.workspace.name}" created (${created.workspace.id}), ${credits === undefined ? "unlimited credits" : `${credits} credits`}.`);
+      printKey(input, created.key);
+    },
+  },
+  {
+    path: "key create",
+    summary: "Create another API key in a workspace and print it.",
+    usage: "--workspace <name> [--name <key name>] [--json]",
+    options: { workspace: { type: "string", required: true }, name: { type: "string" }, json: { type: "boolean" } },
+    async run(rt, input) {
+      const ws = await workspaceId(rt, input);
+      const name = input.options.name === undefined ? "CLI key" : stringOption(input, "name");
+      const key = await createApiKey(rt.db.prisma, ws.id, name.slice(0, 100));
+      if (input.options.json) return input.out(JSON.stringify(key));
+      printKey(input, key);
+    },
+  },
+  {
+    path: "key list",
+    summary: "List a workspace's API keys (never their secrets).",
+    usage: "--workspace <name> [--json]",
+    options: { workspace: { type: "string", required: true }, json: { type: "boolean" } },
+    async run(rt, input) {
+      const keys = await listApiKeys(rt.db.prisma, (await workspaceId(rt, input)).id);
+      if (input.options.json) return input.out(JSON.stringify(keys));
+      if (keys.length === 0) return input.out("No API keys.");
+      const rows = keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.createdAt, k.lastUsedAt ?? "never", k.revokedAt ? `revoked ${k.revokedAt}` : "active"]);
+      for (const line of table([["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATUS"], ...rows])) input.out(line);
+    },
+  },
+  {
+    path: "key revoke",
+    summary: "Revoke an API key; requests with it get 401 from then on.",
+    usage: "--workspace <name> --id <key_…> [--json]",
+    options: { workspace: { type: "string", required: true }, id: { type: "string", required: true }, json: { type: "boolean" } },
+    async run(rt, input) {
+      const ws = await workspaceId(rt, input);
+      const key = await revokeApiKey(rt.db.prisma, ws.id, stringOption(input, "id"));
+      if (input.options.json) return input.out(JSON.stringify(key));
+      input.out(`API key ${key.id} ("${key.name}") is revoked.`);
+    },
+  },
+];
