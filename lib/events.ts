@@ -20,7 +20,9 @@ export type AppEvent =
   | { type: "row.sheet.processed"; workspaceId: string; baseId: string; sheetId: string; rowId: string }
   | { type: "rows.changed"; workspaceId: string; baseId: string; rowIds: string[]; kind: "added" | "updated" | "deleted" }
   | { type: "structure.changed"; workspaceId: string; baseId: string }
-  | { type: "work.available" };
+  | { type: "work.available" }
+  /** A webhook message became due outside a settle (a redelivery): wakes the relay. */
+  | { type: "webhooks.queued" };
 
 type Listener = (event: AppEvent) => void;
 

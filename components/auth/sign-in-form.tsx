@@ -17,8 +17,9 @@ export function SignInForm({ next }: { next: string }) {
   // may have sent us here although a session exists: a same-origin request can tell.
   useEffect(() => {
     fetch("/api/v1/session", { credentials: "same-origin" })
-      .then((r) => {
-        if (r.ok) window.location.replace(next);
+      .then((r) => r.json())
+      .then((s: { authenticated?: boolean }) => {
+        if (s.authenticated) window.location.replace(next);
       })
       .catch(() => undefined);
   }, [next]);

@@ -2,6 +2,7 @@ import type { Runtime } from "../runtime.ts";
 import { createWorkspace, findWorkspaceByName } from "../workspaces.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
 import { intOption, stringOption, table, type CliCommand, type CommandInput } from "./command.ts";
+import { CREDITS_COMMANDS } from "./credits-command.ts";
 
 // The command table. A new command (credits add, export, import) is one more entry here.
 
@@ -69,4 +70,5 @@ export const COMMANDS: CliCommand[] = [
       input.out(`API key ${key.id} ("${key.name}") is revoked.`);
     },
   },
+  ...CREDITS_COMMANDS,
 ];

@@ -59,7 +59,7 @@ export async function runCli(argv: string[], env: Env, io: CliIo = consoleIo, co
     .filter((c) => c.path.split(" ").every((w, i) => argv[i] === w))
     .sort((a, b) => b.path.length - a.path.length)[0];
   if (!command) {
-    io.err(`Unknown command "${argv.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}".`);
+    io.err(`error: Unknown command "${argv.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}".`);
     help(io, commands);
     return EXIT.usage;
   }

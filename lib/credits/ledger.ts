@@ -52,6 +52,18 @@ export async function topUp(tx: Tx, workspaceId: string, amount: number, reason 
   return balanceOf(tx, workspaceId);
 }
 
+/**
+ * Sets a balance outright (null: unlimited). The ledger records the difference, so the entries
+ * still explain every change of a limited balance.
+ */
+export async function setBalance(tx: Tx, workspaceId: string, credits: number | null, reason = "set_balance"): Promise<number> {
+  const [before] = await tx.$queryRawUnsafe<{ credits: bigint | null }[]>(`SELECT credits FROM workspaces WHERE id = $1 FOR UPDATE`, workspaceId);
+  await tx.$executeRawUnsafe(`UPDATE workspaces SET credits = $2 WHERE id = $1`, workspaceId, credits);
+  if (credits === null) await record(tx, { workspaceId, amount: 0, reason: "set_unlimited" });
+  else await record(tx, { workspaceId, amount: credits - Number(before?.credits ?? 0), reason });
+  return balanceOf(tx, workspaceId);
+}
+
 /** The balance; -1 stands for unlimited. */
 export async function balanceOf(tx: Tx, workspaceId: string): Promise<number> {
   const ws = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { credits: true } });

@@ -8,34 +8,57 @@ export interface CellContext {
   column: ColumnRecord;
   columns: ColumnRecord[];
   values: Record<string, string>;
-  /** AI input cells that did not end done (their failure fails this cell). */
+  /** AI input cells that ended in error (their failure fails this cell). */
   failedInputs: ColumnRecord[];
+  /** The workspace's balance; null is unlimited. */
+  credits: number | null;
 }
 
-/** Loads what a run needs, or null when the job is obsolete (cell gone, re-queued or taken). */
+type ContextRow = {
+  generation: number;
+  status: string;
+  lease_owner: string | null;
+  values: unknown;
+  base_id: string;
+  base_name: string;
+  workspace_id: string;
+  credits: bigint | null;
+  failed_inputs: string[];
+};
+
+/**
+ * Loads what a run needs in two queries (this is the engine's hot path), or null when the job is
+ * obsolete: the cell is gone, was queued again, or is leased to someone else.
+ */
 export async function loadCellContext(db: Tx, job: CellJob, owner: string): Promise<CellContext | null> {
-  const cell = await db.cell.findUnique({
-    where: { rowId_columnId: { rowId: job.rowId, columnId: job.columnId } },
-    select: { generation: true, status: true, leaseOwner: true },
-  });
-  if (!cell || cell.generation !== job.generation || cell.status !== "running" || cell.leaseOwner !== owner) return null;
-  const [row, columns, sheet] = await Promise.all([
-    db.row.findUnique({ where: { id: job.rowId }, select: { values: true } }),
+  const [rows, columns] = await Promise.all([
+    db.$queryRawUnsafe<ContextRow[]>(
+      `SELECT c.generation, c.status, c.lease_owner, r."values", b.id AS base_id, b.name AS base_name,
+              b.workspace_id, w.credits,
+              ARRAY(SELECT d.column_id FROM cells d JOIN columns col ON col.id = c.column_id
+                    WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) AND d.status = 'error') AS failed_inputs
+       FROM cells c
+       JOIN rows r ON r.id = c.row_id
+       JOIN sheets s ON s.id = c.sheet_id
+       JOIN bases b ON b.id = s.base_id
+       JOIN workspaces w ON w.id = b.workspace_id
+       WHERE c.row_id = $1 AND c.column_id = $2`,
+      job.rowId,
+      job.columnId,
+    ),
     db.column.findMany({ where: { sheetId: job.sheetId }, orderBy: { position: "asc" } }),
-    db.sheet.findUnique({ where: { id: job.sheetId }, select: { baseId: true } }),
   ]);
+  const row = rows[0];
+  if (!row || row.generation !== job.generation || row.status !== "running" || row.lease_owner !== owner) return null;
   const column = columns.find((c) => c.id === job.columnId);
-  const base = sheet && (await db.base.findUnique({ where: { id: sheet.baseId }, select: { id: true, name: true, workspaceId: true } }));
-  if (!row || !column || !base) return null;
-  const inputCells = column.inputColumnIds.length
-    ? await db.cell.findMany({ where: { rowId: job.rowId, columnId: { in: column.inputColumnIds } }, select: { columnId: true, status: true } })
-    : [];
-  const failed = new Set(inputCells.filter((c) => c.status === "error").map((c) => c.columnId));
+  if (!column) return null;
+  const failed = new Set(row.failed_inputs);
   return {
-    base: { baseId: base.id, workspaceId: base.workspaceId, sheetId: job.sheetId, name: base.name },
+    base: { baseId: row.base_id, workspaceId: row.workspace_id, sheetId: job.sheetId, name: row.base_name },
     column,
     columns,
     values: (row.values ?? {}) as Record<string, string>,
     failedInputs: columns.filter((c) => failed.has(c.id)),
+    credits: row.credits === null ? null : Number(row.credits),
   };
 }

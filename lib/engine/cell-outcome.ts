@@ -6,6 +6,7 @@ import type { BaseContext } from "../domain/bases.ts";
 import { transitiveDependents } from "../domain/graph.ts";
 import { settleRows } from "../domain/row-settled.ts";
 import { newId } from "../ids.ts";
+import { debit, type CreditCharge } from "../credits/ledger.ts";
 
 export interface RunRecord {
   provider: string;
@@ -16,8 +17,10 @@ export interface RunRecord {
   costUsd?: number | null;
 }
 
-// Serialises the outcomes of one row's cells, so that "all cells terminal" is decided once.
-const lockRow = (tx: Tx, rowId: string) => tx.$queryRawUnsafe(`SELECT id FROM rows WHERE id = $1 FOR UPDATE`, rowId);
+// Each outcome updates its own cell first and takes the row's lock second, then counts the row's
+// open cells: whichever transaction takes the lock last sees every sibling's outcome, so
+// "all cells terminal" is decided exactly once.
+const lockRow = (tx: Tx, rowId: string) => tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = $1 FOR UPDATE`, rowId);
 
 /** Moves the cell out of `running` if this worker still owns this generation of it. */
 async function transition(tx: Tx, job: CellJob, owner: string, set: string, params: unknown[]): Promise<boolean> {
@@ -41,6 +44,7 @@ async function recordRun(tx: Tx, job: CellJob, workspaceId: string, outcome: str
 }
 
 async function settleIfDone(w: Work, base: BaseContext, rowId: string) {
+  await lockRow(w.tx, rowId);
   const open = await w.tx.cell.count({ where: { rowId, status: { in: ["pending", "running"] } } });
   if (open === 0) await settleRows(w, base, [rowId]);
 }
@@ -48,10 +52,28 @@ async function settleIfDone(w: Work, base: BaseContext, rowId: string) {
 const cellEvent = (base: BaseContext, job: CellJob, status: string) =>
   ({ type: "cell.updated", workspaceId: base.workspaceId, baseId: base.baseId, rowId: job.rowId, columnId: job.columnId, status }) as const;
 
-export async function completeCell(w: Work, base: BaseContext, job: CellJob, owner: string, value: string, metadata: CellMetadata, run?: RunRecord): Promise<boolean> {
-  await lockRow(w.tx, job.rowId);
+export type CompleteResult = "done" | "superseded" | "insufficient_credits";
+
+/**
+ * Stores the value and charges the run in one transaction: a run is charged only when its value
+ * is stored, and the charge's idempotency key (one per cell generation) makes a resumed run
+ * impossible to charge twice.
+ */
+export async function completeCell(
+  w: Work,
+  base: BaseContext,
+  job: CellJob,
+  owner: string,
+  value: string,
+  metadata: CellMetadata,
+  charge: CreditCharge,
+  run?: RunRecord,
+): Promise<CompleteResult> {
   const ok = await transition(w.tx, job, owner, `status = 'done', error_code = NULL, error_message = NULL, metadata = $5::jsonb, finished_at = now(), stale = false`, [JSON.stringify(metadata)]);
-  if (!ok) return false;
+  if (!ok) return "superseded";
+  const paid = await debit(w.tx, charge);
+  // The balance ran out while the call was in flight: throwing rolls the value back.
+  if (!paid.ok) throw new InsufficientCredits();
   const sql = value === ""
     ? `UPDATE rows SET "values" = "values" - $2, updated_at = now() WHERE id = $1`
     : `UPDATE rows SET "values" = jsonb_set("values", ARRAY[$2], to_jsonb($3::text)), updated_at = now() WHERE id = $1`;
@@ -60,12 +82,18 @@ export async function completeCell(w: Work, base: BaseContext, job: CellJob, own
   w.emit(cellEvent(base, job, "done"));
   w.emit({ type: "work.available" });
   await settleIfDone(w, base, job.rowId);
-  return true;
+  return "done";
+}
+
+export class InsufficientCredits extends Error {
+  constructor() {
+    super("insufficient credits");
+    this.name = "InsufficientCredits";
+  }
 }
 
 /** Ends the cell in error and fails the cells of the row that depend on it (input_failed). */
 export async function failCell(w: Work, base: BaseContext, job: CellJob, owner: string, code: string, message: string, columns: { id: string; inputColumnIds: string[]; name: string }[], run?: RunRecord): Promise<boolean> {
-  await lockRow(w.tx, job.rowId);
   const ok = await transition(w.tx, job, owner, `status = 'error', error_code = $5, error_message = $6, finished_at = now(), attempts = attempts + 1`, [code, message.slice(0, 2_000)]);
   if (!ok) return false;
   await recordRun(w.tx, job, base.workspaceId, "error", run, code);

@@ -9,13 +9,14 @@ import { buildCellTools } from "./cell-tools.ts";
 import { loadCellContext, type CellContext } from "./cell-context.ts";
 import { buildSystemPrompt, buildUserPrompt, type PromptInput } from "./prompt.ts";
 import { cellAnswerSchema, checkAnswer } from "./answer.ts";
-import { completeCell, failCell, retryCell, type RunRecord } from "./cell-outcome.ts";
+import { failCell, InsufficientCredits, retryCell, type RunRecord } from "./cell-outcome.ts";
 import { backoffMs } from "./backoff.ts";
-import { debit, refund } from "../credits/ledger.ts";
+import type { Completion } from "./completion-batch.ts";
 
 export interface RunnerDeps {
   limiter: RateLimiter;
   owner: string;
+  complete: (c: Completion) => Promise<unknown>;
   tools?: Partial<Pick<ToolContext, "cache" | "dns" | "lookup" | "files" | "fetchImpl">>;
 }
 
@@ -29,10 +30,8 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     if (!ctx) return;
     const charge = { workspaceId: ctx.base.workspaceId, amount: config.credits.cellRun, reason: "cell_run", baseId: ctx.base.baseId, rowId: job.rowId, columnId: job.columnId, idempotencyKey: chargeKey(job) };
     const fail = (code: string, message: string, run?: RunRecord) =>
-      inTransaction(rt, async (w) => {
-        await failCell(w, ctx.base, job, deps.owner, code, message, ctx.columns, run);
-        await refund(w.tx, charge);
-      });
+      inTransaction(rt, (w) => failCell(w, ctx.base, job, deps.owner, code, message, ctx.columns, run));
+    const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again.");
 
     if (ctx.failedInputs.length > 0) {
       const names = ctx.failedInputs.map((c) => `"${c.name}"`).join(", ");
@@ -42,10 +41,9 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     try {
       const model = resolveLanguageModel(columnOptionsOf(ctx.column).model as string | undefined, config);
       run = { provider: model.provider, model: model.modelId, inputTokens: 0, outputTokens: 0, latencyMs: 0 };
-      // Charged once per generation of the cell, before the call: a resumed or retried run finds
-      // the charge already made, and a run that ends in error is refunded.
-      const paid = await rt.db.prisma.$transaction((tx) => debit(tx, charge));
-      if (!paid.ok) return void (await fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again."));
+      // Checked before the call so an empty balance costs no model call; the charge itself is made
+      // when the value is stored (see completeCell).
+      if (ctx.credits !== null && ctx.credits < charge.amount) return void (await noCredits());
 
       const documents: ToolDocument[] = [];
       const prompt = promptInput(ctx);
@@ -69,16 +67,15 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
         run.latencyMs += answer.latencyMs;
         const checked = checkAnswer(ctx.column, answer.object, documents, ctx.column.tools.length > 0);
         if (checked.ok) {
-          return void (await inTransaction(rt, async (w) => {
-            const stored = await completeCell(w, ctx.base, job, deps.owner, checked.value, checked.metadata, run);
-            // A newer generation superseded this run while it was in flight: its result is dropped.
-            if (!stored) await refund(w.tx, charge);
-          }));
+          // A newer generation may have superseded this run while it was in flight: then its
+          // result is dropped, uncharged.
+          return void (await deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run }));
         }
         correction = checked.problem;
       }
       return void (await fail("invalid_output", `The model's answer did not fit the column: ${correction}`, run));
     } catch (e) {
+      if (e instanceof InsufficientCredits) return void (await noCredits());
       const c = classifyError(e);
       if (signal.aborted && !c.retryable) return; // shutting down: the queue hands the cell back
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {

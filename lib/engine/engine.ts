@@ -6,6 +6,7 @@ import { createCellWorker, type RunnerDeps } from "./cell-runner.ts";
 import { dbSearchCache } from "./search-cache.ts";
 import { systemDnsResolver } from "../tools/index.ts";
 import { storedFiles } from "../files/file-store.ts";
+import { createCompletionBatcher } from "./completion-batch.ts";
 
 export interface EngineOptions {
   tools?: RunnerDeps["tools"];
@@ -25,9 +26,11 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
     );
   }
   const queue = createDbCellQueue(rt.db.prisma, { concurrency: rt.config.ai.concurrency, leaseMs: rt.config.ai.leaseMs });
+  const batcher = createCompletionBatcher(rt, queue.owner);
   const worker = createCellWorker(rt, {
     limiter: tokenBucket(rt.config.ai.rpm),
     owner: queue.owner,
+    complete: (c) => batcher.complete(c),
     tools: { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools },
   });
   queue.start(worker);
@@ -39,6 +42,7 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
     stop: async () => {
       off();
       await queue.stop();
+      await batcher.drain();
     },
   });
   return queue;

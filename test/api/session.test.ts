@@ -31,7 +31,9 @@ describe("session sign-in", () => {
 
     const me = await app.api("GET", "/api/v1/session", { key: null, headers: { cookie } });
     expect(me.status).toBe(200);
-    expect(me.body.workspaceId).toBe(app.workspaceA);
+    expect(me.body).toMatchObject({ authenticated: true, workspaceId: app.workspaceA });
+    const nobody = await app.api("GET", "/api/v1/session", { key: null });
+    expect(nobody.body).toEqual({ authenticated: false });
     const bases = await app.api("GET", "/api/v1/bases", { key: null, headers: { cookie } });
     expect(bases.status).toBe(200);
   });

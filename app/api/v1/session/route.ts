@@ -2,14 +2,29 @@ import { z } from "zod";
 import { json, route } from "@/lib/http/respond";
 import { readBody } from "@/lib/http/body";
 import { otherMethods } from "@/lib/http/methods";
-import { principalForKey } from "@/lib/auth/authenticate";
+import { authenticate, principalForKey } from "@/lib/auth/authenticate";
+import { isAppError } from "@/lib/errors";
 import { createSession, deleteSession } from "@/lib/auth/session";
 import { assertSameOrigin, clearedSessionCookie, isSecureRequest, sessionCookie, sessionTokenOf } from "@/lib/auth/session-cookie";
 
 const signInSchema = z.object({ apiKey: z.string().trim().min(1, "Enter an API key.").max(500) }).strict();
 
-/** Who is signed in (by cookie or X-API-Key). */
-export const GET = route(async ({ auth }) => ({ workspaceId: auth.workspaceId, keyId: auth.keyId }));
+/**
+ * Who is signed in (by cookie or X-API-Key). Answers 200 either way, so the sign-in page can
+ * ask without an error.
+ */
+export const GET = route(
+  async ({ req, rt }) => {
+    try {
+      const auth = await authenticate(rt, req);
+      return { authenticated: true, workspaceId: auth.workspaceId, keyId: auth.keyId };
+    } catch (e) {
+      if (isAppError(e) && e.status === 401) return { authenticated: false };
+      throw e;
+    }
+  },
+  { public: true },
+);
 
 /** Sign in: exchanges an API key for a session cookie. The key itself is not kept by the browser. */
 export const POST = route(

@@ -1,0 +1,11 @@
+import { BaseView } from "@/components/grid/base-view";
+import { requireSession } from "../../_server/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function BasePage({ params }: { params: Promise<{ baseId: string }> }) {
+  const { baseId } = await params;
+  await requireSession(`/bases/${encodeURIComponent(baseId)}`);
+  // Keyed by base so that moving between bases starts from a fresh row store.
+  return <BaseView key={baseId} baseId={baseId} />;
+}

@@ -1,0 +1,55 @@
+import pg from "pg";
+import { openDatabase, type Database } from "../lib/db/database.ts";
+
+// The floors of bench:rows: the same work done directly with the database driver (PGlite's own
+// query method, or node-postgres), on the same database the server used.
+
+export interface Driver {
+  query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/** Opens the database the server used (for PGlite: after the server has let go of DATA_DIR). */
+export async function openDriver(target: { dataDir: string } | { url: string }): Promise<Driver> {
+  if ("url" in target) {
+    const pool = new pg.Pool({ connectionString: target.url, max: 2 });
+    return { query: async (sql, params) => (await pool.query(sql, params)).rows, close: () => pool.end() };
+  }
+  const db: Database = await openDatabase({ kind: "pglite", dataDir: target.dataDir });
+  const lite = db.pglite!;
+  return { query: async (sql, params) => (await lite.query<Record<string, unknown>>(sql, params)).rows, close: () => db.close() };
+}
+
+/** Raw SELECT of a sheet's rows in order, then JSON.stringify: the floor of Get Rows. */
+export async function selectAndStringify(driver: Driver, sheetId: string): Promise<number> {
+  const rows = await driver.query(`SELECT id, "values" FROM rows WHERE sheet_id = $1 ORDER BY seq`, [sheetId]);
+  return JSON.stringify({ rows }).length;
+}
+
+/** One INSERT of prepared rows (id and values by column id): the floor of Add Rows. */
+export async function insertRows(driver: Driver, sheetId: string, rows: { id: string; values: Record<string, string> }[]): Promise<void> {
+  await driver.query(
+    `INSERT INTO rows (id, sheet_id, "values") SELECT id, $1, v FROM unnest($2::text[], $3::jsonb[]) AS t(id, v)`,
+    [sheetId, rows.map((r) => r.id), rows.map((r) => JSON.stringify(r.values))],
+  );
+}
+
+/** A fresh PostgreSQL database for one bench run, dropped afterwards. */
+export async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cw_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

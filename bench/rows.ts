@@ -1,0 +1,196 @@
+// npm run bench:rows — the table data API on the production server against floors measured in
+// the same run, on PGlite and (when 127.0.0.1:5432 answers) PostgreSQL:
+//   Add Rows, 10,000 rows × 6 columns in one request   vs the same INSERT through the driver   (≤ 3×)
+//   Get Rows, all rows at 10,000 and 100,000            vs raw SELECT + JSON.stringify          (≤ 2×)
+//   server RSS growth while streaming 100,000 rows                                              (< 150 MB)
+//   Get Row under load, autocannon 10 connections 10 s  vs a bare route handler's requests/s   (≥ 50%)
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { ensureBuild, rssOf, sampleRss, startServer, type BenchServer } from "./rows-server.ts";
+import { freshPostgres, insertRows, openDriver, selectAndStringify } from "./rows-floor.ts";
+
+const ROWS = 10_000;
+const BIG = 100_000;
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+const COLUMNS = [
+  { name: "Company", type: "short-text", isPrimary: true },
+  { name: "Website", type: "url" },
+  { name: "Employees", type: "number" },
+  { name: "Email", type: "email" },
+  { name: "Founded", type: "date" },
+  { name: "Notes", type: "long-text" },
+];
+const cellsOf = (i: number) => ({
+  Company: `Company ${i}`,
+  Website: `https://company${i}.example`,
+  Employees: String(i % 5000),
+  Email: `info@company${i}.example`,
+  Founded: `20${String(i % 25).padStart(2, "0")}-01-01`,
+  Notes: `Row ${i}: ${"n".repeat(40)}`,
+});
+
+interface Figure {
+  store: string;
+  measure: string;
+  value: string;
+  floor: string;
+  ratio: string;
+  target: string;
+  ok: boolean;
+}
+const figures: Figure[] = [];
+
+const ms = (t: number) => `${t.toFixed(0)} ms`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function call(server: BenchServer, key: string, method: string, p: string, body?: unknown) {
+  const res = await fetch(server.url + p, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p} → ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+async function load(url: string, headers: Record<string, string> = {}) {
+  const r = await autocannon({ url, connections: 10, duration: LOAD_SECONDS, headers });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`load test of ${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+async function benchStore(store: "pglite" | "postgres") {
+  const key = `cw_${randomBytes(24).toString("hex")}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-rows-"));
+  const pgdb = store === "postgres" ? await freshPostgres(PG_URL) : undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, API_KEY: key, ...(pgdb ? { DATABASE_URL: pgdb.url } : {}) };
+  console.log(`\n== ${store}: starting the production server`);
+  const server = await startServer(env);
+  try {
+    const bases: { baseId: string; sheet: { id: string }; sheetColumns: { name: string; id: string }[] }[] = [];
+    for (let i = 0; i < 4; i++) bases.push(await call(server, key, "POST", "/api/v1/bases", { baseName: `Bench ${i}`, columns: COLUMNS }));
+    const colIds = Object.fromEntries(bases[0].sheetColumns.map((c) => [c.name, c.id]));
+    const batch = (offset: number) => ({ rows: Array.from({ length: ROWS }, (_, i) => ({ cells: cellsOf(offset + i + 1) })) });
+
+    console.log("   Add Rows ×3 (10,000 rows each), then 100,000 rows into one base");
+    const addTimes: number[] = [];
+    let someRowId = "";
+    for (let i = 0; i < 3; i++) {
+      const body = batch(0);
+      addTimes.push(await timed(async () => (someRowId = (await call(server, key, "POST", `/api/v1/bases/${bases[i].baseId}/add-rows`, body)).rows[ROWS / 2].id)));
+    }
+    for (let i = 0; i < BIG / ROWS; i++) await call(server, key, "POST", `/api/v1/bases/${bases[3].baseId}/add-rows`, batch(i * ROWS));
+
+    console.log("   Get Rows at 10,000 (×3) and 100,000 (×2, watching the server's RSS)");
+    const getAll = async (baseId: string, expect: number) => {
+      const res = await fetch(`${server.url}/api/v1/bases/${baseId}/rows`, { headers: { "x-api-key": key } });
+      const buf = await res.arrayBuffer();
+      if (!res.ok) throw new Error(`Get Rows → ${res.status}`);
+      return { bytes: buf.byteLength, check: () => JSON.parse(new TextDecoder().decode(buf)).rows.length === expect };
+    };
+    const first = await getAll(bases[0].baseId, ROWS);
+    if (!first.check()) throw new Error("Get Rows did not return 10,000 rows");
+    const get10k = [];
+    for (let i = 0; i < 3; i++) get10k.push(await timed(() => getAll(bases[0].baseId, ROWS)));
+    const get100k = [];
+    let growth = 0;
+    let rssBefore = 0;
+    for (let i = 0; i < 2; i++) {
+      rssBefore = rssOf(server.pid);
+      const sampler = sampleRss(server.pid);
+      let result: Awaited<ReturnType<typeof getAll>> | undefined;
+      get100k.push(await timed(async () => (result = await getAll(bases[3].baseId, BIG))));
+      growth = Math.max(growth, sampler.stop() - rssBefore);
+      if (i === 0 && !result!.check()) throw new Error("Get Rows did not return 100,000 rows");
+    }
+
+    console.log(`   Get Row under load (${LOAD_SECONDS} s), then the bare route handler (${LOAD_SECONDS} s)`);
+    const getRow = await load(`${server.url}/api/v1/bases/${bases[0].baseId}/rows/${someRowId}`, { "x-api-key": key });
+    const floorRow = await load(`${server.url}/api/bench-floor`);
+    await server.stop();
+
+    console.log("   floors through the driver, on the same database");
+    const driver = await openDriver(pgdb ? { url: pgdb.url } : { dataDir });
+    try {
+      const sel10k = [];
+      for (let i = 0; i < 3; i++) sel10k.push(await timed(() => selectAndStringify(driver, bases[0].sheet.id)));
+      const sel100k = [];
+      for (let i = 0; i < 2; i++) sel100k.push(await timed(() => selectAndStringify(driver, bases[3].sheet.id)));
+      const insert = [];
+      for (let i = 0; i < 3; i++) {
+        const rows = Array.from({ length: ROWS }, (_, j) => ({
+          id: `sr_floor${i}_${j}`,
+          values: Object.fromEntries(Object.entries(cellsOf(j + 1)).map(([name, v]) => [colIds[name], v])),
+        }));
+        insert.push(await timed(() => insertRows(driver, bases[i].sheet.id, rows)));
+      }
+      const add = median(addTimes);
+      const fAdd = median(insert);
+      const r10 = median(get10k);
+      const f10 = median(sel10k);
+      const r100 = Math.min(...get100k);
+      const f100 = Math.min(...sel100k);
+      figures.push(
+        { store, measure: "Add Rows 10,000 × 6 (one request)", value: ms(add), floor: ms(fAdd), ratio: `${(add / fAdd).toFixed(2)}×`, target: "≤ 3×", ok: add / fAdd <= 3 },
+        { store, measure: "Get Rows 10,000", value: ms(r10), floor: ms(f10), ratio: `${(r10 / f10).toFixed(2)}×`, target: "≤ 2×", ok: r10 / f10 <= 2 },
+        { store, measure: "Get Rows 100,000", value: ms(r100), floor: ms(f100), ratio: `${(r100 / f100).toFixed(2)}×`, target: "≤ 2×", ok: r100 / f100 <= 2 },
+        { store, measure: "server RSS growth, streaming 100,000", value: `${(growth / 2 ** 20).toFixed(0)} MB`, floor: `${(rssBefore / 2 ** 20).toFixed(0)} MB before`, ratio: "", target: "< 150 MB", ok: growth < 150 * 2 ** 20 },
+        {
+          store,
+          measure: "Get Row under load, requests/s",
+          value: getRow.rps.toFixed(0),
+          floor: floorRow.rps.toFixed(0),
+          ratio: `${((getRow.rps / floorRow.rps) * 100).toFixed(0)}%`,
+          target: "≥ 50%",
+          ok: getRow.rps / floorRow.rps >= 0.5,
+        },
+        { store, measure: "Get Row latency p50 / p99", value: `${getRow.p50} / ${getRow.p99} ms`, floor: `${floorRow.p50} / ${floorRow.p99} ms`, ratio: "", target: "", ok: true },
+      );
+    } finally {
+      await driver.close();
+    }
+  } finally {
+    await server.stop().catch(() => undefined);
+    await pgdb?.drop().catch((e) => console.error("could not drop the bench database:", e));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const reachable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = connect({ host: "127.0.0.1", port, timeout: 1_000 });
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+    s.once("timeout", () => (s.destroy(), resolve(false)));
+  });
+
+function print() {
+  const head = ["store", "measure", "Cellwright", "floor", "ratio", "target", ""];
+  const rows = figures.map((f) => [f.store, f.measure, f.value, f.floor, f.ratio, f.target, f.target ? (f.ok ? "ok" : "MISSED") : ""]);
+  const widths = head.map((_, i) => Math.max(...[head, ...rows].map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  console.log(`\n${line(head)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const r of rows) console.log(line(r));
+}
+
+const started = performance.now();
+ensureBuild();
+await benchStore("pglite");
+if (process.env.BENCH_SKIP_PG === "1") console.log("\n== PostgreSQL skipped (BENCH_SKIP_PG=1)");
+else if (await reachable(Number(new URL(PG_URL).port || 5432))) await benchStore("postgres");
+else console.log(`\n== PostgreSQL skipped: nothing answers at ${new URL(PG_URL).host}`);
+print();
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+process.exit(figures.every((f) => f.ok) ? 0 : 1);

@@ -1,0 +1,207 @@
+"use client";
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { api, ApiError, basePath, errorMessage } from "../data/api";
+import { keys, useBaseSummary, useRunAvailable, useStructure } from "../data/queries";
+import type { BaseSummary, ColumnView } from "../data/types";
+import { AppHeader } from "../app-header";
+import { Skeleton } from "../ui/skeleton";
+import { useToast } from "../ui/toast";
+import { thresholdOf } from "./cell-state";
+import { ColumnEditor } from "./column-editor";
+import { DeleteColumnDialog, DeleteRowsDialog, RunDialog } from "./column-dialogs";
+import { Grid } from "./grid";
+import { Toolbar } from "./toolbar";
+import { useBaseRows } from "./use-base-rows";
+import { useGridActions, type RunRequest } from "./use-grid-actions";
+import { selectedCells } from "./use-grid-keyboard";
+import { useGridTable } from "./use-grid-table";
+
+const EMPTY: ColumnView[] = [];
+
+type Dialog =
+  | { kind: "column"; column: ColumnView | null }
+  | { kind: "delete-column"; column: ColumnView }
+  | { kind: "run"; title: string; request: RunRequest }
+  | { kind: "delete-rows"; rowIds: string[] }
+  | null;
+
+/**
+ * One base: toolbar, grid and its dialogs. `side` is where a side panel (the chat) docks next
+ * to the grid.
+ */
+export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactNode }) {
+  const summary = useBaseSummary(baseId);
+  const structure = useStructure(baseId);
+  const runAvailable = useRunAvailable(baseId).data === true;
+  const columns = structure.data?.sheetColumns ?? EMPTY;
+  const threshold = thresholdOf(summary.data?.settings);
+  const [reviewOnly, setReviewOnly] = useState(false);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const qc = useQueryClient();
+  const toast = useToast();
+
+  const rows = useBaseRows(baseId, structure.data?.sheetColumns, threshold, reviewOnly);
+  const table = useGridTable(rows.store, rows.handles, columns);
+  const actions = useGridActions(baseId, rows.store, columns);
+
+  const selectedRowIds = useMemo(() => Object.keys(table.state.rowSelection).filter((id) => table.state.rowSelection[id]), [table.state.rowSelection]);
+  const aiIds = useMemo(() => new Set(columns.filter((c) => c.isAiEnabled).map((c) => c.id)), [columns]);
+
+  const rerunRequest = (): RunRequest | null => {
+    if (selectedRowIds.length) return { rowIds: selectedRowIds };
+    const sel = selectedCells(table, columns);
+    const columnIds = sel.columns.filter((c) => aiIds.has(c.id)).map((c) => c.id);
+    return sel.rowIds.length && columnIds.length ? { rowIds: sel.rowIds, columnIds } : null;
+  };
+  const rerunHint = !runAvailable ? "The run API is not available on this server" : aiIds.size === 0 ? "This base has no AI columns" : undefined;
+
+  async function setThreshold(value: number) {
+    try {
+      const updated = await api<BaseSummary>(basePath(baseId), { method: "PATCH", body: { settings: { lowConfidenceThreshold: value } } });
+      qc.setQueryData(keys.base(baseId), updated);
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  }
+
+  async function estimateColumn(column: ColumnView) {
+    try {
+      const e = await actions.estimate({ columnIds: [column.id] });
+      toast.info(`Re-running “${column.name}”: ${e.cells.toLocaleString()} cells, ${e.credits.toLocaleString()} credits${e.balance === null ? "" : ` (balance ${e.balance.toLocaleString()})`}.`);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  }
+
+  const notFound = (summary.error instanceof ApiError && summary.error.status === 404) || (structure.error instanceof ApiError && structure.error.status === 404);
+  const loading = rows.load.phase === "loading" && !reviewOnly ? { loaded: rows.load.loaded, expected: Math.max(summary.data?.rowCount ?? 0, rows.load.loaded) } : null;
+  const name = summary.data?.name ?? structure.data?.sheet.name;
+
+  return (
+    <div className="flex h-dvh flex-col">
+      <AppHeader>
+        <Link href="/" className="rounded text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-400 dark:hover:text-zinc-100">
+          Bases
+        </Link>
+        <span aria-hidden className="text-zinc-400">
+          /
+        </span>
+        <h1 className="truncate font-semibold">{name ?? (notFound ? "Not found" : <Skeleton className="h-4 w-40" />)}</h1>
+        <span className="hidden rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600 sm:inline dark:bg-zinc-800 dark:text-zinc-400" title="Base id (used in API paths)">
+          {baseId}
+        </span>
+      </AppHeader>
+      {notFound ? (
+        <main className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
+          <h2 className="text-lg font-semibold">This base does not exist</h2>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">It may have been deleted, or it belongs to another workspace.</p>
+          <Link href="/" className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+            Back to bases
+          </Link>
+        </main>
+      ) : (
+        <div className="flex min-h-0 flex-1">
+          <main className="flex min-w-0 flex-1 flex-col">
+            <Toolbar
+              onAddRow={() =>
+                void actions.addRows([{}]).then((ids) => {
+                  if (ids[0] && columns[0]) requestAnimationFrame(() => table.setFocusedCell(ids[0], columns[0].id));
+                })
+              }
+              onAddColumn={() => setDialog({ kind: "column", column: null })}
+              selectedRows={selectedRowIds.length}
+              onDeleteRows={() => setDialog({ kind: "delete-rows", rowIds: selectedRowIds })}
+              rerun={{
+                enabled: !rerunHint,
+                hint: rerunHint,
+                onClick: () => {
+                  const request = rerunRequest();
+                  if (!request) return toast.info("Select rows, or AI cells, to re-run.");
+                  setDialog({ kind: "run", title: "Re-run the selection?", request });
+                },
+              }}
+              reviewOnly={reviewOnly}
+              reviewCount={rows.review.length}
+              onToggleReview={() => setReviewOnly((v) => !v)}
+              threshold={threshold}
+              onThreshold={(v) => void setThreshold(v)}
+              rows={rows.all.length}
+              loading={loading}
+              live={rows.live}
+            />
+            <div className="min-h-0 flex-1">
+              {structure.isPending ? (
+                <GridSkeleton />
+              ) : (
+                <Grid
+                  label={`${name ?? "Base"} table`}
+                  table={table}
+                  store={rows.store}
+                  dataColumns={columns}
+                  expectedRows={loading ? loading.expected : 0}
+                  threshold={threshold}
+                  actions={actions}
+                  runAvailable={runAvailable}
+                  columnActions={{
+                    edit: (column) => setDialog({ kind: "column", column }),
+                    rerun: (column) => setDialog({ kind: "run", title: `Re-run “${column.name}”?`, request: { columnIds: [column.id] } }),
+                    estimate: (column) => void estimateColumn(column),
+                    remove: (column) => setDialog({ kind: "delete-column", column }),
+                  }}
+                  empty={
+                    rows.load.phase === "done" ? (
+                      <EmptyRows reviewOnly={reviewOnly} />
+                    ) : null
+                  }
+                />
+              )}
+            </div>
+          </main>
+          {side}
+        </div>
+      )}
+      {dialog?.kind === "column" ? <ColumnEditor baseId={baseId} column={dialog.column} columns={columns} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === "delete-column" ? <DeleteColumnDialog baseId={baseId} column={dialog.column} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === "run" ? <RunDialog title={dialog.title} request={dialog.request} actions={actions} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === "delete-rows" ? (
+        <DeleteRowsDialog
+          count={dialog.rowIds.length}
+          onClose={() => setDialog(null)}
+          onConfirm={async () => {
+            if (await actions.deleteRows(dialog.rowIds)) table.resetRowSelection(true);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function EmptyRows({ reviewOnly }: { reviewOnly: boolean }) {
+  return (
+    <div className="flex h-full flex-col items-center justify-center gap-1 px-6 text-center">
+      <p className="font-medium text-zinc-800 dark:text-zinc-200">{reviewOnly ? "Nothing needs review" : "No rows yet"}</p>
+      <p className="max-w-md text-sm text-zinc-600 dark:text-zinc-400">
+        {reviewOnly
+          ? "No AI cell has failed or fallen under the confidence threshold."
+          : "Add a row, or click the grid and paste rows copied from a spreadsheet (Ctrl+V / ⌘V). A first line of column names is used as the header."}
+      </p>
+    </div>
+  );
+}
+
+function GridSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading the table" className="space-y-px p-0">
+      {Array.from({ length: 12 }, (_, i) => (
+        <div key={i} className="flex h-9 items-center gap-4 border-b border-zinc-200 bg-white px-3 dark:border-zinc-800 dark:bg-zinc-900">
+          <Skeleton className="h-3 w-6" />
+          <Skeleton className="h-3 w-40" />
+          <Skeleton className="h-3 w-56" />
+          <Skeleton className="h-3 w-32" />
+        </div>
+      ))}
+    </div>
+  );
+}

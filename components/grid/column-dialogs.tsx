@@ -1,0 +1,123 @@
+"use client";
+import { useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { api, ApiError, basePath, errorMessage } from "../data/api";
+import { keys } from "../data/queries";
+import type { ColumnView, RunEstimate } from "../data/types";
+import { Button } from "../ui/button";
+import { Dialog, DialogFooter } from "../ui/dialog";
+import { formatCount, plural } from "../ui/format";
+import { Spinner } from "../ui/spinner";
+import { useToast } from "../ui/toast";
+import type { GridActions, RunRequest } from "./use-grid-actions";
+
+/** Deletes a column; when other columns use it (or it is the primary) the API says so and a forced delete is offered. */
+export function DeleteColumnDialog({ baseId, column, onClose }: { baseId: string; column: ColumnView; onClose: () => void }) {
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const qc = useQueryClient();
+  const toast = useToast();
+
+  async function remove(force: boolean) {
+    setBusy(true);
+    try {
+      await api(`${basePath(baseId)}/columns/${column.id}${force ? "?force=true" : ""}`, { method: "DELETE" });
+      await qc.invalidateQueries({ queryKey: keys.structure(baseId) });
+      toast.success(`Deleted column “${column.name}”.`);
+      onClose();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409 && !force) setConflict(e.message);
+      else toast.error(errorMessage(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open onClose={onClose} title={`Delete column “${column.name}”?`} description="Its values in every row are deleted for good.">
+      {conflict ? (
+        <p role="alert" className="mx-5 mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+          {conflict.replace(/;? ?(or )?pass \?force=true[^.]*\.?/i, ".")} Deleting it anyway removes it from their inputs.
+        </p>
+      ) : null}
+      <DialogFooter>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="danger" disabled={busy} onClick={() => void remove(Boolean(conflict))}>
+          {conflict ? "Delete anyway" : "Delete column"}
+        </Button>
+      </DialogFooter>
+    </Dialog>
+  );
+}
+
+/** Shows what a re-run would cost (the estimate API) before queuing it (the run API). */
+export function RunDialog({ title, request, actions, onClose }: { title: string; request: RunRequest; actions: GridActions; onClose: () => void }) {
+  const [estimate, setEstimate] = useState<RunEstimate | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    actions.estimate(request).then(setEstimate, (e) => setError(errorMessage(e)));
+  }, [actions, request]);
+
+  const short = estimate && estimate.balance !== null && estimate.credits > estimate.balance;
+  return (
+    <Dialog open onClose={onClose} title={title}>
+      <div className="px-5 py-4 text-sm" aria-live="polite">
+        {error ? (
+          <p role="alert" className="text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        ) : !estimate ? (
+          <p className="flex items-center gap-2 text-zinc-600 dark:text-zinc-400">
+            <Spinner /> Estimating…
+          </p>
+        ) : (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5">
+            <dt className="text-zinc-600 dark:text-zinc-400">Cells to run</dt>
+            <dd className="font-medium tabular-nums">{formatCount(estimate.cells)}</dd>
+            <dt className="text-zinc-600 dark:text-zinc-400">Cost</dt>
+            <dd className="font-medium tabular-nums">{plural(estimate.credits, "credit")}</dd>
+            <dt className="text-zinc-600 dark:text-zinc-400">Balance</dt>
+            <dd className={`font-medium tabular-nums ${short ? "text-red-700 dark:text-red-400" : ""}`}>{estimate.balance === null ? "Unlimited" : plural(estimate.balance, "credit")}</dd>
+          </dl>
+        )}
+      </div>
+      <DialogFooter>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="primary"
+          disabled={busy || !estimate || estimate.cells === 0}
+          onClick={async () => {
+            setBusy(true);
+            await actions.run(request);
+            onClose();
+          }}
+        >
+          Run {estimate ? plural(estimate.cells, "cell") : ""}
+        </Button>
+      </DialogFooter>
+    </Dialog>
+  );
+}
+
+export function DeleteRowsDialog({ count, onConfirm, onClose }: { count: number; onConfirm: () => Promise<unknown>; onClose: () => void }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open onClose={onClose} title={`Delete ${plural(count, "row")}?`} description="The rows and their AI results are deleted for good.">
+      <DialogFooter>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="danger"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            await onConfirm();
+            onClose();
+          }}
+        >
+          Delete {plural(count, "row")}
+        </Button>
+      </DialogFooter>
+    </Dialog>
+  );
+}

@@ -1,0 +1,142 @@
+"use client";
+import { useCallback, useSyncExternalStore } from "react";
+import type { Cell, Row } from "@tanstack/react-table";
+import type { VirtualItem } from "@tanstack/react-virtual";
+import type { ColumnView } from "../data/types";
+import { Skeleton } from "../ui/skeleton";
+import { CellEditor, type Move } from "./cell-editor";
+import { CellContent, cellTone } from "./grid-cell";
+import { gridHints } from "./column-kinds";
+import type { RowHandle, RowStore } from "./row-store";
+import { GUTTER_WIDTH, type GridFeatures } from "./use-grid-table";
+
+export const ROW_HEIGHT = 36;
+
+export type GridCell = Cell<GridFeatures, RowHandle, unknown>;
+
+export interface EditState {
+  rowId: string;
+  columnId: string;
+  initial: string;
+  error: string | null;
+  saving: boolean;
+}
+
+export interface RowCallbacks {
+  onCellMouseDown(e: React.MouseEvent, cell: GridCell): void;
+  onCellMouseEnter(e: React.MouseEvent, cell: GridCell, rowId: string, columnId: string): void;
+  onCellMouseLeave(): void;
+  onCellClick(e: React.MouseEvent, rowId: string, columnId: string): void;
+  onCellDoubleClick(rowId: string, columnId: string): void;
+  commitEdit(value: string, move: Move): void;
+  cancelEdit(): void;
+}
+
+export const cellDomId = (rowId: string, columnId: string) => `cell-${rowId}-${columnId}`;
+
+const CELL = "relative flex h-full shrink-0 items-center overflow-hidden border-r border-b border-zinc-200 px-2 text-[13px] dark:border-zinc-800";
+
+interface Props {
+  store: RowStore;
+  row: Row<GridFeatures, RowHandle>;
+  index: number;
+  start: number;
+  columns: VirtualItem[];
+  dataColumns: ColumnView[];
+  totalWidth: number;
+  threshold: number;
+  edit: EditState | null;
+  cb: RowCallbacks;
+}
+
+export function GridRow({ store, row, index, start, columns, dataColumns, totalWidth, threshold, edit, cb }: Props) {
+  const id = row.id;
+  const subscribe = useCallback((fn: () => void) => store.subscribeRow(id, fn), [store, id]);
+  const record = useSyncExternalStore(subscribe, () => store.get(id), () => store.get(id));
+  const cells = row.getAllCells();
+  const selected = row.getIsSelected();
+
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className="group/row absolute top-0 left-0 flex"
+      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)` }}
+    >
+      <div
+        role="rowheader"
+        aria-colindex={1}
+        className={`sticky left-0 z-10 flex h-full shrink-0 items-center justify-between gap-1 border-r border-b border-zinc-200 px-2 text-xs text-zinc-500 tabular-nums dark:border-zinc-800 dark:text-zinc-400 ${
+          selected ? "bg-indigo-50 dark:bg-indigo-950" : "bg-zinc-50 dark:bg-zinc-900"
+        }`}
+        style={{ width: GUTTER_WIDTH }}
+      >
+        <span className={selected ? "sr-only" : "group-hover/row:sr-only"}>{index + 1}</span>
+        <input
+          type="checkbox"
+          aria-label={`Select row ${index + 1}`}
+          checked={selected}
+          onChange={row.getToggleSelectedHandler()}
+          className={`size-3.5 accent-indigo-600 ${selected ? "" : "opacity-0 group-hover/row:opacity-100 focus:opacity-100"}`}
+        />
+      </div>
+      {columns.map((vc, i) => {
+        const column = dataColumns[vc.index];
+        const cell = cells[vc.index + 1];
+        if (!column || !cell) return null;
+        const view = record?.cells[column.name];
+        const isSelected = cell.getIsSelected();
+        const focused = cell.getIsFocused();
+        const editing = edit && edit.columnId === column.id ? edit : null;
+        const align = gridHints(column.type).align;
+        return (
+          <div
+            key={column.id}
+            id={cellDomId(id, column.id)}
+            role="gridcell"
+            aria-colindex={vc.index + 2}
+            aria-selected={isSelected}
+            className={`${CELL} ${cellTone(view, threshold, isSelected)} ${align === "center" ? "justify-center" : ""} ${
+              focused ? "z-[1] ring-2 ring-indigo-500 ring-inset" : ""
+            } ${editing ? "overflow-visible" : ""}`}
+            style={{ width: vc.size, marginLeft: i === 0 ? vc.start - GUTTER_WIDTH : undefined }}
+            onMouseDown={(e) => cb.onCellMouseDown(e, cell)}
+            onMouseEnter={(e) => cb.onCellMouseEnter(e, cell, id, column.id)}
+            onMouseLeave={cb.onCellMouseLeave}
+            onClick={(e) => cb.onCellClick(e, id, column.id)}
+            onDoubleClick={() => cb.onCellDoubleClick(id, column.id)}
+          >
+            {record ? <CellContent column={column} cell={view} threshold={threshold} /> : <Skeleton className="h-3 w-2/3" />}
+            {editing ? (
+              <CellEditor
+                column={column}
+                initial={editing.initial}
+                error={editing.error}
+                saving={editing.saving}
+                width={vc.size}
+                onCommit={cb.commitEdit}
+                onCancel={cb.cancelEdit}
+              />
+            ) : null}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** A row that is still loading: the scrollbar already spans the whole base. */
+export function PlaceholderRow({ index, start, totalWidth }: { index: number; start: number; totalWidth: number }) {
+  return (
+    <div role="row" aria-rowindex={index + 2} aria-busy="true" className="absolute top-0 left-0 flex" style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)` }}>
+      <div role="rowheader" aria-colindex={1} className="sticky left-0 flex h-full shrink-0 items-center border-r border-b border-zinc-200 bg-zinc-50 px-2 text-xs text-zinc-400 tabular-nums dark:border-zinc-800 dark:bg-zinc-900" style={{ width: GUTTER_WIDTH }}>
+        {index + 1}
+      </div>
+      <div role="gridcell" aria-colindex={2} className="flex h-full flex-1 items-center border-b border-zinc-200 px-3 dark:border-zinc-800">
+        <Skeleton className="h-3 w-1/3 max-w-60" />
+        <span className="sr-only">Loading</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+"use client";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { ColumnView } from "../data/types";
+import { CellPopover } from "./cell-popover";
+import { GridHeader, HEADER_HEIGHT, type ColumnMenuActions } from "./grid-header";
+import { cellDomId, GridRow, PlaceholderRow, ROW_HEIGHT } from "./grid-row";
+import type { RowStore } from "./row-store";
+import type { GridActions } from "./use-grid-actions";
+import { useGridInteraction } from "./use-grid-interaction";
+import { focusedPosition, handleGridKey, selectedCells, selectionAsTsv } from "./use-grid-keyboard";
+import { GUTTER_WIDTH, type GridTable } from "./use-grid-table";
+
+interface Props {
+  label: string;
+  table: GridTable;
+  store: RowStore;
+  dataColumns: ColumnView[];
+  /** Rows known to exist but not loaded yet; they render as placeholders. */
+  expectedRows: number;
+  threshold: number;
+  actions: GridActions;
+  runAvailable: boolean;
+  columnActions: ColumnMenuActions;
+  empty?: React.ReactNode;
+}
+
+/**
+ * The virtualised grid: only the rows and columns in view are in the DOM, so 100,000 rows cost
+ * the same to render as 30. ARIA grid semantics with aria-activedescendant keep focus on the
+ * scroll container while the focused cell moves.
+ */
+export function Grid({ label, table, store, dataColumns, expectedRows, threshold, actions, runAvailable, columnActions, empty }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rows = table.getRowModel().rows;
+  const rowCount = Math.max(rows.length, expectedRows);
+  const sizes = useMemo(() => dataColumns.map((c) => table.getColumn(c.id)?.getSize() ?? 200), [dataColumns, table]);
+  const totalWidth = GUTTER_WIDTH + sizes.reduce((a, b) => a + b, 0);
+
+  const rowV = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    paddingStart: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
+    getItemKey: (i) => rows[i]?.id ?? `placeholder-${i}`,
+  });
+  const colV = useVirtualizer({
+    horizontal: true,
+    count: dataColumns.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => sizes[i] ?? 200,
+    overscan: 3,
+    paddingStart: GUTTER_WIDTH,
+    scrollPaddingStart: GUTTER_WIDTH,
+    getItemKey: (i) => dataColumns[i]?.id ?? i,
+  });
+  const sizeKey = sizes.join(",") + dataColumns.map((c) => c.id).join(",");
+  useEffect(() => colV.measure(), [sizeKey, colV]);
+
+  // A click focuses the grid after choosing its cell; only keyboard focus picks a default cell.
+  const pointerDown = useRef(false);
+  const focusGrid = useCallback(() => scrollRef.current?.focus({ preventScroll: true }), []);
+  const ui = useGridInteraction({ table, store, dataColumns, actions, focusGrid });
+
+  // Keep the focused cell in view as it moves (keyboard, paste, new rows).
+  const pos = focusedPosition(table, dataColumns);
+  useEffect(() => {
+    if (!pos) return;
+    rowV.scrollToIndex(pos.rowIndex, { align: "auto" });
+    colV.scrollToIndex(pos.colIndex, { align: "auto" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pos?.rowId, pos?.columnId]);
+
+  const virtualRows = rowV.getVirtualItems();
+  const virtualCols = colV.getVirtualItems();
+  const focusRendered =
+    pos && virtualRows.some((v) => v.index === pos.rowIndex) && virtualCols.some((v) => v.index === pos.colIndex) && !ui.edit;
+
+  const onKeyDown = (e: React.KeyboardEvent) =>
+    handleGridKey(e, {
+      table,
+      dataColumns,
+      pageRows: Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 2),
+      startEdit: ui.startEdit,
+      openDetails: (rowId, columnId) => ui.openPopover(rowId, columnId, true, true),
+      clearSelected: () => {
+        const { rowIds, columns } = selectedCells(table, dataColumns);
+        void actions.clearCells(rowIds.slice(0, 10_000), columns);
+      },
+    });
+
+  const onCopy = (e: React.ClipboardEvent) => {
+    if (e.target !== e.currentTarget) return;
+    const text = selectionAsTsv(table, store, dataColumns);
+    if (text === null) return;
+    e.preventDefault();
+    e.clipboardData.setData("text/plain", text);
+  };
+
+  const onPaste = (e: React.ClipboardEvent) => {
+    if (e.target !== e.currentTarget) return;
+    const text = e.clipboardData.getData("text/plain");
+    if (!text) return;
+    e.preventDefault();
+    const at = focusedPosition(table, dataColumns);
+    // One value pasted on a cell sets that cell; anything larger becomes new rows.
+    if (at && !/[\t\n]/.test(text.replace(/\r?\n$/, ""))) {
+      ui.startEdit(at.rowId, at.columnId, text.replace(/\r?\n$/, ""));
+      return;
+    }
+    void actions.pasteRows(text, at?.colIndex ?? 0).then((ids) => {
+      if (ids.length) requestAnimationFrame(() => table.setFocusedCell(ids[0], dataColumns[at?.colIndex ?? 0].id));
+    });
+  };
+
+  const popoverColumn = ui.popover && dataColumns.find((c) => c.id === ui.popover!.columnId);
+  const popoverRowIndex = ui.popover ? rows.findIndex((r) => r.id === ui.popover!.rowId) : -1;
+
+  return (
+    <div className="relative h-full">
+      <div
+        ref={scrollRef}
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rowCount + 1}
+        aria-colcount={dataColumns.length + 1}
+        aria-multiselectable="true"
+        aria-activedescendant={focusRendered ? cellDomId(pos.rowId, pos.columnId) : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onCopy={onCopy}
+        onPaste={onPaste}
+        onScroll={() => ui.popover && ui.setPopover(null)}
+        onMouseDownCapture={() => {
+          pointerDown.current = true;
+          window.addEventListener("mouseup", () => (pointerDown.current = false), { once: true });
+        }}
+        onFocus={(e) => {
+          if (e.target === e.currentTarget && !pointerDown.current && !pos && rows.length && dataColumns.length) table.setFocusedCell(rows[0].id, dataColumns[0].id);
+        }}
+        className="grid-scroll h-full overflow-auto bg-zinc-50 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:ring-inset dark:bg-zinc-950"
+        data-testid="grid"
+      >
+        <div className="relative" style={{ height: rowV.getTotalSize(), width: totalWidth }}>
+          <GridHeader
+            columns={virtualCols}
+            dataColumns={dataColumns}
+            totalWidth={totalWidth}
+            allSelected={rows.length > 0 && table.getIsAllRowsSelected()}
+            someSelected={table.getIsSomeRowsSelected()}
+            onToggleAll={() => table.toggleAllRowsSelected()}
+            runAvailable={runAvailable}
+            actions={columnActions}
+          />
+          <div role="rowgroup">
+            {virtualRows.map((vr) => {
+              const row = rows[vr.index];
+              if (!row) return <PlaceholderRow key={vr.key} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
+              return (
+                <GridRow
+                  key={vr.key}
+                  store={store}
+                  row={row}
+                  index={vr.index}
+                  start={vr.start}
+                  columns={virtualCols}
+                  dataColumns={dataColumns}
+                  totalWidth={totalWidth}
+                  threshold={threshold}
+                  edit={ui.edit && ui.edit.rowId === row.id ? ui.edit : null}
+                  cb={ui.callbacks}
+                />
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      {rowCount === 0 && empty ? <div className="pointer-events-none absolute inset-x-0 bottom-0" style={{ top: HEADER_HEIGHT }}>{empty}</div> : null}
+      {ui.popover && popoverColumn ? (
+        <CellPopover
+          target={ui.popover}
+          column={popoverColumn}
+          rowNumber={popoverRowIndex + 1}
+          store={store}
+          threshold={threshold}
+          onClose={ui.closePopover}
+          {...ui.popoverHandlers}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { API_KEY } from "./support/env";
+
+// The e2e suite runs the production build (`next build`, then `next start`) on a fresh data
+// directory with a known API key, in Debian's Chromium. E2E_BASE_URL points it at a server
+// that is already running instead (for example `next dev` while working on the UI).
+
+const PORT = Number(process.env.E2E_PORT ?? 3107);
+const external = process.env.E2E_BASE_URL;
+// Workers load this file again; the environment carries the first choice over to them.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cellwright-e2e-"));
+const root = path.resolve(import.meta.dirname, "..");
+
+export default defineConfig({
+  testDir: ".",
+  outputDir: "../test-results/e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [["list"]],
+  globalTeardown: "./support/teardown.ts",
+  use: {
+    baseURL: external ?? `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: external
+    ? undefined
+    : {
+        command: `npx --no-install next build && npx --no-install next start -p ${PORT} -H 127.0.0.1`,
+        cwd: root,
+        url: `http://127.0.0.1:${PORT}/api/health`,
+        timeout: 240_000,
+        reuseExistingServer: false,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {
+          NEXT_TELEMETRY_DISABLED: "1",
+          // Its own build directory, so a developer's running server or build is left alone.
+          NEXT_DIST_DIR: ".next-e2e",
+          DATA_DIR: process.env.E2E_DATA_DIR,
+          API_KEY,
+          ALLOW_PRIVATE_NETWORK: "true",
+          UI_AUTO_LOGIN: "false",
+        },
+      },
+});

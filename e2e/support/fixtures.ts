@@ -1,0 +1,66 @@
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { API_KEY } from "./env";
+
+export { expect };
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, "../artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** The REST API as an external client sees it (X-API-Key), to seed data and to act "elsewhere". */
+export class Api {
+  constructor(private readonly request: APIRequestContext) {}
+
+  async call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.request.fetch(path, {
+      method,
+      headers: { "x-api-key": API_KEY, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      data: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok()) throw new Error(`${method} ${path} → ${res.status()}: ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  createBase(baseName: string, columns?: unknown[]) {
+    return this.call<{ baseId: string; sheetColumns: { id: string; name: string }[] }>("POST", "/api/v1/bases", { baseName, columns });
+  }
+
+  addRows(baseId: string, rows: Record<string, string>[]) {
+    return this.call<{ rows: { id: string }[] }>("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: rows.map((cells) => ({ cells })) });
+  }
+}
+
+/** Signs in through the form, as a user would. */
+export async function signIn(page: Page, next = "/") {
+  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("API key").fill(API_KEY);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+}
+
+/** Fails the test on any console error or uncaught page error. */
+export const test = base.extend<{ api: Api; consoleErrors: string[] }>({
+  api: async ({ request }, use) => use(new Api(request)),
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await use(errors);
+      expect(errors, "console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export const grid = (page: Page) => page.getByRole("grid");
+
+/** The grid cell of the row showing `rowNumber` (1-based) in the column named `column`. */
+export async function cellAt(page: Page, rowNumber: number, column: string) {
+  const colIndex = await grid(page).locator(`[role=columnheader][data-column="${column}"]`).getAttribute("aria-colindex");
+  return grid(page).locator(`[role=row][aria-rowindex="${rowNumber + 1}"] [role=gridcell][aria-colindex="${colIndex}"]`);
+}

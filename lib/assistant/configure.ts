@@ -1,0 +1,69 @@
+import { createUIMessageStream, createUIMessageStreamResponse, toUIMessageStream } from "ai";
+import { z } from "zod";
+import { baseNameSchema } from "../domain/bases.ts";
+import { classifyError } from "../engine/llm/index.ts";
+import { parseWith } from "../http/body.ts";
+import { parseMessages } from "./messages.ts";
+import { runTurn, startTurn, type ConfigureInput, type Turn } from "./turn.ts";
+import type { Runtime } from "../runtime.ts";
+
+// POST /api/v1/bases/ai-configure-base (§4.6), answered as JSON or, for Accept:
+// text/event-stream, as the AI SDK's UI message stream. Both run the same turn and store the
+// same history; the stream adds three data parts around the model's own chunks:
+//   data-base   { baseId, created }        first, so a UI can navigate to the base at once
+//   data-result { baseId, messages }       last, the same body the JSON variant returns
+//   data-error  { error: { code, ... } }   instead of data-result when the turn failed
+
+const bodySchema = z
+  .object({
+    baseName: baseNameSchema.optional(),
+    baseId: z.string().trim().min(1).max(64).optional(),
+    messages: z.unknown(),
+  })
+  .strict();
+
+/** Parses a request body: bad messages are 400 invalid_messages, other fields 400 validation_failed. */
+export function parseConfigureRequest(body: unknown): ConfigureInput {
+  const { messages, ...rest } = parseWith(bodySchema, body);
+  return { ...rest, messages: parseMessages(messages) };
+}
+
+/** Chat histories are text; this bounds what one request can make us parse. */
+export const MAX_CONFIGURE_BODY_BYTES = 5 * 1024 * 1024;
+
+export const wantsStream = (req: Request) => /\btext\/event-stream\b/i.test(req.headers.get("accept") ?? "");
+
+type Rt = Pick<Runtime, "db" | "bus" | "config">;
+
+export async function configureBase(rt: Rt, workspaceId: string, input: ConfigureInput) {
+  const turn = await startTurn(rt, workspaceId, input);
+  const outcome = await runTurn(rt, turn).done;
+  if (!outcome.ok) throw outcome.error;
+  return { baseId: outcome.baseId, messages: outcome.messages };
+}
+
+export async function configureBaseStream(rt: Rt, workspaceId: string, input: ConfigureInput): Promise<Response> {
+  // Everything that can be refused (400, 402, 404, 503) is refused here, before the stream starts.
+  const turn: Turn = await startTurn(rt, workspaceId, input);
+  const { result, done } = runTurn(rt, turn);
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      writer.write({ type: "start" });
+      writer.write({ type: "data-base", data: { baseId: turn.baseId, created: turn.created } });
+      const chunks = toUIMessageStream({ stream: result.stream, sendStart: false, sendFinish: false, onError: errorText });
+      const reader = chunks.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) writer.write(next.value);
+      const outcome = await done;
+      if (outcome.ok) writer.write({ type: "data-result", data: { baseId: outcome.baseId, messages: outcome.messages } });
+      else writer.write({ type: "data-error", data: { error: outcome.error.toJSON() } });
+      writer.write({ type: "finish" });
+    },
+    onError: errorText,
+  });
+  return createUIMessageStreamResponse({ stream, headers: { "x-base-id": turn.baseId } });
+}
+
+function errorText(e: unknown): string {
+  const c = classifyError(e);
+  return c.code === "internal_error" ? "Something went wrong on our side." : c.message;
+}

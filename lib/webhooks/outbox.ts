@@ -1,0 +1,73 @@
+import type { Tx } from "../db/database.ts";
+import type { BaseContext } from "../domain/bases.ts";
+import { loadColumns } from "../domain/bases.ts";
+import type { CellState } from "../domain/cell-view.ts";
+import { rowJson } from "../domain/row-view.ts";
+import { newId } from "../ids.ts";
+import type { WebhookEvent } from "./endpoints.ts";
+
+// The outbox: a message per (event, endpoint) is written in the same transaction as the state
+// change that causes it, so a delivery can be neither lost to a crash after the commit nor sent
+// for a change that rolled back. The relay sends what is here.
+
+const EVENT: WebhookEvent = "row.sheet.processed";
+const CHUNK = 1_000;
+
+/** The endpoints of this base that want the event: enabled, subscribed, and for every base or this one. */
+async function subscribers(tx: Tx, ctx: BaseContext) {
+  return tx.webhookEndpoint.findMany({
+    where: { workspaceId: ctx.workspaceId, enabled: true, events: { has: EVENT }, OR: [{ baseId: null }, { baseId: ctx.baseId }] },
+    select: { id: true, expand: true },
+  });
+}
+
+async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<string, CellState>>> {
+  const cells = await tx.cell.findMany({
+    where: { rowId: { in: rowIds } },
+    select: { rowId: true, columnId: true, status: true, errorCode: true, errorMessage: true, metadata: true, stale: true },
+  });
+  const byRow = new Map<string, Map<string, CellState>>();
+  for (const c of cells) {
+    let m = byRow.get(c.rowId);
+    if (!m) byRow.set(c.rowId, (m = new Map()));
+    m.set(c.columnId, c);
+  }
+  return byRow;
+}
+
+/** The exact body that is signed and sent, fixed when the event happens (retries resend it unchanged). */
+export function rowProcessedBody(ctx: BaseContext, row: ReturnType<typeof rowJson>, timestamp: string): string {
+  return JSON.stringify({ type: EVENT, timestamp, data: { baseId: ctx.baseId, sheetId: ctx.sheetId, row } });
+}
+
+/**
+ * Writes a `row.sheet.processed` message for each settled row and each subscribed endpoint, with
+ * the row's cells as they are in this transaction, standard or expanded per endpoint.
+ * Returns how many messages were written.
+ */
+export async function enqueueRowsProcessed(tx: Tx, ctx: BaseContext, rowIds: readonly string[]): Promise<number> {
+  if (rowIds.length === 0) return 0;
+  const endpoints = await subscribers(tx, ctx);
+  if (endpoints.length === 0) return 0;
+  const columns = await loadColumns(tx, ctx.sheetId);
+  const wantsExpanded = endpoints.some((e) => e.expand);
+  const wantsStandard = endpoints.some((e) => !e.expand);
+  const timestamp = new Date().toISOString();
+  let written = 0;
+  for (let i = 0; i < rowIds.length; i += CHUNK) {
+    const ids = rowIds.slice(i, i + CHUNK);
+    const rows = await tx.row.findMany({ where: { id: { in: ids }, sheetId: ctx.sheetId }, select: { id: true, values: true } });
+    const states = wantsExpanded ? await cellStates(tx, ids) : undefined;
+    const data = [];
+    for (const row of rows) {
+      const standard = wantsStandard ? rowProcessedBody(ctx, rowJson(columns, row, false), timestamp) : "";
+      const expanded = wantsExpanded ? rowProcessedBody(ctx, rowJson(columns, row, true, states!.get(row.id) ?? new Map()), timestamp) : "";
+      for (const e of endpoints) {
+        data.push({ id: newId.webhookMessage(), endpointId: e.id, workspaceId: ctx.workspaceId, eventType: EVENT, body: e.expand ? expanded : standard });
+      }
+    }
+    if (data.length > 0) await tx.webhookMessage.createMany({ data });
+    written += data.length;
+  }
+  return written;
+}

@@ -1,0 +1,59 @@
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { startFakeLlm, type FakeLlm, type FakeReply } from "../support/fake-llm.ts";
+import type { Env } from "../../lib/config.ts";
+
+export const CONFIGURE = "/api/v1/bases/ai-configure-base";
+
+/** A test app whose assistant talks to a fresh fake LLM; no retries, so a scripted 500 fails at once. */
+export function useAssistantApp(env: Env = {}, opts: { credits?: number } = {}) {
+  const t = {} as { app: TestApp; llm: FakeLlm };
+  beforeAll(async () => {
+    t.llm = await startFakeLlm();
+    t.app = await createTestApp({ OPENAI_BASE_URL: t.llm.baseUrl, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }, opts);
+  });
+  afterAll(async () => {
+    await t.app?.close();
+    await t.llm?.close();
+  });
+  afterEach(() => {
+    t.llm.reset();
+    t.llm.setHandler(undefined);
+  });
+  return t;
+}
+
+export const user = (content: string) => ({ role: "user" as const, content });
+
+/** One scripted model step that calls manageColumn (and friends) with these args. */
+export function calls(...list: { name?: string; args: Record<string, unknown> }[]): FakeReply {
+  return { toolCalls: list.map((c) => ({ name: c.name ?? "manageColumn", args: c.args })) };
+}
+
+export async function structure(app: TestApp, baseId: string) {
+  const res = await app.api("GET", `/api/v1/bases/${baseId}/base-structure`);
+  if (res.status !== 200) throw new Error(`base-structure: ${res.status} ${res.text}`);
+  return res.body as {
+    sheet: { name: string };
+    sheetColumns: { id: string; name: string; type: string; isPrimary: boolean; isAiEnabled: boolean; inputColumnIds: string[]; tools: { name: string }[]; instructions: string; index: number; columnOptions: Record<string, unknown> }[];
+    primaryColumn: { name: string };
+  };
+}
+
+/** All tool-result parts of a returned history, in order. */
+export function toolResults(messages: any[]): any[] {
+  return messages.filter((m) => m.role === "tool").flatMap((m) => m.content);
+}
+
+/** Parses an SSE body of `data: {json}` events (the AI SDK's UI message stream). */
+export function sseChunks(text: string): any[] {
+  return text
+    .split("\n\n")
+    .map((e) => e.trim())
+    .filter((e) => e.startsWith("data: ") && e !== "data: [DONE]")
+    .map((e) => JSON.parse(e.slice(6)));
+}
+
+export async function balance(app: TestApp): Promise<number | null> {
+  return (await app.api("GET", "/api/v1/credits")).body.balance;
+}

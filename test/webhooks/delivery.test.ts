@@ -1,0 +1,262 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { waitFor } from "../support/wait.ts";
+import { addRows, createBase, deliveries, endpoint, finished, processed, received, register, sleep, startRelay } from "./helpers.ts";
+
+// Delivery over real HTTP to local receivers: payloads, signatures, retries on a short schedule
+// (0, 1.2 s, 1.2 s), Retry-After, 410, redirects, the delivery log and redelivery, rotation.
+
+let app: TestApp;
+let receiver: WebhookReceiver;
+let baseId: string;
+let sheetId: string;
+
+beforeAll(async () => {
+  app = await createTestApp({ ALLOW_PRIVATE_NETWORK: "true", WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" });
+  await startRelay(app);
+  ({ baseId } = await createBase(app));
+  sheetId = (await app.api("GET", `/api/v1/bases/${baseId}/base-structure`)).body.sheet.id;
+});
+afterAll(() => app.close());
+afterEach(async () => {
+  await receiver?.close();
+  // Each test registers its own endpoints; leave none behind for the next one.
+  await app.rt.db.prisma.webhookEndpoint.deleteMany({ where: { workspaceId: app.workspaceA } });
+});
+
+describe("payload and signature", () => {
+  it("fires right after add-rows for rows without AI columns: standard cells, verified", async () => {
+    receiver = await startWebhookReceiver();
+    const hook = await register(app, receiver);
+    const [row] = await addRows(app, baseId, [{ Company: "Acme" }]);
+    const [got] = await processed(receiver, 1);
+    expect(got.verified).toBe(true);
+    expect(got.id).toMatch(/^msg_/);
+    expect(got.headers["content-type"]).toBe("application/json");
+    expect(got.payload).toEqual({
+      type: "row.sheet.processed",
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      data: { baseId, sheetId, row: { id: row.id, cells: { Company: "Acme", Notes: "" } } },
+    });
+    expect(Math.abs(Number(got.timestamp) * 1000 - Date.now())).toBeLessThan(10_000);
+    const [d] = (await deliveries(app, hook.id)).deliveries;
+    expect(d).toMatchObject({ id: got.id, status: "succeeded", attemptCount: 1, attempts: [{ status: "succeeded", statusCode: 204, error: null }] });
+    expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a body with one byte flipped fails verification", async () => {
+    receiver = await startWebhookReceiver();
+    const hook = await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "Flip" }]);
+    const [got] = await processed(receiver, 1);
+    expect(verifyDelivery(hook.secret, got.body, got.headers)).toBeTruthy();
+    const bytes = Buffer.from(got.body);
+    bytes[bytes.indexOf("Flip")] ^= 0x01;
+    expect(() => verifyDelivery(hook.secret, bytes, got.headers)).toThrow(/signature/i);
+    expect(() => verifyDelivery(hook.secret, got.body, { ...got.headers, "webhook-id": "msg_other" })).toThrow();
+  });
+
+  it("expand: true sends the expanded form", async () => {
+    receiver = await startWebhookReceiver();
+    await register(app, receiver, { expand: true });
+    await addRows(app, baseId, [{ Company: "Wide", Notes: "n" }]);
+    const [got] = await processed(receiver, 1);
+    expect(got.payload.data.row.cells).toEqual({ Company: { value: "Wide" }, Notes: { value: "n" } });
+  });
+
+  it("sends only to enabled endpoints of this base or of every base; update-rows fires again", async () => {
+    receiver = await startWebhookReceiver();
+    const other = await createBase(app, undefined, app.keyA, "Other");
+    const all = await register(app, receiver);
+    const onlyOther = await register(app, receiver, { baseId: other.baseId });
+    const off = await register(app, receiver, { enabled: false });
+    const [row] = await addRows(app, baseId, [{ Company: "One" }]);
+    await addRows(app, other.baseId, [{ Company: "Two" }]);
+    await app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Notes: "changed" } }] } });
+    await finished(app, all.id);
+    await finished(app, onlyOther.id);
+    expect((await deliveries(app, all.id)).deliveries).toHaveLength(3);
+    expect((await deliveries(app, onlyOther.id)).deliveries).toHaveLength(1);
+    expect((await deliveries(app, off.id)).deliveries).toHaveLength(0);
+    const companies = receiver.received.map((r) => r.payload.data.row.cells.Company).sort();
+    expect(companies).toEqual(["One", "One", "Two", "Two"]);
+    const update = receiver.received.find((r) => r.payload.data.row.cells.Notes === "changed");
+    expect(update?.payload.data.row.id).toBe(row.id);
+  });
+});
+
+describe("retries", () => {
+  it("500, 500, 200: the same webhook-id each time, a new timestamp each time, every attempt logged", async () => {
+    receiver = await startWebhookReceiver();
+    receiver.enqueue({ status: 500, body: "boom" }, { status: 500 }, { status: 200 });
+    const hook = await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "Retry" }]);
+    await processed(receiver, 1);
+    const got = receiver.received;
+    expect(got.map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(new Set(got.map((r) => r.id)).size).toBe(1);
+    const ts = got.map((r) => Number(r.timestamp));
+    expect(ts[1]).toBeGreaterThan(ts[0]);
+    expect(ts[2]).toBeGreaterThan(ts[1]);
+    expect(got.every((r) => r.verified && r.body === got[0].body)).toBe(true);
+    expect(got[1].receivedAt - got[0].receivedAt).toBeGreaterThanOrEqual(1_080);
+
+    const [d] = (await finished(app, hook.id));
+    expect(d.status).toBe("succeeded");
+    expect(d.attempts.map((a: any) => [a.status, a.statusCode])).toEqual([["failed", 500], ["failed", 500], ["succeeded", 200]]);
+    expect(d.attempts[0].error).toBe("HTTP 500: boom");
+    // Success ends the endpoint's failure streak.
+    expect((await endpoint(app, hook.id)).failingSince).toBeNull();
+  });
+
+  it("marks the message failed after the last attempt, and the endpoint failing since the first", async () => {
+    receiver = await startWebhookReceiver();
+    receiver.setDefault({ status: 503 });
+    const hook = await register(app, receiver);
+    const before = Date.now();
+    await addRows(app, baseId, [{ Company: "Down" }]);
+    const [d] = await finished(app, hook.id);
+    expect(d.status).toBe("failed");
+    expect(d.attemptCount).toBe(3);
+    expect(d.nextAttemptAt).toBeNull();
+    expect(receiver.received).toHaveLength(3);
+    const e = await endpoint(app, hook.id);
+    expect(e.enabled).toBe(true);
+    expect(Date.parse(e.failingSince)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it("honours Retry-After", async () => {
+    receiver = await startWebhookReceiver();
+    receiver.enqueue({ status: 429, headers: { "retry-after": "3" } }, { status: 200 });
+    await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "Later" }]);
+    await processed(receiver, 1, 15_000);
+    const [first, second] = receiver.received;
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(2_950);
+  });
+
+  it("410 Gone disables the endpoint, visibly, and nothing more is queued for it", async () => {
+    receiver = await startWebhookReceiver();
+    receiver.setDefault({ status: 410 });
+    const hook = await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "Gone" }]);
+    const [d] = await finished(app, hook.id);
+    expect(d).toMatchObject({ status: "failed", attemptCount: 1 });
+    const e = await endpoint(app, hook.id);
+    expect(e).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("410") });
+    await addRows(app, baseId, [{ Company: "After" }]);
+    await sleep(300);
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries(app, hook.id)).deliveries).toHaveLength(1);
+  });
+
+  it("a redirect is a failure and is not followed", async () => {
+    receiver = await startWebhookReceiver();
+    const elsewhere = await startWebhookReceiver();
+    try {
+      receiver.enqueue({ status: 307, headers: { location: elsewhere.url } }, { status: 200 });
+      const hook = await register(app, receiver);
+      await addRows(app, baseId, [{ Company: "Moved" }]);
+      const [d] = await finished(app, hook.id);
+      expect(d.attempts.map((a: any) => a.statusCode)).toEqual([307, 200]);
+      expect(d.attempts[0].error).toMatch(/redirects are not followed/);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("disables an endpoint that has failed continuously for 5 days", async () => {
+    receiver = await startWebhookReceiver();
+    receiver.setDefault({ status: 500 });
+    const hook = await register(app, receiver);
+    const since = new Date(Date.now() - 5 * 86_400_000 - 60_000);
+    await app.rt.db.prisma.webhookEndpoint.update({ where: { id: hook.id }, data: { failingSince: since } });
+    await addRows(app, baseId, [{ Company: "Streak" }]);
+    const e = await waitFor(async () => {
+      const x = await endpoint(app, hook.id);
+      return x.enabled ? undefined : x;
+    }, "the endpoint to be disabled");
+    expect(e.disabledReason).toMatch(/5 days/);
+    expect(Date.parse(e.failingSince)).toBe(since.getTime());
+    await sleep(1_500);
+    // Disabled endpoints are not delivered to: the message waits for the endpoint to be enabled again.
+    expect(receiver.received).toHaveLength(1);
+  });
+});
+
+describe("delivery log and redelivery", () => {
+  it("pages newest first and filters by status", async () => {
+    receiver = await startWebhookReceiver();
+    const hook = await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "P1" }, { Company: "P2" }, { Company: "P3" }]);
+    await processed(receiver, 3);
+    await finished(app, hook.id);
+    const first = await deliveries(app, hook.id, "?limit=2");
+    expect(first.deliveries).toHaveLength(2);
+    expect(first.nextCursor).toBeTruthy();
+    const second = await deliveries(app, hook.id, `?limit=2&cursor=${first.nextCursor}`);
+    expect(second.deliveries).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    const ids = [...first.deliveries, ...second.deliveries].map((d) => d.id);
+    expect(new Set(ids)).toEqual(new Set(receiver.processed.keys()));
+    expect((await deliveries(app, hook.id, "?status=failed")).deliveries).toEqual([]);
+    expect((await deliveries(app, hook.id, "?status=succeeded")).deliveries).toHaveLength(3);
+    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?limit=0`)).status).toBe(400);
+    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?cursor=bogus`)).body.error.code).toBe("invalid_query");
+    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?status=lost`)).status).toBe(400);
+  });
+
+  it("redelivers a finished delivery once, with the same id and body", async () => {
+    receiver = await startWebhookReceiver();
+    const hook = await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "Again" }]);
+    const [first] = await processed(receiver, 1);
+    await finished(app, hook.id);
+    const res = await app.api("POST", `/api/v1/webhooks/${hook.id}/deliveries/${first.id}/redeliver`);
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toMatchObject({ id: first.id, status: "pending" });
+    const [, again] = await received(receiver, 2);
+    expect(again).toMatchObject({ id: first.id, body: first.body, verified: true, duplicate: true });
+    const [d] = await finished(app, hook.id);
+    expect(d).toMatchObject({ status: "succeeded", attemptCount: 2 });
+    expect((await app.api("POST", `/api/v1/webhooks/${hook.id}/deliveries/msg_nope/redeliver`)).body.error.code).toBe("delivery_not_found");
+  });
+
+  it("a redelivery that fails is one attempt, with no automatic retries after it", async () => {
+    receiver = await startWebhookReceiver();
+    receiver.setDefault({ status: 500 });
+    const hook = await register(app, receiver);
+    await addRows(app, baseId, [{ Company: "Broken" }]);
+    const [d] = await finished(app, hook.id);
+    expect(d.attemptCount).toBe(3);
+    await app.api("POST", `/api/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`);
+    await received(receiver, 4);
+    const [after] = await finished(app, hook.id);
+    expect(after).toMatchObject({ status: "failed", attemptCount: 4 });
+    await sleep(1_500);
+    expect(receiver.received).toHaveLength(4);
+  });
+});
+
+describe("secret rotation", () => {
+  it("both signatures verify during the grace period; afterwards only the new one", async () => {
+    receiver = await startWebhookReceiver();
+    const hook = await register(app, receiver);
+    const rotated = (await app.api("POST", `/api/v1/webhooks/${hook.id}/rotate-secret`)).body;
+    receiver.setSecrets(hook.secret, rotated.secret);
+    await addRows(app, baseId, [{ Company: "Rotating" }]);
+    const [during] = await processed(receiver, 1);
+    expect(during.signature.split(" ")).toHaveLength(2);
+    expect(during.verifiedWith).toEqual([0, 1]);
+
+    await app.api("POST", `/api/v1/webhooks/${hook.id}/rotate-secret`, { body: { gracePeriodSeconds: 0 } });
+    const latest = (await app.rt.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } })).secret;
+    receiver.setSecrets(rotated.secret, latest);
+    await addRows(app, baseId, [{ Company: "Rotated" }]);
+    const after = (await processed(receiver, 2)).find((r) => r.id !== during.id)!;
+    expect(after.signature.split(" ")).toHaveLength(1);
+    expect(after.verifiedWith).toEqual([1]);
+  });
+});
