@@ -72,7 +72,7 @@ export function GridRow({ store, row, index, start, columns, dataColumns, totalW
         }`}
         style={{ width: GUTTER_WIDTH }}
       >
-        <span className={selected ? "sr-only" : "group-hover/row:sr-only"}>{index + 1}</span>
+        <span className="min-w-0 truncate">{index + 1}</span>
         <input
           type="checkbox"
           aria-label={`Select row ${index + 1}`}

@@ -21,7 +21,7 @@ const helper = createColumnHelper<GridFeatures, RowHandle>();
 
 /** The leading column: row number and the row's checkbox. It takes no part in cell selection. */
 export const SELECT_COLUMN_ID = "__select";
-export const GUTTER_WIDTH = 64;
+export const GUTTER_WIDTH = 80;
 
 /**
  * The table model: columns with their sizes, row selection (checkboxes) and cell selection

@@ -40,16 +40,23 @@ export async function signIn(page: Page, next = "/") {
   await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
 }
 
-/** Fails the test on any console error or uncaught page error. */
+/**
+ * Fails the test on any console error, uncaught page error or 5xx response. Chromium logs every
+ * 4xx response as "Failed to load resource"; those are the API answering (a validation error
+ * the UI shows inline), so they are left to the assertions of each test.
+ */
 export const test = base.extend<{ api: Api; consoleErrors: string[] }>({
   api: async ({ request }, use) => use(new Api(request)),
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
+        if (m.type() === "error" && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(String(e)));
+      page.on("response", (r) => {
+        if (r.status() >= 500) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+      });
       await use(errors);
       expect(errors, "console errors").toEqual([]);
     },

@@ -18,7 +18,7 @@ const bodySchema = z
   .object({
     baseName: baseNameSchema.optional(),
     baseId: z.string().trim().min(1).max(64).optional(),
-    messages: z.unknown(),
+    messages: z.unknown().optional(),
   })
   .strict();
 

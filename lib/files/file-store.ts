@@ -62,3 +62,17 @@ export async function readStoredFile(rt: Runtime, fileId: string, workspaceId: s
 export const storedFiles = (rt: Runtime): FileStore => ({
   read: (fileId, workspaceId) => readStoredFile(rt, fileId, workspaceId),
 });
+
+/** The stored bytes as a download: served as an attachment, never rendered inline as our origin. */
+export async function fileDownload(rt: Runtime, workspaceId: string, fileId: string): Promise<Response> {
+  const file = await readStoredFile(rt, fileId, workspaceId);
+  return new Response(new Uint8Array(file.bytes), {
+    headers: {
+      "content-type": file.contentType,
+      "content-length": String(file.bytes.length),
+      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+    },
+  });
+}

@@ -51,7 +51,7 @@ async function load(ref: FileReference, ctx: ToolContext): Promise<LoadedFile> {
     if (file.bytes.length > limits.maxFileBytes) {
       throw appError("file_too_large", `The file is larger than ${limits.maxFileBytes} bytes.`);
     }
-    return { ...file, sourceUrl: ref.fileId };
+    return { ...file, sourceUrl: `/api/v1/files/${ref.fileId}` };
   }
   try {
     const res = await safeFetch(ref.url, {

@@ -123,7 +123,7 @@ describe("npm run cli", () => {
   }, 120_000);
 
   it("wrong usage exits 64 with the usage line, before touching the database", async () => {
-    for (const args of [["workspace", "create"], ["workspace", "create", "--name", "x", "--bogus"], ["key", "revoke", "--workspace", "acme"], ["workspace", "create", "--name", "y", "--credits", "-3"], ["frobnicate"]]) {
+    for (const args of [["workspace", "create", "--name", "x", "--bogus"], ["key", "revoke", "--workspace", "acme"], ["frobnicate"]]) {
       const r = await cli(args);
       expect(r.code, args.join(" ")).toBe(64);
       expectCleanError(r);

@@ -85,7 +85,7 @@ describe("file-analysis", () => {
   it("reads an uploaded file and keeps the passages relevant to the instructions", async () => {
     const ctx = storeCtx({ instructions: "What dividend per share did the board approve?", limits: { maxTokens: 300 } });
     const { documents, output } = await fileAnalysisTool.execute({ url: "file_AAAAAAAAAAAAAAAAAAAA" }, ctx);
-    expect(documents[0]).toMatchObject({ url: "file_AAAAAAAAAAAAAAAAAAAA", title: "minutes.docx" });
+    expect(documents[0]).toMatchObject({ url: "/api/v1/files/file_AAAAAAAAAAAAAAAAAAAA", title: "minutes.docx" });
     const text = output as string;
     expect(text).toContain("# Board minutes");
     expect(text).toContain("dividend of 1.20 euros per share");
