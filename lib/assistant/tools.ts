@@ -22,7 +22,7 @@ export type ToolOutcome = { message: string; [key: string]: unknown };
 function defineTool<S extends z.ZodType>(description: string, schema: S, run: (args: z.infer<S>) => Promise<ToolOutcome>) {
   return tool({
     description,
-    inputSchema: jsonSchema<unknown>(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as never),
+    inputSchema: jsonSchema<unknown>(modelSchema(schema)),
     execute: async (raw: unknown): Promise<ToolOutcome> => {
       const parsed = schema.safeParse(raw ?? {});
       if (!parsed.success) {
@@ -38,6 +38,16 @@ function defineTool<S extends z.ZodType>(description: string, schema: S, run: (a
       }
     },
   });
+}
+
+/** The JSON schema shown to the model, without keywords providers drop anyway (propertyNames of records). */
+function modelSchema(schema: z.ZodType) {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (!node || typeof node !== "object") return node;
+    return Object.fromEntries(Object.entries(node).filter(([k]) => k !== "propertyNames" && k !== "$schema").map(([k, v]) => [k, strip(v)]));
+  };
+  return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Parameters<typeof jsonSchema>[0];
 }
 
 const failure = (message: string, code: string, detail: string): ToolOutcome => ({ message: `Failed: ${message}`, error: { code, message: detail } });

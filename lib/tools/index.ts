@@ -3,7 +3,7 @@ export * from "./types.ts";
 export { CELL_TOOLS, TOOL_NAMES, getTool, isToolName } from "./registry.ts";
 export { fenceUntrusted } from "./fence.ts";
 export { toolLimitsFromConfig, extractLimitsFrom } from "./limits.ts";
-export { webSearchTool, usesHostedSearch, type WebSearchInput } from "./web-search.ts";
+export { webSearchTool, type WebSearchInput } from "./web-search.ts";
 export { scrapeUrlTool, type ScrapeUrlInput } from "./scrape-url.ts";
 export { fileAnalysisTool, parseFileReference, type FileAnalysisInput, type FileReference } from "./file-analysis.ts";
 export {

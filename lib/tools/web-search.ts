@@ -8,8 +8,7 @@ import { SEARCH_ADAPTERS, type SearchProviderName } from "./search/providers.ts"
 import type { CellTool, ConfiguredCheck, SearchHit, ToolContext, ToolResult } from "./types.ts";
 
 // web-search: one query to the configured provider, at most SEARCH_MAX_RESULTS hits, cached.
-// SEARCH_PROVIDER=openai means the model provider searches itself; the engine wires that as a
-// hosted tool, so this tool only reports whether it can be used.
+// SEARCH_PROVIDER=openai uses OpenAI's hosted search (a search model over Chat Completions).
 
 const inputSchema = z.object({
   query: z.string().trim().min(1).max(400).describe("The search query, as you would type it into a search engine."),
@@ -20,16 +19,13 @@ const SETUP_HINT =
   "Set SEARCH_PROVIDER (searxng, brave, tavily, exa or openai), plus SEARCH_BASE_URL for SearXNG " +
   "or SEARCH_API_KEY for Brave, Tavily and Exa.";
 
-/** True when web search runs as the model provider's hosted tool, not through this module. */
-export const usesHostedSearch = (config: Config): boolean => config.search.provider === "openai";
-
 function isConfigured(config: Config): ConfiguredCheck {
   const { provider, baseUrl, apiKey } = config.search;
   if (!provider) return { ok: false, message: `Web search is not configured. ${SETUP_HINT}` };
   if (provider === "openai") {
     return config.ai.openaiApiKey
       ? { ok: true }
-      : { ok: false, message: "SEARCH_PROVIDER=openai uses OpenAI's hosted search and needs OPENAI_API_KEY." };
+      : { ok: false, message: "SEARCH_PROVIDER=openai uses OpenAI's hosted web search and needs OPENAI_API_KEY." };
   }
   if (provider === "searxng" && !baseUrl) {
     return { ok: false, message: "SEARCH_PROVIDER=searxng needs SEARCH_BASE_URL (your SearXNG instance)." };
@@ -44,10 +40,7 @@ async function search(query: string, ctx: ToolContext): Promise<SearchHit[]> {
   const { config } = ctx;
   const check = isConfigured(config);
   if (!check.ok) throw appError("tool_not_configured", check.message);
-  const provider = config.search.provider as SearchProviderName | "openai";
-  if (provider === "openai") {
-    throw appError("tool_not_configured", "OpenAI hosted search runs inside the model call, not as a tool.");
-  }
+  const provider = config.search.provider as SearchProviderName;
   const count = config.search.maxResults;
   const key = searchCacheKey(provider, query, count);
   const cached = await ctx.cache?.get(key);

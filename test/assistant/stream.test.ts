@@ -42,7 +42,7 @@ describe("streaming configure", () => {
     expect(baseId).not.toBe(json.body.baseId);
 
     const chunks = sseChunks(res.text);
-    expect(chunks[0]).toEqual({ type: "start" });
+    expect(chunks[0]).toMatchObject({ type: "start" });
     expect(chunks[1]).toEqual({ type: "data-base", data: { baseId, created: true } });
     const types = chunks.map((c) => c.type);
     expect(types).toContain("text-delta");

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { AppError } from "../../lib/errors.ts";
-import { MemorySearchCache, usesHostedSearch, webSearchTool } from "../../lib/tools/index.ts";
+import { MemorySearchCache, webSearchTool } from "../../lib/tools/index.ts";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { FAKE_SEARCH_KEY, startFakeSearch, type FakeProvider, type FakeSearch } from "../support/fake-search.ts";
 import { makeContext } from "./context.ts";
 
@@ -55,12 +57,38 @@ describe("web-search isConfigured", () => {
     expect(webSearchTool.isConfigured(loadConfig(env)).ok).toBe(ok);
   });
 
-  it("marks openai as hosted search, which this tool does not execute", async () => {
-    const env = { SEARCH_PROVIDER: "openai", OPENAI_API_KEY: "sk" };
-    expect(usesHostedSearch(loadConfig(env))).toBe(true);
-    expect(usesHostedSearch(loadConfig(envFor("brave")))).toBe(false);
-    const err = await failure(webSearchTool.execute({ query: "x" }, makeContext(env)));
-    expect(err.code).toBe("tool_not_configured");
+  it("uses OpenAI's hosted search: url_citation annotations become the documents", async () => {
+    const bodies: any[] = [];
+    const answer = "Acme was founded in 1987. It makes rockets.";
+    const server = http.createServer((req, res) => {
+      let raw = "";
+      req.on("data", (c) => (raw += c));
+      req.on("end", () => {
+        bodies.push({ path: req.url, auth: req.headers.authorization, body: JSON.parse(raw) });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({
+          id: "chatcmpl-1", object: "chat.completion", model: "gpt-4o-mini-search-preview",
+          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: answer, annotations: [
+            { type: "url_citation", url_citation: { url: "https://acme.example/about", title: "About Acme", start_index: 0, end_index: 25 } },
+            { type: "url_citation", url_citation: { url: "https://news.example/acme", title: "Acme news", start_index: 26, end_index: 44 } },
+          ] } }],
+        }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const env = { SEARCH_PROVIDER: "openai", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: base };
+      const { documents } = await webSearchTool.execute({ query: "acme founding year" }, makeContext(env));
+      expect(documents.map((d) => [d.url, d.title])).toEqual([["https://acme.example/about", "About Acme"], ["https://news.example/acme", "Acme news"]]);
+      expect(documents[0].excerpt).toContain("founded in 1987");
+      expect(bodies[0].path).toBe("/v1/chat/completions");
+      expect(bodies[0].auth).toBe("Bearer sk-test");
+      expect(bodies[0].body.web_search_options).toBeDefined();
+      expect(bodies[0].body.model).toBe("gpt-4o-mini-search-preview");
+    } finally {
+      server.close();
+    }
   });
 
   it("refuses to run unconfigured", async () => {

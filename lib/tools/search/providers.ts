@@ -6,7 +6,7 @@ import type { SearchHit, ToolContext } from "../types.ts";
 // One adapter per search API, each mapping the provider's documented JSON to SearchHit.
 // SEARCH_BASE_URL overrides any provider's origin (self-hosting, proxies, local fakes).
 
-export type SearchProviderName = "searxng" | "brave" | "tavily" | "exa";
+export type SearchProviderName = "searxng" | "brave" | "tavily" | "exa" | "openai";
 
 export interface SearchRequest {
   query: string;
@@ -22,6 +22,7 @@ const DEFAULT_BASE: Record<SearchProviderName, string | undefined> = {
   brave: "https://api.search.brave.com",
   tavily: "https://api.tavily.com",
   exa: "https://api.exa.ai",
+  openai: undefined,
 };
 
 export function baseUrlFor(provider: SearchProviderName, config: Config): string {
@@ -80,7 +81,38 @@ const exa: Adapter = async (req) => {
   });
 };
 
-export const SEARCH_ADAPTERS: Record<SearchProviderName, Adapter> = { searxng, brave, tavily, exa };
+/**
+ * OpenAI's hosted web search over Chat Completions: a search model answers the query and cites
+ * the pages it read as url_citation annotations, which become the hits (the cited span of the
+ * answer is the snippet).
+ */
+const openai: Adapter = async (req) => {
+  const base = (req.config.ai.openaiBaseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  const { json } = await call(req, "OpenAI web search", `${base}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${req.config.ai.openaiApiKey ?? ""}` },
+    body: JSON.stringify({
+      model: req.config.search.openaiModel,
+      web_search_options: { search_context_size: "low" },
+      messages: [{ role: "user", content: `Search the web for: ${req.query}\nCite the pages you use.` }],
+    }),
+  });
+  const message = (json as Loose | null)?.choices?.[0]?.message as Loose | undefined;
+  const content = typeof message?.content === "string" ? message.content : "";
+  const seen = new Set<string>();
+  return list(message, "annotations")
+    .filter((a) => a.type === "url_citation" && a.url_citation)
+    .map((a) => a.url_citation as Loose)
+    .filter((c) => typeof c.url === "string" && !seen.has(c.url) && seen.add(c.url))
+    .map((c) => {
+      const start = Math.max(0, Number(c.start_index) || 0);
+      const end = Number(c.end_index) > start ? Number(c.end_index) : start + 300;
+      const sentenceStart = content.lastIndexOf(".", start) + 1;
+      return hit(c.title, c.url, content.slice(sentenceStart, end) || content.slice(0, 300), undefined);
+    });
+};
+
+export const SEARCH_ADAPTERS: Record<SearchProviderName, Adapter> = { searxng, brave, tavily, exa, openai };
 
 // Provider JSON is untyped; read it defensively, dropping entries without a usable URL.
 type Loose = Record<string, any>;
