@@ -25,7 +25,7 @@ afterAll(async () => {
 
 async function upload(name: string, type: string, body: Buffer | string, key = app.keyA, base = baseId) {
   const form = new FormData();
-  form.set("file", new Blob([body], { type }), name);
+  form.set("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)], { type }), name);
   const res = await dispatch(new Request(`http://localhost/api/v1/bases/${base}/files`, { method: "POST", headers: { "x-api-key": key }, body: form }));
   return { status: res.status, body: (await res.json()) as any };
 }
