@@ -50,7 +50,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
       const tools = buildCellTools(ctx.column.tools, config, toolContext(rt, ctx, signal, deps), documents);
       let correction: string | undefined;
       for (let round = 0; round < 2; round++) {
-        await deps.limiter.acquire(signal);
+        await deps.limiter.acquire(model.provider, signal);
         const answer = await generateCellAnswer({
           model,
           system: buildSystemPrompt(prompt),

@@ -1,7 +1,7 @@
 import type { Runtime } from "../runtime.ts";
 import type { CellQueue } from "../jobs/types.ts";
 import { createDbCellQueue } from "../jobs/db-cell-queue.ts";
-import { tokenBucket } from "./rate-limit.ts";
+import { perKeyTokenBuckets } from "./rate-limit.ts";
 import { createCellWorker, type RunnerDeps } from "./cell-runner.ts";
 import { dbSearchCache } from "./search-cache.ts";
 import { systemDnsResolver } from "../tools/index.ts";
@@ -28,7 +28,7 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
   const queue = createDbCellQueue(rt.db.prisma, { concurrency: rt.config.ai.concurrency, leaseMs: rt.config.ai.leaseMs });
   const batcher = createCompletionBatcher(rt, queue.owner);
   const worker = createCellWorker(rt, {
-    limiter: tokenBucket(rt.config.ai.rpm),
+    limiter: perKeyTokenBuckets(rt.config.ai.rpm),
     owner: queue.owner,
     complete: (c) => batcher.complete(c),
     tools: { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools },

@@ -1,15 +1,32 @@
 /**
- * A token bucket: `perMinute` calls a minute with bursts up to a tenth of that. The port lets
- * scale-out swap in a bucket shared by every worker.
+ * Rate limits per provider: `acquire(key)` waits for a token of that key's bucket. The port lets
+ * scale-out swap in buckets shared by every worker.
  */
 export interface RateLimiter {
+  acquire(key: string, signal?: AbortSignal): Promise<void>;
+}
+
+interface Bucket {
   acquire(signal?: AbortSignal): Promise<void>;
 }
 
-export const unlimited: RateLimiter = { acquire: async () => undefined };
+const unlimitedBucket: Bucket = { acquire: async () => undefined };
 
-export function tokenBucket(perMinute: number, now = () => Date.now()): RateLimiter {
-  if (perMinute <= 0) return unlimited;
+/** One in-process token bucket per key (provider), each `perMinute` calls a minute. */
+export function perKeyTokenBuckets(perMinute: number, now = () => Date.now()): RateLimiter {
+  const buckets = new Map<string, Bucket>();
+  return {
+    acquire(key, signal) {
+      let bucket = buckets.get(key);
+      if (!bucket) buckets.set(key, (bucket = tokenBucket(perMinute, now)));
+      return bucket.acquire(signal);
+    },
+  };
+}
+
+/** A token bucket: `perMinute` calls a minute with bursts up to a tenth of that. */
+export function tokenBucket(perMinute: number, now = () => Date.now()): Bucket {
+  if (perMinute <= 0) return unlimitedBucket;
   const capacity = Math.max(1, Math.floor(perMinute / 10));
   const perMs = perMinute / 60_000;
   let tokens = capacity;

@@ -45,6 +45,7 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   let stopped = false;
   let claiming = false;
+  let claimLoop: Promise<void> | undefined;
   let again = false;
   let attempts = 0;
 
@@ -73,7 +74,7 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
       return;
     }
     claiming = true;
-    void (async () => {
+    claimLoop = (async () => {
       try {
         do {
           again = false;
@@ -109,6 +110,7 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
       stopped = true;
       off();
       clearInterval(poll);
+      await claimLoop;
       const finished = Promise.all([...running.values()].map((r) => r.done));
       const timedOut = await Promise.race([finished.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
       // Aborted deliveries hand their messages back; they go out again on the next start.
