@@ -86,7 +86,7 @@ describe("configure costs", () => {
     expect(await countBases()).toBe(bases + 1);
   });
 
-  it("does not charge an unlimited workspace, but records its usage", async () => {
+  it("charges each workspace its own balance; an unlimited one is not charged but its usage is recorded", async () => {
     t.llm.enqueue({ text: "Created." });
     const res = await t.app.api("POST", CONFIGURE, { key: t.app.keyB, body: { messages: [user("Go.")] } });
     expect(res.status).toBe(200);
