@@ -9,6 +9,7 @@ import { API_KEY } from "./support/env";
 // that is already running instead (for example `next dev` while working on the UI).
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
+const LLM_PORT = PORT + 1;
 const external = process.env.E2E_BASE_URL;
 // Workers load this file again; the environment carries the first choice over to them.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cellwright-e2e-"));
@@ -42,22 +43,37 @@ export default defineConfig({
   },
   webServer: external
     ? undefined
-    : {
-        command: `npx --no-install next build && npx --no-install next start -p ${PORT} -H 127.0.0.1`,
-        cwd: root,
-        url: `http://127.0.0.1:${PORT}/api/health`,
-        timeout: 240_000,
-        reuseExistingServer: false,
-        stdout: "pipe",
-        stderr: "pipe",
-        env: {
-          NEXT_TELEMETRY_DISABLED: "1",
-          // Its own build directory, so a developer's running server or build is left alone.
-          NEXT_DIST_DIR: ".next-e2e",
-          DATA_DIR: process.env.E2E_DATA_DIR,
-          API_KEY,
-          ALLOW_PRIVATE_NETWORK: "true",
-          UI_AUTO_LOGIN: "false",
+    : [
+        {
+          // The fake LLM (test/support/fake-llm.ts) answers cell runs deterministically over HTTP.
+          command: `node test/support/fake-llm.ts --port ${LLM_PORT} --host 127.0.0.1 --latency 400`,
+          cwd: root,
+          url: `http://127.0.0.1:${LLM_PORT}/v1/models`,
+          timeout: 30_000,
+          reuseExistingServer: false,
         },
-      },
+        {
+          command: `npx --no-install next build && npx --no-install next start -p ${PORT} -H 127.0.0.1`,
+          cwd: root,
+          url: `http://127.0.0.1:${PORT}/api/health`,
+          timeout: 240_000,
+          reuseExistingServer: false,
+          stdout: "pipe",
+          stderr: "pipe",
+          env: {
+            NEXT_TELEMETRY_DISABLED: "1",
+            // Its own build directory, so a developer's running server or build is left alone.
+            NEXT_DIST_DIR: ".next-e2e",
+            DATA_DIR: process.env.E2E_DATA_DIR!,
+            API_KEY,
+            ALLOW_PRIVATE_NETWORK: "true",
+            UI_AUTO_LOGIN: "false",
+            OPENAI_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+            OPENAI_API_KEY: "fake",
+            AI_MODEL: "openai:fake-model",
+            AI_MAX_ATTEMPTS: "1",
+            AI_RETRY_BASE_MS: "50",
+          },
+        },
+      ],
 });

@@ -17,7 +17,7 @@ interface Props {
 }
 
 const INPUT =
-  "bg-white px-2 text-[13px] text-zinc-900 outline-none dark:bg-zinc-950 dark:text-zinc-100 disabled:opacity-70";
+  "bg-transparent px-2 text-[13px] text-zinc-900 outline-none dark:bg-zinc-950 dark:text-zinc-100 disabled:opacity-70";
 
 /**
  * The in-cell editor. Values are sent as typed: the API validates them and its message is shown
@@ -92,7 +92,7 @@ export function CellEditor({ column, initial, error, saving, width, onCommit, on
         value={value}
         onChange={(e) => setValue(e.target.value)}
         rows={5}
-        className={`${INPUT} absolute top-0 left-0 h-32 resize-none rounded-b-md py-1.5 shadow-lg ring-2 ring-indigo-500`}
+        className={`${INPUT} absolute top-0 left-0 h-32 resize-none rounded-b-md bg-white py-1.5 shadow-lg ring-2 ring-indigo-500 dark:bg-zinc-950`}
         style={{ width: Math.max(width, 320) }}
       />
     );
@@ -132,7 +132,7 @@ export function CellEditor({ column, initial, error, saving, width, onCommit, on
   }
 
   return (
-    <div className="absolute inset-0 z-30 ring-2 ring-indigo-500 ring-inset" onMouseDown={(e) => e.stopPropagation()} onDoubleClick={(e) => e.stopPropagation()}>
+    <div className="absolute inset-0 z-30 bg-white ring-2 ring-indigo-500 ring-inset dark:bg-zinc-950" onMouseDown={(e) => e.stopPropagation()} onDoubleClick={(e) => e.stopPropagation()}>
       {control}
       {saving ? <Spinner className="absolute top-2.5 right-2 text-indigo-500" label="Saving" /> : null}
       {error ? (

@@ -34,7 +34,7 @@ export interface RowCallbacks {
 
 export const cellDomId = (rowId: string, columnId: string) => `cell-${rowId}-${columnId}`;
 
-const CELL = "relative flex h-full shrink-0 items-center overflow-hidden border-r border-b border-zinc-200 px-2 text-[13px] dark:border-zinc-800";
+const CELL = "relative flex h-full shrink-0 items-center border-r border-b border-zinc-200 px-2 text-[13px] dark:border-zinc-800";
 
 interface Props {
   store: RowStore;
@@ -56,13 +56,15 @@ export function GridRow({ store, row, index, start, columns, dataColumns, totalW
   const cells = row.getAllCells();
   const selected = row.getIsSelected();
 
+  // Each row is its own stacking context (it is transformed): the row being edited is lifted
+  // so that the editor's error message can overlap the rows below it.
   return (
     <div
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}
       className="group/row absolute top-0 left-0 flex"
-      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)` }}
+      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, zIndex: edit ? 10 : undefined }}
     >
       <div
         role="rowheader"
@@ -99,7 +101,7 @@ export function GridRow({ store, row, index, start, columns, dataColumns, totalW
             aria-selected={isSelected}
             className={`${CELL} ${cellTone(view, threshold, isSelected)} ${align === "center" ? "justify-center" : ""} ${
               focused ? "z-[1] ring-2 ring-indigo-500 ring-inset" : ""
-            } ${editing ? "overflow-visible" : ""}`}
+            } ${editing ? "overflow-visible" : "overflow-hidden"}`}
             style={{ width: vc.size, marginLeft: i === 0 ? vc.start - GUTTER_WIDTH : undefined }}
             onMouseDown={(e) => cb.onCellMouseDown(e, cell)}
             onMouseEnter={(e) => cb.onCellMouseEnter(e, cell, id, column.id)}

@@ -37,6 +37,9 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
   const sizes = useMemo(() => dataColumns.map((c) => table.getColumn(c.id)?.getSize() ?? 200), [dataColumns, table]);
   const totalWidth = GUTTER_WIDTH + sizes.reduce((a, b) => a + b, 0);
 
+  // Stable key functions: the virtualizer recomputes every item's position when they change.
+  const rowKey = useCallback((i: number) => rows[i]?.id ?? `placeholder-${i}`, [rows]);
+  const colKey = useCallback((i: number) => dataColumns[i]?.id ?? i, [dataColumns]);
   const rowV = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
@@ -44,7 +47,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
     overscan: 10,
     paddingStart: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
-    getItemKey: (i) => rows[i]?.id ?? `placeholder-${i}`,
+    getItemKey: rowKey,
   });
   const colV = useVirtualizer({
     horizontal: true,
@@ -54,7 +57,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
     overscan: 3,
     paddingStart: GUTTER_WIDTH,
     scrollPaddingStart: GUTTER_WIDTH,
-    getItemKey: (i) => dataColumns[i]?.id ?? i,
+    getItemKey: colKey,
   });
   const sizeKey = sizes.join(",") + dataColumns.map((c) => c.id).join(",");
   useEffect(() => colV.measure(), [sizeKey, colV]);
@@ -140,7 +143,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
         onFocus={(e) => {
           if (e.target === e.currentTarget && !pointerDown.current && !pos && rows.length && dataColumns.length) table.setFocusedCell(rows[0].id, dataColumns[0].id);
         }}
-        className="grid-scroll h-full overflow-auto bg-zinc-50 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/40 focus-visible:ring-inset dark:bg-zinc-950"
+        className="grid-scroll h-full overflow-auto bg-zinc-50 outline-none dark:bg-zinc-950"
         data-testid="grid"
       >
         <div className="relative" style={{ height: rowV.getTotalSize(), width: totalWidth }}>

@@ -59,6 +59,7 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
     const baseId = input.baseId
       ? (await loadBase(w.tx, workspaceId, input.baseId)).baseId
       : (await createBase(w, workspaceId, { baseName: input.baseName })).baseId;
+    // Charged after the base exists so the ledger entry names it; a refusal rolls both back.
     const charge = await debit(w.tx, {
       workspaceId,
       amount: cost,
@@ -72,8 +73,8 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
         balance: charge.balance,
       });
     }
-    const structure = await getBaseStructure(w.tx, workspaceId, baseId);
-    return { baseId, structure, name: (await loadBase(w.tx, workspaceId, baseId)).name };
+    const base = await loadBase(w.tx, workspaceId, baseId);
+    return { baseId, structure: await getBaseStructure(w.tx, workspaceId, baseId), name: base.name };
   });
   return {
     workspaceId,
@@ -114,6 +115,8 @@ export function runTurn(rt: Rt, turn: Turn) {
     const messages = fromResponseMessages(await Promise.resolve(result.responseMessages).catch(() => []));
     return settle(rt, turn, messages, failure);
   })();
+  // Nobody may be waiting for `done` (the stream's reader went away), so its failure is logged here.
+  done.catch((e) => console.error("[cellwright] settling an assistant turn failed:", e));
   return { result, done };
 }
 

@@ -31,6 +31,10 @@ export type MessageOutcome = "succeeded" | "retry" | "failed" | "stale";
 
 export async function recordAttempt(prisma: Prisma, msg: ClaimedMessage, result: AttemptResult, policy: OutcomePolicy): Promise<MessageOutcome> {
   return prisma.$transaction(async (tx) => {
+    // Endpoint first, then message: the order in which deleting an endpoint (cascading to its
+    // messages) takes its locks, so the two cannot deadlock. Gone with its endpoint: nothing to log.
+    const endpoint = await tx.$queryRawUnsafe<unknown[]>(`SELECT id FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`, msg.endpointId);
+    if (endpoint.length === 0) return "stale";
     const now = new Date();
     const attempts = msg.attempts + 1;
     const gone = result.statusCode === 410;
@@ -50,8 +54,6 @@ export async function recordAttempt(prisma: Prisma, msg: ClaimedMessage, result:
         updatedAt: now,
       },
     });
-    // Deleted with its endpoint while in flight: nothing is left to log against.
-    if (count === 0 && !(await tx.webhookMessage.findUnique({ where: { id: msg.id }, select: { id: true } }))) return "stale";
     await tx.webhookAttempt.create({
       data: {
         id: newId.webhookAttempt(),

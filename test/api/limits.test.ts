@@ -29,6 +29,10 @@ describe("rows per request", () => {
     const res = await app.api("POST", add(), { body: { rows: manyRows(10_000) } });
     expect(res.status).toBe(200);
     expect(res.body.rows).toHaveLength(10_000);
+    expect(res.body.rows.map((r: any) => r.cells.Name)).toEqual(manyRows(10_000).map((r) => r.cells.Name));
+    // Stored in the order sent.
+    const all = (await app.api("GET", `/api/v1/bases/${f.baseId}/rows`)).body.rows.slice(before);
+    expect(all.map((r: any) => r.id)).toEqual(res.body.rows.map((r: any) => r.id));
     expect(await rowCount(app, f.baseId)).toBe(before + 10_000);
   });
 

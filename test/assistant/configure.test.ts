@@ -81,6 +81,23 @@ describe("creating a base from a structured description", () => {
     expect(first.lastUserText).toBe(DESCRIPTION);
   });
 
+  it("lets a primary column created after others still replace the new base's placeholder", async () => {
+    t.llm.enqueue(
+      calls(
+        { args: { columnOperation: "create", name: "Notes", type: "long-text", isPrimary: false } },
+        { args: { columnOperation: "create", name: "Company", isPrimary: true } },
+      ),
+      { text: "Done." },
+    );
+    const res = await t.app.api("POST", CONFIGURE, { body: { messages: [user("Companies with notes.")] } });
+    expect(toolResults(res.body.messages).map((r) => r.result.error)).toEqual([undefined, undefined]);
+    const s = await structure(t.app, res.body.baseId);
+    expect(s.sheetColumns.map((c) => [c.name, c.isPrimary])).toEqual([
+      ["Company", true],
+      ["Notes", false],
+    ]);
+  });
+
   it('names a base without baseName "Untitled base"', async () => {
     t.llm.enqueue({ text: "What should the table hold?" });
     const res = await t.app.api("POST", CONFIGURE, { body: { messages: [user("Hi")] } });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { dispatch } from "../support/router.ts";
+import { waitFor } from "../support/wait.ts";
 import { CONFIGURE, calls, sseChunks, structure, useAssistantApp, user } from "./helpers.ts";
 
 // The same endpoint with Accept: text/event-stream answers with the AI SDK's UI message stream,
@@ -82,6 +84,26 @@ describe("streaming configure", () => {
     expect((await structure(t.app, baseId)).sheetColumns.map((c) => c.name)).toEqual(["Person"]);
     const chat = await t.app.api("GET", `/api/v1/bases/${baseId}/chat`);
     expect(chat.body.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "tool"]);
+  });
+
+  it("finishes and stores the turn even when the client stops reading", async () => {
+    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Person", isPrimary: true } }), { text: "Created Person.", delayMs: 300 });
+    const res = await dispatch(
+      new Request(`http://localhost${CONFIGURE}`, {
+        method: "POST",
+        headers: { ...STREAM, "content-type": "application/json", "x-api-key": t.app.keyA },
+        body: JSON.stringify({ messages: [user("People.")] }),
+      }),
+    );
+    const baseId = res.headers.get("x-base-id")!;
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    const messages = await waitFor(async () => {
+      const chat = await t.app.api("GET", `/api/v1/bases/${baseId}/chat`);
+      return chat.body.messages.length === 4 ? chat.body.messages : undefined;
+    }, "the turn to be stored");
+    expect(messages.at(-1)).toEqual({ role: "assistant", content: "Created Person." });
   });
 });
 

@@ -40,7 +40,7 @@ describe("payload and signature", () => {
       data: { baseId, sheetId, row: { id: row.id, cells: { Company: "Acme", Notes: "" } } },
     });
     expect(Math.abs(Number(got.timestamp) * 1000 - Date.now())).toBeLessThan(10_000);
-    const [d] = (await deliveries(app, hook.id)).deliveries;
+    const [d] = await finished(app, hook.id);
     expect(d).toMatchObject({ id: got.id, status: "succeeded", attemptCount: 1, attempts: [{ status: "succeeded", statusCode: 204, error: null }] });
     expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
   });
