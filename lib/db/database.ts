@@ -44,6 +44,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client can lose its connection (a restart, a terminated backend); pg reports that as
+  // an 'error' event, which would crash the process if nobody listened. The pool replaces it.
+  pool.on("error", (e) => console.warn(`[cellwright] idle database connection lost: ${e.message}`));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     vendor: "postgres",
