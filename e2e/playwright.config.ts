@@ -12,7 +12,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3107);
 const LLM_PORT = PORT + 1;
 const external = process.env.E2E_BASE_URL;
 // Workers load this file again; the environment carries the first choice over to them.
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cellwright-e2e-"));
+if (!external) process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cellwright-e2e-"));
 const root = path.resolve(import.meta.dirname, "..");
 
 export default defineConfig({
@@ -45,8 +45,8 @@ export default defineConfig({
     ? undefined
     : [
         {
-          // The fake LLM (test/support/fake-llm.ts) answers cell runs deterministically over HTTP.
-          command: `node test/support/fake-llm.ts --port ${LLM_PORT} --host 127.0.0.1 --latency 400`,
+          // The fake LLM answers cell runs and scripted assistant turns over HTTP (see the file).
+          command: `node e2e/support/fake-llm-server.ts --port ${LLM_PORT}`,
           cwd: root,
           url: `http://127.0.0.1:${LLM_PORT}/v1/models`,
           timeout: 30_000,

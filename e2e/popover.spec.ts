@@ -64,9 +64,13 @@ test("the popover shows sources as links with excerpts, and low confidence is ti
   await expect(popover).toBeHidden();
   await expect(page.getByRole("grid")).toBeFocused();
 
-  // Raising the threshold below 42% removes the tint; the setting is saved on the base.
+  // Lowering the threshold under 42% removes the tint; the setting is saved on the base.
+  await (await cellAt(page, 2, "Company")).click();
+  await expect(products).toHaveClass(/bg-amber-50/);
+  const saved = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().endsWith(`/api/v1/bases/${base.baseId}`));
   await page.getByLabel("Low confidence below").fill("40");
   await page.getByLabel("Low confidence below").press("Enter");
+  expect((await saved).status()).toBe(200);
   await expect(products).not.toHaveClass(/bg-amber-50/);
   const summary = await api.call("GET", `/api/v1/bases/${base.baseId}`);
   expect(summary.settings.lowConfidenceThreshold).toBe(0.4);

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../data/api";
 import { Button } from "../ui/button";
 import { TableIcon } from "../ui/icons";
@@ -12,6 +12,7 @@ export function SignInForm({ next }: { next: string }) {
   const [apiKey, setApiKey] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const submitted = useRef(false);
 
   // A SameSite=Strict cookie is not sent on a link followed from another site, so the server
   // may have sent us here although a session exists: a same-origin request can tell.
@@ -19,13 +20,15 @@ export function SignInForm({ next }: { next: string }) {
     fetch("/api/v1/session", { credentials: "same-origin" })
       .then((r) => r.json())
       .then((s: { authenticated?: boolean }) => {
-        if (s.authenticated) window.location.replace(next);
+        // Once the form is submitted it navigates by itself; a late answer must not navigate twice.
+        if (s.authenticated && !submitted.current) window.location.replace(next);
       })
       .catch(() => undefined);
   }, [next]);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    submitted.current = true;
     setBusy(true);
     setError(null);
     try {
@@ -33,6 +36,7 @@ export function SignInForm({ next }: { next: string }) {
       setApiKey("");
       window.location.assign(next);
     } catch (err) {
+      submitted.current = false;
       setError(err instanceof ApiError && err.status === 401 ? "That API key is unknown or has been revoked." : err instanceof Error ? err.message : "Sign-in failed.");
       setBusy(false);
     }

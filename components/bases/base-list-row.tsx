@@ -8,7 +8,7 @@ import type { BaseSummary } from "../data/types";
 import { Button } from "../ui/button";
 import { Dialog, DialogFooter } from "../ui/dialog";
 import { PencilIcon, TrashIcon } from "../ui/icons";
-import { formatCount, timeAgo } from "../ui/format";
+import { formatCount, plural, timeAgo } from "../ui/format";
 import { useToast } from "../ui/toast";
 
 export function BaseListRow({ base }: { base: BaseSummary }) {
@@ -88,16 +88,16 @@ export function BaseListRow({ base }: { base: BaseSummary }) {
         )}
         <p className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{base.baseId}</p>
       </div>
-      <dl className="flex shrink-0 gap-5 text-sm text-zinc-600 tabular-nums dark:text-zinc-400">
-        <div className="w-24 sm:text-right">
+      <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-zinc-600 tabular-nums sm:shrink-0 sm:flex-nowrap dark:text-zinc-400">
+        <div className="sm:w-28 sm:text-right">
           <dt className="sr-only">Rows</dt>
-          <dd>{formatCount(base.rowCount)} rows</dd>
+          <dd>{plural(base.rowCount, "row")}</dd>
         </div>
-        <div className="w-24 sm:text-right">
+        <div className="sm:w-24 sm:text-right">
           <dt className="sr-only">Columns</dt>
-          <dd>{formatCount(base.columnCount)} columns</dd>
+          <dd>{plural(base.columnCount, "column")}</dd>
         </div>
-        <div className="w-32 sm:text-right">
+        <div className="sm:w-32 sm:text-right">
           <dt className="sr-only">Last updated</dt>
           <dd title={new Date(base.updatedAt).toLocaleString()}>{timeAgo(base.updatedAt)}</dd>
         </div>

@@ -46,7 +46,11 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   const table = useGridTable(rows.store, rows.handles, columns);
   const actions = useGridActions(baseId, rows.store, columns);
 
-  const selectedRowIds = useMemo(() => Object.keys(table.state.rowSelection).filter((id) => table.state.rowSelection[id]), [table.state.rowSelection]);
+  // Selection is kept by id; rows deleted elsewhere drop out of it here.
+  const selectedRowIds = useMemo(
+    () => Object.keys(table.state.rowSelection).filter((id) => table.state.rowSelection[id] && rows.store.has(id)),
+    [table.state.rowSelection, rows.store, rows.all],
+  );
   const aiIds = useMemo(() => new Set(columns.filter((c) => c.isAiEnabled).map((c) => c.id)), [columns]);
 
   const rerunRequest = (): RunRequest | null => {

@@ -37,8 +37,8 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
   const sizes = useMemo(() => dataColumns.map((c) => table.getColumn(c.id)?.getSize() ?? 200), [dataColumns, table]);
   const totalWidth = GUTTER_WIDTH + sizes.reduce((a, b) => a + b, 0);
 
-  // Stable key functions: the virtualizer recomputes every item's position when they change.
-  const rowKey = useCallback((i: number) => rows[i]?.id ?? `placeholder-${i}`, [rows]);
+  // Rows keep the virtualizer's default index keys: keys that change with the data would make it
+  // recompute every item's position whenever rows arrive. React keys are the row ids below.
   const colKey = useCallback((i: number) => dataColumns[i]?.id ?? i, [dataColumns]);
   const rowV = useVirtualizer({
     count: rowCount,
@@ -47,7 +47,6 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
     overscan: 10,
     paddingStart: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
-    getItemKey: rowKey,
   });
   const colV = useVirtualizer({
     horizontal: true,
@@ -160,10 +159,10 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
           <div role="rowgroup">
             {virtualRows.map((vr) => {
               const row = rows[vr.index];
-              if (!row) return <PlaceholderRow key={vr.key} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
+              if (!row) return <PlaceholderRow key={`placeholder-${vr.index}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
               return (
                 <GridRow
-                  key={vr.key}
+                  key={row.id}
                   store={store}
                   row={row}
                   index={vr.index}

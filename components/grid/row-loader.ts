@@ -8,7 +8,9 @@ import type { RowStore } from "./row-store";
 // by re-reading from the start of the last page.
 
 const FIRST_PAGE = 300;
-const PAGE = 10_000;
+const PAGE = 5_000;
+/** While a large base loads, new rows reach the table at most this often (each costs a model rebuild). */
+const FLUSH_MS = 1_200;
 const REFRESH_CONCURRENCY = 6;
 
 export class RowLoader {
@@ -80,19 +82,30 @@ export class RowLoader {
     const buffer: RowRecord[] = [];
     let cursor: string | undefined;
     let limit = replace ? PAGE : FIRST_PAGE;
+    let pending: RowRecord[] = [];
+    let flushedAt = 0;
+    const flush = () => {
+      if (pending.length) this.store.append(pending);
+      pending = [];
+      flushedAt = Date.now();
+    };
     try {
       for (;;) {
         const page = await api<RowsPage>(this.url(limit, cursor));
         if (gen !== this.generation) return;
         starts.push(cursor);
         if (replace) buffer.push(...page.rows);
-        else this.store.append(page.rows);
-        this.store.setLoadState({ loaded: replace ? buffer.length : this.store.size });
+        else {
+          for (const r of page.rows) pending.push(r);
+          if (Date.now() - flushedAt >= FLUSH_MS) flush();
+        }
+        this.store.setLoadState({ loaded: replace ? buffer.length : this.store.size + pending.length });
         if (!page.nextCursor) break;
         cursor = page.nextCursor;
         limit = PAGE;
       }
       if (replace) this.store.replaceAll(buffer);
+      else flush();
       this.pageStarts = starts;
       this.store.setLoadState({ phase: "done", loaded: this.store.size });
     } catch (e) {

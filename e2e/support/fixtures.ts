@@ -45,10 +45,12 @@ export async function signIn(page: Page, next = "/") {
  * 4xx response as "Failed to load resource"; those are the API answering (a validation error
  * the UI shows inline), so they are left to the assertions of each test.
  */
-export const test = base.extend<{ api: Api; consoleErrors: string[] }>({
+export const test = base.extend<{ api: Api; consoleErrors: string[]; allowErrors: RegExp | null }>({
   api: async ({ request }, use) => use(new Api(request)),
+  /** Errors a test provokes on purpose: test.use({ allowErrors: /pattern/ }). */
+  allowErrors: [null, { option: true }],
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, allowErrors }, use) => {
       const errors: string[] = [];
       page.on("console", (m) => {
         if (m.type() === "error" && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
@@ -58,7 +60,7 @@ export const test = base.extend<{ api: Api; consoleErrors: string[] }>({
         if (r.status() >= 500) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
       });
       await use(errors);
-      expect(errors, "console errors").toEqual([]);
+      expect(errors.filter((e) => !allowErrors?.test(e)), "console errors").toEqual([]);
     },
     { auto: true },
   ],

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { appError } from "../errors.ts";
-import { hashKey } from "./api-keys.ts";
+import { hashKey, revokeApiKey } from "./api-keys.ts";
+import { cachedKey, forgetKey, rememberKey } from "./key-cache.ts";
 import type { Runtime } from "../runtime.ts";
 import { assertSameOrigin, sessionTokenOf } from "./session-cookie.ts";
 import { principalForSession } from "./session.ts";
@@ -26,15 +27,29 @@ export async function authenticate(rt: Runtime, req: Request): Promise<Principal
 
 export async function principalForKey(rt: Runtime, key: string): Promise<Principal> {
   const hash = hashKey(key);
-  const row = await rt.db.prisma.apiKey.findUnique({
-    where: { hash },
-    select: { id: true, workspaceId: true, hash: true, revokedAt: true, lastUsedAt: true },
-  });
-  if (!row || row.revokedAt || !safeEqual(row.hash, hash)) throw appError("invalid_api_key");
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-    await rt.db.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  const now = Date.now();
+  const cached = cachedKey(rt.db, hash, now);
+  if (cached && now - cached.lastUsedAt <= TOUCH_INTERVAL_MS) return cached.principal;
+  const [row] = await rt.db.prisma.$queryRawUnsafe<{ id: string; workspace_id: string; hash: string; revoked_at: Date | null; last_used_at: Date | null }[]>(
+    `SELECT id, workspace_id, hash, revoked_at, last_used_at FROM api_keys WHERE hash = $1`,
+    hash,
+  );
+  if (!row || row.revoked_at || !safeEqual(row.hash, hash)) throw appError("invalid_api_key");
+  let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
+  if (now - lastUsedAt > TOUCH_INTERVAL_MS) {
+    await rt.db.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+    lastUsedAt = now;
   }
-  return { workspaceId: row.workspaceId, keyId: row.id };
+  const principal = { workspaceId: row.workspace_id, keyId: row.id };
+  rememberKey(rt.db, hash, principal, lastUsedAt, now);
+  return principal;
+}
+
+/** Revokes a key in the caller's workspace and forgets it at once in this process. */
+export async function revokeKey(rt: Runtime, workspaceId: string, keyId: string) {
+  const view = await revokeApiKey(rt.db.prisma, workspaceId, keyId);
+  forgetKey(rt.db, view.id);
+  return view;
 }
 
 function safeEqual(a: string, b: string): boolean {

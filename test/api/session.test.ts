@@ -101,3 +101,22 @@ describe("session sign-in", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("UI_AUTO_LOGIN", () => {
+  it("signs the browser in with API_KEY and follows only same-site paths", async () => {
+    const key = "cw_autoLoginKey000000000000000000000000000";
+    const auto = await createTestApp({ UI_AUTO_LOGIN: "true", API_KEY: key });
+    try {
+      const res = await auto.api("GET", "/api/v1/session/auto?next=%2Fbases%2FabcdEFGH", { key: null });
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/bases/abcdEFGH");
+      const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+      const me = await auto.api("GET", "/api/v1/session", { key: null, headers: { cookie } });
+      expect(me.body.authenticated).toBe(true);
+      const evil = await auto.api("GET", "/api/v1/session/auto?next=%2F%2Fevil.example", { key: null });
+      expect(evil.headers.get("location")).toBe("/");
+    } finally {
+      await auto.close();
+    }
+  });
+});

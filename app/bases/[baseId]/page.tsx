@@ -1,4 +1,5 @@
 import { BaseView } from "@/components/grid/base-view";
+import { ChatPanel } from "@/components/chat/chat-panel";
 import { requireSession } from "../../_server/session";
 
 export const dynamic = "force-dynamic";
@@ -7,5 +8,5 @@ export default async function BasePage({ params }: { params: Promise<{ baseId: s
   const { baseId } = await params;
   await requireSession(`/bases/${encodeURIComponent(baseId)}`);
   // Keyed by base so that moving between bases starts from a fresh row store.
-  return <BaseView key={baseId} baseId={baseId} />;
+  return <BaseView key={baseId} baseId={baseId} side={<ChatPanel baseId={baseId} />} />;
 }

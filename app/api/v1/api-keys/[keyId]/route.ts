@@ -1,7 +1,7 @@
 import { param, route } from "@/lib/http/respond";
-import { revokeApiKey } from "@/lib/auth/api-keys";
+import { revokeKey } from "@/lib/auth/authenticate";
 import { otherMethods } from "@/lib/http/methods";
 
-export const DELETE = route(async ({ params, rt, auth }) => revokeApiKey(rt.db.prisma, auth.workspaceId, param(params, "keyId")));
+export const DELETE = route(async ({ params, rt, auth }) => revokeKey(rt, auth.workspaceId, param(params, "keyId")));
 
 export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");

@@ -1,0 +1,46 @@
+// The e2e suite's model: test/support/fake-llm.ts over HTTP, with the assistant's side scripted.
+// Cell runs get the fake's default, deterministic answers. An assistant turn whose message asks
+// for a "company research table" creates three columns and tries one change that would form a
+// cycle (so the UI shows a failed tool call too), then explains. Plain erasable TypeScript: Node
+// runs this file directly.
+import { startFakeLlm, type FakeLlmRequest, type FakeReply } from "../../test/support/fake-llm.ts";
+
+function assistantReply(req: FakeLlmRequest): FakeReply | undefined {
+  if (!req.tools.some((t) => t.name === "manageColumn")) return undefined;
+  const lastUser = req.messages.map((m) => m.role).lastIndexOf("user");
+  const answered = req.messages.slice(lastUser + 1).some((m) => m.role === "tool");
+  if (!/company research table/i.test(req.lastUserText)) {
+    return answered ? { text: "Done." } : { text: "Tell me which columns you would like." };
+  }
+  if (answered) {
+    return {
+      text: "Your table is ready: Company is the primary column, Website holds each company's site, and Summary is written by the AI from both. I did not make Company read Summary, because Summary already reads Company and that would be a cycle.",
+    };
+  }
+  return {
+    text: "I'll set up the table with a primary Company column, a Website column and an AI Summary.",
+    toolCalls: [
+      { name: "manageColumn", args: { columnOperation: "create", name: "Company", type: "short-text", isPrimary: true, instructions: "The company's name." } },
+      { name: "manageColumn", args: { columnOperation: "create", name: "Website", type: "url", instructions: "The company's website." } },
+      {
+        name: "manageColumn",
+        args: { columnOperation: "create", name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company", "Website"], instructions: "One sentence on what the company does." },
+      },
+      { name: "manageColumn", args: { columnOperation: "update", columnName: "Company", isAiEnabled: true, inputColumns: ["Summary"] } },
+    ],
+  };
+}
+
+const i = process.argv.indexOf("--port");
+const llm = await startFakeLlm({
+  port: i >= 0 ? Number(process.argv[i + 1]) : 0,
+  host: "127.0.0.1",
+  latencyMs: 300,
+  streamChunkDelayMs: 15,
+  maxRecorded: 1_000,
+  handler: assistantReply,
+});
+process.stdout.write(`${JSON.stringify({ baseUrl: llm.baseUrl })}\n`);
+const stop = () => void llm.close().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
