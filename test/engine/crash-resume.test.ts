@@ -83,7 +83,8 @@ it("resumes every pending cell after kill -9, charging each exactly once", { tim
   await server.stop();
   server = undefined;
 
-  const db = await openDatabase({ kind: "pglite", dataDir });
+  // The server finishes its graceful shutdown (and releases the data directory) after its wrapper exits.
+  const db = await waitFor(() => openDatabase({ kind: "pglite", dataDir }).catch(() => undefined), "the server to release the data directory", 30_000, 250);
   try {
     const entries = await db.prisma.creditEntry.findMany({ where: { reason: "cell_run" } });
     const refunds = await db.prisma.creditEntry.count({ where: { reason: { startsWith: "refund:" } } });
