@@ -1,12 +1,14 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Tx } from "../db/database.ts";
-import { claimCells, releaseCells, renewLeases } from "./claim-cells.ts";
+import { claimCells, reclaimExpired, releaseCells, renewLeases } from "./claim-cells.ts";
 import type { CellJob, CellQueue, CellWorker } from "./types.ts";
 
 export interface DbQueueOptions {
   concurrency: number;
   leaseMs: number;
+  /** Attempts after which a cell whose worker keeps dying ends in error. */
+  maxAttempts: number;
   /** How often to look for due work when nothing woke the queue (retries, expired leases). */
   pollMs?: number;
 }
@@ -77,7 +79,11 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
     owner,
     start(w) {
       worker = w;
-      poll = setInterval(pump, opts.pollMs ?? 500);
+      poll = setInterval(() => {
+        void reclaimExpired(db, opts.maxAttempts)
+          .catch((e) => console.error("[cellwright] reclaiming expired leases failed:", e))
+          .finally(pump);
+      }, opts.pollMs ?? 500);
       heartbeat = setInterval(() => {
         if (running.size + buffer.length > 0) void renewLeases(db, owner, opts.leaseMs).catch(() => undefined);
       }, Math.max(1_000, opts.leaseMs / 3));
