@@ -23,10 +23,14 @@ export interface BaseContext {
 
 /** Finds a base of this workspace; another workspace's base is indistinguishable from none. */
 export async function loadBase(tx: Tx, workspaceId: string, baseId: string): Promise<BaseContext> {
-  const base = await tx.base.findFirst({ where: { id: baseId, workspaceId }, select: { id: true, name: true } });
-  const sheet = base && (await tx.sheet.findUnique({ where: { baseId: base.id }, select: { id: true } }));
-  if (!base || !sheet) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
-  return { baseId: base.id, workspaceId, sheetId: sheet.id, name: base.name };
+  // One statement: every endpoint starts here, and a round trip per request counts under load.
+  const [base] = await tx.$queryRawUnsafe<{ id: string; name: string; sheet_id: string }[]>(
+    `SELECT b.id, b.name, s.id AS sheet_id FROM bases b JOIN sheets s ON s.base_id = b.id WHERE b.id = $1 AND b.workspace_id = $2`,
+    baseId,
+    workspaceId,
+  );
+  if (!base) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
+  return { baseId: base.id, workspaceId, sheetId: base.sheet_id, name: base.name };
 }
 
 export async function loadColumns(tx: Tx, sheetId: string): Promise<ColumnRecord[]> {

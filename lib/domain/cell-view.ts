@@ -21,7 +21,7 @@ export interface ExpandedCell {
 }
 
 /** The expanded form (spec §2.3), with our documented additions: status, error and stale. */
-export function expandCell(column: ColumnRecord, value: string, cell: CellState | undefined): ExpandedCell {
+export function expandCell(column: Pick<ColumnRecord, "isAiEnabled">, value: string, cell: CellState | undefined): ExpandedCell {
   if (!column.isAiEnabled && !cell) return { value };
   if (!cell) return { value, status: "idle" };
   const meta = (cell.metadata ?? {}) as Partial<CellMetadata>;

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/database.ts";
 import { appError } from "../errors.ts";
 import { loadBase, loadColumns } from "./bases.ts";
-import { rowJson } from "./row-view.ts";
+import { rowJson, standardRowWriter, type RowValues, type ViewColumn } from "./row-view.ts";
 import type { CellState } from "./cell-view.ts";
 import type { ColumnRecord } from "./column-model.ts";
 
@@ -24,23 +24,34 @@ async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<str
   return byRow;
 }
 
+/**
+ * Get Row. The base, the row and the columns come in one statement: this is the endpoint that
+ * is called per row under load, and each extra round trip costs a visible share of its rate.
+ */
 export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const row = await tx.row.findFirst({ where: { id: rowId, sheetId: ctx.sheetId }, select: { id: true, values: true } });
-  if (!row) throw appError("row_not_found", `No row "${rowId}" in this base.`);
-  const columns = await loadColumns(tx, ctx.sheetId);
-  const states = expand ? (await cellStates(tx, [row.id])).get(row.id) : undefined;
-  return rowJson(columns, row, expand, states);
+  const [hit] = await tx.$queryRawUnsafe<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null }[]>(
+    `SELECT r.id AS row_id, r."values",
+       (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled) ORDER BY c.position)
+          FROM columns c WHERE c.sheet_id = s.id) AS columns
+     FROM bases b JOIN sheets s ON s.base_id = b.id LEFT JOIN rows r ON r.sheet_id = s.id AND r.id = $3
+     WHERE b.id = $1 AND b.workspace_id = $2`,
+    baseId,
+    workspaceId,
+    rowId,
+  );
+  if (!hit) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
+  if (!hit.row_id) throw appError("row_not_found", `No row "${rowId}" in this base.`);
+  const columns = typeof hit.columns === "string" ? (JSON.parse(hit.columns) as ViewColumn[]) : (hit.columns ?? []);
+  const states = expand ? (await cellStates(tx, [hit.row_id])).get(hit.row_id) : undefined;
+  return rowJson(columns, { id: hit.row_id, values: typeof hit.values === "string" ? JSON.parse(hit.values) : hit.values }, expand, states);
 }
+
+const selectRows = (tx: Tx, sheetId: string, afterSeq: bigint, limit: number) =>
+  tx.$queryRawUnsafe<RawRow[]>(`SELECT id, seq, "values" FROM rows WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, sheetId, afterSeq, limit);
 
 /** One batch of rows in insertion order after `afterSeq`, serialised as the API shows them. */
 export async function readRowBatch(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean) {
-  const rows = await tx.$queryRawUnsafe<RawRow[]>(
-    `SELECT id, seq, "values" FROM rows WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-    sheetId,
-    afterSeq,
-    limit,
-  );
+  const rows = await selectRows(tx, sheetId, afterSeq, limit);
   const states = expand ? await cellStates(tx, rows.map((r) => r.id)) : undefined;
   return {
     rows: rows.map((r) => rowJson(columns, r, expand, states?.get(r.id))),
@@ -76,19 +87,29 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
     const page = await readRowBatch(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand);
     return { kind: "page" as const, rows: page.rows, nextCursor: page.full ? encodeCursor(page.lastSeq) : null };
   }
+  const write = standardRowWriter(columns);
   async function* chunks(): AsyncGenerator<string> {
     yield '{"rows":[';
     let after = start;
     let first = true;
     for (;;) {
-      const batch = await readRowBatch(tx, ctx.sheetId, columns, after, BATCH, q.expand);
-      if (batch.rows.length > 0) {
-        const body = batch.rows.map((r) => JSON.stringify(r)).join(",");
+      let body: string;
+      let full: boolean;
+      if (q.expand) {
+        const batch = await readRowBatch(tx, ctx.sheetId, columns, after, BATCH, true);
+        body = batch.rows.map((r) => JSON.stringify(r)).join(",");
+        ({ full, lastSeq: after } = batch);
+      } else {
+        const rows = await selectRows(tx, ctx.sheetId, after, BATCH);
+        body = rows.map((r) => write(r.id, (r.values ?? {}) as RowValues)).join(",");
+        full = rows.length === BATCH;
+        if (rows.length > 0) after = rows[rows.length - 1].seq;
+      }
+      if (body) {
         yield first ? body : "," + body;
         first = false;
       }
-      if (!batch.full) break;
-      after = batch.lastSeq;
+      if (!full) break;
     }
     yield "]}";
   }

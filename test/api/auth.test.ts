@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { KEY_CACHE_TTL_MS } from "../../lib/auth/key-cache.ts";
 import { addRows, baseEndpoints, createBase, type Endpoint, type Fixture } from "./fixtures.ts";
 import { runScenario, scenarios } from "./scenario.ts";
 
@@ -117,6 +118,24 @@ describe("the key API and the key lifecycle", () => {
     expect(listed.revokedAt).not.toBeNull();
     // Revoking twice is harmless.
     expect((await app.api("DELETE", `/api/v1/api-keys/${id}`)).status).toBe(200);
+  });
+
+  it("a key revoked by another process (the CLI) stops working within the key cache's second", async () => {
+    const { key, id } = (await app.api("POST", "/api/v1/api-keys", { body: { name: "elsewhere" } })).body;
+    expect((await app.api("GET", "/api/v1/bases", { key })).status).toBe(200);
+    // Revoked straight in the database, as `npm run cli -- key revoke` does from its own process.
+    await app.rt.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS + 100));
+    await runScenario(app, { name: "", method: "GET", path: "/api/v1/bases", key, status: 401, code: "invalid_api_key" });
+  });
+
+  it("lastUsedAt is recorded on first use", async () => {
+    const { key, id } = (await app.api("POST", "/api/v1/api-keys", { body: { name: "fresh" } })).body;
+    const before = await app.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(before.lastUsedAt).toBeNull();
+    await app.api("GET", "/api/v1/bases", { key });
+    const after = await app.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(after.lastUsedAt).not.toBeNull();
   });
 
   it("a key can revoke itself", async () => {

@@ -175,3 +175,23 @@ describe("methods a route does not serve answer JSON 405", () => {
     expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
+
+describe("column names that are awkward in JSON or JavaScript", () => {
+  it("every read endpoint shows them like any other name", async () => {
+    const names = ["Company", "__proto__", "constructor", 'He said "hi" \\ ok', "Ünïcødé 🚀"];
+    const g = await createBase(app, names.map((name) => ({ name })), app.keyA, "Awkward");
+    const cells = Object.fromEntries(names.map((n, i) => [n, `v${i} "quoted"\n`]));
+    const [added] = await addRows(app, g.baseId, [cells]);
+    expect(added.cells).toEqual(cells);
+    expect(Object.keys(added.cells)).toEqual(names);
+    const all = await app.api("GET", `/api/v1/bases/${g.baseId}/rows`);
+    expect(all.body.rows).toEqual([{ id: added.id, cells }]);
+    expect(all.text).toContain('"__proto__":"v1 \\"quoted\\"\\n"');
+    const one = await app.api("GET", `/api/v1/bases/${g.baseId}/rows/${added.id}`);
+    expect(one.text).toBe(JSON.stringify(all.body.rows[0]));
+    const page = await app.api("GET", `/api/v1/bases/${g.baseId}/rows?limit=5`);
+    expect(page.body.rows).toEqual(all.body.rows);
+    const expanded = await app.api("GET", `/api/v1/bases/${g.baseId}/rows?expand=true`);
+    expect(Object.keys(expanded.body.rows[0].cells)).toEqual(names);
+  });
+});

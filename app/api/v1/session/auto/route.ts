@@ -3,6 +3,7 @@ import { appError } from "@/lib/errors";
 import { principalForKey } from "@/lib/auth/authenticate";
 import { createSession } from "@/lib/auth/session";
 import { isSecureRequest, safeNextPath, sessionCookie } from "@/lib/auth/session-cookie";
+import { otherMethods } from "@/lib/http/methods";
 
 /**
  * UI_AUTO_LOGIN: for local single-user installs, the UI signs in with API_KEY without asking.
@@ -21,3 +22,5 @@ export const GET = route(
   },
   { public: true },
 );
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -2,8 +2,11 @@ import { param, route } from "@/lib/http/respond";
 import { readBody } from "@/lib/http/body";
 import { inTransaction } from "@/lib/db/work";
 import { runCells, runRequestSchema } from "@/lib/engine/run-request";
+import { otherMethods } from "@/lib/http/methods";
 
 export const POST = route(async ({ req, params, rt, auth }) => {
   const body = await readBody(req, runRequestSchema);
   return inTransaction(rt, (w) => runCells(w, auth.workspaceId, param(params, "baseId"), body));
 }, { status: 202 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
