@@ -1,23 +1,11 @@
 // The API's shapes as the UI sees them (spec §2, with the expanded-cell additions).
 
-export interface ColumnView {
-  id: string;
-  index: number;
-  name: string;
-  type: string;
-  isAiEnabled: boolean;
-  isPrimary: boolean;
-  inputColumnIds: string[];
-  tools: { name: string }[];
-  instructions: string;
-  columnOptions: Record<string, unknown>;
-}
+// Type-only imports: the domain's own shapes, so the UI cannot drift from the API.
+import type { ColumnView } from "@/lib/domain/column-model.ts";
+import type { BaseStructure } from "@/lib/domain/bases.ts";
+import type { CellMetadata } from "@/lib/domain/cell-view.ts";
 
-export interface BaseStructure {
-  sheet: { id: string; baseId: string; name: string };
-  sheetColumns: ColumnView[];
-  primaryColumn: ColumnView | null;
-}
+export type { ColumnView, BaseStructure, CellMetadata };
 
 export interface BaseSummary {
   baseId: string;
@@ -30,14 +18,6 @@ export interface BaseSummary {
 }
 
 export type CellStatus = "pending" | "running" | "done" | "error" | "idle";
-
-export interface CellMetadata {
-  sources: string[] | null;
-  additionalDetails: string | null;
-  confidenceScore: number | null;
-  suppliedByUser?: boolean;
-  excerpts?: Record<string, string>;
-}
 
 export interface CellView {
   value: string;
