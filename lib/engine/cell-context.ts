@@ -15,6 +15,8 @@ export interface CellContext {
 }
 
 type ContextRow = {
+  row_id: string;
+  column_id: string;
   generation: number;
   status: string;
   lease_owner: string | null;
@@ -26,39 +28,70 @@ type ContextRow = {
   failed_inputs: string[];
 };
 
+export type CellContextLoader = (job: CellJob) => Promise<CellContext | null>;
+
 /**
- * Loads what a run needs in two queries (this is the engine's hot path), or null when the job is
- * obsolete: the cell is gone, was queued again, or is leased to someone else.
+ * Loads what each run needs. Jobs dispatched together (a claim hands out many at once) are loaded
+ * together: one query for their cells, rows and bases, one for their sheets' columns. This is the
+ * engine's hot path, and on the embedded database every statement costs event-loop time.
+ * A context is null when its job is obsolete: the cell is gone, was queued again, or is leased
+ * to someone else.
  */
-export async function loadCellContext(db: Tx, job: CellJob, owner: string): Promise<CellContext | null> {
+export function createCellContextLoader(db: Tx, owner: string): CellContextLoader {
+  let waiting: { job: CellJob; resolve: (c: CellContext | null) => void; reject: (e: unknown) => void }[] = [];
+
+  const flush = async () => {
+    const batch = waiting;
+    waiting = [];
+    try {
+      const contexts = await loadMany(db, batch.map((w) => w.job), owner);
+      batch.forEach((w, i) => w.resolve(contexts[i]));
+    } catch (e) {
+      batch.forEach((w) => w.reject(e));
+    }
+  };
+
+  return (job) =>
+    new Promise((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(() => void flush());
+      waiting.push({ job, resolve, reject });
+    });
+}
+
+async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellContext | null)[]> {
+  const sheetIds = [...new Set(jobs.map((j) => j.sheetId))];
   const [rows, columns] = await Promise.all([
     db.$queryRawUnsafe<ContextRow[]>(
-      `SELECT c.generation, c.status, c.lease_owner, r."values", b.id AS base_id, b.name AS base_name,
-              b.workspace_id, w.credits,
+      `SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
+              b.name AS base_name, b.workspace_id, w.credits,
               ARRAY(SELECT d.column_id FROM cells d JOIN columns col ON col.id = c.column_id
                     WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) AND d.status = 'error') AS failed_inputs
-       FROM cells c
+       FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)
+       JOIN cells c ON c.row_id = j.row_id AND c.column_id = j.column_id
        JOIN rows r ON r.id = c.row_id
        JOIN sheets s ON s.id = c.sheet_id
        JOIN bases b ON b.id = s.base_id
-       JOIN workspaces w ON w.id = b.workspace_id
-       WHERE c.row_id = $1 AND c.column_id = $2`,
-      job.rowId,
-      job.columnId,
+       JOIN workspaces w ON w.id = b.workspace_id`,
+      jobs.map((j) => j.rowId),
+      jobs.map((j) => j.columnId),
     ),
-    db.column.findMany({ where: { sheetId: job.sheetId }, orderBy: { position: "asc" } }),
+    db.column.findMany({ where: { sheetId: { in: sheetIds } }, orderBy: { position: "asc" } }),
   ]);
-  const row = rows[0];
-  if (!row || row.generation !== job.generation || row.status !== "running" || row.lease_owner !== owner) return null;
-  const column = columns.find((c) => c.id === job.columnId);
-  if (!column) return null;
-  const failed = new Set(row.failed_inputs);
-  return {
-    base: { baseId: row.base_id, workspaceId: row.workspace_id, sheetId: job.sheetId, name: row.base_name },
-    column,
-    columns,
-    values: (row.values ?? {}) as Record<string, string>,
-    failedInputs: columns.filter((c) => failed.has(c.id)),
-    credits: row.credits === null ? null : Number(row.credits),
-  };
+  const byCell = new Map(rows.map((r) => [`${r.row_id}:${r.column_id}`, r]));
+  return jobs.map((job) => {
+    const row = byCell.get(`${job.rowId}:${job.columnId}`);
+    if (!row || row.generation !== job.generation || row.status !== "running" || row.lease_owner !== owner) return null;
+    const sheetColumns = columns.filter((c) => c.sheetId === job.sheetId);
+    const column = sheetColumns.find((c) => c.id === job.columnId);
+    if (!column) return null;
+    const failed = new Set(row.failed_inputs);
+    return {
+      base: { baseId: row.base_id, workspaceId: row.workspace_id, sheetId: job.sheetId, name: row.base_name },
+      column,
+      columns: sheetColumns,
+      values: (row.values ?? {}) as Record<string, string>,
+      failedInputs: sheetColumns.filter((c) => failed.has(c.id)),
+      credits: row.credits === null ? null : Number(row.credits),
+    };
+  });
 }

@@ -6,7 +6,7 @@ import { columnOptionsOf } from "../domain/column-model.ts";
 import { classifyError, generateCellAnswer, resolveLanguageModel } from "./llm/index.ts";
 import { toolLimitsFromConfig, type ToolContext, type ToolDocument } from "../tools/index.ts";
 import { buildCellTools } from "./cell-tools.ts";
-import { loadCellContext, type CellContext } from "./cell-context.ts";
+import { createCellContextLoader, type CellContext } from "./cell-context.ts";
 import { buildSystemPrompt, buildUserPrompt, type PromptInput } from "./prompt.ts";
 import { cellAnswerSchema, checkAnswer } from "./answer.ts";
 import { failCell, InsufficientCredits, retryCell, type RunRecord } from "./cell-outcome.ts";
@@ -25,8 +25,9 @@ const chargeKey = (job: CellJob) => `cell:${job.rowId}:${job.columnId}:${job.gen
 /** Runs one claimed cell: build the prompt, call the model with the column's tools, store the outcome. */
 export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
   const { config } = rt;
+  const loadContext = createCellContextLoader(rt.db.prisma, deps.owner);
   return async (job, signal) => {
-    const ctx = await loadCellContext(rt.db.prisma, job, deps.owner);
+    const ctx = await loadContext(job);
     if (!ctx) return;
     const charge = { workspaceId: ctx.base.workspaceId, amount: config.credits.cellRun, reason: "cell_run", baseId: ctx.base.baseId, rowId: job.rowId, columnId: job.columnId, idempotencyKey: chargeKey(job) };
     const fail = (code: string, message: string, run?: RunRecord) =>
@@ -69,7 +70,14 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
         if (checked.ok) {
           // A newer generation may have superseded this run while it was in flight: then its
           // result is dropped, uncharged.
-          return void (await deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run }));
+          // The slot is freed without waiting for the batched write: until it lands the cell stays
+          // running under this worker's lease, so a crash in between only means a re-run, never a
+          // second charge.
+          void deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run }).catch((e) => {
+            if (e instanceof InsufficientCredits) return noCredits();
+            console.error("[cellwright] storing a cell's value failed:", e);
+          });
+          return;
         }
         correction = checked.problem;
       }

@@ -30,7 +30,7 @@ interface Pending extends Completion {
  * completeCell; a batch that hits a credit shortfall is redone cell by cell so that exactly the
  * cells the balance covers are stored.
  */
-export function createCompletionBatcher(rt: Runtime, owner: string, opts = { maxBatch: 64, maxDelayMs: 15 }) {
+export function createCompletionBatcher(rt: Runtime, owner: string, opts = { maxBatch: 64, maxDelayMs: 5 }) {
   let queue: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing = Promise.resolve();
