@@ -4,9 +4,29 @@
 // cycle (so the UI shows a failed tool call too), then explains. Plain erasable TypeScript: Node
 // runs this file directly.
 import { startFakeLlm, type FakeLlmRequest, type FakeReply } from "../../test/support/fake-llm.ts";
+import { startPageServer } from "../../test/support/page-server.ts";
+
+// Cells of a column with scrape-url really browse: the model asks for the article page served
+// here, the product fetches it through its URL guard, and the answer cites it, so the popover
+// shows sources the engine grounded itself.
+const pages = await startPageServer();
+
+function cellReply(req: FakeLlmRequest): FakeReply | undefined {
+  if (!req.tools.some((t) => t.name === "scrape-url")) return undefined;
+  const toolResult = req.messages.find((m) => m.role === "tool");
+  if (!toolResult) return { toolCalls: [{ name: "scrape-url", args: { url: `${pages.url}/article` } }] };
+  return {
+    json: {
+      value: "Heat pumps",
+      sources: [`${pages.url}/article`],
+      confidenceScore: 0.42,
+      additionalDetails: "The article is about heat pumps in new homes.",
+    },
+  };
+}
 
 function assistantReply(req: FakeLlmRequest): FakeReply | undefined {
-  if (!req.tools.some((t) => t.name === "manageColumn")) return undefined;
+  if (!req.tools.some((t) => t.name === "manageColumn")) return cellReply(req);
   const lastUser = req.messages.map((m) => m.role).lastIndexOf("user");
   const answered = req.messages.slice(lastUser + 1).some((m) => m.role === "tool");
   if (!/company research table/i.test(req.lastUserText)) {
@@ -41,6 +61,6 @@ const llm = await startFakeLlm({
   handler: assistantReply,
 });
 process.stdout.write(`${JSON.stringify({ baseUrl: llm.baseUrl })}\n`);
-const stop = () => void llm.close().then(() => process.exit(0));
+const stop = () => void Promise.all([llm.close(), pages.close()]).then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
