@@ -27,6 +27,7 @@ const schema = z.object({
   AI_MODEL: optionalString,
   AI_ASSISTANT_MODEL: optionalString,
   AI_CONCURRENCY: int(8),
+  WORKER_CONCURRENCY: z.coerce.number().int().nonnegative().optional(),
   AI_RPM: int(0),
   AI_MAX_ATTEMPTS: int(4),
   AI_TIMEOUT_MS: int(60_000),
@@ -75,7 +76,7 @@ function buildConfig(e: z.infer<typeof schema>) {
     initialCredits: e.INITIAL_CREDITS,
     uiAutoLogin: e.UI_AUTO_LOGIN,
     // Embedded mode always works in-process; with PostgreSQL the web process works too unless told not to.
-    workerInProcess: e.WORKER_IN_PROCESS !== "false",
+    workerInProcess: e.WORKER_IN_PROCESS !== "false" || !e.DATABASE_URL,
     maxBodyBytes: 20 * 1024 * 1024,
     ai: {
       openaiApiKey: e.OPENAI_API_KEY,
@@ -84,7 +85,10 @@ function buildConfig(e: z.infer<typeof schema>) {
       anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
       model: e.AI_MODEL,
       assistantModel: e.AI_ASSISTANT_MODEL ?? e.AI_MODEL,
+      // With PostgreSQL and the queue engine, AI_CONCURRENCY caps cells running across every
+      // worker, and WORKER_CONCURRENCY is what one process runs at most (default: the same).
       concurrency: Math.max(1, e.AI_CONCURRENCY),
+      workerConcurrency: Math.max(1, e.WORKER_CONCURRENCY || e.AI_CONCURRENCY),
       rpm: e.AI_RPM,
       maxAttempts: Math.max(1, e.AI_MAX_ATTEMPTS),
       timeoutMs: e.AI_TIMEOUT_MS,

@@ -1,7 +1,11 @@
 import type { Runtime } from "./runtime.ts";
 import { pendingMigrations } from "./db/migrate.ts";
 
-/** Liveness and readiness: the database answers and every migration is applied. */
+/**
+ * Liveness and readiness: the database answers, every migration is applied, and the queue is
+ * reachable (the queue engine's on PostgreSQL; on the embedded database the cells table is the
+ * queue, so it is reachable with the database).
+ */
 export async function healthReport(rt: Runtime) {
   let database = false;
   let pending: string[] = [];
@@ -12,5 +16,8 @@ export async function healthReport(rt: Runtime) {
   } catch {
     database = false;
   }
-  return { ok: database && pending.length === 0, database, vendor: rt.db.vendor, pendingMigrations: pending };
+  const queue = rt.cellJobs
+    ? { engine: "pg-boss", reachable: await rt.cellJobs.reachable() }
+    : { engine: "database", reachable: database };
+  return { ok: database && pending.length === 0 && queue.reachable, database, vendor: rt.db.vendor, pendingMigrations: pending, queue };
 }

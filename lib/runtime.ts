@@ -3,6 +3,7 @@ import { openDatabase, targetFromConfig, type Database, type DatabaseTarget } fr
 import { migrate } from "./db/migrate.ts";
 import { EventBus } from "./events.ts";
 import { seedFromConfig } from "./workspaces.ts";
+import type { CellJobs } from "./jobs/pgboss-jobs.ts";
 
 /**
  * Everything a request or a worker needs, built from an explicit Config. One per process:
@@ -13,6 +14,8 @@ export interface Runtime {
   config: Config;
   db: Database;
   bus: EventBus;
+  /** Scale-out only: the queue engine's cell jobs, written in the transactions that make cells pending. */
+  cellJobs?: CellJobs;
   /** Background services (engine, webhook relay) register their stop functions here. */
   services: { name: string; stop: () => Promise<void> }[];
 }

@@ -3,6 +3,7 @@ import { createWorkspace, findWorkspaceByName } from "../workspaces.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
 import { intOption, stringOption, table, type CliCommand, type CommandInput } from "./command.ts";
 import { CREDITS_COMMANDS } from "./credits-command.ts";
+import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
 
 // The command table. A new command (credits add, export, import) is one more entry here.
 
@@ -71,4 +72,5 @@ export const COMMANDS: CliCommand[] = [
     },
   },
   ...CREDITS_COMMANDS,
+  ...EXPORT_IMPORT_COMMANDS,
 ];

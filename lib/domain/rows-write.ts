@@ -50,6 +50,11 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, body
   }
 
   await insertRows(tx, ctx.sheetId, prepared);
+  // PGlite has no autovacuum and PostgreSQL's analyses only now and then. Without fresh
+  // statistics the planner reads a large sheet by sorting all its rows for every batch of Get
+  // Rows and every page, so a large insert refreshes them: a sample of the two columns those
+  // reads filter and sort on (tens of milliseconds; with `values` it would be three times that).
+  if (prepared.length >= ANALYZE_AFTER_ROWS) await tx.$executeRawUnsafe(`ANALYZE rows (sheet_id, seq)`);
   const aiColumns = columns.filter((c) => c.isAiEnabled);
   const cells: { rowId: string; columnId: string; status: "done" | "pending" }[] = [];
   const settled: string[] = [];
@@ -64,6 +69,7 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, body
     if (!waiting) settled.push(row.id);
   }
   await insertCells(tx, ctx.sheetId, cells);
+  await w.queueCells?.(cells.filter((c) => c.status === "pending"));
   await touchBase(tx, ctx.baseId);
   await settleRows(w, ctx, settled);
   const ids = prepared.map((r) => r.id);
@@ -71,6 +77,8 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, body
   if (cells.some((c) => c.status === "pending")) w.emit({ type: "work.available" });
   return { rows: prepared.map((r) => standardRow(columns, r.id, r.values)) };
 }
+
+const ANALYZE_AFTER_ROWS = 1_000;
 
 // One statement per table for a whole request, in the order given (seq is insertion order):
 // Prisma's createMany costs several times as much at 10,000 rows.
@@ -156,6 +164,7 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, b
   }
   await markCellsSupplied(tx, ctx.sheetId, suppliedPairs);
   await markCellsPending(tx, ctx.sheetId, rerunPairs);
+  await w.queueCells?.(rerunPairs);
   const waiting = new Set(rerunPairs.map((p) => p.rowId));
   await settleRows(w, ctx, [...updated.keys()].filter((id) => !waiting.has(id)));
   if (updated.size > 0) {

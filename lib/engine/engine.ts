@@ -1,7 +1,9 @@
 import type { Runtime } from "../runtime.ts";
 import type { CellQueue } from "../jobs/types.ts";
 import { createDbCellQueue } from "../jobs/db-cell-queue.ts";
+import { createPgBossCellQueue } from "../jobs/pgboss-cell-queue.ts";
 import { perKeyTokenBuckets } from "./rate-limit.ts";
+import { sharedTokenBuckets } from "./shared-rate-limit.ts";
 import { createCellWorker, type RunnerDeps } from "./cell-runner.ts";
 import { dbSearchCache } from "./search-cache.ts";
 import { systemDnsResolver } from "../tools/index.ts";
@@ -25,10 +27,17 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
        WHERE status = 'running'`,
     );
   }
-  const queue = createDbCellQueue(rt.db.prisma, { concurrency: rt.config.ai.concurrency, leaseMs: rt.config.ai.leaseMs });
+  const { ai } = rt.config;
+  // Scale-out (PostgreSQL with the queue engine): cells arrive as pg-boss jobs, AI_CONCURRENCY
+  // is a cap across all workers, and the rate limit lives in the database.
+  const queue = rt.cellJobs
+    ? createPgBossCellQueue(rt.db.prisma, rt.cellJobs, { concurrency: ai.workerConcurrency, globalConcurrency: ai.concurrency, leaseMs: ai.leaseMs }, () =>
+        rt.bus.emit({ type: "work.available" }),
+      )
+    : createDbCellQueue(rt.db.prisma, { concurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts });
   const batcher = createCompletionBatcher(rt, queue.owner);
   const worker = createCellWorker(rt, {
-    limiter: perKeyTokenBuckets(rt.config.ai.rpm),
+    limiter: rt.db.vendor === "postgres" ? sharedTokenBuckets(rt.db.prisma, ai.rpm) : perKeyTokenBuckets(ai.rpm),
     owner: queue.owner,
     complete: (c) => batcher.complete(c),
     tools: { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools },

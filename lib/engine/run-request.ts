@@ -64,6 +64,7 @@ export async function runCells(w: Work, workspaceId: string, baseId: string, req
       batch.map((r) => r.columnId),
     );
   }
+  await w.queueCells?.(refs);
   if (refs.length > 0) {
     const rowIds = [...new Set(refs.map((r) => r.rowId))];
     w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });

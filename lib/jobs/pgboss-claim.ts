@@ -26,7 +26,9 @@ type StateRow = {
 export interface ClaimResult {
   claimed: CellJob[];
   fetched: number;
-  /** Ready cells left unclaimed because the global concurrency cap was reached. */
+  /** How many jobs were asked for (fewer than wanted when the global cap is near). */
+  requested: number;
+  /** Non-zero when the global concurrency cap (or a concurrent claim) held this claim back. */
   capped: number;
 }
 
@@ -45,9 +47,17 @@ export async function claimJobs(
   return prisma.$transaction(
     async (tx) => {
       const db = fromPrisma(tx);
-      const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: want, db });
-      if (fetched.length === 0) return { claimed: [], fetched: 0, capped: 0 };
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${CONCURRENCY_LOCK})`);
+      // Under the lock, count the cells running anywhere and take no more jobs than the cap
+      // leaves room for, so jobs are not fetched only to be put back.
+      // A claim never waits on a lock for long: it fails, and the next poll tries again.
+      await tx.$executeRawUnsafe(`SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CONCURRENCY_LOCK})`);
+      const [{ running }] = await tx.$queryRawUnsafe<{ running: number }[]>(
+        `SELECT count(*)::int AS running FROM cells WHERE status = 'running' AND lease_until > now()`,
+      );
+      const room = Math.min(want, globalCap - running);
+      if (room <= 0) return { claimed: [], fetched: 0, requested: 0, capped: 1 };
+      const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: room, db });
+      if (fetched.length === 0) return { claimed: [], fetched: 0, requested: room, capped: room < want ? 1 : 0 };
       const rows = await tx.$queryRawUnsafe<StateRow[]>(
         CLAIM_SQL,
         fetched.map((j) => j.data.r),
@@ -79,7 +89,7 @@ export async function claimJobs(
         taken.add(key);
         claimed.push({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id, generation: r.generation, attempts: r.attempts });
       }
-      return { claimed, fetched: fetched.length, capped };
+      return { claimed, fetched: fetched.length, requested: room, capped: capped + (room < want ? 1 : 0) };
     },
     { maxWait: 10_000, timeout: 30_000 },
   );

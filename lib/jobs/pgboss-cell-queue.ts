@@ -1,0 +1,168 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Prisma } from "../db/database.ts";
+import { renewLeases } from "./claim-cells.ts";
+import { claimJobs, releaseToQueue } from "./pgboss-claim.ts";
+import { reconcile } from "./pgboss-reconciler.ts";
+import type { CellJobs } from "./pgboss-jobs.ts";
+import type { CellJob, CellQueue, CellWorker } from "./types.ts";
+
+export interface PgBossQueueOptions {
+  /** Cells this process runs at once. */
+  concurrency: number;
+  /** Cells running at once across every worker (AI_CONCURRENCY in scale-out). */
+  globalConcurrency: number;
+  leaseMs: number;
+  /** How often to look for jobs when nothing woke the queue (default 1000 ms). */
+  pollMs?: number;
+  /** How often to reclaim dead workers' cells and requeue orphans (default leaseMs / 2). */
+  reconcileMs?: number;
+}
+
+/**
+ * The scale-out queue: pg-boss jobs deliver cells to workers, and the cells table keeps its role
+ * as the record of work. A worker keeps a small buffer of claimed cells so its slots never wait
+ * for a claim round trip; claimed cells count against the global cap like running ones.
+ * `announce` tells other processes that new jobs exist (it emits work.available, which the
+ * events bridge forwards).
+ */
+export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBossQueueOptions, announce: () => void): CellQueue {
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  // Claimed but not yet started: enough to cover a claim round trip on a busy database.
+  const capacity = opts.concurrency * 2;
+  const lowWater = Math.max(1, Math.ceil(opts.concurrency / 2));
+  const buffer: CellJob[] = [];
+  const running = new Map<string, { job: CellJob; abort: AbortController; done: Promise<void> }>();
+  const followRows = new Set<string>();
+  let worker: CellWorker | undefined;
+  let stopped = false;
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let maxInFlight = 0;
+  let claimed = 0;
+  let followTimer: NodeJS.Timeout | undefined;
+  let following = Promise.resolve();
+  const timers: NodeJS.Timeout[] = [];
+
+  // A finished cell may have made others of its row ready (the DAG) or left itself pending for a
+  // retry: their jobs are written here, batched. A crash before this runs is what the reconciler
+  // is for.
+  const flushFollowUps = () => {
+    clearTimeout(followTimer);
+    followTimer = undefined;
+    if (followRows.size === 0) return following;
+    const rows = [...followRows];
+    followRows.clear();
+    following = following.then(async () => {
+      try {
+        if ((await jobs.enqueueRows(prisma, rows)) > 0) announce();
+      } catch (e) {
+        console.error("[cellwright] queueing follow-up cells failed:", e);
+      }
+    });
+    return following;
+  };
+
+  const dispatch = () => {
+    while (!stopped && worker && running.size < opts.concurrency && buffer.length > 0) {
+      const job = buffer.shift()!;
+      const key = `${job.rowId}:${job.columnId}`;
+      const abort = new AbortController();
+      const done = worker(job, abort.signal)
+        .catch((e) => console.error("[cellwright] cell worker crashed:", e))
+        .finally(() => {
+          running.delete(key);
+          followRows.add(job.rowId);
+          followTimer ??= setTimeout(flushFollowUps, 25);
+          pump();
+        });
+      running.set(key, { job, abort, done });
+      maxInFlight = Math.max(maxInFlight, running.size);
+    }
+  };
+
+  const pump = () => {
+    dispatch();
+    if (stopped || !worker || buffer.length >= lowWater) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = (async () => {
+      try {
+        do {
+          again = false;
+          const want = capacity - buffer.length - running.size;
+          if (want <= 0) break;
+          const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency);
+          claimed += r.claimed.length;
+          if (stopped) {
+            await releaseToQueue(prisma, jobs, owner, r.claimed);
+            break;
+          }
+          buffer.push(...r.claimed);
+          dispatch();
+          // A full fetch means more may be queued; at the global cap, wait for a slot to free up
+          // (a completion here, or work.available from another worker).
+          if (r.capped > 0) again = false;
+          else if (r.fetched === want) again = true;
+        } while (again && !stopped && buffer.length < lowWater);
+      } catch (e) {
+        if (!stopped) console.error("[cellwright] claiming cells failed:", e);
+      } finally {
+        claiming = undefined;
+      }
+    })();
+  };
+
+  const runReconcile = async () => {
+    try {
+      const r = await reconcile(prisma, jobs);
+      if (r.requeued > 0) {
+        announce();
+        pump();
+      }
+    } catch (e) {
+      if (!stopped) console.error("[cellwright] reconciling the queue failed:", e);
+    }
+  };
+
+  return {
+    owner,
+    start(w) {
+      worker = w;
+      timers.push(setInterval(pump, opts.pollMs ?? 1_000));
+      timers.push(
+        setInterval(() => {
+          if (running.size + buffer.length > 0) void renewLeases(prisma, owner, opts.leaseMs).catch(() => undefined);
+        }, Math.max(1_000, opts.leaseMs / 3)),
+      );
+      timers.push(setInterval(() => void runReconcile(), opts.reconcileMs ?? Math.max(1_000, opts.leaseMs / 2)));
+      void runReconcile().then(pump);
+      pump();
+    },
+    wake: () => pump(),
+    async stop(graceMs = 10_000) {
+      if (stopped) return;
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      await claiming;
+      // Claimed cells that never started go straight back, so other workers take them now.
+      const waiting = buffer.splice(0);
+      if ((await releaseToQueue(prisma, jobs, owner, waiting).catch(() => 0)) > 0) announce();
+      const inFlight = [...running.values()];
+      const finished = Promise.all(inFlight.map((r) => r.done));
+      const timedOut = await Promise.race([finished.then(() => false), sleep(graceMs).then(() => true)]);
+      if (timedOut) {
+        for (const r of running.values()) r.abort.abort(new Error("shutting down"));
+        await Promise.race([finished, sleep(5_000)]);
+      }
+      // Cells whose run was cut short are still ours and running: hand them back with a job.
+      if ((await releaseToQueue(prisma, jobs, owner, inFlight.map((r) => r.job)).catch(() => 0)) > 0) announce();
+      await flushFollowUps();
+    },
+    stats: () => ({ inFlight: running.size, maxInFlight, claimed }),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
