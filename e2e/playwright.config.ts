@@ -53,7 +53,8 @@ export default defineConfig({
           reuseExistingServer: false,
         },
         {
-          command: `npx --no-install next build && npx --no-install next start -p ${PORT} -H 127.0.0.1`,
+          // `npm start`'s entry: it builds only when the shared test build is missing or stale.
+          command: `npx --no-install tsx lib/cli/start.ts`,
           cwd: root,
           url: `http://127.0.0.1:${PORT}/api/health`,
           timeout: 240_000,
@@ -62,8 +63,9 @@ export default defineConfig({
           stderr: "pipe",
           env: {
             NEXT_TELEMETRY_DISABLED: "1",
-            // Its own build directory, so a developer's running server or build is left alone.
-            NEXT_DIST_DIR: ".next-e2e",
+            // The test build shared with the server-process suites; a developer's own .next is left alone.
+            NEXT_DIST_DIR: ".next-test",
+            PORT: String(PORT),
             DATA_DIR: process.env.E2E_DATA_DIR!,
             API_KEY,
             ALLOW_PRIVATE_NETWORK: "true",

@@ -5,6 +5,14 @@ import { existsSync } from "node:fs";
 const run = (cmd, args, env = {}) =>
   spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } }).status ?? 1;
 
+// Suites that start the real server share one production build, made here once: parallel test
+// files must never build at the same time.
+const built = spawnSync("npx", ["--no-install", "tsx", "lib/cli/start.ts", "--build-only"], {
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next-test" },
+}).status;
+if (built !== 0) process.exit(built ?? 1);
+
 const { TEST_DATABASE_URL: _ignored, ...rest } = process.env;
 let status = spawnSync("npx", ["--no-install", "vitest", "run", "--config", "test/vitest.config.ts"], {
   stdio: "inherit",

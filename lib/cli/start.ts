@@ -30,6 +30,8 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
   const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+// The test runner builds once up front, so that parallel suites never build at the same time.
+if (process.argv.includes("--build-only")) process.exit(0);
 
 const server = spawn("npx", ["--no-install", "next", "start", "-p", String(config.port)], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

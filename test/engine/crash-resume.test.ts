@@ -31,7 +31,6 @@ const env = () => ({
   OPENAI_BASE_URL: llm.baseUrl,
   AI_MODEL: "openai:fake",
   AI_CONCURRENCY: "8",
-  NEXT_DIST_DIR: ".next-test",
 });
 
 async function api(method: string, p: string, body?: unknown) {

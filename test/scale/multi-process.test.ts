@@ -65,7 +65,7 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     sqlClient = new pg.Client({ connectionString: db.url });
     await sqlClient.connect();
     const port = 36_000 + Math.floor(Math.random() * 1000);
-    web = await startServerProcess({ ...env({ WORKER_IN_PROCESS: "false" }), NEXT_DIST_DIR: ".next-test-scale" }, port);
+    web = await startServerProcess(env({ WORKER_IN_PROCESS: "false" }), port);
   }, 300_000);
   afterAll(async () => {
     for (const w of workers) await w.kill9();

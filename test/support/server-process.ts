@@ -4,6 +4,9 @@ import { waitFor } from "./wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** Every suite that starts the real server shares one build, made once by the test runner. */
+export const TEST_DIST_DIR = ".next-test";
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -21,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   let log = "";
   const child = spawn("npx", ["--no-install", "tsx", "lib/cli/start.ts"], {
     cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env, NEXT_DIST_DIR: TEST_DIST_DIR },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

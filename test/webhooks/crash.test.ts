@@ -32,7 +32,6 @@ const env = () => ({
   ALLOW_PRIVATE_NETWORK: "true",
   WEBHOOK_RETRY_SCHEDULE: "0,2000,2000,2000,2000,2000,2000,2000,2000,2000",
   // Its own build directory: suites that start the server may run in parallel.
-  NEXT_DIST_DIR: ".next-test-webhooks",
 });
 
 async function api(method: string, p: string, body?: unknown) {
