@@ -2,7 +2,8 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Tx } from "../db/database.ts";
 import { claimCells, reclaimExpired, releaseCells, renewLeases } from "./claim-cells.ts";
-import type { CellJob, CellQueue, CellWorker } from "./types.ts";
+import type { CellQueue } from "./types.ts";
+import { createWorkerSlots } from "./worker-slots.ts";
 
 export interface DbQueueOptions {
   concurrency: number;
@@ -20,35 +21,17 @@ export interface DbQueueOptions {
  */
 export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  const buffer: CellJob[] = [];
-  const running = new Map<string, { job: CellJob; abort: AbortController; done: Promise<void> }>();
-  let worker: CellWorker | undefined;
+  const slots = createWorkerSlots(opts.concurrency, () => pump());
+  const { buffer } = slots;
   let stopped = false;
   let claiming = false;
   let again = false;
-  let maxInFlight = 0;
   let claimed = 0;
   let poll: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
 
-  const dispatch = () => {
-    while (!stopped && worker && running.size < opts.concurrency && buffer.length > 0) {
-      const job = buffer.shift()!;
-      const key = `${job.rowId}:${job.columnId}`;
-      const abort = new AbortController();
-      const done = worker(job, abort.signal)
-        .catch((e) => console.error("[cellwright] cell worker crashed:", e))
-        .finally(() => {
-          running.delete(key);
-          pump();
-        });
-      running.set(key, { job, abort, done });
-      maxInFlight = Math.max(maxInFlight, running.size);
-    }
-  };
-
   const pump = () => {
-    dispatch();
+    slots.dispatch();
     if (stopped || buffer.length >= opts.concurrency / 2) return;
     if (claiming) {
       again = true;
@@ -59,12 +42,12 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
       try {
         do {
           again = false;
-          const want = opts.concurrency * 2 - buffer.length - running.size;
+          const want = opts.concurrency * 2 - buffer.length - slots.running;
           if (want <= 0) break;
           const jobs = await claimCells(db, owner, want, opts.leaseMs);
           claimed += jobs.length;
           buffer.push(...jobs);
-          dispatch();
+          slots.dispatch();
           if (jobs.length === want) again = true;
         } while (again && !stopped && buffer.length < opts.concurrency / 2);
       } catch (e) {
@@ -78,14 +61,14 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
   return {
     owner,
     start(w) {
-      worker = w;
+      slots.start(w);
       poll = setInterval(() => {
         void reclaimExpired(db, opts.maxAttempts)
           .catch((e) => console.error("[cellwright] reclaiming expired leases failed:", e))
           .finally(pump);
       }, opts.pollMs ?? 500);
       heartbeat = setInterval(() => {
-        if (running.size + buffer.length > 0) void renewLeases(db, owner, opts.leaseMs).catch(() => undefined);
+        if (slots.running + buffer.length > 0) void renewLeases(db, owner, opts.leaseMs).catch(() => undefined);
       }, Math.max(1_000, opts.leaseMs / 3));
       pump();
     },
@@ -94,13 +77,9 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
       stopped = true;
       clearInterval(poll);
       clearInterval(heartbeat);
-      const waiting = buffer.splice(0);
-      const inFlight = [...running.values()];
-      const finished = Promise.all(inFlight.map((r) => r.done));
-      const timedOut = await Promise.race([finished.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
-      if (timedOut) for (const r of running.values()) r.abort.abort(new Error("shutting down"));
-      await releaseCells(db, owner, [...waiting, ...[...running.values()].map((r) => r.job)]).catch(() => undefined);
+      const { waiting, cut } = await slots.stop(graceMs);
+      await releaseCells(db, owner, [...waiting, ...cut]).catch(() => undefined);
     },
-    stats: () => ({ inFlight: running.size, maxInFlight, claimed }),
+    stats: () => slots.stats(claimed),
   };
 }

@@ -5,7 +5,8 @@ import { renewLeases } from "./claim-cells.ts";
 import { claimJobs, releaseToQueue } from "./pgboss-claim.ts";
 import { reconcile } from "./pgboss-reconciler.ts";
 import type { CellJobs } from "./pgboss-jobs.ts";
-import type { CellJob, CellQueue, CellWorker } from "./types.ts";
+import type { CellQueue } from "./types.ts";
+import { createWorkerSlots } from "./worker-slots.ts";
 
 export interface PgBossQueueOptions {
   /** Cells this process runs at once. */
@@ -31,14 +32,17 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
   // Claimed but not yet started: enough to cover a claim round trip on a busy database.
   const capacity = opts.concurrency * 2;
   const lowWater = Math.max(1, Math.ceil(opts.concurrency / 2));
-  const buffer: CellJob[] = [];
-  const running = new Map<string, { job: CellJob; abort: AbortController; done: Promise<void> }>();
   const followRows = new Set<string>();
-  let worker: CellWorker | undefined;
+  const slots = createWorkerSlots(opts.concurrency, (job) => {
+    followRows.add(job.rowId);
+    followTimer ??= setTimeout(flushFollowUps, 25);
+    pump();
+  });
+  const { buffer } = slots;
   let stopped = false;
+  let started = false;
   let claiming: Promise<void> | undefined;
   let again = false;
-  let maxInFlight = 0;
   let claimed = 0;
   let followTimer: NodeJS.Timeout | undefined;
   let following = Promise.resolve();
@@ -63,27 +67,9 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
     return following;
   };
 
-  const dispatch = () => {
-    while (!stopped && worker && running.size < opts.concurrency && buffer.length > 0) {
-      const job = buffer.shift()!;
-      const key = `${job.rowId}:${job.columnId}`;
-      const abort = new AbortController();
-      const done = worker(job, abort.signal)
-        .catch((e) => console.error("[cellwright] cell worker crashed:", e))
-        .finally(() => {
-          running.delete(key);
-          followRows.add(job.rowId);
-          followTimer ??= setTimeout(flushFollowUps, 25);
-          pump();
-        });
-      running.set(key, { job, abort, done });
-      maxInFlight = Math.max(maxInFlight, running.size);
-    }
-  };
-
   const pump = () => {
-    dispatch();
-    if (stopped || !worker || buffer.length >= lowWater) return;
+    slots.dispatch();
+    if (stopped || !started || buffer.length >= lowWater) return;
     if (claiming) {
       again = true;
       return;
@@ -92,7 +78,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       try {
         do {
           again = false;
-          const want = capacity - buffer.length - running.size;
+          const want = capacity - buffer.length - slots.running;
           if (want <= 0) break;
           const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency);
           claimed += r.claimed.length;
@@ -101,7 +87,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
             break;
           }
           buffer.push(...r.claimed);
-          dispatch();
+          slots.dispatch();
           // A full fetch means more may be queued; at the global cap, wait for a slot to free up
           // (a completion here, or work.available from another worker).
           if (r.capped > 0) again = false;
@@ -130,11 +116,12 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
   return {
     owner,
     start(w) {
-      worker = w;
+      started = true;
+      slots.start(w);
       timers.push(setInterval(pump, opts.pollMs ?? 1_000));
       timers.push(
         setInterval(() => {
-          if (running.size + buffer.length > 0) void renewLeases(prisma, owner, opts.leaseMs).catch(() => undefined);
+          if (slots.running + buffer.length > 0) void renewLeases(prisma, owner, opts.leaseMs).catch(() => undefined);
         }, Math.max(1_000, opts.leaseMs / 3)),
       );
       timers.push(setInterval(() => void runReconcile(), opts.reconcileMs ?? Math.max(1_000, opts.leaseMs / 2)));
@@ -147,22 +134,13 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       stopped = true;
       for (const t of timers) clearInterval(t);
       await claiming;
-      // Claimed cells that never started go straight back, so other workers take them now.
-      const waiting = buffer.splice(0);
-      if ((await releaseToQueue(prisma, jobs, owner, waiting).catch(() => 0)) > 0) announce();
-      const inFlight = [...running.values()];
-      const finished = Promise.all(inFlight.map((r) => r.done));
-      const timedOut = await Promise.race([finished.then(() => false), sleep(graceMs).then(() => true)]);
-      if (timedOut) {
-        for (const r of running.values()) r.abort.abort(new Error("shutting down"));
-        await Promise.race([finished, sleep(5_000)]);
-      }
-      // Cells whose run was cut short are still ours and running: hand them back with a job.
-      if ((await releaseToQueue(prisma, jobs, owner, inFlight.map((r) => r.job)).catch(() => 0)) > 0) announce();
+      const { waiting, cut } = await slots.stop(graceMs);
+      // Claimed cells that never started, and runs cut short, are still ours: hand them back with
+      // a job so other workers take them now. (releaseToQueue skips cells no longer leased to us.)
+      if ((await releaseToQueue(prisma, jobs, owner, [...waiting, ...cut]).catch(() => 0)) > 0) announce();
       await flushFollowUps();
     },
-    stats: () => ({ inFlight: running.size, maxInFlight, claimed }),
+    stats: () => slots.stats(claimed),
   };
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

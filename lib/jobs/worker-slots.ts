@@ -1,0 +1,65 @@
+import type { CellJob, CellWorker } from "./types.ts";
+
+interface Running {
+  job: CellJob;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The running side of a cell queue: a buffer of claimed jobs fed into at most `concurrency`
+ * concurrent runs. Every queue implementation claims its own way and shares this part.
+ */
+export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob) => void) {
+  const buffer: CellJob[] = [];
+  const running = new Map<string, Running>();
+  let worker: CellWorker | undefined;
+  let stopped = false;
+  let maxInFlight = 0;
+
+  const dispatch = () => {
+    while (!stopped && worker && running.size < concurrency && buffer.length > 0) {
+      const job = buffer.shift()!;
+      const key = `${job.rowId}:${job.columnId}`;
+      const abort = new AbortController();
+      const done = worker(job, abort.signal)
+        .catch((e) => console.error("[cellwright] cell worker crashed:", e))
+        .finally(() => {
+          running.delete(key);
+          onFinished(job);
+        });
+      running.set(key, { job, abort, done });
+      maxInFlight = Math.max(maxInFlight, running.size);
+    }
+  };
+
+  return {
+    buffer,
+    dispatch,
+    get running() {
+      return running.size;
+    },
+    start(w: CellWorker) {
+      worker = w;
+      dispatch();
+    },
+    /**
+     * Stops starting runs, lets in-flight ones finish for up to `graceMs`, then aborts the rest.
+     * Returns the claimed jobs that never started and the runs that were cut short.
+     */
+    async stop(graceMs: number): Promise<{ waiting: CellJob[]; cut: CellJob[] }> {
+      stopped = true;
+      const waiting = buffer.splice(0);
+      const inFlight = [...running.values()];
+      const finished = Promise.all(inFlight.map((r) => r.done));
+      if (await Promise.race([finished.then(() => false), sleep(graceMs).then(() => true)])) {
+        for (const r of running.values()) r.abort.abort(new Error("shutting down"));
+        await Promise.race([finished, sleep(5_000)]);
+      }
+      return { waiting, cut: inFlight.filter((r) => running.has(`${r.job.rowId}:${r.job.columnId}`) || r.abort.signal.aborted).map((r) => r.job) };
+    },
+    stats: (claimed: number) => ({ inFlight: running.size, maxInFlight, claimed }),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
