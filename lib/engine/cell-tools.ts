@@ -1,6 +1,6 @@
 import { tool, type ToolSet } from "ai";
 import { appError, isAppError } from "../errors.ts";
-import { getTool, type ToolContext, type ToolDocument } from "../tools/index.ts";
+import { getTool, type ImageOutput, type ToolContext, type ToolDocument } from "../tools/index.ts";
 import type { Config } from "../config.ts";
 
 /**
@@ -20,6 +20,11 @@ export function buildCellTools(toolNames: readonly string[], config: Config, ctx
       execute: async (input: unknown) => {
         try {
           const result = await t.execute(input, ctx);
+          // Chat Completions cannot carry images in a tool result, and base64 sent as text would
+          // only burn tokens: the model is told plainly instead, and the image is not a source.
+          if (isImageOutput(result.output)) {
+            return { error: { code: "unsupported_file", message: `${result.output.name} is an image; images cannot be read by this model through a tool.` } };
+          }
           documents.push(...result.documents);
           return result.output;
         } catch (e) {
@@ -31,3 +36,5 @@ export function buildCellTools(toolNames: readonly string[], config: Config, ctx
   }
   return tools;
 }
+
+const isImageOutput = (o: unknown): o is ImageOutput => typeof o === "object" && o !== null && (o as { kind?: unknown }).kind === "image";

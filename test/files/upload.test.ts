@@ -51,6 +51,25 @@ describe("file uploads", () => {
     expect(row.cells.Gist.metadata.sources).toEqual([`[notes.txt](${up.body.url})`]);
   });
 
+  it("keeps an uploaded image but tells the model it cannot read it, without citing it", async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+    const up = await upload("logo.png", "image/png", png);
+    expect(up.status).toBe(201);
+    let toolText = "";
+    llm.setHandler((req) => {
+      const tool = req.messages.find((m) => m.role === "tool");
+      if (!tool) return { toolCalls: [{ name: "file-analysis", args: { url: up.body.url } }] };
+      toolText = tool.content;
+      return { json: { value: "unknown", sources: [up.body.url], confidenceScore: 0.1 } };
+    });
+    await addRows(app, baseId, [{ Doc: up.body.url }]);
+    const rows = await settled(app, baseId);
+    const row = rows.find((r) => r.cells.Doc.value === up.body.url)!;
+    expect(toolText).toContain("unsupported_file");
+    expect(toolText).not.toMatch(/[A-Za-z0-9+/]{60,}/);
+    expect(row.cells.Gist.metadata.sources).toEqual([]);
+  });
+
   it("refuses empty, oversized, unsupported and corrupt files with a 4xx", async () => {
     expect((await upload("e.txt", "text/plain", "")).body.error.code).toBe("empty_file");
     expect((await upload("big.txt", "text/plain", "x".repeat(3000))).status).toBe(413);
