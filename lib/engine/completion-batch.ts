@@ -30,7 +30,12 @@ interface Pending extends Completion {
  * completeCell; a batch that hits a credit shortfall is redone cell by cell so that exactly the
  * cells the balance covers are stored.
  */
-export function createCompletionBatcher(rt: Runtime, owner: string, opts = { maxBatch: 64, maxDelayMs: 5 }) {
+export function createCompletionBatcher(
+  rt: Runtime,
+  owner: string,
+  onStored: (rowIds: string[]) => void = () => undefined,
+  opts = { maxBatch: 64, maxDelayMs: 5 },
+) {
   let queue: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing = Promise.resolve();
@@ -48,10 +53,14 @@ export function createCompletionBatcher(rt: Runtime, owner: string, opts = { max
     try {
       const results = await inTransaction(rt, (w) => storeBatch(w, owner, batch));
       batch.forEach((p, i) => p.resolve(results[i]));
+      onStored([...new Set(batch.filter((_, i) => results[i] === "done").map((p) => p.job.rowId))]);
     } catch (e) {
       if (!(e instanceof CreditShortfall)) return batch.forEach((p) => p.reject(e));
       for (const p of batch) {
-        await inTransaction(rt, (w) => completeCell(w, p.base, p.job, owner, p.value, p.metadata, p.charge, p.run)).then(p.resolve, p.reject);
+        await inTransaction(rt, (w) => completeCell(w, p.base, p.job, owner, p.value, p.metadata, p.charge, p.run)).then((r) => {
+          p.resolve(r);
+          if (r === "done") onStored([p.job.rowId]);
+        }, p.reject);
       }
     }
   }

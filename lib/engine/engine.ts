@@ -35,7 +35,7 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
         rt.bus.emit({ type: "work.available" }),
       )
     : createDbCellQueue(rt.db.prisma, { concurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts });
-  const batcher = createCompletionBatcher(rt, queue.owner);
+  const batcher = createCompletionBatcher(rt, queue.owner, (rowIds) => queue.stored?.(rowIds));
   const worker = createCellWorker(rt, {
     limiter: rt.db.vendor === "postgres" ? sharedTokenBuckets(rt.db.prisma, ai.rpm) : perKeyTokenBuckets(ai.rpm),
     owner: queue.owner,

@@ -33,9 +33,12 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
   const capacity = opts.concurrency * 2;
   const lowWater = Math.max(1, Math.ceil(opts.concurrency / 2));
   const followRows = new Set<string>();
-  const slots = createWorkerSlots(opts.concurrency, (job) => {
-    followRows.add(job.rowId);
+  const follow = (rowIds: readonly string[]) => {
+    for (const id of rowIds) followRows.add(id);
     followTimer ??= setTimeout(flushFollowUps, 25);
+  };
+  const slots = createWorkerSlots(opts.concurrency, (job) => {
+    follow([job.rowId]);
     pump();
   });
   const { buffer } = slots;
@@ -129,6 +132,9 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       pump();
     },
     wake: () => pump(),
+    // A value reaches the database after its slot was freed (writes are batched), so the row's
+    // next cells are queued again once it has landed.
+    stored: (rowIds) => follow(rowIds),
     async stop(graceMs = 10_000) {
       if (stopped) return;
       stopped = true;

@@ -17,6 +17,8 @@ export interface CellQueue {
   start(worker: CellWorker): void;
   /** New work may be ready (called after a commit that queued cells). */
   wake(): void;
+  /** Values of these rows' cells were committed: cells that depend on them may now be ready. */
+  stored?(rowIds: readonly string[]): void;
   /** Stops claiming, lets in-flight work finish for up to `graceMs`, then releases the rest. */
   stop(graceMs?: number): Promise<void>;
   readonly owner: string;
