@@ -41,7 +41,9 @@ export async function startServerProcess(env: Record<string, string>, port: numb
     "the server to become healthy",
     240_000,
     250,
-  );
+  ).catch((e) => {
+    throw new Error(`${(e as Error).message}; server output:\n${log.slice(-4_000)}`);
+  });
   const signalGroup = async (signal: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, signal);
