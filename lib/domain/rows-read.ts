@@ -9,19 +9,17 @@ const BATCH = 2_000;
 
 type RawRow = { id: string; seq: bigint; values: unknown };
 
-async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<string, CellState>>> {
-  const byRow = new Map<string, Map<string, CellState>>();
-  if (rowIds.length === 0) return byRow;
-  const cells = await tx.cell.findMany({
-    where: { rowId: { in: rowIds } },
-    select: { rowId: true, columnId: true, status: true, errorCode: true, errorMessage: true, metadata: true, stale: true },
-  });
-  for (const c of cells) {
-    let m = byRow.get(c.rowId);
-    if (!m) byRow.set(c.rowId, (m = new Map()));
-    m.set(c.columnId, c);
-  }
-  return byRow;
+// Expanded reads take each row's cell states in the same statement as its values: one statement
+// is one snapshot, so a row is never seen half way through a commit (status done, value missing).
+const CELLS_OF_ROW = `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
+    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale)) FROM cells c WHERE c.row_id = r.id)`;
+
+type RawCell = CellState & { columnId: string };
+
+const parsed = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
+
+function statesOf(raw: unknown): Map<string, CellState> {
+  return new Map((parsed<RawCell[] | null>(raw) ?? []).map((c) => [c.columnId, c]));
 }
 
 /**
@@ -29,8 +27,8 @@ async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<str
  * is called per row under load, and each extra round trip costs a visible share of its rate.
  */
 export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
-  const [hit] = await tx.$queryRawUnsafe<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null }[]>(
-    `SELECT r.id AS row_id, r."values",
+  const [hit] = await tx.$queryRawUnsafe<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null; cells?: unknown }[]>(
+    `SELECT r.id AS row_id, r."values",${expand ? ` ${CELLS_OF_ROW} AS cells,` : ""}
        (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled) ORDER BY c.position)
           FROM columns c WHERE c.sheet_id = s.id) AS columns
      FROM bases b JOIN sheets s ON s.base_id = b.id LEFT JOIN rows r ON r.sheet_id = s.id AND r.id = $3
@@ -42,19 +40,24 @@ export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId:
   if (!hit) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
   if (!hit.row_id) throw appError("row_not_found", `No row "${rowId}" in this base.`);
   const columns = typeof hit.columns === "string" ? (JSON.parse(hit.columns) as ViewColumn[]) : (hit.columns ?? []);
-  const states = expand ? (await cellStates(tx, [hit.row_id])).get(hit.row_id) : undefined;
-  return rowJson(columns, { id: hit.row_id, values: typeof hit.values === "string" ? JSON.parse(hit.values) : hit.values }, expand, states);
+  const states = expand ? statesOf(hit.cells) : undefined;
+  return rowJson(columns, { id: hit.row_id, values: parsed(hit.values) }, expand, states);
 }
 
-const selectRows = (tx: Tx, sheetId: string, afterSeq: bigint, limit: number) =>
-  tx.$queryRawUnsafe<RawRow[]>(`SELECT id, seq, "values" FROM rows WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, sheetId, afterSeq, limit);
+const selectRows = (tx: Tx, sheetId: string, afterSeq: bigint, limit: number, expand: boolean) =>
+  tx.$queryRawUnsafe<(RawRow & { cells?: unknown })[]>(
+    `SELECT r.id, r.seq, r."values"${expand ? `, ${CELLS_OF_ROW} AS cells` : ""}
+     FROM rows r WHERE r.sheet_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3`,
+    sheetId,
+    afterSeq,
+    limit,
+  );
 
 /** One batch of rows in insertion order after `afterSeq`, serialised as the API shows them. */
 export async function readRowBatch(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean) {
-  const rows = await selectRows(tx, sheetId, afterSeq, limit);
-  const states = expand ? await cellStates(tx, rows.map((r) => r.id)) : undefined;
+  const rows = await selectRows(tx, sheetId, afterSeq, limit, expand);
   return {
-    rows: rows.map((r) => rowJson(columns, r, expand, states?.get(r.id))),
+    rows: rows.map((r) => rowJson(columns, r, expand, expand ? statesOf(r.cells) : undefined)),
     lastSeq: rows.length > 0 ? rows[rows.length - 1].seq : afterSeq,
     full: rows.length === limit,
   };
@@ -100,7 +103,7 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
         body = batch.rows.map((r) => JSON.stringify(r)).join(",");
         ({ full, lastSeq: after } = batch);
       } else {
-        const rows = await selectRows(tx, ctx.sheetId, after, BATCH);
+        const rows = await selectRows(tx, ctx.sheetId, after, BATCH, false);
         body = rows.map((r) => write(r.id, (r.values ?? {}) as RowValues)).join(",");
         full = rows.length === BATCH;
         if (rows.length > 0) after = rows[rows.length - 1].seq;
