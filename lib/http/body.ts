@@ -55,3 +55,14 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
 export async function readBody<T>(req: Request, schema: z.ZodType<T>, maxBytes?: number): Promise<T> {
   return parseWith(schema, await readJson(req, maxBytes));
 }
+
+/**
+ * For endpoints whose every field is optional (run, estimate, new API key): a request with no body
+ * and no content type means `{}`, so `curl -X POST` works. A body still has to be JSON.
+ */
+export async function readOptionalBody<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
+  if (req.headers.get("content-type")) return readBody(req, schema);
+  const text = await readText(req, 1).catch(() => undefined);
+  if (text !== "") throw appError("unsupported_media_type");
+  return parseWith(schema, {});
+}

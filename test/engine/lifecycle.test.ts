@@ -157,6 +157,20 @@ describe("re-runs", () => {
   });
 });
 
+describe("the run API without a body", () => {
+  it("treats an empty body as {} but still refuses a body that is not JSON", async () => {
+    const { baseId } = await createBase(app, chain.slice(0, 2));
+    await addRows(app, baseId, [{ Company: "A" }]);
+    await settled(app, baseId);
+    const empty = await app.api("POST", `/api/v1/bases/${baseId}/run/estimate`);
+    expect(empty.status).toBe(200);
+    expect(empty.body.cells).toBe(1);
+    const text = await app.api("POST", `/api/v1/bases/${baseId}/run/estimate`, { raw: "columnIds=x" });
+    expect(text.status).toBe(415);
+    expect(text.body.error.code).toBe("unsupported_media_type");
+  });
+});
+
 describe("an AI column added to existing rows", () => {
   it("leaves existing rows idle until a run is requested", async () => {
     const { baseId } = await createBase(app, [{ name: "Company", isPrimary: true }]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
+import { readOptionalBody } from "@/lib/http/body";
 import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { otherMethods } from "@/lib/http/methods";
 
@@ -10,7 +10,7 @@ export const GET = route(async ({ rt, auth }) => ({ apiKeys: await listApiKeys(r
 
 export const POST = route(
   async ({ req, rt, auth }) => {
-    const { name } = await readBody(req, createKeySchema);
+    const { name } = await readOptionalBody(req, createKeySchema);
     return createApiKey(rt.db.prisma, auth.workspaceId, name);
   },
   { status: 201 },

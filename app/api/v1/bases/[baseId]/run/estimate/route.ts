@@ -1,10 +1,10 @@
 import { param, route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
+import { readOptionalBody } from "@/lib/http/body";
 import { estimateRun, runRequestSchema } from "@/lib/engine/run-request";
 import { otherMethods } from "@/lib/http/methods";
 
 export const POST = route(async ({ req, params, rt, auth }) => {
-  const body = await readBody(req, runRequestSchema);
+  const body = await readOptionalBody(req, runRequestSchema);
   return estimateRun(rt.db.prisma, auth.workspaceId, param(params, "baseId"), body, rt.config.credits.cellRun);
 });
 
