@@ -30,7 +30,7 @@ async function run(label: string, llmArgs: string[]) {
     AI_RETRY_BASE_MS: "200",
     AI_MAX_ATTEMPTS: "8",
   });
-  const rt = await createRuntime(config, process.env.BENCH_MEMORY === "1" ? { kind: "pglite-memory" } : undefined);
+  const rt = await createRuntime(config, process.env.BENCH_MEMORY === "1" ? { target: { kind: "pglite-memory" } } : {});
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
   const base = await inTransaction(rt, (w) =>
     createBase(w, workspace.id, {

@@ -14,7 +14,6 @@ import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows-write.ts";
-import { startScaleOut } from "../lib/jobs/pgboss-services.ts";
 import { startFakeLlmProcess, secs, table } from "./support.ts";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -60,8 +59,7 @@ async function setup(workers: number, llmUrl: string) {
   const db = await freshDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-scale-"));
   const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, OPENAI_BASE_URL: llmUrl, AI_MODEL: "openai:bench", AI_CONCURRENCY: "64", WORKER_CONCURRENCY: String(PER_WORKER), AI_RPM: "0" };
-  const rt = await createRuntime(loadConfig({ ...env, WORKER_IN_PROCESS: "false" }));
-  await startScaleOut(rt);
+  const rt = await createRuntime(loadConfig({ ...env, WORKER_IN_PROCESS: "false" }), { queue: "pg-boss" });
   const children: ChildProcess[] = [];
   for (let i = 0; i < workers; i++) children.push(await startWorker(env));
   const { workspace } = await createWorkspace(rt.db.prisma, "bench");

@@ -1,5 +1,5 @@
 // The one catalog of error codes. Every error the API returns, and every error code a cell can
-// carry, is listed here with its HTTP status and a default message. The README lists them all
+// carry, is listed here with its HTTP status and a default message. docs/api.md lists them all
 // and test/unit/readme.test.ts keeps the two in step.
 
 export const ERROR_CATALOG = {

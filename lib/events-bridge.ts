@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import type { Runtime } from "./runtime.ts";
-import type { AppEvent } from "./events.ts";
+import type { AppEvent, EventBus } from "./events.ts";
 
 // Realtime across processes (scale-out). Each process publishes the after-commit events of its
 // own bus with PostgreSQL NOTIFY, and re-emits on its bus what the others published (LISTEN), so
@@ -73,7 +72,7 @@ export function packEvents(origin: string, events: AppEvent[], maxBytes = MAX_PA
   return payloads;
 }
 
-export async function startEventsBridge(rt: Pick<Runtime, "bus" | "services">, url: string): Promise<EventsBridge> {
+export async function startEventsBridge(rt: { bus: EventBus; services: { name: string; stop: () => Promise<void> }[] }, url: string): Promise<EventsBridge> {
   const origin = randomBytes(6).toString("hex");
   const remote = new WeakSet<AppEvent>();
   const publisher = new pg.Pool({ connectionString: url, max: 1, application_name: "cellwright-events" });

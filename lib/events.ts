@@ -1,13 +1,6 @@
 // A typed in-process bus for after-commit events. Emit only after the transaction that caused
 // the event has committed, so listeners never see state that could still roll back.
 
-export interface CellSnapshot {
-  value: string;
-  status?: string;
-  metadata?: unknown;
-  error?: { code: string; message: string };
-}
-
 export type AppEvent =
   | {
       type: "cell.updated";
@@ -23,6 +16,22 @@ export type AppEvent =
   | { type: "work.available" }
   /** A webhook message became due outside a settle (a redelivery): wakes the relay. */
   | { type: "webhooks.queued" };
+
+/** The base a transactional event concerns. */
+export interface BaseRef {
+  baseId: string;
+  workspaceId: string;
+  sheetId: string;
+}
+
+/**
+ * Facts announced inside a transaction, for reactions that must commit with it: the webhook outbox
+ * (rows settled) and a queue engine's jobs (cells queued). Lower layers announce them; the runtime
+ * wires in the reactions, so the domain never imports webhooks or the queue.
+ */
+export type TxEvent =
+  | { type: "cells.queued"; refs: readonly { rowId: string; columnId: string }[] }
+  | { type: "rows.settled"; base: BaseRef; rowIds: readonly string[] };
 
 type Listener = (event: AppEvent) => void;
 

@@ -16,8 +16,6 @@ export async function healthReport(rt: Runtime) {
   } catch {
     database = false;
   }
-  const queue = rt.cellJobs
-    ? { engine: "pg-boss", reachable: await rt.cellJobs.reachable() }
-    : { engine: "database", reachable: database };
+  const queue = { engine: rt.queue.name, reachable: await rt.queue.reachable() };
   return { ok: database && pending.length === 0 && queue.reachable, database, vendor: rt.db.vendor, pendingMigrations: pending, queue };
 }

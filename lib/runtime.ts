@@ -1,61 +1,83 @@
-import { loadConfig, type Config } from "./config.ts";
+import type { Config } from "./config.ts";
 import { openDatabase, targetFromConfig, type Database, type DatabaseTarget } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
+import type { TxReaction, UnitOfWork } from "./db/work.ts";
 import { EventBus } from "./events.ts";
 import { seedFromConfig } from "./workspaces.ts";
-import type { CellJobs } from "./jobs/pgboss-jobs.ts";
+import { returnLeases } from "./domain/cells/index.ts";
+import { startQueueEngine, type QueueEngine, type QueueEngineName } from "./jobs/queue-engine.ts";
+import { perKeyTokenBuckets, type RateLimiter } from "./engine/rate-limit.ts";
+import { sharedTokenBuckets } from "./engine/shared-rate-limit.ts";
+import { outboxReaction } from "./webhooks/outbox.ts";
+import { releaseAllLeases } from "./webhooks/claim-messages.ts";
 
 /**
- * Everything a request or a worker needs, built from an explicit Config. One per process:
- * Next.js bundles route handlers separately, so the instance lives on globalThis for all
- * bundles (and the engine) to share one database handle.
+ * Everything a request or a worker needs, built once from an explicit Config: the database, the
+ * queue engine and the rate limiter are chosen here and handed down ready, so no other module
+ * asks which vendor or queue engine it runs on.
  */
-export interface Runtime {
+export interface Runtime extends UnitOfWork {
   config: Config;
   db: Database;
   bus: EventBus;
-  /** Scale-out only: the queue engine's cell jobs, written in the transactions that make cells pending. */
-  cellJobs?: CellJobs;
-  /** Background services (engine, webhook relay) register their stop functions here. */
+  queue: QueueEngine;
+  /** The model-call rate limit (AI_RPM): per process, or shared through the database. */
+  limiter: RateLimiter;
+  reactions: TxReaction[];
+  /** Background services (engine, webhook relay, queue engine) register their stop functions here. */
   services: { name: string; stop: () => Promise<void> }[];
 }
 
-export type RuntimeStarter = (rt: Runtime) => Promise<void> | void;
-
-const KEY = Symbol.for("cellwright.runtime");
-type Slot = { promise?: Promise<Runtime>; starters: RuntimeStarter[] };
-const slot: Slot = ((globalThis as Record<symbol, Slot>)[KEY] ??= { starters: [] });
-
-export async function createRuntime(config: Config, target: DatabaseTarget = targetFromConfig(config)): Promise<Runtime> {
-  const db = await openDatabase(target);
-  await migrate(db);
-  const rt: Runtime = { config, db, bus: new EventBus(), services: [] };
-  await seedFromConfig(rt);
-  return rt;
+export interface RuntimeOptions {
+  target?: DatabaseTarget;
+  /**
+   * The queue engine. Default: the embedded queue on a database one process owns, pg-boss on a
+   * shared PostgreSQL. Commands that run no enrichment (the CLI, tests) pick "database" to start
+   * no queue engine.
+   */
+  queue?: QueueEngineName;
 }
 
-/** Registers work to start with the process runtime (the engine, the webhook relay). */
-export function onRuntimeStart(starter: RuntimeStarter): void {
-  slot.starters.push(starter);
-}
-
-export function getRuntime(): Promise<Runtime> {
-  slot.promise ??= (async () => {
-    const rt = await createRuntime(loadConfig(process.env));
-    for (const start of slot.starters) await start(rt);
-    return rt;
-  })().catch((e) => {
-    slot.promise = undefined;
+export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const db = await openDatabase(opts.target ?? targetFromConfig(config));
+  try {
+    await migrate(db);
+    if (db.exclusive) {
+      // One process owns this database, so every lease left is a dead process's: hand the work
+      // back now instead of waiting for the leases to run out.
+      await returnLeases(db.prisma, { expiredOnly: false, maxAttempts: config.ai.maxAttempts });
+      await releaseAllLeases(db.prisma);
+    }
+    await seedFromConfig(db.prisma, config);
+    const bus = new EventBus();
+    const services: Runtime["services"] = [];
+    const queue = await startQueueEngine(opts.queue ?? (db.exclusive ? "database" : "pg-boss"), { config, db, bus, services });
+    services.push({ name: "queue engine", stop: () => queue.stop() });
+    const limiter = db.exclusive ? perKeyTokenBuckets(config.ai.rpm) : sharedTokenBuckets(db.prisma, config.ai.rpm);
+    const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
+    return { config, db, bus, queue, limiter, reactions, services };
+  } catch (e) {
+    await db.close().catch(() => undefined);
     throw e;
-  });
-  return slot.promise;
+  }
+}
+
+// Next.js bundles route handlers separately, so the process's runtime lives on globalThis for all
+// bundles (and the engine) to share one database handle. boot() installs it at server start.
+const KEY = Symbol.for("cellwright.runtime");
+type Slot = { promise?: Promise<Runtime> };
+const slot: Slot = ((globalThis as Record<symbol, Slot>)[KEY] ??= {});
+
+/** The process's runtime, as installed at start (boot) or by a test. */
+export function getRuntime(): Promise<Runtime> {
+  return slot.promise ?? Promise.reject(new Error("No runtime is installed: the server builds it at start (instrumentation.ts → boot)."));
 }
 
 /**
- * Tests and benchmarks install their own runtime (a fresh PGlite) instead of the env one.
- * Returns a function that puts back whatever was installed before.
+ * Makes `rt` the process's runtime. Returns a function that puts back whatever was installed
+ * before (tests and benchmarks install their own).
  */
-export function installRuntime(rt: Runtime | undefined): () => void {
+export function installRuntime(rt: Runtime | Promise<Runtime> | undefined): () => void {
   const previous = slot.promise;
   slot.promise = rt ? Promise.resolve(rt) : undefined;
   return () => {

@@ -1,5 +1,4 @@
-import type { Tx } from "./db/database.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Prisma, Tx } from "./db/database.ts";
 import { newId } from "./ids.ts";
 import { appError } from "./errors.ts";
 import { createApiKey, hashKey } from "./auth/api-keys.ts";
@@ -24,15 +23,15 @@ export async function findWorkspaceByName(tx: Tx, name: string) {
  * API_KEY makes sure a workspace "default" exists with that key. Idempotent: a second start
  * with the same key changes nothing.
  */
-export async function seedFromConfig(rt: Runtime): Promise<void> {
-  const key = rt.config.seedApiKey;
+export async function seedFromConfig(prisma: Prisma, config: { seedApiKey?: string; initialCredits?: number }): Promise<void> {
+  const key = config.seedApiKey;
   if (!key) return;
   const hash = hashKey(key);
-  await rt.db.prisma.$transaction(async (tx) => {
+  await prisma.$transaction(async (tx) => {
     if (await tx.apiKey.findUnique({ where: { hash } })) return;
     let ws = await tx.workspace.findUnique({ where: { name: "default" } });
     if (!ws) {
-      const credits = rt.config.initialCredits;
+      const credits = config.initialCredits;
       ws = await tx.workspace.create({
         data: { id: newId.workspace(), name: "default", credits: credits === undefined ? null : BigInt(credits) },
       });

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { getRuntime } from "@/lib/runtime";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 import { principalForSessionOrNull } from "@/lib/auth/session";
-import type { Principal } from "@/lib/auth/authenticate";
+import type { Principal } from "@/lib/auth/principal";
 
 /** The signed-in principal of this page request, or null. */
 export async function currentPrincipal(): Promise<Principal | null> {

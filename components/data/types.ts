@@ -1,49 +1,21 @@
-// The API's shapes as the UI sees them (spec §2, with the expanded-cell additions).
+// The API's shapes as the UI sees them: inferred from the endpoint schemas (type-only imports),
+// so the UI cannot drift from what the server declares and tests check.
 
-// Type-only imports: the domain's own shapes, so the UI cannot drift from the API.
-import type { ColumnView } from "@/lib/domain/column-model.ts";
-import type { BaseStructure } from "@/lib/domain/bases.ts";
-import type { CellMetadata } from "@/lib/domain/cell-view.ts";
+import type { z } from "zod";
+import type { cellMetadataSchema, cellStatusSchema, expandedCellSchema, expandedRowSchema } from "@/lib/http/schemas/common.ts";
 
-export type { ColumnView, BaseStructure, CellMetadata };
+export type { BaseStructure, BaseSummary } from "@/lib/http/schemas/bases.ts";
+export type { ColumnView } from "@/lib/http/schemas/columns.ts";
+export type { RunEstimate } from "@/lib/http/schemas/run.ts";
+export type { UpdateRowsResult } from "@/lib/http/schemas/write-rows.ts";
 
-export interface BaseSummary {
-  baseId: string;
-  name: string;
-  rowCount: number;
-  columnCount: number;
-  settings: { lowConfidenceThreshold?: number } & Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type CellStatus = "pending" | "running" | "done" | "error" | "idle";
-
-export interface CellView {
-  value: string;
-  metadata?: CellMetadata;
-  status?: CellStatus;
-  error?: { code: string; message: string };
-  stale?: boolean;
-}
-
-export interface RowRecord {
-  id: string;
-  cells: Record<string, CellView>;
-}
+export type CellMetadata = z.infer<typeof cellMetadataSchema>;
+export type CellStatus = z.infer<typeof cellStatusSchema>;
+export type CellView = z.infer<typeof expandedCellSchema>;
+/** The grid reads rows in the expanded form. */
+export type RowRecord = z.infer<typeof expandedRowSchema>;
 
 export interface RowsPage {
   rows: RowRecord[];
   nextCursor: string | null;
-}
-
-export interface UpdateRowsResult {
-  rows: { id: string; cells: Record<string, string> }[];
-  errors: { rowId: string | null; column?: string; code: string; message: string }[];
-}
-
-export interface RunEstimate {
-  cells: number;
-  credits: number;
-  balance: number | null;
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, basePath, errorMessage } from "../data/api";
-import { keys, useBaseSummary, useRunAvailable, useStructure } from "../data/queries";
+import { keys, useBaseSummary, useStructure } from "../data/queries";
 import type { BaseSummary, ColumnView } from "../data/types";
 import { AppHeader } from "../app-header";
 import { Skeleton } from "../ui/skeleton";
@@ -34,7 +34,6 @@ type Dialog =
 export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactNode }) {
   const summary = useBaseSummary(baseId);
   const structure = useStructure(baseId);
-  const runAvailable = useRunAvailable(baseId).data === true;
   const columns = structure.data?.sheetColumns ?? EMPTY;
   const threshold = thresholdOf(summary.data?.settings);
   const [reviewOnly, setReviewOnly] = useState(false);
@@ -59,7 +58,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
     const columnIds = sel.columns.filter((c) => aiIds.has(c.id)).map((c) => c.id);
     return sel.rowIds.length && columnIds.length ? { rowIds: sel.rowIds, columnIds } : null;
   };
-  const rerunHint = !runAvailable ? "The run API is not available on this server" : aiIds.size === 0 ? "This base has no AI columns" : undefined;
+  const rerunHint = aiIds.size === 0 ? "This base has no AI columns" : undefined;
 
   async function setThreshold(value: number) {
     try {
@@ -147,7 +146,6 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                   expectedRows={loading ? loading.expected : 0}
                   threshold={threshold}
                   actions={actions}
-                  runAvailable={runAvailable}
                   columnActions={{
                     edit: (column) => setDialog({ kind: "column", column }),
                     rerun: (column) => setDialog({ kind: "run", title: `Re-run “${column.name}”?`, request: { columnIds: [column.id] } }),

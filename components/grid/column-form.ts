@@ -1,15 +1,17 @@
-import { AUTO_RUN_MODES, TOOL_NAMES } from "@/lib/domain/column-model.ts";
+import { AUTO_RUN_MODES, TOOL_NAMES, type ToolName } from "@/lib/domain/column-model.ts";
 import { ApiError } from "../data/api";
 import type { ColumnView } from "../data/types";
 
 // The column editor's form state, the request it sends, and where the API's answer goes.
 
-export const TOOLS: { name: (typeof TOOL_NAMES)[number]; label: string; hint: string }[] = [
-  { name: "web-search", label: "Web search", hint: "Search the web for facts" },
-  { name: "scrape-url", label: "Scrape URL", hint: "Read a web page from an input URL" },
-  { name: "file-analysis", label: "File analysis", hint: "Read an attached file (PDF, Word, Excel…)" },
-  { name: "email-enrichment", label: "Email enrichment", hint: "Find and verify email addresses" },
-];
+const TOOL_LABELS: Record<ToolName, { label: string; hint: string }> = {
+  "web-search": { label: "Web search", hint: "Search the web for facts" },
+  "scrape-url": { label: "Scrape URL", hint: "Read a web page from an input URL" },
+  "file-analysis": { label: "File analysis", hint: "Read an attached file (PDF, Word, Excel…)" },
+  "email-enrichment": { label: "Email enrichment", hint: "Find and verify email addresses" },
+};
+
+export const TOOLS = TOOL_NAMES.map((name) => ({ name, ...TOOL_LABELS[name] }));
 
 export const AUTO_RUN = AUTO_RUN_MODES.map((m) => ({
   value: m,

@@ -21,7 +21,7 @@ const ICONS: Record<EditorKind, (p: { className?: string }) => React.ReactNode> 
 const WIDTHS: Partial<Record<EditorKind, number>> = { checkbox: 120, number: 140, date: 150, textarea: 300 };
 
 export function gridHints(type: string) {
-  return columnType(type)?.grid ?? { icon: "?", align: "left" as const, editor: "text" as const };
+  return columnType(type)?.grid ?? { align: "left" as const, editor: "text" as const };
 }
 
 export function editorKind(column: ColumnView): EditorKind {

@@ -22,11 +22,10 @@ interface Props {
   allSelected: boolean;
   someSelected: boolean;
   onToggleAll: () => void;
-  runAvailable: boolean;
   actions: ColumnMenuActions;
 }
 
-export function GridHeader({ columns, dataColumns, totalWidth, allSelected, someSelected, onToggleAll, runAvailable, actions }: Props) {
+export function GridHeader({ columns, dataColumns, totalWidth, allSelected, someSelected, onToggleAll, actions }: Props) {
   return (
     <div role="rowgroup" className="sticky top-0 z-20" style={{ width: totalWidth }}>
       <div role="row" aria-rowindex={1} className="flex" style={{ height: HEADER_HEIGHT, width: totalWidth }}>
@@ -56,7 +55,6 @@ export function GridHeader({ columns, dataColumns, totalWidth, allSelected, some
               column={column}
               colIndex={vc.index + 2}
               style={{ width: vc.size, marginLeft: i === 0 ? vc.start - GUTTER_WIDTH : undefined }}
-              runAvailable={runAvailable}
               actions={actions}
             />
           );
@@ -70,16 +68,14 @@ function HeaderCell({
   column,
   colIndex,
   style,
-  runAvailable,
   actions,
 }: {
   column: ColumnView;
   colIndex: number;
   style: React.CSSProperties;
-  runAvailable: boolean;
   actions: ColumnMenuActions;
 }) {
-  const runHint = !column.isAiEnabled ? "Only AI columns run" : !runAvailable ? "The run API is not available on this server" : undefined;
+  const runHint = !column.isAiEnabled ? "Only AI columns run" : undefined;
   const items: MenuItem[] = [
     { label: "Edit column…", icon: <PencilIcon />, onSelect: () => actions.edit(column) },
     { label: "Re-run column…", icon: <RefreshIcon />, onSelect: () => actions.rerun(column), disabled: Boolean(runHint), hint: runHint },

@@ -20,7 +20,6 @@ interface Props {
   expectedRows: number;
   threshold: number;
   actions: GridActions;
-  runAvailable: boolean;
   columnActions: ColumnMenuActions;
   empty?: React.ReactNode;
 }
@@ -30,7 +29,7 @@ interface Props {
  * the same to render as 30. ARIA grid semantics with aria-activedescendant keep focus on the
  * scroll container while the focused cell moves.
  */
-export function Grid({ label, table, store, dataColumns, expectedRows, threshold, actions, runAvailable, columnActions, empty }: Props) {
+export function Grid({ label, table, store, dataColumns, expectedRows, threshold, actions, columnActions, empty }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = table.getRowModel().rows;
   const rowCount = Math.max(rows.length, expectedRows);
@@ -153,7 +152,6 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
             allSelected={rows.length > 0 && table.getIsAllRowsSelected()}
             someSelected={table.getIsSomeRowsSelected()}
             onToggleAll={() => table.toggleAllRowsSelected()}
-            runAvailable={runAvailable}
             actions={columnActions}
           />
           <div role="rowgroup">

@@ -1,42 +1,47 @@
 import { z } from "zod";
-import { inTransaction } from "../db/work.ts";
+import { inTransaction, type Work } from "../db/work.ts";
 import { appError } from "../errors.ts";
-import { loadBase, loadColumns } from "../domain/bases.ts";
+import { loadBase, loadColumns } from "../domain/base-context.ts";
 import { createColumn, deleteColumn, updateColumn } from "../domain/columns.ts";
 import { columnOptionsOf, nameKey, AUTO_RUN_MODES, TOOL_NAMES, type ColumnRecord } from "../domain/column-model.ts";
-import type { ColumnInput } from "../domain/column-input.ts";
+import { columnFields, type ColumnInput } from "../domain/column-input.ts";
 import { COLUMN_TYPE_NAMES } from "../domain/column-types/index.ts";
-import type { ToolSession } from "./session.ts";
+import type { ToolOutcome, ToolSession } from "./session.ts";
 
 // manageColumn: the assistant's one tool for columns. Every operation is one transaction through
 // the same domain functions as the REST structure API (createColumn, updateColumn, deleteColumn),
 // so validation is identical and each change is committed as it happens.
 
-/** A model may send one value where a list is expected ("tools": "web-search"). */
-const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || v === null || Array.isArray(v) ? v ?? undefined : [v]), z.array(item).max(50).optional());
+/**
+ * A model may send one value where a list is expected ("tools": "web-search"). The list keeps
+ * the shared schema's item type and limits.
+ */
+const orOne = <T extends z.ZodArray>(list: T) =>
+  z.preprocess((v) => (v === undefined || v === null || Array.isArray(v) ? (v ?? undefined) : [v]), list.optional());
 
+// Every field comes from the one column schema (columnFields): same limits as REST and the UI,
+// with descriptions worded for the model and its extras (columnName, position, single values).
 export const manageColumnArgs = z.object({
   columnOperation: z.enum(["create", "update", "delete", "move"]).describe("What to do: create a column, update one, delete one, or move one to another position."),
-  columnId: z.string().optional().describe("update/delete/move: the id (scol_…) of the column to change. Or use columnName."),
-  columnName: z.string().optional().describe("update/delete/move: the current name of the column to change (case-insensitive)."),
-  name: z.string().optional().describe("create: the column name (required). update: a new name."),
-  type: z.string().optional().describe(`The column type, one of: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
-  isPrimary: z.boolean().optional().describe("true for the primary column: the main entity of the table. A base has exactly one."),
-  isAiEnabled: z.boolean().optional().describe("true when the AI fills this column from its instructions, inputs and tools."),
-  instructions: z.string().optional().describe("What the AI should produce for each row, or a description of a manual column."),
-  inputColumns: list(z.string()).describe("Names or ids of the columns this column reads as input. Replaces the current list; [] removes all."),
-  inputColumnIds: list(z.string()).describe("Same as inputColumns (ids or names)."),
-  tools: list(z.union([z.string(), z.object({ name: z.string() })])).describe(
+  columnId: z.string().max(100).optional().describe("update/delete/move: the id (scol_…) of the column to change. Or use columnName."),
+  columnName: z.string().max(100).optional().describe("update/delete/move: the current name of the column to change (case-insensitive)."),
+  name: columnFields.name.optional().describe("create: the column name (required). update: a new name."),
+  type: columnFields.type.optional().describe(`The column type, one of: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
+  isPrimary: columnFields.isPrimary.optional().describe("true for the primary column: the main entity of the table. A base has exactly one."),
+  isAiEnabled: columnFields.isAiEnabled.optional().describe("true when the AI fills this column from its instructions, inputs and tools."),
+  instructions: columnFields.instructions.optional().describe("What the AI should produce for each row, or a description of a manual column (at most 20,000 characters)."),
+  inputColumns: orOne(columnFields.inputColumns).describe("Names or ids of the columns this column reads as input. Replaces the current list; [] removes all."),
+  inputColumnIds: orOne(columnFields.inputColumnIds).describe("Same as inputColumns (ids or names)."),
+  tools: orOne(columnFields.tools).describe(
     `Tools the AI may use for this column: ${TOOL_NAMES.join(", ")}. As names or [{ "name": … }]. Replaces the current list.`,
   ),
-  columnOptions: z
-    .record(z.string(), z.unknown())
+  columnOptions: columnFields.columnOptions
     .optional()
     .describe(
       `Extra settings: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), … On update they are merged into the current ones; a key set to null is removed.`,
     ),
-  position: z.number().int().min(0).optional().describe("0-based position of the column. Required for move; optional for create."),
-  index: z.number().int().min(0).optional().describe("Same as position."),
+  position: columnFields.index.optional().describe("0-based position of the column. Required for move; optional for create."),
+  index: columnFields.index.optional().describe("Same as position."),
   force: z.boolean().optional().describe("delete: also delete a column other columns use as input (they lose that input)."),
 });
 
@@ -88,7 +93,19 @@ function pristinePlaceholder(s: ToolSession, columns: ColumnRecord[]): string | 
 
 export async function manageColumn(s: ToolSession, args: ManageColumnArgs) {
   const { rt, workspaceId, baseId } = s;
-  const columns = await inTransaction(rt, async ({ tx }) => loadColumns(tx, (await loadBase(tx, workspaceId, baseId)).sheetId));
+  // The read and the write share one transaction: the column an operation addresses cannot change
+  // or vanish between finding it and changing it.
+  const done = await inTransaction(rt, async (w) => {
+    const columns = await loadColumns(w.tx, (await loadBase(w.tx, workspaceId, baseId)).sheetId);
+    return applyOperation(w, s, columns, args);
+  });
+  if (done.usedPlaceholder) s.placeholderId = undefined;
+  s.changed = true;
+  return done.result;
+}
+
+async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], args: ManageColumnArgs): Promise<{ result: ToolOutcome; usedPlaceholder: boolean }> {
+  const { workspaceId, baseId } = s;
   switch (args.columnOperation) {
     case "create": {
       if (!args.name?.trim()) throw appError("validation_failed", "create needs a name for the new column.");
@@ -97,14 +114,11 @@ export async function manageColumn(s: ToolSession, args: ManageColumnArgs) {
       // without saying it is not) the primary takes its place instead of clashing with it.
       const placeholder = pristinePlaceholder(s, columns);
       if (placeholder && (args.isPrimary === true || (args.isPrimary === undefined && columns.length === 1))) {
-        const column = await inTransaction(rt, (w) => updateColumn(w, workspaceId, baseId, placeholder, { ...input, isPrimary: true }));
-        s.placeholderId = undefined;
-        s.changed = true;
-        return { message: `Created column "${column.name}" as the primary column.`, column };
+        const column = await updateColumn(w, workspaceId, baseId, placeholder, { ...input, isPrimary: true });
+        return { result: { message: `Created column "${column.name}" as the primary column.`, column }, usedPlaceholder: true };
       }
-      const column = await inTransaction(rt, (w) => createColumn(w, workspaceId, baseId, input));
-      s.changed = true;
-      return { message: `Created column "${column.name}".`, column };
+      const column = await createColumn(w, workspaceId, baseId, input);
+      return { result: { message: `Created column "${column.name}".`, column }, usedPlaceholder: false };
     }
     case "update": {
       const target = findColumn(columns, args);
@@ -112,26 +126,21 @@ export async function manageColumn(s: ToolSession, args: ManageColumnArgs) {
       const renaming = args.columnId !== undefined || args.columnName !== undefined;
       const input = columnInput(renaming ? args : { ...args, name: undefined }, columnOptionsOf(target));
       if (Object.keys(input).length === 0) throw appError("validation_failed", "update needs at least one field to change.");
-      const column = await inTransaction(rt, (w) => updateColumn(w, workspaceId, baseId, target.id, input));
-      if (target.id === s.placeholderId) s.placeholderId = undefined;
-      s.changed = true;
-      return { message: `Updated column "${column.name}".`, column };
+      const column = await updateColumn(w, workspaceId, baseId, target.id, input);
+      return { result: { message: `Updated column "${column.name}".`, column }, usedPlaceholder: target.id === s.placeholderId };
     }
     case "delete": {
       const target = findColumn(columns, args);
-      const done = await inTransaction(rt, (w) => deleteColumn(w, workspaceId, baseId, target.id, args.force === true));
-      if (target.id === s.placeholderId) s.placeholderId = undefined;
-      s.changed = true;
-      const cleaned = done.cleanedDependents.length ? ` ${done.cleanedDependents.length} column(s) lost it as input.` : "";
-      return { message: `Deleted column "${target.name}".${cleaned}` };
+      const deleted = await deleteColumn(w, workspaceId, baseId, target.id, args.force === true);
+      const cleaned = deleted.cleanedDependents.length ? ` ${deleted.cleanedDependents.length} column(s) lost it as input.` : "";
+      return { result: { message: `Deleted column "${target.name}".${cleaned}` }, usedPlaceholder: target.id === s.placeholderId };
     }
     case "move": {
       const target = findColumn(columns, args);
       const position = args.position ?? args.index;
       if (position === undefined) throw appError("validation_failed", "move needs position, the new 0-based index of the column.");
-      const column = await inTransaction(rt, (w) => updateColumn(w, workspaceId, baseId, target.id, { index: position }));
-      s.changed = true;
-      return { message: `Moved column "${column.name}" to position ${column.index}.` };
+      const column = await updateColumn(w, workspaceId, baseId, target.id, { index: position });
+      return { result: { message: `Moved column "${column.name}" to position ${column.index}.` }, usedPlaceholder: false };
     }
   }
 }

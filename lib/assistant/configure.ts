@@ -1,8 +1,5 @@
-import { createUIMessageStream, createUIMessageStreamResponse, toUIMessageStream } from "ai";
-import { z } from "zod";
-import { baseNameSchema } from "../domain/bases.ts";
+import { createUIMessageStream, toUIMessageStream, type UIMessageChunk } from "ai";
 import { classifyError } from "../engine/llm/index.ts";
-import { parseWith } from "../http/body.ts";
 import { parseMessages } from "./messages.ts";
 import { runTurn, startTurn, type ConfigureInput, type Turn } from "./turn.ts";
 import type { Runtime } from "../runtime.ts";
@@ -14,26 +11,22 @@ import type { Runtime } from "../runtime.ts";
 //   data-result { baseId, messages }       last, the same body the JSON variant returns
 //   data-error  { error: { code, ... } }   instead of data-result when the turn failed
 
-const bodySchema = z
-  .object({
-    baseName: baseNameSchema.optional(),
-    baseId: z.string().trim().min(1).max(64).optional(),
-    messages: z.unknown().optional(),
-  })
-  .strict();
+/** The request as the edge parsed it (lib/http/schemas/assistant.ts); the messages are checked here. */
+export interface ConfigureRequest {
+  baseName?: string;
+  baseId?: string;
+  messages?: unknown;
+}
 
-/** Parses a request body: bad messages are 400 invalid_messages, other fields 400 validation_failed. */
-export function parseConfigureRequest(body: unknown): ConfigureInput {
-  const { messages, ...rest } = parseWith(bodySchema, body);
+/** Bad messages are 400 invalid_messages, with the pairing rules of §4.6. */
+export function configureInput({ messages, ...rest }: ConfigureRequest): ConfigureInput {
   return { ...rest, messages: parseMessages(messages) };
 }
 
 /** Chat histories are text; this bounds what one request can make us parse. */
 export const MAX_CONFIGURE_BODY_BYTES = 5 * 1024 * 1024;
 
-export const wantsStream = (req: Request) => /\btext\/event-stream\b/i.test(req.headers.get("accept") ?? "");
-
-type Rt = Pick<Runtime, "db" | "bus" | "config">;
+type Rt = Pick<Runtime, "db" | "bus" | "reactions" | "config">;
 
 export async function configureBase(rt: Rt, workspaceId: string, input: ConfigureInput) {
   const turn = await startTurn(rt, workspaceId, input);
@@ -42,7 +35,8 @@ export async function configureBase(rt: Rt, workspaceId: string, input: Configur
   return { baseId: outcome.baseId, messages: outcome.messages };
 }
 
-export async function configureBaseStream(rt: Rt, workspaceId: string, input: ConfigureInput): Promise<Response> {
+/** The turn as the AI SDK's UI message stream; the edge sends it as Server-Sent Events. */
+export async function configureBaseStream(rt: Rt, workspaceId: string, input: ConfigureInput): Promise<{ baseId: string; stream: ReadableStream<UIMessageChunk> }> {
   // Everything that can be refused (400, 402, 404, 503) is refused here, before the stream starts.
   const turn: Turn = await startTurn(rt, workspaceId, input);
   const { result, done } = runTurn(rt, turn);
@@ -60,7 +54,7 @@ export async function configureBaseStream(rt: Rt, workspaceId: string, input: Co
     },
     onError: errorText,
   });
-  return createUIMessageStreamResponse({ stream, headers: { "x-base-id": turn.baseId } });
+  return { baseId: turn.baseId, stream };
 }
 
 function errorText(e: unknown): string {

@@ -1,5 +1,5 @@
 import type { Tx } from "../db/database.ts";
-import { loadBase } from "../domain/bases.ts";
+import { loadBase } from "../domain/base-context.ts";
 import { newId } from "../ids.ts";
 import type { ChatMessage } from "./messages.ts";
 

@@ -7,37 +7,48 @@ import { appError } from "../errors.ts";
 // checked as carefully as any other input: a tool-result without its tool-call, or a tool-call
 // left unanswered, would make every provider reject the whole request.
 
-const id = z.string().min(1).max(200);
-const textPart = z.object({ type: z.literal("text"), text: z.string().max(100_000) });
-const toolCallPart = z.object({
-  type: z.literal("tool-call"),
-  toolCallId: id,
-  toolName: z.string().min(1).max(100),
-  args: z.record(z.string(), z.unknown()),
-});
-const toolResultPart = z.object({
-  type: z.literal("tool-result"),
-  toolCallId: id,
-  toolName: z.string().min(1).max(100),
-  result: z.unknown(),
-});
+const id = z.string().min(1).max(200).describe("The tool call's id; a tool-result repeats it.");
+const toolName = z.string().min(1).max(100).describe("The tool, e.g. manageColumn.");
+const textPart = z
+  .object({ type: z.literal("text").describe("A text part."), text: z.string().max(100_000).describe("The text.") })
+  .describe("Text.");
+const toolCallPart = z
+  .object({
+    type: z.literal("tool-call").describe("A tool call of the assistant."),
+    toolCallId: id,
+    toolName,
+    args: z.record(z.string(), z.unknown()).describe("The call's arguments, e.g. { columnOperation: \"create\", … }."),
+  })
+  .describe("A tool call.");
+const toolResultPart = z
+  .object({
+    type: z.literal("tool-result").describe("The result of a tool call."),
+    toolCallId: id,
+    toolName,
+    result: z.unknown().describe("The result: message, and column when one was created or changed, or error."),
+  })
+  .describe("A tool result.");
 
 const userMessage = z.object({
-  role: z.literal("user"),
-  content: z.union([z.string().min(1).max(100_000), z.array(textPart).min(1)]),
+  role: z.literal("user").describe("A message of the user."),
+  content: z.union([z.string().min(1).max(100_000), z.array(textPart).min(1)]).describe("The text, or text parts."),
 });
 const assistantMessage = z.object({
-  role: z.literal("assistant"),
-  content: z.union([z.string().max(100_000), z.array(z.discriminatedUnion("type", [textPart, toolCallPart]))]),
+  role: z.literal("assistant").describe("A message of the assistant."),
+  content: z
+    .union([z.string().max(100_000), z.array(z.discriminatedUnion("type", [textPart, toolCallPart]))])
+    .describe("The text, or text and tool-call parts."),
 });
 const toolMessage = z.object({
-  role: z.literal("tool"),
-  content: z.array(toolResultPart, "A tool message's content is an array of tool-result parts.").min(1),
+  role: z.literal("tool").describe("The results of the assistant's tool calls."),
+  content: z.array(toolResultPart, "A tool message's content is an array of tool-result parts.").min(1).describe("Tool-result parts."),
 });
 
-export const chatMessageSchema = z.discriminatedUnion("role", [userMessage, assistantMessage, toolMessage], {
-  error: "role must be one of user, assistant, tool.",
-});
+export const chatMessageSchema = z
+  .discriminatedUnion("role", [userMessage, assistantMessage, toolMessage], {
+    error: "role must be one of user, assistant, tool.",
+  })
+  .describe("A chat message (spec §2.6).");
 
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type TextPart = z.infer<typeof textPart>;

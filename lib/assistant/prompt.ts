@@ -1,12 +1,12 @@
 import type { BaseStructure } from "../domain/bases.ts";
-import { AUTO_RUN_MODES } from "../domain/column-model.ts";
+import { AUTO_RUN_MODES, type ToolName } from "../domain/column-model.ts";
 import { COLUMN_TYPES } from "../domain/column-types/index.ts";
 
 // The assistant's system prompt. Its first job is fidelity: the table a user describes (which
 // column is primary, which columns feed which, each type and tool) is built exactly as described;
 // only where the description leaves a gap does the assistant choose, and then it says so.
 
-const TOOL_HELP: Record<string, string> = {
+const TOOL_HELP: Record<ToolName, string> = {
   "web-search": "searches the web; for facts about the row's entity (company size, founders, news)",
   "scrape-url": "reads a web page by URL; for columns whose input holds a URL",
   "file-analysis": "reads an uploaded file (PDF, Word, spreadsheet) from a file column",

@@ -2,7 +2,7 @@ import type { Runtime } from "../runtime.ts";
 
 /** What the assistant's tools act on during one request, and what they did. */
 export interface ToolSession {
-  rt: Pick<Runtime, "db" | "bus">;
+  rt: Pick<Runtime, "db" | "bus" | "reactions">;
   workspaceId: string;
   baseId: string;
   /** The placeholder primary column of a base this request created, until something replaces or touches it. */
@@ -10,3 +10,6 @@ export interface ToolSession {
   /** Whether any tool call committed a change. */
   changed: boolean;
 }
+
+/** What a tool call answers the model: a message, and an `error` when it failed. */
+export type ToolOutcome = { message: string; [key: string]: unknown };

@@ -4,7 +4,7 @@ import { inTransaction } from "../db/work.ts";
 import { getBaseStructure, updateBase, baseNameSchema } from "../domain/bases.ts";
 import { appError, isAppError } from "../errors.ts";
 import { manageColumn, manageColumnArgs } from "./column-tool.ts";
-import type { ToolSession } from "./session.ts";
+import type { ToolOutcome, ToolSession } from "./session.ts";
 
 // The assistant's tools. A failed call is not an exception: it becomes a tool result
 // { message, error: { code, message } } so the model reads what went wrong (an unknown type, a
@@ -12,8 +12,6 @@ import type { ToolSession } from "./session.ts";
 
 const renameBaseArgs = z.object({ name: z.string().describe("The new name of the base (1 to 200 characters).") });
 const getStructureArgs = z.object({});
-
-export type ToolOutcome = { message: string; [key: string]: unknown };
 
 /**
  * The tools are described to the model with their JSON schema but not validated by the SDK: the

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isStepCount, streamText } from "ai";
 import { inTransaction } from "../db/work.ts";
-import { createBase, deleteBase, getBaseStructure, loadBase } from "../domain/bases.ts";
+import { createBase, deleteBase, getBaseStructure } from "../domain/bases.ts";
+import { loadBase } from "../domain/base-context.ts";
 import { debit, refund } from "../credits/ledger.ts";
 import { classifyError, resolveLanguageModel, type ResolvedModel } from "../engine/llm/index.ts";
 import { appError, type AppError } from "../errors.ts";
@@ -43,7 +44,7 @@ export type TurnOutcome =
 
 const chargeReason = (created: boolean) => (created ? "configure_create" : "configure_modify");
 
-type Rt = Pick<Runtime, "db" | "bus" | "config">;
+type Rt = Pick<Runtime, "db" | "bus" | "reactions" | "config">;
 
 /**
  * Checks what can fail before any model call: the model's configuration (503), the base (404),

@@ -38,9 +38,11 @@ export async function listApiKeys(tx: Tx, workspaceId: string): Promise<ApiKeyVi
   return rows.map(toKeyView);
 }
 
+/** Revokes a key of this workspace; revoking a revoked key keeps its first revocation time. */
 export async function revokeApiKey(tx: Tx, workspaceId: string, id: string): Promise<ApiKeyView> {
+  // One statement decides and writes, so two revocations at once cannot both "win".
+  await tx.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } });
   const key = await tx.apiKey.findFirst({ where: { id, workspaceId } });
   if (!key) throw appError("api_key_not_found");
-  const row = key.revokedAt ? key : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-  return toKeyView(row);
+  return toKeyView(key);
 }

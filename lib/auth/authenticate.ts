@@ -5,11 +5,9 @@ import { cachedKey, forgetKey, rememberKey } from "./key-cache.ts";
 import type { Runtime } from "../runtime.ts";
 import { assertSameOrigin, sessionTokenOf } from "./session-cookie.ts";
 import { principalForSession } from "./session.ts";
+import type { Principal } from "./principal.ts";
 
-export interface Principal {
-  workspaceId: string;
-  keyId: string;
-}
+export type { Principal };
 
 // last_used_at is a hint, not an audit log: writing it on every request would cost a write per
 // read, so it is refreshed at most once a minute per key.

@@ -1,4 +1,4 @@
-import type { Principal } from "./authenticate.ts";
+import type { Principal } from "./principal.ts";
 
 // Valid API keys are remembered for a moment, so that a busy client does not cost a key lookup
 // per request. A key revoked through this process is forgotten at once; another process (the CLI,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { appError } from "../errors.ts";
 import type { Runtime } from "../runtime.ts";
-import type { Principal } from "./authenticate.ts";
+import type { Principal } from "./principal.ts";
 
 // A session is a random token in a cookie, exchanged once for an API key. The server keeps only
 // the token's hash next to the key id, and checks the key on every request: revoking the key

@@ -3,6 +3,11 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import type { Database, Tx } from "../db/database.ts";
 import { appError } from "../errors.ts";
+import { returnLeases } from "../domain/cells/index.ts";
+import { releaseAllLeases } from "../webhooks/claim-messages.ts";
+
+// A move is not a crash: imported running cells run again without counting against their attempts.
+const NEVER_ABANDON = 2_147_483_647;
 
 // Moving a Cellwright database from the embedded PGlite to PostgreSQL (or back): every table of
 // the product as JSON lines, one row a line, in foreign-key order. The first line describes the
@@ -165,8 +170,8 @@ export async function importDatabase(db: Database, file: string): Promise<Record
         await tx.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('${q(t)}', 'seq'), COALESCE((SELECT max(seq) FROM ${q(t)}), 0) + 1, false)`);
       }
       // The source was stopped: whatever it was running runs again here, and nobody holds a lease.
-      await tx.$executeRawUnsafe(`UPDATE cells SET status = 'pending', lease_owner = NULL, lease_until = NULL, available_at = now() WHERE status = 'running'`);
-      await tx.$executeRawUnsafe(`UPDATE webhook_messages SET lease_until = NULL WHERE lease_until IS NOT NULL`);
+      await returnLeases(tx, { expiredOnly: false, maxAttempts: NEVER_ABANDON });
+      await releaseAllLeases(tx);
       return counts;
     },
     { maxWait: 60_000, timeout: 6 * 60 * 60 * 1000 },

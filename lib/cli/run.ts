@@ -73,7 +73,8 @@ export async function runCli(argv: string[], env: Env, io: CliIo = consoleIo, co
   let rt: Runtime | undefined;
   try {
     const input = { ...parse(command, rest), out: io.out };
-    rt = await createRuntime(loadConfig(env));
+    // Commands run no enrichment: no queue engine to start (pending work waits for a worker).
+    rt = await createRuntime(loadConfig(env), { queue: "database" });
     await command.run(rt, input);
     return EXIT.ok;
   } catch (e) {

@@ -70,9 +70,40 @@ export async function balanceOf(tx: Tx, workspaceId: string): Promise<number> {
   return ws?.credits === null || ws?.credits === undefined ? -1 : Number(ws.credits);
 }
 
-export async function hasCredits(tx: Tx, workspaceId: string, amount: number): Promise<boolean> {
-  const balance = await balanceOf(tx, workspaceId);
-  return balance === -1 || balance >= amount;
+/**
+ * Debits many charges with one statement per table (a completion batch): each charge is recorded
+ * once per idempotency key, then each workspace's balance drops by what was newly recorded.
+ * Returns false when a balance would go below zero; the caller must then roll back, since the
+ * entries are already written.
+ */
+export async function debitMany(tx: Tx, charges: readonly (CreditCharge & { idempotencyKey: string })[]): Promise<boolean> {
+  const paying = charges.filter((c) => c.amount > 0);
+  if (paying.length === 0) return true;
+  const recorded = await tx.$queryRawUnsafe<{ workspace_id: string; amount: number }[]>(
+    `INSERT INTO credit_entries (id, workspace_id, amount, reason, base_id, row_id, column_id, idempotency_key)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+     ON CONFLICT (idempotency_key) DO NOTHING
+     RETURNING workspace_id, amount`,
+    paying.map(() => newId.credit()),
+    paying.map((c) => c.workspaceId),
+    paying.map((c) => -c.amount),
+    paying.map((c) => c.reason),
+    paying.map((c) => c.baseId ?? null),
+    paying.map((c) => c.rowId ?? null),
+    paying.map((c) => c.columnId ?? null),
+    paying.map((c) => c.idempotencyKey),
+  );
+  const perWorkspace = new Map<string, number>();
+  for (const r of recorded) perWorkspace.set(r.workspace_id, (perWorkspace.get(r.workspace_id) ?? 0) - r.amount);
+  for (const [workspaceId, total] of perWorkspace) {
+    const updated = await tx.$executeRawUnsafe(
+      `UPDATE workspaces SET credits = credits - $2 WHERE id = $1 AND (credits IS NULL OR credits >= $2)`,
+      workspaceId,
+      total,
+    );
+    if (updated === 0) return false;
+  }
+  return true;
 }
 
 async function record(tx: Tx, c: CreditCharge) {

@@ -17,6 +17,11 @@ export type Tx = Omit<Prisma, "$connect" | "$disconnect" | "$on" | "$transaction
  */
 export interface Database {
   vendor: "pglite" | "postgres";
+  /**
+   * One process owns this database (PGlite's data-dir lock): work it left leased belongs to a
+   * dead process, and no limit has to be shared with another process.
+   */
+  exclusive: boolean;
   prisma: Prisma;
   exec(sql: string): Promise<void>;
   /** Runs fn while holding a database-wide lock, so that only one process migrates at a time. */
@@ -50,6 +55,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     vendor: "postgres",
+    exclusive: false,
     prisma,
     pool,
     async exec(sql) {
@@ -95,6 +101,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     vendor: "pglite",
+    exclusive: true,
     prisma,
     pglite,
     async exec(sql) {

@@ -1,34 +1,42 @@
-import type { AppEvent } from "../events.ts";
-import type { Runtime } from "../runtime.ts";
-import type { Tx } from "./database.ts";
+import type { AppEvent, EventBus, TxEvent } from "../events.ts";
+import type { Database, Tx } from "./database.ts";
+
+/** Reacts to a fact inside the transaction that announced it (the outbox, a queue engine's jobs). */
+export type TxReaction = (tx: Tx, event: TxEvent) => Promise<void>;
 
 /** A transaction plus the events to emit once it has committed. */
 export interface Work {
   tx: Tx;
+  /** After commit: the engine, live UIs and the webhook relay hear it. */
   emit(event: AppEvent): void;
-  /**
-   * Cells that became pending in this transaction. With a queue engine (scale-out) their jobs are
-   * written here, in the same transaction; the embedded queue reads the cells table itself.
-   */
-  queueCells?(refs: readonly { rowId: string; columnId: string }[]): Promise<void>;
+  /** Now, inside the transaction: its reactions commit or roll back with it. */
+  publish(event: TxEvent): Promise<void>;
+}
+
+/** What a unit of work needs from the runtime. */
+export interface UnitOfWork {
+  db: Pick<Database, "prisma">;
+  bus: EventBus;
+  reactions: readonly TxReaction[];
 }
 
 /**
  * Runs fn in one transaction and emits its events only after the commit, so that webhooks,
  * the engine and live UIs never react to state that could still roll back.
  */
-export async function inTransaction<T>(rt: Pick<Runtime, "db" | "bus"> & Partial<Pick<Runtime, "cellJobs">>, fn: (w: Work) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(uow: UnitOfWork, fn: (w: Work) => Promise<T>): Promise<T> {
   const events: AppEvent[] = [];
-  const jobs = rt.cellJobs;
-  const work = (tx: Tx): Work => ({
-    tx,
-    emit: (e) => events.push(e),
-    queueCells: jobs ? async (refs) => void (await jobs.enqueue(tx, refs)) : undefined,
-  });
-  const result = await rt.db.prisma.$transaction((tx) => fn(work(tx)), {
-    maxWait: 30_000,
-    timeout: 120_000,
-  });
-  rt.bus.emit(events);
+  const result = await uow.db.prisma.$transaction(
+    (tx) =>
+      fn({
+        tx,
+        emit: (e) => events.push(e),
+        publish: async (e) => {
+          for (const react of uow.reactions) await react(tx, e);
+        },
+      }),
+    { maxWait: 30_000, timeout: 120_000 },
+  );
+  uow.bus.emit(events);
   return result;
 }

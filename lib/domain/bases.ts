@@ -5,37 +5,23 @@ import { newId } from "../ids.ts";
 import { toColumnView, type ColumnRecord, type ColumnView } from "./column-model.ts";
 import { columnInputSchema, type ColumnInput } from "./column-input.ts";
 import { insertColumn, updateColumnRecord } from "./columns.ts";
+import { loadBase, loadColumns, type BaseContext } from "./base-context.ts";
 import { z } from "zod";
 
-export const baseNameSchema = z.string().trim().min(1, "A base name is 1 to 200 characters.").max(200, "A base name is 1 to 200 characters.");
+export const baseNameSchema = z
+  .string()
+  .trim()
+  .min(1, "A base name is 1 to 200 characters.")
+  .max(200, "A base name is 1 to 200 characters.")
+  .describe("The base's name, 1 to 200 characters.");
 
 export const baseSettingsSchema = z
-  .object({ lowConfidenceThreshold: z.number().min(0).max(1) })
+  .object({
+    lowConfidenceThreshold: z.number().min(0).max(1).describe("AI values with a confidence below this (0 to 1) are flagged in the grid."),
+  })
   .partial()
-  .strict();
-
-export interface BaseContext {
-  baseId: string;
-  workspaceId: string;
-  sheetId: string;
-  name: string;
-}
-
-/** Finds a base of this workspace; another workspace's base is indistinguishable from none. */
-export async function loadBase(tx: Tx, workspaceId: string, baseId: string): Promise<BaseContext> {
-  // One statement: every endpoint starts here, and a round trip per request counts under load.
-  const [base] = await tx.$queryRawUnsafe<{ id: string; name: string; sheet_id: string }[]>(
-    `SELECT b.id, b.name, s.id AS sheet_id FROM bases b JOIN sheets s ON s.base_id = b.id WHERE b.id = $1 AND b.workspace_id = $2`,
-    baseId,
-    workspaceId,
-  );
-  if (!base) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
-  return { baseId: base.id, workspaceId, sheetId: base.sheet_id, name: base.name };
-}
-
-export async function loadColumns(tx: Tx, sheetId: string): Promise<ColumnRecord[]> {
-  return tx.column.findMany({ where: { sheetId }, orderBy: { position: "asc" } });
-}
+  .strict()
+  .describe("Settings of the base; a patch is merged into the current ones.");
 
 export interface BaseStructure {
   sheet: { id: string; baseId: string; name: string };
@@ -56,8 +42,12 @@ export async function getBaseStructure(tx: Tx, workspaceId: string, baseId: stri
 
 export const createBaseSchema = z
   .object({
-    baseName: baseNameSchema.optional(),
-    columns: z.array(columnInputSchema).max(200).optional(),
+    baseName: baseNameSchema.optional().describe('The base\'s name, 1 to 200 characters; default "Untitled base".'),
+    columns: z
+      .array(columnInputSchema)
+      .max(200)
+      .optional()
+      .describe('Columns in order, at most 200; default one primary short-text column "Name". Inputs may name columns created later.'),
     settings: baseSettingsSchema.optional(),
   })
   .strict();
@@ -172,6 +162,3 @@ export async function deleteBase({ tx }: Work, workspaceId: string, baseId: stri
   await tx.base.delete({ where: { id: ctx.baseId } });
   return { baseId: ctx.baseId, deleted: true };
 }
-
-export const touchBase = (tx: Tx, baseId: string) =>
-  tx.base.update({ where: { id: baseId }, data: { updatedAt: new Date() }, select: { id: true } });

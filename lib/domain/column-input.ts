@@ -3,27 +3,39 @@ import { appError } from "../errors.ts";
 import { columnType, COLUMN_TYPE_NAMES } from "./column-types/index.ts";
 import { AUTO_RUN_MODES, TOOL_NAMES, nameKey, type ColumnRecord } from "./column-model.ts";
 import { findCycle } from "./graph.ts";
-import { parseModelSpec } from "../engine/llm/model-spec.ts";
+import { parseModelSpec } from "./model-spec.ts";
 
-const toolRef = z.union([z.string(), z.object({ name: z.string() }).passthrough()]);
+const toolRef = z
+  .union([z.string().max(100).describe("A tool name."), z.object({ name: z.string().max(100).describe("A tool name.") }).passthrough()])
+  .describe(`A tool, by name or as { "name": … }: ${TOOL_NAMES.join(", ")}.`);
+
+/**
+ * The fields of a column definition, each with its limits. The assistant's manageColumn derives
+ * its arguments from these, so the limits cannot diverge between REST, the UI and the chat.
+ */
+export const columnFields = {
+  name: z
+    .string()
+    .trim()
+    .min(1, "A column name is 1 to 100 characters.")
+    .max(100, "A column name is 1 to 100 characters.")
+    .describe("The column name, 1 to 100 characters, unique in the base (case-insensitively)."),
+  type: z.string().min(1).max(100).describe(`The column type: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
+  isPrimary: z.boolean().describe("true for the primary column, the main entity of the table. A base has exactly one."),
+  isAiEnabled: z.boolean().describe("true when the AI fills this column from its instructions, inputs and tools."),
+  instructions: z.string().max(20_000).describe("What the AI should produce for each row, or a description of the column; at most 20,000 characters."),
+  inputColumnIds: z.array(z.string().max(100).describe("A column id, or name.")).max(50).describe("Ids (or names) of the columns this column reads as input; replaces the list."),
+  /** Inputs by name or by id; names are resolved against the base. */
+  inputColumns: z.array(z.string().max(100).describe("A column name, or id.")).max(50).describe("Names (or ids) of the columns this column reads as input; replaces the list."),
+  tools: z.array(toolRef).max(TOOL_NAMES.length).describe("Tools the AI may use for this column; replaces the list."),
+  columnOptions: z
+    .record(z.string(), z.unknown())
+    .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column). At most 20,000 characters of JSON.`),
+  index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
+};
 
 /** What a client (REST, the chat assistant, the UI) may send to create or change a column. */
-export const columnInputSchema = z
-  .object({
-    name: z.string().trim().min(1, "A column name is 1 to 100 characters.").max(100, "A column name is 1 to 100 characters."),
-    type: z.string().min(1),
-    isPrimary: z.boolean(),
-    isAiEnabled: z.boolean(),
-    instructions: z.string().max(20_000),
-    inputColumnIds: z.array(z.string()).max(50),
-    /** Inputs by name or by id; names are resolved against the base. */
-    inputColumns: z.array(z.string()).max(50),
-    tools: z.array(toolRef).max(TOOL_NAMES.length),
-    columnOptions: z.record(z.string(), z.unknown()),
-    index: z.number().int().min(0),
-  })
-  .partial()
-  .strict();
+export const columnInputSchema = z.object(columnFields).partial().strict().describe("A column definition; every field optional.");
 
 export type ColumnInput = z.infer<typeof columnInputSchema>;
 

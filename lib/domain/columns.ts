@@ -5,8 +5,9 @@ import { newId } from "../ids.ts";
 import { columnType } from "./column-types/index.ts";
 import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "./column-model.ts";
 import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./column-input.ts";
-import { loadBase, loadColumns, touchBase, type BaseContext } from "./bases.ts";
+import { loadBase, loadColumns, touchBase, type BaseContext } from "./base-context.ts";
 import { directDependents } from "./graph.ts";
+import { markColumnStale } from "./cells/index.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -82,7 +83,7 @@ export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: str
       updatedAt: new Date(),
     },
   });
-  if (aiChanged) await tx.cell.updateMany({ where: { columnId, status: { in: ["done", "error"] } }, data: { stale: true } });
+  if (aiChanged) await markColumnStale(tx, columnId);
   return updated;
 }
 

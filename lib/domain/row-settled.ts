@@ -1,14 +1,15 @@
 import type { Work } from "../db/work.ts";
-import type { BaseContext } from "./bases.ts";
-import { enqueueRowsProcessed } from "../webhooks/outbox.ts";
+import type { BaseContext } from "./base-context.ts";
 
 /**
  * Rows whose AI cells are all terminal after a write or a run: `row.sheet.processed` fires once
- * for each, after commit. The webhook outbox is written here, in the same transaction, so a
- * delivery exists exactly when the change that causes it has committed.
+ * for each, after commit. The settlement is announced inside the transaction too, so that the
+ * webhook outbox is written with it: a delivery exists exactly when the change that causes it
+ * has committed.
  */
 export async function settleRows(w: Work, ctx: BaseContext, rowIds: readonly string[]): Promise<void> {
-  await enqueueRowsProcessed(w.tx, ctx, rowIds);
+  if (rowIds.length === 0) return;
+  await w.publish({ type: "rows.settled", base: ctx, rowIds });
   for (const rowId of rowIds) {
     w.emit({ type: "row.sheet.processed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, sheetId: ctx.sheetId, rowId });
   }

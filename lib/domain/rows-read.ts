@@ -1,6 +1,6 @@
 import type { Tx } from "../db/database.ts";
 import { appError } from "../errors.ts";
-import { loadBase, loadColumns } from "./bases.ts";
+import { loadBase, loadColumns } from "./base-context.ts";
 import { rowJson, standardRowWriter, type RowValues, type ViewColumn } from "./row-view.ts";
 import type { CellState } from "./cell-view.ts";
 import type { ColumnRecord } from "./column-model.ts";

@@ -2,27 +2,18 @@ import type { Work } from "../db/work.ts";
 import type { Tx } from "../db/database.ts";
 import { appError } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { loadBase, loadColumns, touchBase } from "./bases.ts";
-import { ColumnIndex, isPlainObject, MAX_ROWS_PER_REQUEST, normalizeCells } from "./row-input.ts";
+import { loadBase, loadColumns, touchBase } from "./base-context.ts";
+import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./row-input.ts";
 import { standardRow, type RowValues } from "./row-view.ts";
-import { planInsert, planUpdate } from "../engine/planner.ts";
-import { userSuppliedMetadata } from "./cell-view.ts";
+import { planInsert, planUpdate } from "./cell-plan.ts";
 import { settleRows } from "./row-settled.ts";
-import { markCellsPending, markCellsSupplied } from "../engine/cell-state.ts";
+import { insertCellsOfNewRows, queueCells, supplyCells } from "./cells/index.ts";
 
-function assertRowsArray(body: unknown): unknown[] {
-  if (!isPlainObject(body) || !Array.isArray(body.rows)) {
-    throw appError("validation_failed", 'The body must be { "rows": [ ... ] }.');
-  }
-  if (body.rows.length > MAX_ROWS_PER_REQUEST) {
-    throw appError("too_many_rows", `At most ${MAX_ROWS_PER_REQUEST} rows per request; got ${body.rows.length}.`);
-  }
-  return body.rows;
-}
-
-/** Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once. */
-export async function addRows(w: Work, workspaceId: string, baseId: string, body: unknown) {
-  const input = assertRowsArray(body);
+/**
+ * Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once, so each
+ * row's shape is checked here (checkNewRow) together with its cells, not at the edge.
+ */
+export async function addRows(w: Work, workspaceId: string, baseId: string, { rows: input }: { rows: readonly unknown[] }) {
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
@@ -30,13 +21,10 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, body
   const errors: { rowIndex: number; column?: string; code: string; message: string }[] = [];
   const prepared: { id: string; values: RowValues }[] = [];
 
-  input.forEach((row, rowIndex) => {
-    if (!isPlainObject(row) || !isPlainObject(row.cells)) {
-      errors.push({ rowIndex, code: "invalid_row", message: 'Each row is { "cells": { <column name>: <value> } }.' });
-      return;
-    }
-    if ("id" in row) {
-      errors.push({ rowIndex, code: "id_not_allowed", message: "New rows must not carry an id; it is assigned." });
+  input.forEach((raw, rowIndex) => {
+    const row = checkNewRow(raw);
+    if ("code" in row) {
+      errors.push({ rowIndex, ...row });
       return;
     }
     const { values, problems } = normalizeCells(index, row.cells);
@@ -68,13 +56,11 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, body
     }
     if (!waiting) settled.push(row.id);
   }
-  await insertCells(tx, ctx.sheetId, cells);
-  await w.queueCells?.(cells.filter((c) => c.status === "pending"));
+  await insertCellsOfNewRows(w, ctx.sheetId, cells);
   await touchBase(tx, ctx.baseId);
   await settleRows(w, ctx, settled);
   const ids = prepared.map((r) => r.id);
   if (ids.length > 0) w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: ids, kind: "added" });
-  if (cells.some((c) => c.status === "pending")) w.emit({ type: "work.available" });
   return { rows: prepared.map((r) => standardRow(columns, r.id, r.values)) };
 }
 
@@ -93,21 +79,6 @@ async function insertRows(tx: Tx, sheetId: string, rows: readonly { id: string; 
   );
 }
 
-/** AI cells of new rows: pending ones to run, and values the user supplied (done, marked as theirs). */
-async function insertCells(tx: Tx, sheetId: string, cells: readonly { rowId: string; columnId: string; status: "done" | "pending" }[]) {
-  if (cells.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO cells (row_id, column_id, sheet_id, status, metadata, finished_at)
-     SELECT r, c, $3, s, CASE WHEN s = 'done' THEN $5::jsonb END, CASE WHEN s = 'done' THEN now() END
-     FROM unnest($1::text[], $2::text[], $4::text[]) AS t(r, c, s)`,
-    cells.map((c) => c.rowId),
-    cells.map((c) => c.columnId),
-    sheetId,
-    cells.map((c) => c.status),
-    JSON.stringify(userSuppliedMetadata()),
-  );
-}
-
 interface UpdateError {
   rowId: string | null;
   column?: string;
@@ -115,15 +86,15 @@ interface UpdateError {
   message: string;
 }
 
-/** Update Rows (spec §4.5): partial. Each row is applied whole or reported in `errors`. */
-export async function updateRows(w: Work, workspaceId: string, baseId: string, body: unknown) {
-  const input = assertRowsArray(body);
+/** Update Rows (spec §4.5): partial. Each row is applied whole or reported in `errors`, its shape too. */
+export async function updateRows(w: Work, workspaceId: string, baseId: string, { rows: rawRows }: { rows: readonly unknown[] }) {
+  const input = rawRows.map(checkRowUpdate);
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
   const index = new ColumnIndex(columns);
   const errors: UpdateError[] = [];
-  const ids = input.flatMap((r) => (isPlainObject(r) && typeof r.id === "string" ? [r.id] : []));
+  const ids = input.flatMap((r) => ("code" in r ? [] : [r.id]));
   const existing = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: ids } }, select: { id: true, values: true } });
   const current = new Map(existing.map((r) => [r.id, { ...((r.values ?? {}) as RowValues) }]));
   const updated = new Map<string, RowValues>();
@@ -131,9 +102,8 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, b
   const suppliedPairs: { rowId: string; columnId: string }[] = [];
 
   for (const row of input) {
-    if (!isPlainObject(row) || typeof row.id !== "string" || !isPlainObject(row.cells)) {
-      const rowId = isPlainObject(row) && typeof row.id === "string" ? row.id : null;
-      errors.push({ rowId, code: "invalid_row", message: 'Each row is { "id": "sr_…", "cells": { <column name>: <value> } }.' });
+    if ("code" in row) {
+      errors.push(row);
       continue;
     }
     const values = updated.get(row.id) ?? current.get(row.id);
@@ -162,25 +132,18 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, b
   for (const [id, values] of updated) {
     await tx.row.update({ where: { id }, data: { values, updatedAt: new Date() } });
   }
-  await markCellsSupplied(tx, ctx.sheetId, suppliedPairs);
-  await markCellsPending(tx, ctx.sheetId, rerunPairs);
-  await w.queueCells?.(rerunPairs);
+  await supplyCells(tx, ctx.sheetId, suppliedPairs);
+  await queueCells(w, ctx.sheetId, rerunPairs);
   const waiting = new Set(rerunPairs.map((p) => p.rowId));
   await settleRows(w, ctx, [...updated.keys()].filter((id) => !waiting.has(id)));
   if (updated.size > 0) {
     await touchBase(tx, ctx.baseId);
     w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: [...updated.keys()], kind: "updated" });
   }
-  if (rerunPairs.length > 0) w.emit({ type: "work.available" });
   return { rows: [...updated].map(([id, values]) => standardRow(columns, id, values)), errors };
 }
 
-export async function deleteRows(w: Work, workspaceId: string, baseId: string, body: unknown) {
-  if (!isPlainObject(body) || !Array.isArray(body.rowIds) || body.rowIds.some((id) => typeof id !== "string")) {
-    throw appError("validation_failed", 'The body must be { "rowIds": ["sr_…", …] }.');
-  }
-  const rowIds = body.rowIds as string[];
-  if (rowIds.length > MAX_ROWS_PER_REQUEST) throw appError("too_many_rows", `At most ${MAX_ROWS_PER_REQUEST} rows per request.`);
+export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
   const found = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: rowIds } }, select: { id: true } });

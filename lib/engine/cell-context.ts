@@ -1,6 +1,6 @@
 import type { Tx } from "../db/database.ts";
 import type { ColumnRecord } from "../domain/column-model.ts";
-import type { BaseContext } from "../domain/bases.ts";
+import type { BaseContext } from "../domain/base-context.ts";
 import type { CellJob } from "../jobs/types.ts";
 
 export interface CellContext {

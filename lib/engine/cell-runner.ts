@@ -9,9 +9,8 @@ import { buildCellTools } from "./cell-tools.ts";
 import { createCellContextLoader, type CellContext } from "./cell-context.ts";
 import { buildSystemPrompt, buildUserPrompt, type PromptInput } from "./prompt.ts";
 import { cellAnswerSchema, checkAnswer } from "./answer.ts";
-import { failCell, InsufficientCredits, retryCell, type RunRecord } from "./cell-outcome.ts";
+import { failCell, InsufficientCredits, retryCell, type Completion, type RunRecord } from "../domain/cells/index.ts";
 import { backoffMs } from "./backoff.ts";
-import type { Completion } from "./completion-batch.ts";
 
 export interface RunnerDeps {
   limiter: RateLimiter;
@@ -31,7 +30,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     if (!ctx) return;
     const charge = { workspaceId: ctx.base.workspaceId, amount: config.credits.cellRun, reason: "cell_run", baseId: ctx.base.baseId, rowId: job.rowId, columnId: job.columnId, idempotencyKey: chargeKey(job) };
     const fail = (code: string, message: string, run?: RunRecord) =>
-      inTransaction(rt, (w) => failCell(w, ctx.base, job, deps.owner, code, message, ctx.columns, run));
+      inTransaction(rt, (w) => failCell(w, ctx.base, job, deps.owner, { code, message }, ctx.columns, run));
     const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again.");
 
     if (ctx.failedInputs.length > 0) {
@@ -88,7 +87,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
       if (signal.aborted && !c.retryable) return; // shutting down: the queue hands the cell back
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
         const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);
-        return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c.code, c.message, run)));
+        return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c, run)));
       }
       await fail(c.code, c.message, run);
     }

@@ -63,16 +63,14 @@ export const storedFiles = (rt: Runtime): FileStore => ({
   read: (fileId, workspaceId) => readStoredFile(rt, fileId, workspaceId),
 });
 
-/** The stored bytes as a download: served as an attachment, never rendered inline as our origin. */
-export async function fileDownload(rt: Runtime, workspaceId: string, fileId: string): Promise<Response> {
+export interface FileDownload {
+  bytes: Buffer;
+  contentType: string;
+  filename: string;
+}
+
+/** A stored file for download; lib/http/download.ts serves it as an attachment. */
+export async function fileDownload(rt: Runtime, workspaceId: string, fileId: string): Promise<FileDownload> {
   const file = await readStoredFile(rt, fileId, workspaceId);
-  return new Response(new Uint8Array(file.bytes), {
-    headers: {
-      "content-type": file.contentType,
-      "content-length": String(file.bytes.length),
-      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-      "x-content-type-options": "nosniff",
-      "cache-control": "private, no-store",
-    },
-  });
+  return { bytes: file.bytes, contentType: file.contentType, filename: file.name };
 }

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { appError } from "../errors.ts";
 
 const DEFAULT_MAX = 20 * 1024 * 1024;
@@ -43,26 +42,14 @@ async function readText(req: Request, maxBytes: number): Promise<string> {
 const tooLarge = (maxBytes: number) =>
   appError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`);
 
-/** Parses a value with a zod schema; failures become 400 validation_failed listing each issue. */
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw appError("validation_failed", "The request is not valid.", {
-    issues: result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-  });
-}
-
-export async function readBody<T>(req: Request, schema: z.ZodType<T>, maxBytes?: number): Promise<T> {
-  return parseWith(schema, await readJson(req, maxBytes));
-}
-
 /**
- * For endpoints whose every field is optional (run, estimate, new API key): a request with no body
- * and no content type means `{}`, so `curl -X POST` works. A body still has to be JSON.
+ * For endpoints whose every field is optional (run, estimate, new API key, rotate-secret): a
+ * request with no body and no content type means `{}`, so `curl -X POST` works. A body still has
+ * to be JSON.
  */
-export async function readOptionalBody<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
-  if (req.headers.get("content-type")) return readBody(req, schema);
+export async function readOptionalJson(req: Request, maxBytes = DEFAULT_MAX): Promise<unknown> {
+  if (req.headers.get("content-type")) return readJson(req, maxBytes);
   const text = await readText(req, 1).catch(() => undefined);
   if (text !== "") throw appError("unsupported_media_type");
-  return parseWith(schema, {});
+  return {};
 }

@@ -1,22 +1,31 @@
 import { AppError, appError, isAppError } from "../errors.ts";
 import { getRuntime, type Runtime } from "../runtime.ts";
 import { authenticate, type Principal } from "../auth/authenticate.ts";
+import type { BodyOf, Endpoint, ParamsOf, QueryOf } from "./endpoint.ts";
+import { parseParams, parseQuery, readEndpointBody } from "./parse.ts";
 
-export type RouteParams = Record<string, string | string[] | undefined>;
+type RawParams = Record<string, string | string[] | undefined>;
 
-export interface RouteContext<P extends RouteParams = RouteParams> {
+export interface RouteContext {
   req: Request;
-  params: P;
   rt: Runtime;
   auth: Principal;
 }
 
-/** A handler returns data (sent as JSON 200), a Response (sent as is), or throws an AppError. */
-type Handler<P extends RouteParams> = (ctx: RouteContext<P>) => Promise<unknown>;
+/** What a handler of an endpoint receives: the request's params, query and body, parsed and typed. */
+export interface EndpointContext<E> extends RouteContext {
+  params: ParamsOf<E>;
+  query: QueryOf<E>;
+  body: BodyOf<E>;
+}
+
+/** A handler returns data (sent as JSON with the endpoint's status), a Response (sent as is), or throws an AppError. */
+type Handler<C> = (ctx: C) => Promise<unknown>;
+type NextHandler = ((req: Request, context?: { params?: Promise<RawParams> | RawParams }) => Promise<Response>) & { endpoint?: Endpoint };
 
 interface RouteOptions {
   status?: number;
-  /** Routes such as sign-in authenticate themselves. */
+  /** Routes such as the health check authenticate themselves. */
   public?: boolean;
 }
 
@@ -42,29 +51,36 @@ function toAppError(e: unknown): AppError {
 }
 
 /**
- * Wraps a Next.js route handler: authenticate, run the domain call, answer. The one place that
- * turns results and errors into HTTP.
+ * Wraps a Next.js route handler: authenticate, parse the request with the endpoint's schemas,
+ * run the domain call, answer. The one place that turns results and errors into HTTP.
+ * Routes outside /api/v1 (the health check) have no endpoint schema and pass only the handler.
  */
-export function route<P extends RouteParams = RouteParams>(handler: Handler<P>, options: RouteOptions = {}) {
-  return async (req: Request, context?: { params?: Promise<P> | P }): Promise<Response> => {
+export function route<E extends Endpoint>(endpoint: E, handler: Handler<EndpointContext<E>>): NextHandler;
+export function route(handler: Handler<RouteContext>, options?: RouteOptions): NextHandler;
+export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<never> | RouteOptions): NextHandler {
+  const endpoint = typeof first === "function" ? undefined : first;
+  const handler = (typeof first === "function" ? first : second) as Handler<EndpointContext<Endpoint>>;
+  const options: RouteOptions = endpoint ?? (typeof second === "object" ? second : {});
+  const handle: NextHandler = async (req, context) => {
     try {
       const rt = await getRuntime();
       const auth = options.public ? ANONYMOUS : await authenticate(rt, req);
-      const params = ((await context?.params) ?? {}) as P;
-      const result = await handler({ req, params, rt, auth });
+      let ctx: EndpointContext<Endpoint> = { req, rt, auth, params: {}, query: {}, body: undefined } as EndpointContext<Endpoint>;
+      if (endpoint) {
+        const params = parseParams(endpoint, (await context?.params) ?? {});
+        const query = parseQuery(endpoint, new URL(req.url));
+        const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes, rt.config.files.maxBytes);
+        ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;
+      }
+      const result = await handler(ctx);
       if (result instanceof Response) return result;
       return json(result, options.status ?? 200);
     } catch (e) {
       return errorResponse(e);
     }
   };
+  // The endpoint travels with the handler, so a test can check each route serves its descriptor.
+  return Object.assign(handle, { endpoint });
 }
 
 const ANONYMOUS: Principal = { workspaceId: "", keyId: "" };
-
-/** Reads a path parameter that Next.js hands over as a string. */
-export function param(params: RouteParams, name: string): string {
-  const v = params[name];
-  if (typeof v !== "string" || v === "") throw appError("not_found");
-  return v;
-}

@@ -1,3 +1,5 @@
+import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
+
 /** Streams text chunks with backpressure: the next chunk is produced only when asked for. */
 export function streamResponse(chunks: AsyncIterator<string>, contentType = "application/json; charset=utf-8"): Response {
   const encoder = new TextEncoder();
@@ -17,4 +19,12 @@ export function streamResponse(chunks: AsyncIterator<string>, contentType = "app
     },
   });
   return new Response(body, { headers: { "content-type": contentType } });
+}
+
+/** Whether the client asked for Server-Sent Events (Accept: text/event-stream). */
+export const acceptsEventStream = (req: Request) => /\btext\/event-stream\b/i.test(req.headers.get("accept") ?? "");
+
+/** The AI SDK's UI message stream as Server-Sent Events. */
+export function uiMessageStreamResponse(stream: ReadableStream<UIMessageChunk>, headers?: Record<string, string>): Response {
+  return createUIMessageStreamResponse({ stream, headers });
 }

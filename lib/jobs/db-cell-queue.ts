@@ -1,9 +1,10 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Tx } from "../db/database.ts";
-import { claimCells, reclaimExpired, releaseCells, renewLeases } from "./claim-cells.ts";
+import { claimReadyCells, releaseCells, renewLeases, returnLeases } from "../domain/cells/index.ts";
 import type { CellQueue } from "./types.ts";
 import { createWorkerSlots } from "./worker-slots.ts";
+import { createClaimLoop } from "./claim-loop.ts";
 
 export interface DbQueueOptions {
   concurrency: number;
@@ -14,48 +15,37 @@ export interface DbQueueOptions {
   pollMs?: number;
 }
 
+export const newQueueOwner = () => `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
 /**
  * The embedded queue: the cells table is the queue. Claims are leased, so a process killed at
  * any moment leaves its cells to be reclaimed once their lease expires. A small buffer of claimed
  * cells keeps every slot busy without a claim query per cell.
  */
 export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const owner = newQueueOwner();
   const slots = createWorkerSlots(opts.concurrency, () => pump());
   const { buffer } = slots;
   let stopped = false;
-  let claiming = false;
-  let again = false;
   let claimed = 0;
   let poll: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
 
+  const loop = createClaimLoop({
+    what: "cells",
+    wanted: () => !stopped && buffer.length < opts.concurrency / 2,
+    room: () => opts.concurrency * 2 - buffer.length - slots.running,
+    async claim(want) {
+      const jobs = await claimReadyCells(db, owner, want, opts.leaseMs);
+      claimed += jobs.length;
+      buffer.push(...jobs);
+      slots.dispatch();
+      return jobs.length === want ? "more" : "done";
+    },
+  });
   const pump = () => {
     slots.dispatch();
-    if (stopped || buffer.length >= opts.concurrency / 2) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    claiming = true;
-    void (async () => {
-      try {
-        do {
-          again = false;
-          const want = opts.concurrency * 2 - buffer.length - slots.running;
-          if (want <= 0) break;
-          const jobs = await claimCells(db, owner, want, opts.leaseMs);
-          claimed += jobs.length;
-          buffer.push(...jobs);
-          slots.dispatch();
-          if (jobs.length === want) again = true;
-        } while (again && !stopped && buffer.length < opts.concurrency / 2);
-      } catch (e) {
-        if (!stopped) console.error("[cellwright] claiming cells failed:", e);
-      } finally {
-        claiming = false;
-      }
-    })();
+    loop.pump();
   };
 
   return {
@@ -63,7 +53,7 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
     start(w) {
       slots.start(w);
       poll = setInterval(() => {
-        void reclaimExpired(db, opts.maxAttempts)
+        void returnLeases(db, { expiredOnly: true, maxAttempts: opts.maxAttempts })
           .catch((e) => console.error("[cellwright] reclaiming expired leases failed:", e))
           .finally(pump);
       }, opts.pollMs ?? 500);

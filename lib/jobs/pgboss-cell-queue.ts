@@ -1,7 +1,7 @@
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
 import type { Prisma } from "../db/database.ts";
-import { renewLeases } from "./claim-cells.ts";
+import { renewLeases } from "../domain/cells/index.ts";
+import { createClaimLoop } from "./claim-loop.ts";
+import { newQueueOwner } from "./db-cell-queue.ts";
 import { claimJobs, releaseToQueue } from "./pgboss-claim.ts";
 import { reconcile } from "./pgboss-reconciler.ts";
 import type { CellJobs } from "./pgboss-jobs.ts";
@@ -14,6 +14,8 @@ export interface PgBossQueueOptions {
   /** Cells running at once across every worker (AI_CONCURRENCY in scale-out). */
   globalConcurrency: number;
   leaseMs: number;
+  /** Attempts after which a cell whose worker keeps dying ends in error. */
+  maxAttempts: number;
   /** How often to look for jobs when nothing woke the queue (default 1000 ms). */
   pollMs?: number;
   /** How often to reclaim dead workers' cells and requeue orphans (default leaseMs / 2). */
@@ -28,7 +30,7 @@ export interface PgBossQueueOptions {
  * events bridge forwards).
  */
 export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBossQueueOptions, announce: () => void): CellQueue {
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const owner = newQueueOwner();
   // Claimed but not yet started: enough to cover a claim round trip on a busy database.
   const capacity = opts.concurrency * 2;
   const lowWater = Math.max(1, Math.ceil(opts.concurrency / 2));
@@ -44,8 +46,6 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
   const { buffer } = slots;
   let stopped = false;
   let started = false;
-  let claiming: Promise<void> | undefined;
-  let again = false;
   let claimed = 0;
   let followTimer: NodeJS.Timeout | undefined;
   let following = Promise.resolve();
@@ -70,43 +70,33 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
     return following;
   };
 
+  const loop = createClaimLoop({
+    what: "cells",
+    wanted: () => !stopped && started && buffer.length < lowWater,
+    room: () => capacity - buffer.length - slots.running,
+    async claim(want) {
+      const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency);
+      claimed += r.claimed.length;
+      if (stopped) {
+        await releaseToQueue(prisma, jobs, owner, r.claimed);
+        return "hold";
+      }
+      buffer.push(...r.claimed);
+      slots.dispatch();
+      // A full fetch means more may be queued; at the global cap, wait for a slot to free up
+      // (a completion here, or work.available from another worker).
+      if (r.capped > 0) return "hold";
+      return r.fetched === want ? "more" : "done";
+    },
+  });
   const pump = () => {
     slots.dispatch();
-    if (stopped || !started || buffer.length >= lowWater) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    claiming = (async () => {
-      try {
-        do {
-          again = false;
-          const want = capacity - buffer.length - slots.running;
-          if (want <= 0) break;
-          const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency);
-          claimed += r.claimed.length;
-          if (stopped) {
-            await releaseToQueue(prisma, jobs, owner, r.claimed);
-            break;
-          }
-          buffer.push(...r.claimed);
-          slots.dispatch();
-          // A full fetch means more may be queued; at the global cap, wait for a slot to free up
-          // (a completion here, or work.available from another worker).
-          if (r.capped > 0) again = false;
-          else if (r.fetched === want) again = true;
-        } while (again && !stopped && buffer.length < lowWater);
-      } catch (e) {
-        if (!stopped) console.error("[cellwright] claiming cells failed:", e);
-      } finally {
-        claiming = undefined;
-      }
-    })();
+    loop.pump();
   };
 
   const runReconcile = async () => {
     try {
-      const r = await reconcile(prisma, jobs);
+      const r = await reconcile(prisma, jobs, opts.maxAttempts);
       if (r.requeued > 0) {
         announce();
         pump();
@@ -139,7 +129,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       if (stopped) return;
       stopped = true;
       for (const t of timers) clearInterval(t);
-      await claiming;
+      await loop.idle();
       const { waiting, cut } = await slots.stop(graceMs);
       // Claimed cells that never started, and runs cut short, are still ours: hand them back with
       // a job so other workers take them now. (releaseToQueue skips cells no longer leased to us.)

@@ -1,5 +1,6 @@
 import { PgBoss, fromPrisma, type JobInsert } from "pg-boss";
 import type { Tx } from "../db/database.ts";
+import { inputsSettledSql } from "../domain/cells/index.ts";
 
 // Cells as pg-boss jobs (scale-out). A job only says "this cell may be ready"; the cell row stays
 // the source of truth, and a worker must claim the row (status running, its lease) before it runs
@@ -34,9 +35,7 @@ const READY_SQL = (where: string) => `
   SELECT c.row_id, c.column_id, c.generation, c.attempts, c.available_at
   FROM cells c JOIN columns col ON col.id = c.column_id
   WHERE ${where} AND c.status = 'pending'
-    AND NOT EXISTS (
-      SELECT 1 FROM cells d
-      WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) AND d.status IN ('pending', 'running'))`;
+    AND ${inputsSettledSql("c", "col.input_column_ids")}`;
 
 type ReadyRow = { row_id: string; column_id: string; generation: number; attempts: number; available_at: Date };
 const toReady = (r: ReadyRow): ReadyCell => ({ rowId: r.row_id, columnId: r.column_id, generation: r.generation, attempts: r.attempts, availableAt: new Date(r.available_at) });

@@ -1,14 +1,10 @@
+import type { ClaimedCell } from "../domain/cells/index.ts";
+
 // The queue port. The engine and the webhook relay see only this; the embedded implementation
 // leases rows of the database itself, and scale-out puts a real queue engine behind it.
 
-export interface CellJob {
-  rowId: string;
-  columnId: string;
-  sheetId: string;
-  generation: number;
-  /** Attempts already made before this one. */
-  attempts: number;
-}
+/** A cell this worker holds under a lease. */
+export type CellJob = ClaimedCell;
 
 export type CellWorker = (job: CellJob, signal: AbortSignal) => Promise<void>;
 

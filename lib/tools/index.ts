@@ -1,6 +1,7 @@
 // The tool layer for AI columns: the contract, the four tools, and their ports.
 export * from "./types.ts";
-export { CELL_TOOLS, TOOL_NAMES, getTool, isToolName } from "./registry.ts";
+export { CELL_TOOLS, getTool, isToolName } from "./registry.ts";
+export { TOOL_NAMES } from "../domain/column-model.ts";
 export { fenceUntrusted } from "./fence.ts";
 export { toolLimitsFromConfig, extractLimitsFrom } from "./limits.ts";
 export { webSearchTool, type WebSearchInput } from "./web-search.ts";

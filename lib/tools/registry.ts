@@ -5,7 +5,7 @@ import { scrapeUrlTool } from "./scrape-url.ts";
 import type { CellTool, ToolName } from "./types.ts";
 import { webSearchTool } from "./web-search.ts";
 
-// The one map of tools. Column configs name tools by these keys.
+// The one map of tools: a tool for every name of TOOL_NAMES (the column model), checked below.
 
 export const CELL_TOOLS = {
   "web-search": webSearchTool,
@@ -13,8 +13,6 @@ export const CELL_TOOLS = {
   "file-analysis": fileAnalysisTool,
   "email-enrichment": emailEnrichmentTool,
 } satisfies { [K in ToolName]: CellTool<any> & { name: K } };
-
-export const TOOL_NAMES = Object.keys(CELL_TOOLS) as ToolName[];
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(CELL_TOOLS, name);
 

@@ -10,7 +10,9 @@ import type { AllowedTarget, HostLookup } from "../net/index.ts";
 // `[title](url)` links), and `output`, what the model sees. Text that came from outside
 // (pages, files, search snippets) is always fenced with fenceUntrusted before it reaches output.
 
-export type ToolName = "web-search" | "scrape-url" | "file-analysis" | "email-enrichment";
+/** The tool names are declared once, with the column model that names them. */
+export type { ToolName } from "../domain/column-model.ts";
+import type { ToolName } from "../domain/column-model.ts";
 
 export interface ToolDocument {
   url: string;

@@ -2,7 +2,6 @@ import type { Tx } from "../db/database.ts";
 import type { Work } from "../db/work.ts";
 import type { WebhookAttempt, WebhookMessage } from "../db/generated/client.ts";
 import { appError } from "../errors.ts";
-import { intParam } from "../http/query.ts";
 import { loadEndpoint } from "./endpoints.ts";
 
 // The delivery log of an endpoint: one delivery per message (its id is the webhook-id header),
@@ -11,22 +10,11 @@ import { loadEndpoint } from "./endpoints.ts";
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** Parsed at the edge (lib/http/schemas/webhooks.ts). */
 export interface DeliveriesQuery {
   limit: number;
   cursor?: string;
   status?: DeliveryStatus;
-}
-
-export function parseDeliveriesQuery(url: URL): DeliveriesQuery {
-  const status = url.searchParams.get("status");
-  if (status !== null && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
-    throw appError("invalid_query", `status must be one of ${DELIVERY_STATUSES.join(", ")}.`);
-  }
-  return {
-    limit: intParam(url, "limit", 1, 100) ?? 20,
-    cursor: url.searchParams.get("cursor") ?? undefined,
-    ...(status ? { status: status as DeliveryStatus } : {}),
-  };
 }
 
 const encodeCursor = (m: Pick<WebhookMessage, "createdAt" | "id">) => Buffer.from(`${m.createdAt.toISOString()}|${m.id}`).toString("base64url");

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Config } from "../config.ts";
-import type { Tx } from "../db/database.ts";
+import type { Prisma, Tx } from "../db/database.ts";
 import type { WebhookEndpoint } from "../db/generated/client.ts";
 import { appError, isAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { assertPublicUrl, type GuardOptions, type HostLookup } from "../net/index.ts";
-import { loadBase } from "../domain/bases.ts";
+import { loadBase } from "../domain/base-context.ts";
 import { generateSecret } from "./signing.ts";
 
 // Webhook endpoints of a workspace: registration, management and secret rotation.
@@ -19,19 +19,22 @@ const eventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS, { error: `Unknown event; known events: ${WEBHOOK_EVENTS.join(", ")}.` }))
   .min(1, "Subscribe to at least one event.")
   .max(20)
-  .transform((events) => [...new Set(events)]);
-const urlSchema = z.string().trim().min(1).max(2_048);
-const baseIdSchema = z.string().trim().min(1).max(100).nullable();
-const descriptionSchema = z.string().trim().max(500).nullable();
+  .transform((events) => [...new Set(events)])
+  .describe(`The events to receive, at least one: ${WEBHOOK_EVENTS.join(", ")}.`);
+const urlSchema = z.string().trim().min(1).max(2_048).describe("The receiver's http(s) URL; it must resolve to public addresses.");
+const baseIdSchema = z.string().trim().min(1).max(100).nullable().describe("Only events of this base; null for every base of the workspace.");
+const descriptionSchema = z.string().trim().max(500).nullable().describe("A note for people, at most 500 characters.");
+const expandSchema = z.boolean().describe("true to include cell metadata (sources, confidence, details) in payloads.");
+const enabledSchema = z.boolean().describe("false pauses deliveries; true again forgets why it was disabled.");
 
 export const createEndpointSchema = z
   .object({
     url: urlSchema,
     events: eventsSchema,
     baseId: baseIdSchema.optional(),
-    expand: z.boolean().default(false),
+    expand: expandSchema.default(false),
     description: descriptionSchema.optional(),
-    enabled: z.boolean().default(true),
+    enabled: enabledSchema.default(true),
   })
   .strict();
 
@@ -40,22 +43,30 @@ export const updateEndpointSchema = z
     url: urlSchema,
     events: eventsSchema,
     baseId: baseIdSchema,
-    expand: z.boolean(),
+    expand: expandSchema,
     description: descriptionSchema,
-    enabled: z.boolean(),
+    enabled: enabledSchema,
   })
   .partial()
   .strict();
 
 export const rotateSecretSchema = z
-  .object({ gracePeriodSeconds: z.number().int().min(0).max(7 * DEFAULT_GRACE_SECONDS).default(DEFAULT_GRACE_SECONDS) })
+  .object({
+    gracePeriodSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * DEFAULT_GRACE_SECONDS)
+      .default(DEFAULT_GRACE_SECONDS)
+      .describe("How long the old secret keeps signing too, in seconds (0 to 7 days; default 24 hours)."),
+  })
   .strict();
 
 export type CreateEndpointInput = z.infer<typeof createEndpointSchema>;
 export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 
 export interface EndpointDeps {
-  db: { prisma: Tx };
+  db: { prisma: Prisma };
   config: Config;
 }
 
@@ -138,24 +149,28 @@ export async function getEndpoint(tx: Tx, workspaceId: string, id: string): Prom
 }
 
 export async function updateEndpoint(rt: EndpointDeps, workspaceId: string, id: string, input: UpdateEndpointInput, opts: EndpointOptions = {}) {
-  const prisma = rt.db.prisma;
-  await loadEndpoint(prisma, workspaceId, id);
+  await loadEndpoint(rt.db.prisma, workspaceId, id);
+  // The URL is vetted (a DNS lookup) before the transaction, so no lock is held across the network.
   const url = input.url === undefined ? undefined : await vetEndpointUrl(input.url, webhookGuard(rt.config, opts.lookup));
-  if (input.baseId) await loadBase(prisma, workspaceId, input.baseId);
-  const row = await prisma.webhookEndpoint.update({
-    where: { id },
-    data: {
-      ...(url === undefined ? {} : { url }),
-      ...(input.events === undefined ? {} : { events: input.events }),
-      ...(input.baseId === undefined ? {} : { baseId: input.baseId }),
-      ...(input.expand === undefined ? {} : { expand: input.expand }),
-      ...(input.description === undefined ? {} : { description: input.description }),
-      // Enabling again forgets why it was disabled, and the failure streak starts over.
-      ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: null, failingSince: null }),
-      updatedAt: new Date(),
-    },
+  return rt.db.prisma.$transaction(async (tx) => {
+    if (input.baseId) await loadBase(tx, workspaceId, input.baseId);
+    // Scoped to the workspace in the write itself: an endpoint deleted meanwhile is not found.
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id, workspaceId },
+      data: {
+        ...(url === undefined ? {} : { url }),
+        ...(input.events === undefined ? {} : { events: input.events }),
+        ...(input.baseId === undefined ? {} : { baseId: input.baseId }),
+        ...(input.expand === undefined ? {} : { expand: input.expand }),
+        ...(input.description === undefined ? {} : { description: input.description }),
+        // Enabling again forgets why it was disabled, and the failure streak starts over.
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: null, failingSince: null }),
+        updatedAt: new Date(),
+      },
+    });
+    if (count === 0) throw appError("webhook_not_found", `No webhook endpoint "${id}" in this workspace.`);
+    return toEndpointView(await loadEndpoint(tx, workspaceId, id));
   });
-  return toEndpointView(row);
 }
 
 export async function deleteEndpoint(tx: Tx, workspaceId: string, id: string) {
@@ -169,18 +184,26 @@ export async function deleteEndpoint(tx: Tx, workspaceId: string, id: string) {
  * header), so receivers can switch over without dropping a delivery. A rotation during a grace
  * period ends the older grace: only the secret being replaced stays live.
  */
-export async function rotateSecret(tx: Tx, workspaceId: string, id: string, gracePeriodSeconds = DEFAULT_GRACE_SECONDS) {
-  const current = await loadEndpoint(tx, workspaceId, id);
-  const secret = generateSecret();
-  const now = new Date();
-  const row = await tx.webhookEndpoint.update({
-    where: { id },
-    data: {
-      secret,
-      previousSecret: gracePeriodSeconds > 0 ? current.secret : null,
-      previousSecretExpiresAt: gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000) : null,
-      updatedAt: now,
-    },
+export async function rotateSecret(prisma: Prisma, workspaceId: string, id: string, gracePeriodSeconds = DEFAULT_GRACE_SECONDS) {
+  return prisma.$transaction(async (tx) => {
+    // Locked while read: a concurrent rotation waits, so the secret it replaces is this one's.
+    const [current] = await tx.$queryRawUnsafe<{ secret: string }[]>(
+      `SELECT secret FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+      id,
+      workspaceId,
+    );
+    if (!current) throw appError("webhook_not_found", `No webhook endpoint "${id}" in this workspace.`);
+    const secret = generateSecret();
+    const now = new Date();
+    const row = await tx.webhookEndpoint.update({
+      where: { id },
+      data: {
+        secret,
+        previousSecret: gracePeriodSeconds > 0 ? current.secret : null,
+        previousSecretExpiresAt: gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000) : null,
+        updatedAt: now,
+      },
+    });
+    return { ...toEndpointView(row, now), secret };
   });
-  return { ...toEndpointView(row, now), secret };
 }

@@ -1,6 +1,7 @@
 import type { Tx } from "../db/database.ts";
-import type { BaseContext } from "../domain/bases.ts";
-import { loadColumns } from "../domain/bases.ts";
+import type { BaseRef } from "../events.ts";
+import type { TxReaction } from "../db/work.ts";
+import { loadColumns } from "../domain/base-context.ts";
 import type { CellState } from "../domain/cell-view.ts";
 import { rowJson } from "../domain/row-view.ts";
 import { newId } from "../ids.ts";
@@ -14,7 +15,7 @@ const EVENT: WebhookEvent = "row.sheet.processed";
 const CHUNK = 1_000;
 
 /** The endpoints of this base that want the event: enabled, subscribed, and for every base or this one. */
-async function subscribers(tx: Tx, ctx: BaseContext) {
+async function subscribers(tx: Tx, ctx: BaseRef) {
   return tx.webhookEndpoint.findMany({
     where: { workspaceId: ctx.workspaceId, enabled: true, events: { has: EVENT }, OR: [{ baseId: null }, { baseId: ctx.baseId }] },
     select: { id: true, expand: true },
@@ -36,7 +37,7 @@ async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<str
 }
 
 /** The exact body that is signed and sent, fixed when the event happens (retries resend it unchanged). */
-export function rowProcessedBody(ctx: BaseContext, row: ReturnType<typeof rowJson>, timestamp: string): string {
+export function rowProcessedBody(ctx: BaseRef, row: ReturnType<typeof rowJson>, timestamp: string): string {
   return JSON.stringify({ type: EVENT, timestamp, data: { baseId: ctx.baseId, sheetId: ctx.sheetId, row } });
 }
 
@@ -45,7 +46,7 @@ export function rowProcessedBody(ctx: BaseContext, row: ReturnType<typeof rowJso
  * the row's cells as they are in this transaction, standard or expanded per endpoint.
  * Returns how many messages were written.
  */
-export async function enqueueRowsProcessed(tx: Tx, ctx: BaseContext, rowIds: readonly string[]): Promise<number> {
+export async function enqueueRowsProcessed(tx: Tx, ctx: BaseRef, rowIds: readonly string[]): Promise<number> {
   if (rowIds.length === 0) return 0;
   const endpoints = await subscribers(tx, ctx);
   if (endpoints.length === 0) return 0;
@@ -71,3 +72,8 @@ export async function enqueueRowsProcessed(tx: Tx, ctx: BaseContext, rowIds: rea
   }
   return written;
 }
+
+/** The outbox's part of a transaction: rows settled in it get their messages in it. */
+export const outboxReaction: TxReaction = async (tx, event) => {
+  if (event.type === "rows.settled") await enqueueRowsProcessed(tx, event.base, event.rowIds);
+};

@@ -1,9 +1,10 @@
 import type { Runtime } from "../runtime.ts";
 import type { HostLookup } from "../net/index.ts";
 import { webhookGuard } from "./endpoints.ts";
-import { claimMessages, releaseAllLeases, releaseMessage, type ClaimedMessage } from "./claim-messages.ts";
+import { claimMessages, releaseMessage, type ClaimedMessage } from "./claim-messages.ts";
 import { deliver } from "./deliver.ts";
 import { recordAttempt, type OutcomePolicy } from "./attempt-outcome.ts";
+import { createClaimLoop } from "../jobs/claim-loop.ts";
 
 // The outbox relay: a background service, separate from the cell queue, so a slow or dead
 // receiver never holds up enrichment. It wakes when a commit settles rows (or a redelivery is
@@ -35,18 +36,12 @@ export const FIVE_DAYS_MS = 5 * 24 * 60 * 60 * 1000;
 export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): Promise<WebhookRelay> {
   const prisma = rt.db.prisma;
   const cfg = rt.config.webhooks;
-  // One process owns an embedded database, so any lease left is a dead process's.
-  if (rt.db.vendor === "pglite") await releaseAllLeases(prisma);
-
   const maxInFlight = Math.max(1, opts.maxInFlight ?? 64);
   const leaseMs = opts.leaseMs ?? cfg.timeoutMs * 2 + 5_000;
   const guard = webhookGuard(rt.config, opts.lookup);
   const policy: OutcomePolicy = { scheduleMs: cfg.retryScheduleMs, failureDisableMs: opts.failureDisableMs ?? FIVE_DAYS_MS, random: opts.random };
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   let stopped = false;
-  let claiming = false;
-  let claimLoop: Promise<void> | undefined;
-  let again = false;
   let attempts = 0;
 
   const run = (msg: ClaimedMessage) => {
@@ -67,34 +62,21 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
     running.set(msg.id, { abort, done });
   };
 
-  const pump = () => {
-    if (stopped) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    claiming = true;
-    claimLoop = (async () => {
-      try {
-        do {
-          again = false;
-          const want = maxInFlight - running.size;
-          if (want <= 0) break;
-          const claimed = await claimMessages(prisma, want, cfg.concurrencyPerEndpoint, leaseMs);
-          if (stopped) {
-            for (const m of claimed) await releaseMessage(prisma, m).catch(() => undefined);
-            break;
-          }
-          for (const m of claimed) run(m);
-          if (claimed.length === want) again = true;
-        } while (again && !stopped);
-      } catch (e) {
-        if (!stopped) console.error("[cellwright] claiming webhook messages failed:", e);
-      } finally {
-        claiming = false;
+  const loop = createClaimLoop({
+    what: "webhook messages",
+    wanted: () => !stopped,
+    room: () => maxInFlight - running.size,
+    async claim(want) {
+      const claimed = await claimMessages(prisma, want, cfg.concurrencyPerEndpoint, leaseMs);
+      if (stopped) {
+        for (const m of claimed) await releaseMessage(prisma, m).catch(() => undefined);
+        return "hold";
       }
-    })();
-  };
+      for (const m of claimed) run(m);
+      return claimed.length === want ? "more" : "done";
+    },
+  });
+  const pump = loop.pump;
 
   const off = rt.bus.on((e) => {
     if (e.type === "row.sheet.processed" || e.type === "webhooks.queued") pump();
@@ -110,7 +92,7 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
       stopped = true;
       off();
       clearInterval(poll);
-      await claimLoop;
+      await loop.idle();
       const finished = Promise.all([...running.values()].map((r) => r.done));
       const timedOut = await Promise.race([finished.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
       // Aborted deliveries hand their messages back; they go out again on the next start.

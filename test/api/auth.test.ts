@@ -2,19 +2,20 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { KEY_CACHE_TTL_MS } from "../../lib/auth/key-cache.ts";
-import { addRows, baseEndpoints, createBase, type Endpoint, type Fixture } from "./fixtures.ts";
-import { runScenario, scenarios } from "./scenario.ts";
+import { createBase, type TestBase } from "../support/bases.ts";
+import { addRows, baseEndpoints, COMPANIES, type Endpoint } from "./fixtures.ts";
+import { EMITS_NOTHING, runScenario, scenarios } from "./scenario.ts";
 
 // Spec §5 as the issue settles it: X-API-Key on every /api/v1 endpoint, 401 missing_api_key or
 // invalid_api_key, revocation, and the key API (shown once, stored only as SHA-256).
 
 let app: TestApp;
-let f: Fixture;
+let f: TestBase;
 let rowId: string;
 
 beforeAll(async () => {
   app = await createTestApp();
-  f = await createBase(app);
+  f = await createBase(app, COMPANIES);
   [{ id: rowId }] = await addRows(app, f.baseId, [{ Company: "Acme" }]);
 });
 afterAll(() => app.close());
@@ -31,10 +32,10 @@ describe("every /api/v1 endpoint requires X-API-Key", () => {
   const endpoints = [...baseEndpoints(() => f.baseId, () => rowId, () => f.col.Website), ...accountEndpoints];
   for (const { method, label, path, body } of endpoints) {
     scenarios(() => app, [
-      { name: `${method} ${label}: no key is 401 missing_api_key`, method, path, body, key: null, status: 401, code: "missing_api_key" },
-      { name: `${method} ${label}: an empty key is 401 missing_api_key`, method, path, body, key: "", status: 401, code: "missing_api_key" },
-      { name: `${method} ${label}: an unknown key is 401 invalid_api_key`, method, path, body, key: "cw_thisKeyDoesNotExistAnywhere0000000000", status: 401, code: "invalid_api_key" },
-      { name: `${method} ${label}: a malformed key is 401 invalid_api_key`, method, path, body, key: "Bearer nonsense", status: 401, code: "invalid_api_key" },
+      { name: `${method} ${label}: no key is 401 missing_api_key`, method, path, body, key: null, status: 401, code: "missing_api_key", ...EMITS_NOTHING },
+      { name: `${method} ${label}: an empty key is 401 missing_api_key`, method, path, body, key: "", status: 401, code: "missing_api_key", ...EMITS_NOTHING },
+      { name: `${method} ${label}: an unknown key is 401 invalid_api_key`, method, path, body, key: "cw_thisKeyDoesNotExistAnywhere0000000000", status: 401, code: "invalid_api_key", ...EMITS_NOTHING },
+      { name: `${method} ${label}: a malformed key is 401 invalid_api_key`, method, path, body, key: "Bearer nonsense", status: 401, code: "invalid_api_key", ...EMITS_NOTHING },
     ]);
   }
 
@@ -80,6 +81,7 @@ describe("the key API and the key lifecycle", () => {
     const listed = list.body.apiKeys.find((k: any) => k.id === id);
     expect(Object.keys(listed).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "prefix", "revokedAt"]);
     expect(listed.lastUsedAt).not.toBeNull();
+    expect(list.body.apiKeys.length).toBeGreaterThan(0);
     for (const k of list.body.apiKeys) expect(k).not.toHaveProperty("hash");
   });
 
@@ -111,7 +113,7 @@ describe("the key API and the key lifecycle", () => {
     expect(del.body.revokedAt).toEqual(expect.any(String));
     expect(del.text).not.toContain(key);
     for (const path of ["/api/v1/bases", `/api/v1/bases/${f.baseId}/rows`, "/api/v1/api-keys"]) {
-      const res = await runScenario(app, { name: "", method: "GET", path, key, status: 401, code: "invalid_api_key" });
+      const res = await runScenario(app, { name: "", method: "GET", path, key, status: 401, code: "invalid_api_key", ...EMITS_NOTHING });
       expect(res.body.error.code).toBe("invalid_api_key");
     }
     const listed = (await app.api("GET", "/api/v1/api-keys")).body.apiKeys.find((k: any) => k.id === id);
@@ -126,7 +128,7 @@ describe("the key API and the key lifecycle", () => {
     // Revoked straight in the database, as `npm run cli -- key revoke` does from its own process.
     await app.rt.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
     await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS + 100));
-    await runScenario(app, { name: "", method: "GET", path: "/api/v1/bases", key, status: 401, code: "invalid_api_key" });
+    await runScenario(app, { name: "", method: "GET", path: "/api/v1/bases", key, status: 401, code: "invalid_api_key", ...EMITS_NOTHING });
   });
 
   it("lastUsedAt is recorded on first use", async () => {
@@ -145,9 +147,9 @@ describe("the key API and the key lifecycle", () => {
   });
 
   scenarios(() => app, [
-    { name: "DELETE an unknown key is 404 api_key_not_found", method: "DELETE", path: "/api/v1/api-keys/key_doesnotexist", status: 404, code: "api_key_not_found" },
-    { name: "POST with an empty name is 400", method: "POST", path: "/api/v1/api-keys", body: { name: "  " }, status: 400, code: "validation_failed" },
-    { name: "POST with an unknown field is 400", method: "POST", path: "/api/v1/api-keys", body: { name: "x", scope: "all" }, status: 400, code: "validation_failed" },
+    { name: "DELETE an unknown key is 404 api_key_not_found", method: "DELETE", path: "/api/v1/api-keys/key_doesnotexist", status: 404, code: "api_key_not_found", ...EMITS_NOTHING },
+    { name: "POST with an empty name is 400", method: "POST", path: "/api/v1/api-keys", body: { name: "  " }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "POST with an unknown field is 400", method: "POST", path: "/api/v1/api-keys", body: { name: "x", scope: "all" }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
     { name: "POST without a name uses a default name", method: "POST", path: "/api/v1/api-keys", body: {}, status: 201, bodyMatches: { name: "API key" } },
   ]);
 });
@@ -157,9 +159,9 @@ describe("API_KEY seeding", () => {
     const { seedFromConfig } = await import("../../lib/workspaces.ts");
     const { loadConfig } = await import("../../lib/config.ts");
     const seedKey = "cw_seededKeyForTheDefaultWorkspace0000000001";
-    const rt = { ...app.rt, config: loadConfig({ API_KEY: seedKey }) };
-    await seedFromConfig(rt);
-    await seedFromConfig(rt);
+    const config = loadConfig({ API_KEY: seedKey });
+    await seedFromConfig(app.rt.db.prisma, config);
+    await seedFromConfig(app.rt.db.prisma, config);
     const ws = await app.rt.db.prisma.workspace.findMany({ where: { name: "default" } });
     expect(ws).toHaveLength(1);
     const keys = await app.rt.db.prisma.apiKey.findMany({ where: { workspaceId: ws[0].id } });

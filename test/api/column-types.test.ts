@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { createBase, type Fixture } from "./fixtures.ts";
+import { createBase, type TestBase } from "../support/bases.ts";
 
 // The nine column types through the API: Add Rows and Update Rows store the normalised value
 // (always a string) and refuse values the type cannot hold.
 
 let app: TestApp;
-let f: Fixture;
+let f: TestBase;
 
 const TYPES = [
   { name: "Short", type: "short-text", isPrimary: true },
@@ -22,7 +22,7 @@ const TYPES = [
 
 beforeAll(async () => {
   app = await createTestApp();
-  f = await createBase(app, TYPES, app.keyA, "Types");
+  f = await createBase(app, { columns: TYPES, name: "Types" });
 });
 afterAll(() => app.close());
 
@@ -86,7 +86,11 @@ describe("types through Add Rows and Update Rows", () => {
     const cells = Object.fromEntries(TYPES.map((t) => [t.name, ""]));
     const res = await app.api("POST", `/api/v1/bases/${f.baseId}/add-rows`, { body: { rows: [{ cells }, { cells: { ...cells, Count: null, Done: null } }] } });
     expect(res.status, res.text).toBe(200);
-    for (const r of res.body.rows) expect(Object.values(r.cells).every((v) => v === "")).toBe(true);
+    expect(res.body.rows).toHaveLength(2);
+    for (const r of res.body.rows) {
+      expect(Object.keys(r.cells)).toHaveLength(TYPES.length);
+      expect(Object.values(r.cells).every((v) => v === "")).toBe(true);
+    }
   });
 
   it("Update Rows normalises the same way and reports bad values per column", async () => {

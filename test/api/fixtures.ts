@@ -1,5 +1,7 @@
 import { expect } from "vitest";
 import type { TestApp } from "../support/app.ts";
+import { createFakeDns } from "../support/fake-dns.ts";
+import { createEndpoint, createEndpointSchema } from "../../lib/webhooks/endpoints.ts";
 
 // Shared setup for the API suites: a small "Companies" base with one column of most kinds and
 // one AI column that takes two inputs.
@@ -11,19 +13,18 @@ export const COMPANY_COLUMNS = [
   { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company", "Website"], tools: ["web-search"], instructions: "Summarise." },
 ];
 
-export interface Fixture {
-  baseId: string;
-  /** Column ids by column name. */
-  col: Record<string, string>;
-  structure: any;
-}
+/** The "Companies" base most API suites start from: `createBase(app, COMPANIES)`. */
+export const COMPANIES = { columns: COMPANY_COLUMNS, name: "Companies" };
 
-export async function createBase(app: TestApp, columns: unknown[] = COMPANY_COLUMNS, key = app.keyA, baseName = "Companies"): Promise<Fixture> {
-  const res = await app.api("POST", "/api/v1/bases", { key, body: { baseName, columns } });
-  expect(res.status, res.text).toBe(201);
-  const col: Record<string, string> = {};
-  for (const c of res.body.sheetColumns) col[c.name] = c.id;
-  return { baseId: res.body.baseId, col, structure: res.body };
+/**
+ * Subscribes a webhook endpoint of workspace A to `row.sheet.processed` (of one base, or of every
+ * base), so writes leave messages in the outbox. No relay runs in the API suites: they stay there.
+ * The host resolves publicly through a fake DNS, so the outbound guard stays on.
+ */
+export async function subscribe(app: TestApp, baseId?: string): Promise<string> {
+  const dns = createFakeDns({ hosts: { "hooks.example.test": ["93.184.216.34"] } });
+  const input = createEndpointSchema.parse({ url: "https://hooks.example.test/cellwright", events: ["row.sheet.processed"], baseId });
+  return (await createEndpoint(app.rt, app.workspaceA, input, { lookup: dns.lookup })).id;
 }
 
 export async function addRows(app: TestApp, baseId: string, cells: Record<string, unknown>[], key = app.keyA): Promise<any[]> {

@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { dispatch } from "../support/router.ts";
-import { addRows, createBase, rowCount, type Fixture } from "./fixtures.ts";
-import { expectErrorShape, runScenario, scenarios } from "./scenario.ts";
+import { createBase, type TestBase } from "../support/bases.ts";
+import { addRows, rowCount } from "./fixtures.ts";
+import { EMITS_NOTHING, expectErrorShape, runScenario, scenarios } from "./scenario.ts";
 
 // Issue §5 limits and §7 request errors: rows per request, body size, cell size, content type,
 // malformed JSON. Each answer is a catalog error in JSON.
 
 let app: TestApp;
-let f: Fixture;
+let f: TestBase;
 
 beforeAll(async () => {
   app = await createTestApp();
-  f = await createBase(app, [
-    { name: "Name", type: "short-text", isPrimary: true },
-    { name: "Notes", type: "long-text" },
-  ]);
+  f = await createBase(app, {
+    columns: [
+      { name: "Name", type: "short-text", isPrimary: true },
+      { name: "Notes", type: "long-text" },
+    ],
+  });
 });
 afterAll(() => app.close());
 
@@ -37,7 +40,7 @@ describe("rows per request", () => {
   });
 
   scenarios(() => app, [
-    { name: "Add Rows with 10,001 rows is 400 too_many_rows", method: "POST", path: add, body: () => ({ rows: manyRows(10_001) }), status: 400, code: "too_many_rows" },
+    { name: "Add Rows with 10,001 rows is 400 too_many_rows", method: "POST", path: add, body: () => ({ rows: manyRows(10_001) }), status: 400, code: "too_many_rows", ...EMITS_NOTHING },
     {
       name: "Update Rows with 10,001 rows is 400 too_many_rows",
       method: "POST",
@@ -45,6 +48,7 @@ describe("rows per request", () => {
       body: () => ({ rows: Array.from({ length: 10_001 }, () => ({ id: "sr_x", cells: {} })) }),
       status: 400,
       code: "too_many_rows",
+      ...EMITS_NOTHING,
     },
     {
       name: "delete-rows with 10,001 ids is 400 too_many_rows",
@@ -53,6 +57,7 @@ describe("rows per request", () => {
       body: () => ({ rowIds: Array.from({ length: 10_001 }, (_, i) => `sr_${i}`) }),
       status: 400,
       code: "too_many_rows",
+      ...EMITS_NOTHING,
     },
   ]);
 
@@ -76,13 +81,14 @@ describe("body size", () => {
       headers: { "content-type": "application/json" },
       status: 413,
       code: "payload_too_large",
+      ...EMITS_NOTHING,
     });
     expect(res.body.error.message).toMatch(/20 MB/);
     expect(await rowCount(app, f.baseId)).toBe(before);
   });
 
   it("a body over 20 MB is refused on Update Rows too", async () => {
-    await runScenario(app, { name: "", method: "POST", path: update(), raw: big(), headers: { "content-type": "application/json" }, status: 413, code: "payload_too_large" });
+    await runScenario(app, { name: "", method: "POST", path: update(), raw: big(), headers: { "content-type": "application/json" }, status: 413, code: "payload_too_large", ...EMITS_NOTHING });
   });
 
   it("a declared Content-Length over 20 MB is refused before reading", async () => {
@@ -123,6 +129,7 @@ describe("cell size", () => {
       body: { rows: [{ cells: { Notes: "y".repeat(100_001) } }] },
       status: 400,
       code: "validation_failed",
+      ...EMITS_NOTHING,
     });
     expect(res.body.error.details.errors).toEqual([
       { rowIndex: 0, column: "Notes", code: "value_too_long", message: expect.stringContaining("100,000") },
@@ -149,16 +156,16 @@ describe("content type and JSON syntax", () => {
   ];
   for (const [label, path] of bodyRoutes) {
     scenarios(() => app, [
-      { name: `${label}: text/plain is 415`, method: "POST", path, raw: '{"rows":[]}', headers: { "content-type": "text/plain" }, status: 415, code: "unsupported_media_type" },
-      { name: `${label}: no content type is 415`, method: "POST", path, raw: '{"rows":[]}', status: 415, code: "unsupported_media_type" },
-      { name: `${label}: form data is 415`, method: "POST", path, raw: "rows=1", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415, code: "unsupported_media_type" },
-      { name: `${label}: malformed JSON is 400 invalid_json`, method: "POST", path, raw: '{"rows": [', headers: json, status: 400, code: "invalid_json" },
-      { name: `${label}: trailing garbage is 400 invalid_json`, method: "POST", path, raw: '{"rows": []} x', headers: json, status: 400, code: "invalid_json" },
+      { name: `${label}: text/plain is 415`, method: "POST", path, raw: '{"rows":[]}', headers: { "content-type": "text/plain" }, status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
+      { name: `${label}: no content type is 415`, method: "POST", path, raw: '{"rows":[]}', status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
+      { name: `${label}: form data is 415`, method: "POST", path, raw: "rows=1", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
+      { name: `${label}: malformed JSON is 400 invalid_json`, method: "POST", path, raw: '{"rows": [', headers: json, status: 400, code: "invalid_json", ...EMITS_NOTHING },
+      { name: `${label}: trailing garbage is 400 invalid_json`, method: "POST", path, raw: '{"rows": []} x', headers: json, status: 400, code: "invalid_json", ...EMITS_NOTHING },
     ]);
   }
   scenarios(() => app, [
-    { name: "PATCH base with text/plain is 415", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}`, raw: "{}", headers: { "content-type": "text/plain" }, status: 415, code: "unsupported_media_type" },
-    { name: "PATCH column with malformed JSON is 400", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}/columns/x`, raw: "{", headers: json, status: 400, code: "invalid_json" },
+    { name: "PATCH base with text/plain is 415", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}`, raw: "{}", headers: { "content-type": "text/plain" }, status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
+    { name: "PATCH column with malformed JSON is 400", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}/columns/x`, raw: "{", headers: json, status: 400, code: "invalid_json", ...EMITS_NOTHING },
     { name: "application/json with a charset is accepted", method: "POST", path: add, raw: '{"rows":[]}', headers: { "content-type": "application/json; charset=utf-8" }, status: 200, bodyEquals: { rows: [] } },
     { name: "a +json media type is accepted", method: "POST", path: add, raw: '{"rows":[]}', headers: { "content-type": "application/vnd.api+json" }, status: 200 },
   ]);

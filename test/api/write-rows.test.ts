@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { addRows, createBase, getRows, rowCount, type Fixture } from "./fixtures.ts";
-import { runScenario, scenarios } from "./scenario.ts";
+import { createBase, type TestBase } from "../support/bases.ts";
+import { addRows, COMPANIES, getRows, rowCount } from "./fixtures.ts";
+import { EMITS_NOTHING, runScenario, scenarios } from "./scenario.ts";
 
 // Spec §4.4 and §4.5: Add Rows is all-or-nothing, Update Rows is partial with an `errors` array;
 // plus delete-rows. Every error element has the documented shape.
 
 let app: TestApp;
-let f: Fixture;
+let f: TestBase;
 
 beforeAll(async () => {
   app = await createTestApp();
-  f = await createBase(app);
+  f = await createBase(app, COMPANIES);
 });
 afterAll(() => app.close());
 
@@ -82,8 +83,10 @@ describe("Add Rows (§4.4)", () => {
       },
       status: 400,
       code: "validation_failed",
+      ...EMITS_NOTHING,
     });
     const errors = res.body.error.details.errors;
+    expect(errors.length).toBeGreaterThanOrEqual(8);
     errors.forEach(expectAddErrorShape);
     const summary = errors.map((e: any) => [e.rowIndex, e.column ?? null, e.code]);
     expect(summary).toEqual(
@@ -103,11 +106,11 @@ describe("Add Rows (§4.4)", () => {
   });
 
   scenarios(() => app, [
-    { name: "a body without rows is 400", method: "POST", path: add, body: { cells: {} }, status: 400, code: "validation_failed" },
-    { name: "rows that is not an array is 400", method: "POST", path: add, body: { rows: { cells: {} } }, status: 400, code: "validation_failed" },
-    { name: "a JSON array body is 400", method: "POST", path: add, body: [{ cells: {} }], status: 400, code: "validation_failed" },
-    { name: "a JSON null body is 400", method: "POST", path: add, raw: "null", headers: { "content-type": "application/json" }, status: 400, code: "validation_failed" },
-    { name: "an empty body is invalid JSON", method: "POST", path: add, raw: "", headers: { "content-type": "application/json" }, status: 400, code: "invalid_json" },
+    { name: "a body without rows is 400", method: "POST", path: add, body: { cells: {} }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "rows that is not an array is 400", method: "POST", path: add, body: { rows: { cells: {} } }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "a JSON array body is 400", method: "POST", path: add, body: [{ cells: {} }], status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "a JSON null body is 400", method: "POST", path: add, raw: "null", headers: { "content-type": "application/json" }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "an empty body is invalid JSON", method: "POST", path: add, raw: "", headers: { "content-type": "application/json" }, status: 400, code: "invalid_json", ...EMITS_NOTHING },
   ]);
 });
 
@@ -146,6 +149,7 @@ describe("Update Rows (§4.5)", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.rows).toEqual([{ id: ids[1], cells: { Company: "U2", Website: "", Employees: "20", Summary: "" } }]);
+    expect(res.body.errors).toHaveLength(7);
     res.body.errors.forEach(expectUpdateErrorShape);
     expect(res.body.errors.map((e: any) => [e.rowId, e.column ?? null, e.code])).toEqual([
       ["sr_missing", null, "row_not_found"],
@@ -187,8 +191,8 @@ describe("Update Rows (§4.5)", () => {
   });
 
   scenarios(() => app, [
-    { name: "a body without rows is 400", method: "POST", path: update, body: {}, status: 400, code: "validation_failed" },
-    { name: "rows: null is 400", method: "POST", path: update, body: { rows: null }, status: 400, code: "validation_failed" },
+    { name: "a body without rows is 400", method: "POST", path: update, body: {}, status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "rows: null is 400", method: "POST", path: update, body: { rows: null }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
   ]);
 });
 
@@ -220,14 +224,14 @@ describe("delete-rows", () => {
   });
 
   scenarios(() => app, [
-    { name: "rowIds missing is 400", method: "POST", path: del, body: {}, status: 400, code: "validation_failed" },
-    { name: "rowIds with a non-string is 400", method: "POST", path: del, body: { rowIds: [1] }, status: 400, code: "validation_failed" },
+    { name: "rowIds missing is 400", method: "POST", path: del, body: {}, status: 400, code: "validation_failed", ...EMITS_NOTHING },
+    { name: "rowIds with a non-string is 400", method: "POST", path: del, body: { rowIds: [1] }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
   ]);
 });
 
 describe("insertion order", () => {
   it("Get Rows returns rows in the order they were added, across requests", async () => {
-    const g = await createBase(app, [{ name: "N", type: "number" }], app.keyA, "Order");
+    const g = await createBase(app, { columns: [{ name: "N", type: "number" }], name: "Order" });
     for (let batch = 0; batch < 3; batch++) {
       await addRows(app, g.baseId, Array.from({ length: 50 }, (_, i) => ({ N: batch * 50 + i })));
     }

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { CONFIGURE, calls, structure, toolResults, useAssistantApp, user } from "./helpers.ts";
 
 // AI Configure Base (§4.6) over real HTTP, with a fake LLM whose tool calls are scripted.
-
 const t = useAssistantApp();
 
 const DESCRIPTION =

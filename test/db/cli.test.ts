@@ -100,7 +100,7 @@ describe("npm run cli", () => {
 
   it("the keys it printed authenticate (and the revoked one does not)", async () => {
     const config = loadConfig(env);
-    const rt = await createRuntime(config);
+    const rt = await createRuntime(config, { queue: "database" });
     try {
       const p = await principalForKey(rt, keys.first);
       const ws = await rt.db.prisma.workspace.findUniqueOrThrow({ where: { id: p.workspaceId } });

@@ -117,6 +117,7 @@ afterAll(async () => {
 describe("schema.prisma and prisma/migrations agree", () => {
   it("the parsed schema matches the generated client's data model", async () => {
     const runtime = (db.prisma as unknown as { _runtimeDataModel: { models: Record<string, { dbName: string | null; fields: { name: string; kind: string; type: string; dbName?: string }[] }> } })._runtimeDataModel;
+    expect(models.length).toBeGreaterThan(0);
     expect(models.map((m) => m.name).sort()).toEqual(Object.keys(runtime.models).sort());
     for (const m of models) {
       const rm = runtime.models[m.name];
@@ -127,6 +128,8 @@ describe("schema.prisma and prisma/migrations agree", () => {
   });
 
   it("every model has its table and every field its column, with the right type and nullability", () => {
+    expect(models.length).toBeGreaterThan(0);
+    expect(columns.length).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const m of models) {
       const tableCols = columns.filter((c) => c.table_name === m.table);
@@ -160,6 +163,8 @@ describe("schema.prisma and prisma/migrations agree", () => {
   });
 
   it("primary keys, unique constraints and indexes match", () => {
+    expect(models.length).toBeGreaterThan(0);
+    expect(indexes.length).toBeGreaterThan(0);
     const problems: string[] = [];
     const has = (table: string, cols: string[], pred: (i: (typeof indexes)[number]) => boolean) =>
       indexes.some((i) => i.table === table && pred(i) && i.columns.join(",") === cols.join(","));

@@ -78,6 +78,7 @@ it("resumes every pending cell after kill -9, charging each exactly once", { tim
   expect(final).toEqual({ done: 200 });
   const rows = (await api("GET", `/api/v1/bases/${baseId}/rows`)).body.rows as any[];
   // The fake LLM echoes a cell's inputs, so the second column's value embeds the first's.
+  expect(rows).toHaveLength(100);
   for (const r of rows) expect(r.cells.Second).toContain(JSON.stringify(r.cells.First).slice(1, -1));
   await server.stop();
   server = undefined;

@@ -1,12 +1,6 @@
 import type { TestApp } from "../support/app.ts";
 import { waitFor } from "../support/wait.ts";
 
-export async function createBase(app: TestApp, columns: unknown[], baseName = "Engine test") {
-  const res = await app.api("POST", "/api/v1/bases", { body: { baseName, columns } });
-  if (res.status !== 201) throw new Error(`createBase: ${res.status} ${res.text}`);
-  return res.body as { baseId: string; sheetColumns: { id: string; name: string }[] };
-}
-
 export async function addRows(app: TestApp, baseId: string, rows: Record<string, unknown>[]) {
   const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: rows.map((cells) => ({ cells })) } });
   if (res.status !== 200) throw new Error(`addRows: ${res.status} ${res.text}`);

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { addRows, createBase, expandedRows, settled } from "./helpers.ts";
+import { createBase } from "../support/bases.ts";
+import { addRows, expandedRows, settled } from "./helpers.ts";
 
 let llm: FakeLlm;
 let app: TestApp;
@@ -31,7 +32,7 @@ const chain = [
 
 describe("cell lifecycle and the DAG", () => {
   it("runs a chain of three AI columns in order, each prompt seeing its input's value", async () => {
-    const { baseId } = await createBase(app, chain);
+    const { baseId } = await createBase(app, { columns: chain });
     llm.setHandler((req) => {
       const text = req.lastUserText;
       if (text.includes("Column to fill: Industry")) return { json: { value: "Rockets", sources: [], confidenceScore: 0.8, additionalDetails: "known" } };
@@ -50,7 +51,7 @@ describe("cell lifecycle and the DAG", () => {
   });
 
   it("keeps supplied AI values and runs absent or empty ones (spec 4.4)", async () => {
-    const { baseId } = await createBase(app, chain.slice(0, 2));
+    const { baseId } = await createBase(app, { columns: chain.slice(0, 2) });
     const rows = await addRows(app, baseId, [{ Company: "A", Industry: "Given" }, { Company: "B", Industry: "" }, { Company: "C" }]);
     expect(rows[0].cells.Industry).toBe("Given");
     const done = await settled(app, baseId);
@@ -62,12 +63,14 @@ describe("cell lifecycle and the DAG", () => {
   });
 
   it("runs independent cells of a row in parallel", async () => {
-    const { baseId } = await createBase(app, [
-      { name: "Company", isPrimary: true },
-      { name: "A", isAiEnabled: true, inputColumns: ["Company"] },
-      { name: "B", isAiEnabled: true, inputColumns: ["Company"] },
-      { name: "C", isAiEnabled: true, inputColumns: ["Company"] },
-    ]);
+    const { baseId } = await createBase(app, {
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "A", isAiEnabled: true, inputColumns: ["Company"] },
+        { name: "B", isAiEnabled: true, inputColumns: ["Company"] },
+        { name: "C", isAiEnabled: true, inputColumns: ["Company"] },
+      ],
+    });
     llm.setHandler(() => ({ json: { value: "x", sources: [], confidenceScore: 1 }, delayMs: 300 }));
     await addRows(app, baseId, [{ Company: "Acme" }]);
     await settled(app, baseId);
@@ -75,10 +78,12 @@ describe("cell lifecycle and the DAG", () => {
   });
 
   it("never exceeds AI_CONCURRENCY", async () => {
-    const { baseId } = await createBase(app, [
-      { name: "Company", isPrimary: true },
-      { name: "A", isAiEnabled: true, inputColumns: ["Company"] },
-    ]);
+    const { baseId } = await createBase(app, {
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "A", isAiEnabled: true, inputColumns: ["Company"] },
+      ],
+    });
     llm.setHandler(() => ({ json: { value: "x", sources: [], confidenceScore: 1 }, delayMs: 60 }));
     await addRows(app, baseId, Array.from({ length: 20 }, (_, i) => ({ Company: `C${i}` })));
     await settled(app, baseId);
@@ -87,7 +92,7 @@ describe("cell lifecycle and the DAG", () => {
   });
 
   it("fails dependents with input_failed when an input cell fails", async () => {
-    const { baseId } = await createBase(app, chain);
+    const { baseId } = await createBase(app, { columns: chain });
     llm.setHandler((req) => (req.lastUserText.includes("Column to fill: Industry") ? { status: 400, message: "bad request" } : undefined));
     await addRows(app, baseId, [{ Company: "Acme" }]);
     const [row] = await settled(app, baseId);
@@ -101,13 +106,15 @@ describe("cell lifecycle and the DAG", () => {
 
 describe("re-runs", () => {
   it("re-runs dependents when an input changes, unless autoRun says otherwise", async () => {
-    const { baseId } = await createBase(app, [
-      { name: "Company", isPrimary: true },
-      { name: "Auto", isAiEnabled: true, inputColumns: ["Company"] },
-      { name: "OnInsert", isAiEnabled: true, inputColumns: ["Company"], columnOptions: { autoRun: "onInsert" } },
-      { name: "Never", isAiEnabled: true, inputColumns: ["Company"], columnOptions: { autoRun: "never" } },
-      { name: "Downstream", isAiEnabled: true, inputColumns: ["Auto"] },
-    ]);
+    const { baseId } = await createBase(app, {
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "Auto", isAiEnabled: true, inputColumns: ["Company"] },
+        { name: "OnInsert", isAiEnabled: true, inputColumns: ["Company"], columnOptions: { autoRun: "onInsert" } },
+        { name: "Never", isAiEnabled: true, inputColumns: ["Company"], columnOptions: { autoRun: "never" } },
+        { name: "Downstream", isAiEnabled: true, inputColumns: ["Auto"] },
+      ],
+    });
     const [row] = await addRows(app, baseId, [{ Company: "Acme" }]);
     let [after] = await settled(app, baseId);
     expect(after.cells.Never.status).toBe("idle");
@@ -122,7 +129,7 @@ describe("re-runs", () => {
   });
 
   it("stores a written AI value as the user's and re-runs a cell written as empty", async () => {
-    const { baseId } = await createBase(app, chain.slice(0, 2));
+    const { baseId } = await createBase(app, { columns: chain.slice(0, 2) });
     const [row] = await addRows(app, baseId, [{ Company: "Acme" }]);
     await settled(app, baseId);
     llm.reset();
@@ -137,11 +144,11 @@ describe("re-runs", () => {
   });
 
   it("runs exactly the requested cells through the run API, and estimates without running", async () => {
-    const { baseId, sheetColumns } = await createBase(app, chain.slice(0, 2));
+    const { baseId, col } = await createBase(app, { columns: chain.slice(0, 2) });
     await addRows(app, baseId, [{ Company: "A" }, { Company: "B" }, { Company: "C" }]);
     const rows = await settled(app, baseId);
     llm.reset();
-    const industry = sheetColumns.find((c) => c.name === "Industry")!.id;
+    const industry = col.Industry;
     const est = await app.api("POST", `/api/v1/bases/${baseId}/run/estimate`, { body: { columnIds: [industry], rowIds: [rows[0].id, rows[1].id] } });
     expect(est.body).toEqual({ cells: 2, credits: 2, balance: null });
     expect(llm.totalRequests).toBe(0);
@@ -159,7 +166,7 @@ describe("re-runs", () => {
 
 describe("the run API without a body", () => {
   it("treats an empty body as {} but still refuses a body that is not JSON", async () => {
-    const { baseId } = await createBase(app, chain.slice(0, 2));
+    const { baseId } = await createBase(app, { columns: chain.slice(0, 2) });
     await addRows(app, baseId, [{ Company: "A" }]);
     await settled(app, baseId);
     const empty = await app.api("POST", `/api/v1/bases/${baseId}/run/estimate`);
@@ -173,7 +180,7 @@ describe("the run API without a body", () => {
 
 describe("an AI column added to existing rows", () => {
   it("leaves existing rows idle until a run is requested", async () => {
-    const { baseId } = await createBase(app, [{ name: "Company", isPrimary: true }]);
+    const { baseId } = await createBase(app, { columns: [{ name: "Company", isPrimary: true }] });
     await addRows(app, baseId, [{ Company: "Acme" }]);
     await app.api("POST", `/api/v1/bases/${baseId}/columns`, { body: { name: "Later", isAiEnabled: true, inputColumns: ["Company"] } });
     const [row] = await expandedRows(app, baseId);

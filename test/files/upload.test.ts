@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { addRows, createBase, settled } from "../engine/helpers.ts";
+import { createBase } from "../support/bases.ts";
+import { addRows, settled } from "../engine/helpers.ts";
 import { dispatch } from "../support/router.ts";
 
 let app: TestApp;
@@ -12,10 +13,12 @@ beforeAll(async () => {
   llm = await startFakeLlm();
   app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", FILE_MAX_BYTES: "2000" }, { engine: true });
   baseId = (
-    await createBase(app, [
-      { name: "Doc", type: "file", isPrimary: true },
-      { name: "Gist", isAiEnabled: true, inputColumns: ["Doc"], tools: ["file-analysis"], instructions: "What is the meeting day?" },
-    ])
+    await createBase(app, {
+      columns: [
+        { name: "Doc", type: "file", isPrimary: true },
+        { name: "Gist", isAiEnabled: true, inputColumns: ["Doc"], tools: ["file-analysis"], instructions: "What is the meeting day?" },
+      ],
+    })
   ).baseId;
 });
 afterAll(async () => {

@@ -23,9 +23,11 @@ describe("fake LLM streaming", () => {
       const res = await post(`${t.llm.baseUrl}/chat/completions`, { model: "m", stream: true, stream_options: { include_usage: includeUsage }, messages });
       expect(res.headers.get("content-type")).toBe("text/event-stream");
       const events = (await res.text()).split("\n\n").filter(Boolean);
+      expect(events.length).toBeGreaterThan(1);
       expect(events.every((e) => e.startsWith("data: "))).toBe(true);
       expect(events.at(-1)).toBe("data: [DONE]");
       const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice(6)));
+      expect(chunks.length).toBeGreaterThan(0);
       expect(chunks.every((c) => c.object === "chat.completion.chunk")).toBe(true);
       const text = chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("");
       expect(text).toBe("AI(Tell me about Acme, the company that makes everything.)");
@@ -51,6 +53,7 @@ describe("fake LLM streaming", () => {
     expect(deltas.join("")).toBe("Acme was founded in 1947.");
     expect(seen).toEqual(["acme"]);
     expect((await result.finalStep).usage).toMatchObject({ inputTokens: 9, outputTokens: 6 });
+    expect(t.llm.requests.length).toBeGreaterThan(0);
     expect(t.llm.requests.every((r) => r.stream && r.includeUsage)).toBe(true);
   });
 
@@ -131,6 +134,7 @@ describe("fake LLM bookkeeping", () => {
       expect(llm.maxInFlight).toBe(5);
       await expect.poll(() => llm.inFlight).toBe(0);
       expect(llm.maxRequestsPerWindow(1000)).toBe(5);
+      expect(llm.requests).toHaveLength(5);
       expect(llm.requests.every((r) => r.doneAt! - r.at >= 290)).toBe(true);
       const models = await (await fetch(`${llm.baseUrl}/models`)).json();
       expect(models.data.map((m: { id: string }) => m.id)).toContain("gpt-5-mini");

@@ -122,7 +122,7 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
     }
 
     // The same key works against PostgreSQL and reads the same rows.
-    const rt = await createRuntime(loadConfig({ DATABASE_URL: target.url, DATA_DIR: dataDir }));
+    const rt = await createRuntime(loadConfig({ DATABASE_URL: target.url, DATA_DIR: dataDir }), { queue: "database" });
     try {
       const rows = await call(rt, "GET", `/api/v1/bases/${baseId}/rows`);
       expect(rows.status).toBe(200);

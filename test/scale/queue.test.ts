@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { waitFor } from "../support/wait.ts";
-import { addRows, createBase, settled } from "../engine/helpers.ts";
+import { createBase } from "../support/bases.ts";
+import { addRows, settled } from "../engine/helpers.ts";
 import { pgAdminUrl, skipMessage } from "./support.ts";
-import { startScaleOut } from "../../lib/jobs/pgboss-services.ts";
 import { startEngine } from "../../lib/engine/engine.ts";
 import { inTransaction } from "../../lib/db/work.ts";
 import { addRows as addRowsDomain } from "../../lib/domain/rows-write.ts";
@@ -41,8 +41,7 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
       WORKER_CONCURRENCY: "8",
       AI_RETRY_BASE_MS: "300",
       AI_LEASE_MS: "2000",
-    });
-    await startScaleOut(app.rt);
+    }, { queue: "pg-boss" });
   });
   afterAll(async () => {
     await app?.close();
@@ -50,7 +49,7 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
   });
 
   it("writes jobs in the transaction that makes cells pending, for ready cells only", async () => {
-    const { baseId } = await createBase(app, chain, "Enqueue");
+    const { baseId } = await createBase(app, { columns: chain, name: "Enqueue" });
     const rows = await addRows(app, baseId, [{ Company: "A" }, { Company: "B" }]);
     const keys = (await jobs()).map((j) => j.key);
     // First runs now; Second waits for First, so it has no job yet.
@@ -71,9 +70,10 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
   it("runs the DAG to the end, each cell once, the global cap holding across two engines", async () => {
     await startEngine(app.rt);
     await startEngine(app.rt); // a second worker in the same process, sharing AI_CONCURRENCY=3
-    const { baseId } = await createBase(app, chain, "Run");
+    const { baseId } = await createBase(app, { columns: chain, name: "Run" });
     await addRows(app, baseId, Array.from({ length: 30 }, (_, i) => ({ Company: `Company ${i}` })));
     const done = await settled(app, baseId, 60_000);
+    expect(done).toHaveLength(30);
     expect(done.flatMap((r) => [r.cells.First.status, r.cells.Second.status]).every((s) => s === "done")).toBe(true);
     for (const r of done) expect(r.cells.Second.value).toContain(JSON.stringify(r.cells.First.value).slice(1, -1));
     expect(llm.maxInFlight).toBeLessThanOrEqual(3);
@@ -88,7 +88,7 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
   it("retries a rate-limited cell at its due time through a delayed job", async () => {
     llm.reset();
     llm.enqueue({ status: 429, retryAfterSeconds: 1 });
-    const { baseId } = await createBase(app, chain.slice(0, 2), "Retry");
+    const { baseId } = await createBase(app, { columns: chain.slice(0, 2), name: "Retry" });
     const t0 = Date.now();
     await addRows(app, baseId, [{ Company: "Slow" }]);
     const [row] = await settled(app, baseId, 20_000);
@@ -98,14 +98,14 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
   });
 
   it("the reconciler requeues orphaned cells and reclaims a dead worker's", async () => {
-    const { baseId } = await createBase(app, chain.slice(0, 2), "Orphans");
+    const { baseId } = await createBase(app, { columns: chain.slice(0, 2), name: "Orphans" });
     // Rows written by a process without the queue engine (an import, a crash before enqueue).
-    const jobsOff = app.rt.cellJobs;
-    app.rt.cellJobs = undefined;
+    const writesJobs = app.rt.queue.reaction!;
+    app.rt.reactions.splice(app.rt.reactions.indexOf(writesJobs), 1);
     try {
       await addRows(app, baseId, [{ Company: "X" }, { Company: "Y" }]);
     } finally {
-      app.rt.cellJobs = jobsOff;
+      app.rt.reactions.push(writesJobs);
     }
     // And a cell a dead worker held: running under an expired lease.
     await sql(
@@ -114,7 +114,7 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
                        JOIN bases b ON b.id = s.base_id WHERE b.id = $1 ORDER BY r.seq LIMIT 1)`,
       baseId,
     );
-    await reconcile(app.rt.db.prisma, app.rt.cellJobs!);
+    await reconcile(app.rt.db.prisma, app.rt.queue.jobs!, app.rt.config.ai.maxAttempts);
     const rows = await settled(app, baseId, 20_000);
     expect(rows.map((r) => r.cells.First.status)).toEqual(["done", "done"]);
     const attempts = await sql<{ attempts: number }>(

@@ -91,10 +91,18 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
         { type: "work.available" },
       ]);
       await waitFor(() => seenTwo.length >= 3, "process two to receive the events", 5_000);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(seenTwo.map((e) => e.type)).toEqual(["cell.updated", "row.sheet.processed", "work.available"]);
+      // Markers published after the batch, one each way: each process publishes in order and
+      // NOTIFY keeps one sender's order, so a duplicate sent to two, or anything two published
+      // back to one, would arrive before the marker does.
+      const marker = (baseId: string): AppEvent => ({ type: "structure.changed", workspaceId: "w", baseId });
+      const isMarker = (e: AppEvent, baseId?: string) => e.type === "structure.changed" && e.baseId.startsWith("marker") && (baseId === undefined || e.baseId === baseId);
+      one.bus.emit(marker("marker-from-one"));
+      await waitFor(() => seenTwo.some((e) => isMarker(e, "marker-from-one")), "process two to receive one's marker", 5_000);
+      two.bus.emit(marker("marker-from-two"));
+      await waitFor(() => seenOne.some((e) => isMarker(e, "marker-from-two")), "process one to receive two's marker", 5_000);
+      expect(seenTwo.filter((e) => !isMarker(e)).map((e) => e.type)).toEqual(["cell.updated", "row.sheet.processed", "work.available"]);
       // Process one saw only its own four: nothing came back.
-      expect(seenOne).toHaveLength(4);
+      expect(seenOne.filter((e) => !isMarker(e))).toHaveLength(4);
     } finally {
       for (const br of bridges) await br.stop();
     }

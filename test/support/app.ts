@@ -4,6 +4,7 @@ import { createWorkspace } from "../../lib/workspaces.ts";
 import { dispatch } from "./router.ts";
 import { freshDatabaseTarget } from "./database.ts";
 import { startEngine, type EngineOptions } from "../../lib/engine/engine.ts";
+import type { QueueEngineName } from "../../lib/jobs/queue-engine.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,11 +27,12 @@ export interface TestApp {
 }
 
 /** A runtime on a fresh database with two workspaces, A and B, each with a key. */
-export async function createTestApp(env: Env = {}, opts: { credits?: number; engine?: boolean | EngineOptions } = {}): Promise<TestApp> {
+export async function createTestApp(env: Env = {}, opts: { credits?: number; engine?: boolean | EngineOptions; queue?: QueueEngineName } = {}): Promise<TestApp> {
   const { target, drop } = await freshDatabaseTarget();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, ...env });
-  const rt = await createRuntime(config, target);
+  // The embedded queue on either database: suites that test the queue engine start it themselves.
+  const rt = await createRuntime(config, { target, queue: opts.queue ?? "database" });
   const uninstall = installRuntime(rt);
   if (opts.engine) await startEngine(rt, opts.engine === true ? {} : opts.engine);
   const a = await createWorkspace(rt.db.prisma, "workspace-a", opts.credits);

@@ -6,6 +6,7 @@ import { CELL_TOOLS, TOOL_NAMES, getTool, isToolName, retryAfterMs, toolLimitsFr
 describe("tool registry", () => {
   it("registers the four tools under their own names", () => {
     expect(TOOL_NAMES).toEqual(["web-search", "scrape-url", "file-analysis", "email-enrichment"]);
+    expect(Object.keys(CELL_TOOLS)).toHaveLength(4);
     for (const [key, tool] of Object.entries(CELL_TOOLS)) {
       expect(tool.name).toBe(key);
       expect(tool.description.length).toBeGreaterThan(20);

@@ -16,6 +16,7 @@ describe("CLI usage", () => {
   it("help lists every command of the table", async () => {
     const r = await run(["help"]);
     expect(r.code).toBe(EXIT.ok);
+    expect(COMMANDS.length).toBeGreaterThan(0);
     for (const c of COMMANDS) expect(r.out).toContain(c.path);
     expect((await run([])).code).toBe(EXIT.usage);
   });
@@ -43,6 +44,7 @@ describe("CLI usage", () => {
   });
 
   it("every command has a summary, a usage line and unique words", () => {
+    expect(COMMANDS.length).toBeGreaterThan(0);
     expect(new Set(COMMANDS.map((c) => c.path)).size).toBe(COMMANDS.length);
     for (const c of COMMANDS) {
       expect(c.summary).toMatch(/\.$/);

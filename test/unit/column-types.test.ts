@@ -49,6 +49,7 @@ const CASES: Record<string, Case> = {
 describe("column types", () => {
   it("there are exactly the nine documented types, each registered under its own name", () => {
     expect(COLUMN_TYPE_NAMES.sort()).toEqual(["checkbox", "date", "email", "file", "long-text", "number", "select", "short-text", "url"]);
+    expect(Object.keys(COLUMN_TYPES)).toHaveLength(9);
     for (const [name, t] of Object.entries(COLUMN_TYPES)) {
       expect(t.name).toBe(name);
       expect(t.label.length).toBeGreaterThan(0);
@@ -74,6 +75,7 @@ describe("column types", () => {
         });
       }
       it("is idempotent: a stored value normalises to itself", () => {
+        expect(c.ok.length).toBeGreaterThan(0);
         for (const [, stored] of c.ok) expect(type.normalize(stored, c.options ?? {})).toEqual({ ok: true, value: stored });
       });
     });

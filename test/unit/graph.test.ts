@@ -62,6 +62,7 @@ describe("topologicalOrder", () => {
     const order = topologicalOrder(nodes);
     expect(order.sort()).toEqual(["name", "other", "score", "site", "summary"].sort());
     const o = topologicalOrder(nodes);
+    expect(nodes).toHaveLength(5);
     for (const n of nodes) for (const input of n.inputColumnIds) expect(before(o, input, n.id)).toBe(true);
   });
 

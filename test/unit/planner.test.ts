@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planInsert, planUpdate } from "../../lib/engine/planner.ts";
+import { planInsert, planUpdate } from "../../lib/domain/cell-plan.ts";
 import type { ColumnRecord } from "../../lib/domain/column-model.ts";
 
 // Which AI cells run when rows are written: spec §4.4 rules plus the autoRun option.

@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { perKeyTokenBuckets } from "../../lib/engine/rate-limit.ts";
 import { backoffMs } from "../../lib/engine/backoff.ts";
+import { waitFor } from "../support/wait.ts";
 
 describe("per-provider token buckets", () => {
   it("lets a burst of a tenth of the minute through, then paces, per key", async () => {
     let t = 0;
-    const limiter = perKeyTokenBuckets(600, () => t); // 10/s, burst 60
+    let clockReads = 0;
+    const limiter = perKeyTokenBuckets(600, () => (clockReads++, t)); // 10/s, burst 60
     for (let i = 0; i < 60; i++) await limiter.acquire("openai");
     let granted = false;
+    const readsBefore = clockReads;
     const next = limiter.acquire("openai").then(() => (granted = true));
-    await new Promise((r) => setTimeout(r, 20));
+    // The bucket has looked at the clock for this request (and found no token) before we check.
+    await waitFor(() => clockReads > readsBefore, "the bucket to check the clock", 2_000, 1);
     expect(granted).toBe(false);
     // Another provider has its own bucket.
     await limiter.acquire("anthropic");

@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import type { WebhookRelay } from "../../lib/webhooks/relay.ts";
 import { waitFor } from "../support/wait.ts";
-import { addRows, createBase, deliveries, endpoint, finished, processed, received, register, sleep, startRelay } from "./helpers.ts";
+import { createBase } from "../support/bases.ts";
+import { addRows, deliveries, endpoint, finished, PLAIN_COLUMNS, processed, received, register, relayWitness, startRelay } from "./helpers.ts";
 
 // Delivery over real HTTP to local receivers: payloads, signatures, retries on a short schedule
 // (0, 1.2 s, 1.2 s), Retry-After, 410, redirects, the delivery log and redelivery, rotation.
@@ -11,11 +13,12 @@ let app: TestApp;
 let receiver: WebhookReceiver;
 let baseId: string;
 let sheetId: string;
+let relay: WebhookRelay;
 
 beforeAll(async () => {
   app = await createTestApp({ ALLOW_PRIVATE_NETWORK: "true", WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" });
-  await startRelay(app);
-  ({ baseId } = await createBase(app));
+  relay = await startRelay(app);
+  ({ baseId } = await createBase(app, { columns: PLAIN_COLUMNS }));
   sheetId = (await app.api("GET", `/api/v1/bases/${baseId}/base-structure`)).body.sheet.id;
 });
 afterAll(() => app.close());
@@ -67,7 +70,7 @@ describe("payload and signature", () => {
 
   it("sends only to enabled endpoints of this base or of every base; update-rows fires again", async () => {
     receiver = await startWebhookReceiver();
-    const other = await createBase(app, undefined, app.keyA, "Other");
+    const other = await createBase(app, { columns: PLAIN_COLUMNS, name: "Other" });
     const all = await register(app, receiver);
     const onlyOther = await register(app, receiver, { baseId: other.baseId });
     const off = await register(app, receiver, { enabled: false });
@@ -146,7 +149,8 @@ describe("retries", () => {
     const e = await endpoint(app, hook.id);
     expect(e).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("410") });
     await addRows(app, baseId, [{ Company: "After" }]);
-    await sleep(300);
+    // The relay has since delivered a later row elsewhere: nothing was sent here meanwhile.
+    await relayWitness(app, relay);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries(app, hook.id)).deliveries).toHaveLength(1);
   });
@@ -180,7 +184,12 @@ describe("retries", () => {
     }, "the endpoint to be disabled");
     expect(e.disabledReason).toMatch(/5 days/);
     expect(Date.parse(e.failingSince)).toBe(since.getTime());
-    await sleep(1_500);
+    // The message's retry comes due (the schedule's real time, by design), and then the relay
+    // delivers a later message elsewhere: a claim after the retry was due has run.
+    const [pending] = (await deliveries(app, hook.id)).deliveries;
+    expect(pending).toMatchObject({ status: "pending", attemptCount: 1 });
+    await waitFor(() => Date.now() > Date.parse(pending.nextAttemptAt), "the retry to come due", 5_000, 20);
+    await relayWitness(app, relay);
     // Disabled endpoints are not delivered to: the message waits for the endpoint to be enabled again.
     expect(receiver.received).toHaveLength(1);
   });
@@ -235,7 +244,11 @@ describe("delivery log and redelivery", () => {
     await received(receiver, 4);
     const [after] = await finished(app, hook.id);
     expect(after).toMatchObject({ status: "failed", attemptCount: 4 });
-    await sleep(1_500);
+    // Wait out the schedule's retry delay (1.2 s, +10% jitter), by design, then let the relay
+    // deliver a later message elsewhere: an automatic retry would have been claimed by then.
+    const lastEnded = Math.max(...after.attempts.map((a: any) => Date.parse(a.attemptedAt) + a.durationMs));
+    await waitFor(() => Date.now() > lastEnded + 1_500, "the time an automatic retry would have come due", 5_000, 20);
+    await relayWitness(app, relay);
     expect(receiver.received).toHaveLength(4);
   });
 });

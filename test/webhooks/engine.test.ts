@@ -4,7 +4,8 @@ import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { settled } from "../engine/helpers.ts";
 import { waitFor } from "../support/wait.ts";
-import { addRows, createBase, processed, register, sleep, startRelay } from "./helpers.ts";
+import { createBase } from "../support/bases.ts";
+import { addRows, finished, processed, register, startRelay } from "./helpers.ts";
 
 // With the engine on: a row with AI columns fires once, after its last AI cell is terminal,
 // with the cells as the API shows them then. A slow receiver does not slow the engine.
@@ -47,9 +48,9 @@ describe("rows with AI columns", () => {
   it("fire once per row after every AI cell finished, standard and expanded alike", async () => {
     const standard = await receiver();
     const expanded = await receiver();
-    await register(app, standard);
-    await register(app, expanded, { expand: true });
-    const { baseId } = await createBase(app, COLUMNS);
+    const standardHook = await register(app, standard);
+    const expandedHook = await register(app, expanded, { expand: true });
+    const { baseId } = await createBase(app, { columns: COLUMNS });
     llm.setHandler((req) => {
       if (req.lastUserText.includes("Column to fill: Industry")) {
         if (req.lastUserText.includes("Broken")) return { status: 400, message: "no" };
@@ -64,7 +65,10 @@ describe("rows with AI columns", () => {
     const final = await settled(app, baseId);
     await processed(standard, 3);
     await processed(expanded, 3);
-    await sleep(300);
+    // The outbox was written when the rows settled; once every message in it is finished, any
+    // duplicate (a second message or a second attempt) would have reached the receivers.
+    await finished(app, standardHook.id);
+    await finished(app, expandedHook.id);
     // Exactly once per row: one message per row and endpoint, no duplicates.
     for (const r of [standard, expanded]) {
       expect(r.received).toHaveLength(3);
@@ -74,6 +78,7 @@ describe("rows with AI columns", () => {
 
     const byId = (r: WebhookReceiver, id: string) => r.received.find((d) => d.payload.data.row.id === id)!.payload;
     const std = (await app.api("GET", `/api/v1/bases/${baseId}/rows`)).body.rows;
+    expect(final).toHaveLength(3);
     for (const row of final) {
       expect(byId(expanded, row.id).data.row).toEqual(row);
       expect(byId(standard, row.id).data.row).toEqual(std.find((s: any) => s.id === row.id));
@@ -90,15 +95,16 @@ describe("rows with AI columns", () => {
 
   it("fire again, once, when an update re-runs a row", async () => {
     const r = await receiver();
-    await register(app, r);
-    const { baseId } = await createBase(app, COLUMNS);
+    const hook = await register(app, r);
+    const { baseId } = await createBase(app, { columns: COLUMNS });
     const [row] = await addRows(app, baseId, [{ Company: "Acme" }]);
     await processed(r, 1);
     const res = await app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Company: "Acme Corp" } }] } });
     expect(res.status, res.text).toBe(200);
     await processed(r, 2);
     await settled(app, baseId);
-    await sleep(300);
+    // Settled rows wrote their messages; once all are finished, a third would have arrived.
+    await finished(app, hook.id);
     expect(r.received).toHaveLength(2);
     expect(r.received[1].payload.data.row.cells.Company).toBe("Acme Corp");
   });
@@ -108,17 +114,23 @@ describe("a slow receiver", () => {
   it("never holds up the engine, and is bounded per endpoint", async () => {
     const slow = await receiver();
     slow.setDefault({ status: 200, delayMs: 20_000 });
-    await register(app, slow);
-    const { baseId } = await createBase(app, COLUMNS);
+    const slowHook = await register(app, slow);
+    // A second, prompt endpoint on the same rows: each of its deliveries makes the relay claim
+    // again, with the slow endpoint's messages due and waiting.
+    const fast = await receiver();
+    await register(app, fast);
+    const { baseId } = await createBase(app, { columns: COLUMNS });
     llm.setHandler(() => ({ json: { value: "x", sources: [], confidenceScore: 1 } }));
     await addRows(app, baseId, Array.from({ length: 10 }, (_, i) => ({ Company: `C${i}` })));
     const bound = app.rt.config.webhooks.concurrencyPerEndpoint;
     await waitFor(() => slow.inFlight === bound, "the receiver to hold the per-endpoint bound");
     // Every cell finishes while the receiver still sits on its first deliveries.
     await settled(app, baseId);
-    expect(await app.rt.db.prisma.webhookMessage.count({ where: { status: "succeeded" } })).toBe(0);
-    expect(await app.rt.db.prisma.webhookMessage.count({ where: { status: "pending" } })).toBe(10);
-    await sleep(200);
+    expect(await app.rt.db.prisma.webhookMessage.count({ where: { endpointId: slowHook.id, status: "succeeded" } })).toBe(0);
+    expect(await app.rt.db.prisma.webhookMessage.count({ where: { endpointId: slowHook.id, status: "pending" } })).toBe(10);
+    // The relay claimed (and delivered) all ten of the fast endpoint's messages while the slow
+    // one sat at its bound: none of those claims took more of the slow endpoint's messages.
+    await processed(fast, 10);
     expect(slow.maxInFlight).toBe(bound);
   });
 });

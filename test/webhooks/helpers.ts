@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { TestApp } from "../support/app.ts";
-import type { WebhookReceiver } from "../support/webhook-receiver.ts";
+import { createBase } from "../support/bases.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { waitFor } from "../support/wait.ts";
 import { startWebhookRelay, type RelayOptions, type WebhookRelay } from "../../lib/webhooks/relay.ts";
 
@@ -12,12 +13,6 @@ export const PLAIN_COLUMNS = [
 /** The relay as boot starts it, polling often so retries come due promptly in tests. */
 export function startRelay(app: TestApp, opts: RelayOptions = {}): Promise<WebhookRelay> {
   return startWebhookRelay(app.rt, { pollMs: 50, ...opts });
-}
-
-export async function createBase(app: TestApp, columns: unknown[] = PLAIN_COLUMNS, key = app.keyA, baseName = "Hooks") {
-  const res = await app.api("POST", "/api/v1/bases", { key, body: { baseName, columns } });
-  expect(res.status, res.text).toBe(201);
-  return { baseId: res.body.baseId as string, sheetId: res.body.sheet?.id as string | undefined };
 }
 
 export async function addRows(app: TestApp, baseId: string, cells: Record<string, unknown>[], key = app.keyA) {
@@ -69,4 +64,22 @@ export async function finished(app: TestApp, endpointId: string, timeoutMs = 10_
   );
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * The positive signal before asserting that something was not sent: a fresh endpoint in
+ * workspace B (so no endpoint of workspace A gets a message from it) is sent a new row, and
+ * every delivery the relay had claimed meanwhile has finished. Claims go oldest due first, so
+ * anything that was due before this call and was going to be sent has been sent (and logged).
+ */
+export async function relayWitness(app: TestApp, relay: WebhookRelay) {
+  const witness = await startWebhookReceiver();
+  try {
+    const { baseId } = await createBase(app, { columns: PLAIN_COLUMNS, key: app.keyB, name: "Witness" });
+    const hook = await register(app, witness, {}, app.keyB);
+    await addRows(app, baseId, [{ Company: "Witness" }], app.keyB);
+    await processed(witness, 1);
+    await waitFor(() => relay.stats().inFlight === 0, "the relay to finish every delivery it claimed", 10_000, 20);
+    await app.rt.db.prisma.webhookEndpoint.delete({ where: { id: hook.id } });
+  } finally {
+    await witness.close();
+  }
+}

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { addRows, createBase, finished, processed, register, startRelay } from "./helpers.ts";
+import { createBase } from "../support/bases.ts";
+import { addRows, finished, PLAIN_COLUMNS, processed, register, startRelay } from "./helpers.ts";
 
 // Bounded parallelism per endpoint, isolation of a slow endpoint from a fast one, and the timeout.
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
     WEBHOOK_RETRY_SCHEDULE: "0,200",
   });
   await startRelay(app);
-  ({ baseId } = await createBase(app));
+  ({ baseId } = await createBase(app, { columns: PLAIN_COLUMNS }));
 });
 afterAll(() => app.close());
 afterEach(async () => {

@@ -15,5 +15,5 @@ export const checkbox = {
     return fail("Expected true or false.");
   },
   aiValueHint: () => 'Exactly "true" or "false".',
-  grid: { icon: "☑", align: "center", editor: "checkbox" },
+  grid: { align: "center", editor: "checkbox" },
 } satisfies ColumnType;

@@ -19,5 +19,5 @@ export const date = {
     return Number.isNaN(t) ? fail("Expected an ISO 8601 date-time.") : ok(new Date(t).toISOString());
   },
   aiValueHint: () => "A date as YYYY-MM-DD (or an ISO 8601 date-time when a time matters).",
-  grid: { icon: "📅", align: "left", editor: "date" },
+  grid: { align: "left", editor: "date" },
 } satisfies ColumnType;

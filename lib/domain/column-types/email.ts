@@ -12,5 +12,5 @@ export const email = {
     return ok(text.slice(0, at) + "@" + text.slice(at + 1).toLowerCase());
   },
   aiValueHint: () => "One email address (name@domain) and nothing else.",
-  grid: { icon: "@", align: "left", editor: "text" },
+  grid: { align: "left", editor: "text" },
 } satisfies ColumnType;

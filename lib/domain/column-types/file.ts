@@ -12,5 +12,5 @@ export const file = {
     return normalizeHttpUrl(text);
   },
   aiValueHint: () => "One absolute http(s) URL of a file.",
-  grid: { icon: "📎", align: "left", editor: "file" },
+  grid: { align: "left", editor: "file" },
 } satisfies ColumnType;

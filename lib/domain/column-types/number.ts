@@ -12,5 +12,5 @@ export const number = {
     return Number.isFinite(n) ? ok(String(n)) : fail("Expected a finite number.");
   },
   aiValueHint: () => "A number only, digits with an optional sign and decimal point, no units or words.",
-  grid: { icon: "#", align: "right", editor: "number" },
+  grid: { align: "right", editor: "number" },
 } satisfies ColumnType;

@@ -21,5 +21,5 @@ export const select = {
     return null;
   },
   aiValueHint: (options) => `Exactly one of these options: ${selectOptions(options).map((o) => JSON.stringify(o)).join(", ")}.`,
-  grid: { icon: "▾", align: "left", editor: "select" },
+  grid: { align: "left", editor: "select" },
 } satisfies ColumnType;

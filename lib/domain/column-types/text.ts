@@ -10,7 +10,7 @@ export const shortText = {
   label: "Short text",
   normalize: normalizeText,
   aiValueHint: () => "A short plain-text value, a few words or one line.",
-  grid: { icon: "Aa", align: "left", editor: "text" },
+  grid: { align: "left", editor: "text" },
 } satisfies ColumnType;
 
 export const longText = {
@@ -18,5 +18,5 @@ export const longText = {
   label: "Long text",
   normalize: normalizeText,
   aiValueHint: () => "Plain text; it may be several sentences or paragraphs.",
-  grid: { icon: "¶", align: "left", editor: "textarea" },
+  grid: { align: "left", editor: "textarea" },
 } satisfies ColumnType;

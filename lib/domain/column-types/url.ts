@@ -24,5 +24,5 @@ export const url = {
   label: "URL",
   normalize: normalizeHttpUrl,
   aiValueHint: () => "One absolute http(s) URL and nothing else.",
-  grid: { icon: "🔗", align: "left", editor: "url" },
+  grid: { align: "left", editor: "url" },
 } satisfies ColumnType;

@@ -3,7 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import type { Config } from "../../config.ts";
 import { appError } from "../../errors.ts";
-import { DEFAULT_MODEL_SPEC, parseModelSpec, type ProviderName } from "./model-spec.ts";
+import { DEFAULT_MODEL_SPEC, parseModelSpec, type ProviderName } from "../../domain/model-spec.ts";
 
 // Turns a model spec into an AI SDK model. Shared by the cell engine and the chat assistant.
 // Base URLs and keys are always passed explicitly: the provider packages would otherwise read

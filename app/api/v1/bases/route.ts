@@ -1,17 +1,11 @@
 import { route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
 import { inTransaction } from "@/lib/db/work";
-import { createBase, createBaseSchema, listBases } from "@/lib/domain/bases";
+import { createBase, listBases } from "@/lib/domain/bases";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/bases";
 
-export const GET = route(async ({ rt, auth }) => ({ bases: await listBases(rt.db.prisma, auth.workspaceId) }));
+export const GET = route(api.listBases, async ({ rt, auth }) => ({ bases: await listBases(rt.db.prisma, auth.workspaceId) }));
 
-export const POST = route(
-  async ({ req, rt, auth }) => {
-    const body = await readBody(req, createBaseSchema);
-    return inTransaction(rt, (w) => createBase(w, auth.workspaceId, body));
-  },
-  { status: 201 },
-);
+export const POST = route(api.createBase, async ({ body, rt, auth }) => inTransaction(rt, (w) => createBase(w, auth.workspaceId, body)));
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

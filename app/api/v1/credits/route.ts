@@ -1,12 +1,8 @@
 import { route } from "@/lib/http/respond";
-import { intParam } from "@/lib/http/query";
 import { otherMethods } from "@/lib/http/methods";
-import { listCredits, MAX_PAGE } from "@/lib/credits/entries";
+import { listCredits } from "@/lib/credits/entries";
+import * as api from "@/lib/http/schemas/credits";
 
-export const GET = route(async ({ req, rt, auth }) => {
-  const url = new URL(req.url);
-  const limit = intParam(url, "limit", 1, MAX_PAGE);
-  return listCredits(rt.db.prisma, auth.workspaceId, { limit, cursor: url.searchParams.get("cursor") ?? undefined });
-});
+export const GET = route(api.listCredits, async ({ query, rt, auth }) => listCredits(rt.db.prisma, auth.workspaceId, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,13 +1,10 @@
 import { route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
-import { createEndpoint, createEndpointSchema, listEndpoints } from "@/lib/webhooks/endpoints";
+import { createEndpoint, listEndpoints } from "@/lib/webhooks/endpoints";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/webhooks";
 
-export const GET = route(async ({ rt, auth }) => ({ webhooks: await listEndpoints(rt.db.prisma, auth.workspaceId) }));
+export const GET = route(api.listWebhooks, async ({ rt, auth }) => ({ webhooks: await listEndpoints(rt.db.prisma, auth.workspaceId) }));
 
-export const POST = route(
-  async ({ req, rt, auth }) => createEndpoint(rt, auth.workspaceId, await readBody(req, createEndpointSchema)),
-  { status: 201 },
-);
+export const POST = route(api.createWebhook, async ({ body, rt, auth }) => createEndpoint(rt, auth.workspaceId, body));
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,18 +1,15 @@
-import { param, route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
+import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { deleteBase, getBaseSummary, updateBase, updateBaseSchema } from "@/lib/domain/bases";
+import { deleteBase, getBaseSummary, updateBase } from "@/lib/domain/bases";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/bases";
 
-export const GET = route(async ({ params, rt, auth }) => getBaseSummary(rt.db.prisma, auth.workspaceId, param(params, "baseId")));
+export const GET = route(api.getBase, async ({ params, rt, auth }) => getBaseSummary(rt.db.prisma, auth.workspaceId, params.baseId));
 
-export const PATCH = route(async ({ req, params, rt, auth }) => {
-  const body = await readBody(req, updateBaseSchema);
-  return inTransaction(rt, (w) => updateBase(w, auth.workspaceId, param(params, "baseId"), body));
-});
-
-export const DELETE = route(async ({ params, rt, auth }) =>
-  inTransaction(rt, (w) => deleteBase(w, auth.workspaceId, param(params, "baseId"))),
+export const PATCH = route(api.updateBase, async ({ params, body, rt, auth }) =>
+  inTransaction(rt, (w) => updateBase(w, auth.workspaceId, params.baseId, body)),
 );
+
+export const DELETE = route(api.deleteBase, async ({ params, rt, auth }) => inTransaction(rt, (w) => deleteBase(w, auth.workspaceId, params.baseId)));
 
 export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

@@ -1,11 +1,14 @@
 import { route } from "@/lib/http/respond";
-import { readJson } from "@/lib/http/body";
 import { otherMethods } from "@/lib/http/methods";
-import { configureBase, configureBaseStream, MAX_CONFIGURE_BODY_BYTES, parseConfigureRequest, wantsStream } from "@/lib/assistant/configure";
+import { acceptsEventStream, uiMessageStreamResponse } from "@/lib/http/stream";
+import { configureBase, configureBaseStream, configureInput } from "@/lib/assistant/configure";
+import * as api from "@/lib/http/schemas/assistant";
 
-export const POST = route(async ({ req, rt, auth }) => {
-  const input = parseConfigureRequest(await readJson(req, MAX_CONFIGURE_BODY_BYTES));
-  return wantsStream(req) ? configureBaseStream(rt, auth.workspaceId, input) : configureBase(rt, auth.workspaceId, input);
+export const POST = route(api.configureBase, async ({ req, body, rt, auth }) => {
+  const input = configureInput(body);
+  if (!acceptsEventStream(req)) return configureBase(rt, auth.workspaceId, input);
+  const { stream, baseId } = await configureBaseStream(rt, auth.workspaceId, input);
+  return uiMessageStreamResponse(stream, { "x-base-id": baseId });
 });
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

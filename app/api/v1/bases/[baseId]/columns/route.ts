@@ -1,16 +1,11 @@
-import { param, route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
+import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
 import { createColumn } from "@/lib/domain/columns";
-import { columnInputSchema } from "@/lib/domain/column-input";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/columns";
 
-export const POST = route(
-  async ({ req, params, rt, auth }) => {
-    const body = await readBody(req, columnInputSchema);
-    return inTransaction(rt, (w) => createColumn(w, auth.workspaceId, param(params, "baseId"), body));
-  },
-  { status: 201 },
+export const POST = route(api.createColumn, async ({ params, body, rt, auth }) =>
+  inTransaction(rt, (w) => createColumn(w, auth.workspaceId, params.baseId, body)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,12 +1,11 @@
-import { param, route } from "@/lib/http/respond";
-import { readJson } from "@/lib/http/body";
+import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
 import { deleteRows } from "@/lib/domain/rows-write";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/write-rows";
 
-export const POST = route(async ({ req, params, rt, auth }) => {
-  const body = await readJson(req, rt.config.maxBodyBytes);
-  return inTransaction(rt, (w) => deleteRows(w, auth.workspaceId, param(params, "baseId"), body));
-});
+export const POST = route(api.deleteRows, async ({ params, body, rt, auth }) =>
+  inTransaction(rt, (w) => deleteRows(w, auth.workspaceId, params.baseId, body)),
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,7 +1,8 @@
-import { param, route } from "@/lib/http/respond";
+import { route } from "@/lib/http/respond";
 import { uploadFile } from "@/lib/files/upload";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/files";
 
-export const POST = route(async ({ req, params, rt, auth }) => uploadFile(rt, auth.workspaceId, param(params, "baseId"), req), { status: 201 });
+export const POST = route(api.uploadFile, async ({ params, body, rt, auth }) => uploadFile(rt, auth.workspaceId, params.baseId, body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

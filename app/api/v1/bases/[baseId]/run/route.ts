@@ -1,12 +1,9 @@
-import { param, route } from "@/lib/http/respond";
-import { readOptionalBody } from "@/lib/http/body";
+import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { runCells, runRequestSchema } from "@/lib/engine/run-request";
+import { runCells } from "@/lib/domain/run-request";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/run";
 
-export const POST = route(async ({ req, params, rt, auth }) => {
-  const body = await readOptionalBody(req, runRequestSchema);
-  return inTransaction(rt, (w) => runCells(w, auth.workspaceId, param(params, "baseId"), body));
-}, { status: 202 });
+export const POST = route(api.runCells, async ({ params, body, rt, auth }) => inTransaction(rt, (w) => runCells(w, auth.workspaceId, params.baseId, body)));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

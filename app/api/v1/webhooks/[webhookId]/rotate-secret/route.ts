@@ -1,12 +1,11 @@
-import { param, route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
-import { rotateSecret, rotateSecretSchema } from "@/lib/webhooks/endpoints";
+import { route } from "@/lib/http/respond";
+import { rotateSecret } from "@/lib/webhooks/endpoints";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/webhooks";
 
-export const POST = route(async ({ req, params, rt, auth }) => {
-  // The body is optional: without one, the old secret keeps signing for the default 24 hours.
-  const { gracePeriodSeconds } = req.headers.get("content-type") ? await readBody(req, rotateSecretSchema) : rotateSecretSchema.parse({});
-  return rotateSecret(rt.db.prisma, auth.workspaceId, param(params, "webhookId"), gracePeriodSeconds);
-});
+// The body is optional: without one, the old secret keeps signing for the default 24 hours.
+export const POST = route(api.rotateWebhookSecret, async ({ params, body, rt, auth }) =>
+  rotateSecret(rt.db.prisma, auth.workspaceId, params.webhookId, body.gracePeriodSeconds),
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,19 +1,15 @@
-import { param, route } from "@/lib/http/respond";
-import { readBody } from "@/lib/http/body";
-import { booleanParam } from "@/lib/http/query";
+import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
 import { deleteColumn, updateColumn } from "@/lib/domain/columns";
-import { columnInputSchema } from "@/lib/domain/column-input";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/columns";
 
-export const PATCH = route(async ({ req, params, rt, auth }) => {
-  const body = await readBody(req, columnInputSchema);
-  return inTransaction(rt, (w) => updateColumn(w, auth.workspaceId, param(params, "baseId"), param(params, "columnId"), body));
-});
+export const PATCH = route(api.updateColumn, async ({ params, body, rt, auth }) =>
+  inTransaction(rt, (w) => updateColumn(w, auth.workspaceId, params.baseId, params.columnId, body)),
+);
 
-export const DELETE = route(async ({ req, params, rt, auth }) => {
-  const force = booleanParam(new URL(req.url), "force");
-  return inTransaction(rt, (w) => deleteColumn(w, auth.workspaceId, param(params, "baseId"), param(params, "columnId"), force));
-});
+export const DELETE = route(api.deleteColumn, async ({ params, query, rt, auth }) =>
+  inTransaction(rt, (w) => deleteColumn(w, auth.workspaceId, params.baseId, params.columnId, query.force)),
+);
 
 export const { GET, POST, PUT } = otherMethods("PATCH", "DELETE");

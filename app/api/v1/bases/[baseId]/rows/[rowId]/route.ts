@@ -1,11 +1,10 @@
-import { param, route } from "@/lib/http/respond";
-import { booleanParam } from "@/lib/http/query";
+import { route } from "@/lib/http/respond";
 import { getRow } from "@/lib/domain/rows-read";
 import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/rows";
 
-export const GET = route(async ({ req, params, rt, auth }) => {
-  const expand = booleanParam(new URL(req.url), "expand");
-  return getRow(rt.db.prisma, auth.workspaceId, param(params, "baseId"), param(params, "rowId"), expand);
-});
+export const GET = route(api.getRow, async ({ params, query, rt, auth }) =>
+  getRow(rt.db.prisma, auth.workspaceId, params.baseId, params.rowId, query.expand),
+);
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

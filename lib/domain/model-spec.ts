@@ -1,4 +1,4 @@
-import { appError } from "../../errors.ts";
+import { appError } from "../errors.ts";
 
 // A model spec names a provider protocol and a model: "openai:gpt-4.1-mini",
 // "anthropic:claude-sonnet-4-5". The provider is the wire protocol, not the vendor: "openai" is

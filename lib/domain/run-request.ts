@@ -2,17 +2,18 @@ import { z } from "zod";
 import type { Tx } from "../db/database.ts";
 import type { Work } from "../db/work.ts";
 import { appError } from "../errors.ts";
-import { loadBase, loadColumns } from "../domain/bases.ts";
-import { markCellsPending, type CellRef } from "./cell-state.ts";
+import { loadBase, loadColumns } from "./base-context.ts";
+import { queueCells, type CellRef } from "./cells/index.ts";
 import { balanceOf } from "../credits/ledger.ts";
 
 export const runRequestSchema = z
   .object({
-    columnIds: z.array(z.string()).max(200).optional(),
-    rowIds: z.array(z.string()).max(100_000).optional(),
-    onlyEmpty: z.boolean().optional(),
+    columnIds: z.array(z.string()).max(200).optional().describe("AI columns to run, at most 200; default every AI column."),
+    rowIds: z.array(z.string()).max(100_000).optional().describe("Rows to run, at most 100,000; default every row."),
+    onlyEmpty: z.boolean().optional().describe("true to run only cells without a value."),
   })
-  .strict();
+  .strict()
+  .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone.");
 
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
@@ -55,7 +56,7 @@ export async function runCells(w: Work, workspaceId: string, baseId: string, req
   const { ctx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
   for (let i = 0; i < refs.length; i += 5_000) {
     const batch = refs.slice(i, i + 5_000);
-    await markCellsPending(w.tx, ctx.sheetId, batch);
+    await queueCells(w, ctx.sheetId, batch);
     await w.tx.$executeRawUnsafe(
       `UPDATE rows r SET "values" = r."values" - t.cols
        FROM (SELECT row_id, array_agg(column_id) AS cols FROM unnest($1::text[], $2::text[]) AS u(row_id, column_id) GROUP BY row_id) t
@@ -64,11 +65,9 @@ export async function runCells(w: Work, workspaceId: string, baseId: string, req
       batch.map((r) => r.columnId),
     );
   }
-  await w.queueCells?.(refs);
   if (refs.length > 0) {
     const rowIds = [...new Set(refs.map((r) => r.rowId))];
     w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });
-    w.emit({ type: "work.available" });
   }
   return { queued: refs.length };
 }

@@ -1,6 +1,6 @@
 // Pure rules for which AI cells run when rows are written (spec §4.4 plus autoRun).
-import { autoRunOf, type ColumnRecord } from "../domain/column-model.ts";
-import { transitiveDependents } from "../domain/graph.ts";
+import { autoRunOf, type ColumnRecord } from "./column-model.ts";
+import { transitiveDependents } from "./graph.ts";
 
 export type InsertPlan = Map<string, "supplied" | "pending" | "idle">;
 

@@ -1,0 +1,8 @@
+// The one owner of the `cells` table (and of `cell_runs`, the record of each model run). Nothing
+// else inserts, transitions or stores cells: the request paths, the engine and both queue engines
+// call these functions, and every status change is a transition of the table in transitions.ts.
+export * from "./types.ts";
+export * from "./transitions.ts";
+export { insertCellsOfNewRows, queueCells, supplyCells, markColumnStale } from "./queue.ts";
+export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
+export { claimReadyCells, claimListedCells, countLiveLeases, renewLeases, releaseCells, returnLeases, inputsSettledSql, type ListedCellState } from "./leases.ts";

@@ -1,0 +1,155 @@
+import type { Tx } from "../../db/database.ts";
+import { fromStatusSql, toStatusSql } from "./transitions.ts";
+import type { CellRef, ClaimedCell } from "./types.ts";
+
+// Leases: how workers take cells and give them back. A claimed cell is running under its
+// worker's lease; a worker that dies leaves its cells to be returned once the lease runs out.
+
+const leaseFor = (param: string) => `now() + make_interval(secs => ${param}::double precision / 1000)`;
+
+/** SQL: none of cell `c`'s AI input cells of its row is still pending or running (the DAG's rule). */
+export const inputsSettledSql = (c: string, inputIds: string) => `NOT EXISTS (
+  SELECT 1 FROM cells d WHERE d.row_id = ${c}.row_id AND d.column_id = ANY(${inputIds}) AND d.status IN ('pending', 'running'))`;
+
+type ClaimRow = { row_id: string; column_id: string; sheet_id: string; generation: number; attempts: number };
+const toClaimed = (r: ClaimRow): ClaimedCell => ({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id, generation: r.generation, attempts: r.attempts });
+const CLAIM_SET = `status = ${toStatusSql("claim")}, lease_owner = $2, lease_until = ${leaseFor("$3")}, started_at = now(), updated_at = now()`;
+
+/**
+ * Claims up to `limit` pending cells that are due and ready (the embedded queue). The scan walks
+ * the (status, available_at) index and stops at `limit`, so a claim stays cheap however many
+ * cells wait; rows inserted together are served in insertion order.
+ */
+export async function claimReadyCells(tx: Tx, owner: string, limit: number, leaseMs: number): Promise<ClaimedCell[]> {
+  const rows = await tx.$queryRawUnsafe<ClaimRow[]>(
+    `WITH ready AS (
+       SELECT c.row_id, c.column_id FROM cells c
+       WHERE ${fromStatusSql("claim", "c")} AND c.available_at <= now()
+         AND NOT EXISTS (
+           SELECT 1 FROM cells d
+           WHERE d.row_id = c.row_id
+             AND d.column_id = ANY((SELECT col.input_column_ids FROM columns col WHERE col.id = c.column_id)::text[])
+             AND d.status IN ('pending', 'running')
+           -- OFFSET 0 keeps this a per-candidate index lookup: unfenced, the planner turns it into
+           -- an anti-join over every waiting cell, 30x slower at 10,000 pending cells.
+           OFFSET 0)
+       ORDER BY c.available_at
+       LIMIT $1
+       FOR UPDATE OF c SKIP LOCKED)
+     UPDATE cells SET ${CLAIM_SET}
+     FROM ready WHERE cells.row_id = ready.row_id AND cells.column_id = ready.column_id
+     RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts`,
+    limit,
+    owner,
+    leaseMs,
+  );
+  return rows.map(toClaimed);
+}
+
+export type ListedCellState = {
+  row_id: string;
+  column_id: string;
+  status: string;
+  due: boolean;
+  inputs_done: boolean;
+  available_at: Date;
+  generation: number;
+  attempts: number;
+  sheet_id: string | null;
+  claimed: boolean;
+};
+
+/**
+ * Claims the listed cells (a queue engine's jobs name them) that are pending, due and ready, at
+ * most `globalCap` running under a live lease across all workers. Returns every listed cell's
+ * state, claimed or not, so the caller can requeue the rest. `state` is read in the statement's
+ * snapshot; the UPDATE re-checks the status on the newest row version, so a cell claimed or
+ * finished meanwhile is left alone.
+ */
+export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: string, leaseMs: number, globalCap: number): Promise<ListedCellState[]> {
+  return tx.$queryRawUnsafe<ListedCellState[]>(
+    `WITH want AS (
+       SELECT * FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
+     state AS (
+       SELECT w.row_id, w.column_id, w.ord, c.status, c.available_at, c.available_at <= now() AS due, c.generation, c.attempts,
+         ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done
+       FROM want w
+       JOIN cells c ON c.row_id = w.row_id AND c.column_id = w.column_id
+       JOIN columns col ON col.id = c.column_id),
+     pick AS (
+       SELECT c.row_id, c.column_id FROM cells c
+       JOIN (SELECT DISTINCT ON (row_id, column_id) * FROM state ORDER BY row_id, column_id, ord) s
+         ON s.row_id = c.row_id AND s.column_id = c.column_id
+       WHERE s.status = 'pending' AND s.due AND s.inputs_done
+       ORDER BY s.ord
+       LIMIT GREATEST(0, $1::int - (SELECT count(*) FROM cells WHERE status = 'running' AND lease_until > now()))
+       FOR UPDATE OF c SKIP LOCKED),
+     claimed AS (
+       UPDATE cells SET ${CLAIM_SET}
+       FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id AND ${fromStatusSql("claim")}
+       RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts)
+     SELECT s.row_id, s.column_id, s.status, s.due, s.inputs_done, s.available_at,
+       COALESCE(cl.generation, s.generation) AS generation, COALESCE(cl.attempts, s.attempts) AS attempts,
+       cl.sheet_id, cl.row_id IS NOT NULL AS claimed
+     FROM state s LEFT JOIN claimed cl ON cl.row_id = s.row_id AND cl.column_id = s.column_id
+     ORDER BY s.ord`,
+    globalCap,
+    owner,
+    leaseMs,
+    refs.map((r) => r.rowId),
+    refs.map((r) => r.columnId),
+  );
+}
+
+/** Cells running under a live lease, on any worker. */
+export async function countLiveLeases(tx: Tx): Promise<number> {
+  const [{ running }] = await tx.$queryRawUnsafe<{ running: number }[]>(
+    `SELECT count(*)::int AS running FROM cells WHERE status = 'running' AND lease_until > now()`,
+  );
+  return running;
+}
+
+export async function renewLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
+  await tx.$executeRawUnsafe(`UPDATE cells SET lease_until = ${leaseFor("$2")} WHERE lease_owner = $1 AND status = 'running'`, owner, leaseMs);
+}
+
+/** Hands claimed-but-unfinished cells back to the queue (graceful shutdown); returns those handed back. */
+export async function releaseCells(tx: Tx, owner: string, cells: readonly CellRef[]): Promise<CellRef[]> {
+  if (cells.length === 0) return [];
+  const released = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
+    `UPDATE cells SET status = ${toStatusSql("release")}, lease_owner = NULL, lease_until = NULL, available_at = now(), updated_at = now()
+     WHERE lease_owner = $1 AND ${fromStatusSql("release")} AND (row_id, column_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+     RETURNING row_id, column_id`,
+    owner,
+    cells.map((c) => c.rowId),
+    cells.map((c) => c.columnId),
+  );
+  return released.map((r) => ({ rowId: r.row_id, columnId: r.column_id }));
+}
+
+/**
+ * Returns cells whose worker died: with `expiredOnly`, those whose lease ran out; without it,
+ * every running cell (a process that owns the whole database, at start). Each return counts an
+ * attempt, and a cell that has kept killing its worker `maxAttempts` times ends in error instead
+ * of looping forever. At most `limit` of each per call.
+ */
+export async function returnLeases(tx: Tx, opts: { expiredOnly: boolean; maxAttempts: number; limit?: number }): Promise<number> {
+  const dead = `status = 'running'${opts.expiredOnly ? " AND lease_until < now()" : ""}`;
+  const pick = `(row_id, column_id) IN (SELECT row_id, column_id FROM cells WHERE ${dead} LIMIT $1 FOR UPDATE SKIP LOCKED)`;
+  const limit = opts.limit ?? 1_000_000;
+  const abandoned = await tx.$executeRawUnsafe(
+    `UPDATE cells SET status = ${toStatusSql("abandon")}, error_code = 'internal_error', attempts = attempts + 1,
+       error_message = 'The worker running this cell stopped responding too many times.',
+       lease_owner = NULL, lease_until = NULL, finished_at = now(), updated_at = now()
+     WHERE ${pick} AND ${fromStatusSql("abandon")} AND attempts + 1 >= $2`,
+    limit,
+    opts.maxAttempts,
+  );
+  const returned = await tx.$executeRawUnsafe(
+    `UPDATE cells SET status = ${toStatusSql("release")}, attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,
+       available_at = now(), updated_at = now()
+     WHERE ${pick} AND ${fromStatusSql("release")}`,
+    limit,
+  );
+  return abandoned + returned;
+}

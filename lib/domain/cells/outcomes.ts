@@ -1,0 +1,186 @@
+import type { Tx } from "../../db/database.ts";
+import type { Work } from "../../db/work.ts";
+import { newId } from "../../ids.ts";
+import { debitMany, type CreditCharge } from "../../credits/ledger.ts";
+import type { BaseContext } from "../base-context.ts";
+import type { CellMetadata } from "../cell-view.ts";
+import { transitiveDependents } from "../graph.ts";
+import { settleRows } from "../row-settled.ts";
+import { fromStatusSql, toStatusSql } from "./transitions.ts";
+import type { ClaimedCell, RunRecord } from "./types.ts";
+
+// The worker side of the cells table: a run's outcome. Each outcome is fenced by the claim (this
+// generation, still running under this worker's lease): an outcome for a superseded generation
+// or a lost lease changes nothing.
+
+export interface Completion {
+  job: ClaimedCell;
+  base: BaseContext;
+  value: string;
+  metadata: CellMetadata;
+  charge: CreditCharge & { idempotencyKey: string };
+  run: RunRecord;
+}
+
+export type CompleteResult = "done" | "superseded";
+
+/** The balance ran out while the call was in flight: thrown to roll the values back. */
+export class InsufficientCredits extends Error {
+  constructor() {
+    super("insufficient credits");
+    this.name = "InsufficientCredits";
+  }
+}
+
+const cellEvent = (base: BaseContext, ref: { rowId: string; columnId: string }, status: string) =>
+  ({ type: "cell.updated", workspaceId: base.workspaceId, baseId: base.baseId, rowId: ref.rowId, columnId: ref.columnId, status }) as const;
+
+const FENCE = (owner: string) => `cells.lease_owner = ${owner} AND ${fromStatusSql("complete")}`;
+
+/**
+ * Stores generated values with their charges and run records, in set-based statements for the
+ * whole batch: a value is stored exactly when it is charged, and the charge's idempotency key
+ * (one per cell generation) makes a resumed run impossible to charge twice. Throws
+ * InsufficientCredits when a balance cannot cover the batch (nothing is stored then).
+ */
+export async function storeValues(w: Work, owner: string, batch: readonly Completion[]): Promise<CompleteResult[]> {
+  const { tx } = w;
+  const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
+    `UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
+       finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS t(row_id, column_id, generation, meta)
+     WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
+     RETURNING cells.row_id, cells.column_id`,
+    batch.map((p) => p.job.rowId),
+    batch.map((p) => p.job.columnId),
+    batch.map((p) => p.job.generation),
+    batch.map((p) => JSON.stringify(p.metadata)),
+    owner,
+  );
+  const ok = new Set(stored.map((s) => `${s.row_id}:${s.column_id}`));
+  const results = batch.map((p): CompleteResult => (ok.has(`${p.job.rowId}:${p.job.columnId}`) ? "done" : "superseded"));
+  const done = batch.filter((_, i) => results[i] === "done");
+  if (done.length === 0) return results;
+
+  if (!(await debitMany(tx, done.map((p) => p.charge)))) throw new InsufficientCredits();
+  // Also takes every affected row's lock, which settleFinished relies on.
+  await tx.$executeRawUnsafe(
+    `UPDATE rows SET "values" = (rows."values" - t.cleared) || t.patch, updated_at = now()
+     FROM (SELECT row_id,
+             COALESCE(jsonb_object_agg(column_id, value) FILTER (WHERE value <> ''), '{}'::jsonb) AS patch,
+             COALESCE(array_agg(column_id) FILTER (WHERE value = ''), ARRAY[]::text[]) AS cleared
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(row_id, column_id, value) GROUP BY row_id) t
+     WHERE rows.id = t.row_id`,
+    done.map((p) => p.job.rowId),
+    done.map((p) => p.job.columnId),
+    done.map((p) => p.value),
+  );
+  await recordRuns(tx, done.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run })));
+  for (const p of done) w.emit(cellEvent(p.base, p.job, "done"));
+  await settleFinished(w, done.map((p) => ({ base: p.base, rowId: p.job.rowId })));
+  w.emit({ type: "work.available" });
+  return results;
+}
+
+/** Ends the cell in error and fails the cells of the row that wait for it (input_failed). */
+export async function failCell(
+  w: Work,
+  base: BaseContext,
+  job: ClaimedCell,
+  owner: string,
+  error: { code: string; message: string },
+  columns: readonly { id: string; inputColumnIds: string[]; name: string }[],
+  run?: RunRecord,
+): Promise<boolean> {
+  const ok = await fenced(w.tx, job, owner, `status = ${toStatusSql("fail")}, error_code = $5, error_message = $6, finished_at = now(), attempts = attempts + 1`, [
+    error.code,
+    error.message.slice(0, 2_000),
+  ]);
+  if (!ok) return false;
+  if (run) await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "error", run, errorCode: error.code }]);
+  w.emit(cellEvent(base, job, "error"));
+  const failedName = columns.find((c) => c.id === job.columnId)?.name ?? job.columnId;
+  const downstream = [...transitiveDependents(columns, [job.columnId])];
+  if (downstream.length > 0) {
+    const hit = await w.tx.$queryRawUnsafe<{ column_id: string }[]>(
+      `UPDATE cells SET status = ${toStatusSql("failInput")}, error_code = 'input_failed', error_message = $3, finished_at = now(),
+         updated_at = now(), lease_owner = NULL, lease_until = NULL
+       WHERE row_id = $1 AND column_id = ANY($2::text[]) AND ${fromStatusSql("failInput")} RETURNING column_id`,
+      job.rowId,
+      downstream,
+      `Input column "${failedName}" ended in error (${error.code}).`,
+    );
+    for (const h of hit) w.emit(cellEvent(base, { rowId: job.rowId, columnId: h.column_id }, "error"));
+  }
+  await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = $1 FOR UPDATE`, job.rowId);
+  await settleFinished(w, [{ base, rowId: job.rowId }]);
+  return true;
+}
+
+/** Puts the cell back in the queue after a transient failure, due after `delayMs`. */
+export async function retryCell(w: Work, base: BaseContext, job: ClaimedCell, owner: string, delayMs: number, error: { code: string; message: string }, run?: RunRecord): Promise<boolean> {
+  const ok = await fenced(
+    w.tx,
+    job,
+    owner,
+    `status = ${toStatusSql("retry")}, attempts = attempts + 1, error_code = $5, error_message = $6,
+     available_at = now() + make_interval(secs => $7::double precision / 1000)`,
+    [error.code, error.message.slice(0, 2_000), delayMs],
+  );
+  if (!ok) return false;
+  if (run) await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "retry", run, errorCode: error.code }]);
+  w.emit(cellEvent(base, job, "pending"));
+  return true;
+}
+
+/** Moves one claimed cell out of `running` if this worker still owns this generation of it. */
+async function fenced(tx: Tx, job: ClaimedCell, owner: string, set: string, params: unknown[]): Promise<boolean> {
+  const n = await tx.$executeRawUnsafe(
+    `UPDATE cells SET ${set}, lease_owner = NULL, lease_until = NULL, updated_at = now()
+     WHERE row_id = $1 AND column_id = $2 AND generation = $3 AND ${FENCE("$4")}`,
+    job.rowId,
+    job.columnId,
+    job.generation,
+    owner,
+    ...params,
+  );
+  return n > 0;
+}
+
+async function recordRuns(tx: Tx, runs: { job: ClaimedCell; workspaceId: string; outcome: string; run: RunRecord; errorCode?: string }[]) {
+  await tx.cellRun.createMany({
+    data: runs.map((r) => ({
+      id: newId.cellRun(),
+      rowId: r.job.rowId,
+      columnId: r.job.columnId,
+      workspaceId: r.workspaceId,
+      generation: r.job.generation,
+      attempt: r.job.attempts + 1,
+      outcome: r.outcome,
+      errorCode: r.errorCode,
+      ...r.run,
+    })),
+  });
+}
+
+/**
+ * Rows of these outcomes whose AI cells are now all terminal settle (row.sheet.processed). The
+ * caller holds the rows' locks, taken after its own cell update, so whichever sibling outcome
+ * commits last sees all the others and "all terminal" is decided exactly once.
+ */
+async function settleFinished(w: Work, outcomes: readonly { base: BaseContext; rowId: string }[]) {
+  const rowIds = [...new Set(outcomes.map((o) => o.rowId))];
+  const open = await w.tx.$queryRawUnsafe<{ row_id: string }[]>(
+    `SELECT DISTINCT row_id FROM cells WHERE row_id = ANY($1::text[]) AND status IN ('pending', 'running')`,
+    rowIds,
+  );
+  const stillOpen = new Set(open.map((o) => o.row_id));
+  const byBase = new Map<string, { base: BaseContext; rowIds: Set<string> }>();
+  for (const o of outcomes) {
+    if (stillOpen.has(o.rowId)) continue;
+    const entry = byBase.get(o.base.baseId) ?? { base: o.base, rowIds: new Set<string>() };
+    entry.rowIds.add(o.rowId);
+    byBase.set(o.base.baseId, entry);
+  }
+  for (const { base, rowIds: ids } of byBase.values()) await settleRows(w, base, [...ids]);
+}

@@ -1,0 +1,59 @@
+// A cell's status machine, declared once. Every statement that changes a cell's status names one
+// of these transitions, and its WHERE clause is built from the transition's `from` states, so the
+// database itself refuses a move the table does not allow.
+
+export const CELL_STATUSES = ["pending", "running", "done", "error"] as const;
+export type CellStatus = (typeof CELL_STATUSES)[number];
+
+/** `null` stands for "no cell yet": the transition inserts it. */
+type From = readonly (CellStatus | null)[];
+
+export const CELL_TRANSITIONS = {
+  /** (Re)run: any cell may be queued again; a newer generation supersedes a run in flight. */
+  queue: { from: [null, "pending", "running", "done", "error"], to: "pending" },
+  /** The user wrote the value of an AI cell: it is theirs, and done. */
+  supply: { from: [null, "pending", "running", "done", "error"], to: "done" },
+  /** A worker takes a ready cell under a lease. */
+  claim: { from: ["pending"], to: "running" },
+  /** The answer is stored (with its charge). */
+  complete: { from: ["running"], to: "done" },
+  /** The run ended in error. */
+  fail: { from: ["running"], to: "error" },
+  /** An input cell of the row failed, so a waiting dependent cannot run. */
+  failInput: { from: ["pending"], to: "error" },
+  /** A transient failure: back in the queue, due later. */
+  retry: { from: ["running"], to: "pending" },
+  /** The lease holder gave the cell back (shutdown), or its lease ran out (a dead worker). */
+  release: { from: ["running"], to: "pending" },
+  /** The lease ran out too many times: the cell keeps killing its worker. */
+  abandon: { from: ["running"], to: "error" },
+} as const satisfies Record<string, { from: From; to: CellStatus }>;
+
+export type CellTransition = keyof typeof CELL_TRANSITIONS;
+
+export class IllegalCellTransition extends Error {
+  constructor(from: CellStatus | null, to: CellStatus) {
+    super(`A cell cannot go from ${from ?? "(none)"} to ${to}.`);
+    this.name = "IllegalCellTransition";
+  }
+}
+
+export function canTransition(from: CellStatus | null, to: CellStatus): boolean {
+  return Object.values(CELL_TRANSITIONS).some((t) => t.to === to && (t.from as From).includes(from));
+}
+
+export function assertTransition(from: CellStatus | null, to: CellStatus): void {
+  if (!canTransition(from, to)) throw new IllegalCellTransition(from, to);
+}
+
+/**
+ * The SQL condition a transition's UPDATE must carry: the cell is in one of its `from` states.
+ * Built from constants of the table above, never from input.
+ */
+export function fromStatusSql(t: CellTransition, alias = "cells"): string {
+  const states = (CELL_TRANSITIONS[t].from as From).filter((s): s is CellStatus => s !== null);
+  return `${alias}.status IN (${states.map((s) => `'${s}'`).join(", ")})`;
+}
+
+/** The status a transition sets, as a SQL literal. */
+export const toStatusSql = (t: CellTransition) => `'${CELL_TRANSITIONS[t].to}'`;

@@ -1,0 +1,22 @@
+export interface CellRef {
+  rowId: string;
+  columnId: string;
+}
+
+/** A cell a worker holds under a lease: what it needs to run it and to fence its outcome. */
+export interface ClaimedCell extends CellRef {
+  sheetId: string;
+  generation: number;
+  /** Attempts already made before this one. */
+  attempts: number;
+}
+
+/** What one model run cost, recorded with its outcome. */
+export interface RunRecord {
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  costUsd?: number | null;
+}

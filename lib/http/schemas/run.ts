@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { defineEndpoint } from "../endpoint.ts";
+import { baseParams } from "./common.ts";
+import { runRequestSchema } from "../../domain/run-request.ts";
+
+// Run AI cells on request, and estimate what a run would cost. The body is the domain's run
+// request, with its limits and descriptions.
+
+
+export const runCells = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/run",
+  summary: "Run AI cells",
+  description: "(Re)generates the named AI cells: they become pending with an empty value.",
+  params: baseParams,
+  body: runRequestSchema,
+  bodyType: "optional-json",
+  status: 202,
+  response: z.strictObject({ queued: z.number().int().min(0).describe("How many cells were queued.") }),
+});
+
+export const runEstimateSchema = z
+  .strictObject({
+    cells: z.number().int().min(0).describe("How many cells the run would generate."),
+    credits: z.number().min(0).describe("What they would cost."),
+    balance: z.number().nullable().describe("The workspace's credits; null means unlimited."),
+  })
+  .describe("What a run would do and cost.");
+
+export const estimateRun = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/run/estimate",
+  summary: "Estimate a run",
+  description: "Counts the cells a run request would generate and their cost; changes nothing.",
+  params: baseParams,
+  body: runRequestSchema,
+  bodyType: "optional-json",
+  response: runEstimateSchema,
+});
+
+export type RunEstimate = z.infer<typeof runEstimateSchema>;

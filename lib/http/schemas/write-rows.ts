@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { defineEndpoint, limitedArray } from "../endpoint.ts";
+import { baseParams, rowIdSchema, standardRowSchema } from "./common.ts";
+import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domain/row-input.ts";
+
+// Add Rows (spec §4.4), Update Rows (§4.5) and delete-rows. The rows of Add and Update Rows are
+// checked one by one by the domain (checkNewRow, checkRowUpdate, with these same row schemas), so
+// that each problem is reported with its row; the edge enforces the envelope and the row limit.
+// Envelopes ignore unknown keys, as they always have.
+
+const rowsOf = <T extends z.ZodType>(row: T, description: string) =>
+  z.object({ rows: limitedArray(row, MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(description) });
+
+const rowProblem = {
+  column: z.string().optional().describe("The column at fault, when one cell is."),
+  message: z.string().describe("What is wrong."),
+};
+
+export const addRowsErrorSchema = z
+  .strictObject({
+    rowIndex: z.number().int().min(0).describe("Index of the row in the request."),
+    code: z.enum(["invalid_row", "id_not_allowed", "unknown_column", "invalid_value", "value_too_long"]).describe("What kind of problem."),
+    ...rowProblem,
+  })
+  .describe("One problem of one row (in the 400's details.errors).");
+
+export const addRows = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/add-rows",
+  summary: "Add Rows",
+  description:
+    'All or nothing: when any row is invalid nothing is written and the answer is 400 validation_failed with details.errors, each { rowIndex, column?, code, message }. More than 10,000 rows is 400 too_many_rows. AI cells left out or "" are generated.',
+  params: baseParams,
+  body: rowsOf(newRowSchema, "The rows to add, at most 10,000."),
+  parseBody: rowsOf(z.unknown(), "The rows to add."),
+  response: z.strictObject({ rows: z.array(standardRowSchema).describe("The new rows with their ids, every column present.") }),
+});
+
+export const updateRowsErrorSchema = z
+  .strictObject({
+    rowId: z.string().nullable().describe("The row's id; null when the row had none."),
+    code: z.enum(["row_not_found", "invalid_row", "unknown_column", "invalid_value", "value_too_long"]).describe("What kind of problem."),
+    ...rowProblem,
+  })
+  .describe("A row that was not updated, and why.");
+
+export const updateRowsResponseSchema = z.strictObject({
+  rows: z.array(standardRowSchema).describe("The updated rows with every column."),
+  errors: z.array(updateRowsErrorSchema).describe("Rows that failed; [] when all went well."),
+});
+
+export const updateRows = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/update-rows",
+  summary: "Update Rows",
+  description: 'Partial: each row is applied whole or reported in errors; 200 even when every row failed. "" clears a cell (and re-runs an AI cell).',
+  params: baseParams,
+  body: rowsOf(rowUpdateSchema, "The row changes, at most 10,000."),
+  parseBody: rowsOf(z.unknown(), "The row changes."),
+  response: updateRowsResponseSchema,
+});
+
+export const deleteRows = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/delete-rows",
+  summary: "Delete rows",
+  description: "Deletes rows by id; unknown ids are reported in errors.",
+  params: baseParams,
+  body: z.object({
+    rowIds: limitedArray(z.string().max(100).describe("A row id (sr_…)."), MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(
+      "The ids of the rows to delete, at most 10,000.",
+    ),
+  }),
+  response: z.strictObject({
+    deletedRowIds: z.array(rowIdSchema).describe("The rows deleted."),
+    errors: z
+      .array(
+        z
+          .strictObject({
+            rowId: z.string().describe("The id asked for."),
+            code: z.literal("row_not_found").describe("Always row_not_found."),
+            message: z.string().describe("What is wrong."),
+          })
+          .describe("An id with no row in this base."),
+      )
+      .describe("Ids that were not deleted; [] when all were."),
+  }),
+});
+
+export type UpdateRowsResult = z.infer<typeof updateRowsResponseSchema>;

@@ -1,0 +1,74 @@
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { TxReaction } from "../db/work.ts";
+import type { EventBus } from "../events.ts";
+import { appError } from "../errors.ts";
+import { startEventsBridge } from "../events-bridge.ts";
+import type { CellQueue } from "./types.ts";
+import { createDbCellQueue } from "./db-cell-queue.ts";
+import { createPgBossCellQueue } from "./pgboss-cell-queue.ts";
+import { startCellJobs, type CellJobs } from "./pgboss-jobs.ts";
+
+export type QueueEngineName = "database" | "pg-boss";
+
+/**
+ * The queue port, chosen once when the runtime is built: the embedded queue (the cells table
+ * itself) or a real queue engine for scale-out. Nothing else asks which one it is.
+ */
+export interface QueueEngine {
+  readonly name: QueueEngineName;
+  /** Writes queued cells' jobs in the transaction that queues them (the embedded queue needs none). */
+  readonly reaction?: TxReaction;
+  /** A queue for one enrichment engine of this process to claim from. */
+  createCellQueue(onWork: () => void): CellQueue;
+  reachable(): Promise<boolean>;
+  stop(): Promise<void>;
+  /** The queue engine's cell jobs (pg-boss only): the reconciler and tests reach them here. */
+  readonly jobs?: CellJobs;
+}
+
+interface Deps {
+  config: Config;
+  db: Database;
+  bus: EventBus;
+  services: { name: string; stop: () => Promise<void> }[];
+}
+
+export async function startQueueEngine(name: QueueEngineName, deps: Deps): Promise<QueueEngine> {
+  return name === "pg-boss" ? startPgBossEngine(deps) : embeddedEngine(deps);
+}
+
+function embeddedEngine({ config, db }: Deps): QueueEngine {
+  const { ai } = config;
+  return {
+    name: "database",
+    createCellQueue: () => createDbCellQueue(db.prisma, { concurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts }),
+    // The cells table is the queue: it is reachable whenever the database is.
+    reachable: () => db.prisma.$queryRawUnsafe("SELECT 1").then(() => true, () => false),
+    stop: async () => undefined,
+  };
+}
+
+/**
+ * Scale-out: cells arrive as pg-boss jobs, AI_CONCURRENCY is a cap across all workers, and every
+ * process, web or worker, shares its after-commit events through the events bridge.
+ */
+async function startPgBossEngine(deps: Deps): Promise<QueueEngine> {
+  const { config, db } = deps;
+  const url = config.databaseUrl ?? db.pool?.options.connectionString;
+  if (!url) throw appError("internal_error", "The pg-boss queue engine needs PostgreSQL (DATABASE_URL).");
+  const jobs = await startCellJobs(url);
+  await startEventsBridge(deps, url);
+  const { ai } = config;
+  return {
+    name: "pg-boss",
+    jobs,
+    reaction: async (tx, event) => {
+      if (event.type === "cells.queued") await jobs.enqueue(tx, event.refs);
+    },
+    createCellQueue: (onWork) =>
+      createPgBossCellQueue(db.prisma, jobs, { concurrency: ai.workerConcurrency, globalConcurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts }, onWork),
+    reachable: () => jobs.reachable(),
+    stop: () => jobs.stop(),
+  };
+}

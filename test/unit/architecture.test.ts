@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import madge from "madge";
+
+// The structure rules of ARCHITECTURE.md, checked on the sources: no import cycles, lower layers
+// never import higher ones, and each owned table is written only by its owner.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SOURCE_DIRS = ["lib", "app", "components"];
+
+function sourceFiles(dir = "", out: string[] = []): string[] {
+  for (const name of readdirSync(path.join(ROOT, dir))) {
+    const rel = path.join(dir, name);
+    if (rel === path.join("lib", "db", "generated")) continue;
+    if (statSync(path.join(ROOT, rel)).isDirectory()) sourceFiles(rel, out);
+    else if (/\.(ts|tsx|mjs)$/.test(name)) out.push(rel.split(path.sep).join("/"));
+  }
+  return out;
+}
+const files = SOURCE_DIRS.flatMap((d) => sourceFiles(d));
+
+let graph: Promise<Awaited<ReturnType<typeof madge>>> | undefined;
+const dependencyGraph = () =>
+  (graph ??= madge(SOURCE_DIRS.map((d) => path.join(ROOT, d)), {
+    baseDir: ROOT,
+    fileExtensions: ["ts", "tsx"],
+    tsConfig: path.join(ROOT, "tsconfig.json"),
+    excludeRegExp: [/lib\/db\/generated/],
+  }));
+
+describe("imports", () => {
+  it("form no cycle under lib/, app/ and components/", async () => {
+    const g = await dependencyGraph();
+    expect(Object.keys(g.obj()).length).toBeGreaterThan(150);
+    expect(g.circular()).toEqual([]);
+  }, 60_000);
+
+  // Each layer, and the layers it must never import (the higher ones).
+  const FORBIDDEN: [string, RegExp][] = [
+    ["lib/domain/", /^lib\/(engine|jobs|webhooks|assistant|http|realtime|tools|extract|net|files|cli|auth)\/|^lib\/(runtime|boot|health|events-bridge)\.ts$/],
+    ["lib/credits/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|cli)\/|^lib\/(runtime|boot)\.ts$/],
+    ["lib/db/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|credits|cli|auth)\/|^lib\/(runtime|boot)\.ts$/],
+    ["lib/jobs/", /^lib\/(engine|webhooks|assistant|http|cli)\/|^lib\/(runtime|boot)\.ts$/],
+    ["lib/engine/", /^lib\/(webhooks|assistant|http|cli)\/|^lib\/boot\.ts$/],
+    ["lib/webhooks/", /^lib\/(engine|assistant|http|cli)\/|^lib\/boot\.ts$/],
+    ["lib/tools/", /^lib\/(engine|jobs|webhooks|assistant|http|cli)\/|^lib\/boot\.ts$/],
+    ["lib/assistant/", /^lib\/(http|cli)\/|^lib\/boot\.ts$/],
+    ["lib/", /^(app|components)\//],
+    ["components/", /^lib\/(db|engine|jobs|webhooks|assistant|cli|runtime)/],
+  ];
+
+  it("never go from a lower layer to a higher one", async () => {
+    const deps = (await dependencyGraph()).obj();
+    const offences: string[] = [];
+    for (const [from, targets] of Object.entries(deps)) {
+      for (const [layer, forbidden] of FORBIDDEN) {
+        if (!from.startsWith(layer)) continue;
+        for (const to of targets) if (forbidden.test(to)) offences.push(`${from} -> ${to}`);
+      }
+    }
+    expect(Object.keys(deps).some((f) => f.startsWith("lib/domain/"))).toBe(true);
+    expect(offences).toEqual([]);
+  }, 60_000);
+});
+
+describe("table owners", () => {
+  // Writes by raw SQL or by the Prisma client, in any file outside the owner.
+  const writes = (table: string, model: string) =>
+    new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b|\\.${model}\\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\\(`, "i");
+  const OWNERS: { table: string; model: string; owner: RegExp }[] = [
+    { table: "cells", model: "cell", owner: /^lib\/domain\/cells\// },
+    { table: "cell_runs", model: "cellRun", owner: /^lib\/domain\/cells\// },
+    { table: "credit_entries", model: "creditEntry", owner: /^lib\/credits\/ledger\.ts$/ },
+  ];
+
+  it.each(OWNERS)("only $owner writes $table", ({ table, model, owner }) => {
+    expect(files.length).toBeGreaterThan(150);
+    const pattern = writes(table, model);
+    const writers = files.filter((f) => pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
+    expect(writers.length).toBeGreaterThan(0);
+    expect(writers.filter((f) => !owner.test(f))).toEqual([]);
+  });
+
+  it("the scan recognises a write in either form", () => {
+    const pattern = writes("cells", "cell");
+    expect(pattern.test("await tx.$executeRawUnsafe(`UPDATE cells SET stale = true`)")).toBe(true);
+    expect(pattern.test("await tx.cell.updateMany({ where: {} })")).toBe(true);
+    expect(pattern.test("SELECT 1 FROM cells")).toBe(false);
+  });
+});
+
+describe("source files", () => {
+  it("are at most 300 lines", () => {
+    const all = [...files, ...sourceFiles("test"), ...sourceFiles("e2e"), ...sourceFiles("bench")];
+    expect(all.length).toBeGreaterThan(200);
+    const long = all.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length] as const).filter(([, n]) => n > 301);
+    expect(long).toEqual([]);
+  });
+});
