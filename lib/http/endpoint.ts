@@ -66,7 +66,6 @@ export type BodyOf<E> = E extends { bodyType: "multipart" }
     : E extends { body: infer B }
       ? Out<B>
       : undefined;
-export type ResponseOf<E> = E extends { response: infer R } ? Out<R> : never;
 
 // Path params that do not fit their schema answer as an unknown resource would (404 with the
 // resource's code), never 400: an id that cannot exist is simply not found.

@@ -11,19 +11,6 @@ import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domai
 const rowsOf = <T extends z.ZodType>(row: T, description: string) =>
   z.object({ rows: limitedArray(row, MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(description) });
 
-const rowProblem = {
-  column: z.string().optional().describe("The column at fault, when one cell is."),
-  message: z.string().describe("What is wrong."),
-};
-
-export const addRowsErrorSchema = z
-  .strictObject({
-    rowIndex: z.number().int().min(0).describe("Index of the row in the request."),
-    code: z.enum(["invalid_row", "id_not_allowed", "unknown_column", "invalid_value", "value_too_long"]).describe("What kind of problem."),
-    ...rowProblem,
-  })
-  .describe("One problem of one row (in the 400's details.errors).");
-
 export const addRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/add-rows",
@@ -40,7 +27,8 @@ export const updateRowsErrorSchema = z
   .strictObject({
     rowId: z.string().nullable().describe("The row's id; null when the row had none."),
     code: z.enum(["row_not_found", "invalid_row", "unknown_column", "invalid_value", "value_too_long"]).describe("What kind of problem."),
-    ...rowProblem,
+    column: z.string().optional().describe("The column at fault, when one cell is."),
+    message: z.string().describe("What is wrong."),
   })
   .describe("A row that was not updated, and why.");
 
