@@ -102,7 +102,7 @@ async function benchStore(store: "pglite" | "postgres") {
   const key = `cw_${randomBytes(24).toString("hex")}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-rows-"));
   const pgdb = store === "postgres" ? await freshPostgres(PG_URL) : undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, API_KEY: key, ...(pgdb ? { DATABASE_URL: pgdb.url } : {}) };
+  const env: Record<string, string> = { DATA_DIR: dataDir, API_KEY: key, BENCH_FLOOR: "true", ...(pgdb ? { DATABASE_URL: pgdb.url } : {}) };
   console.log(`\n== ${store}: starting the production server`);
   const server = await startServer(env);
   try {

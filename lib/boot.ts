@@ -2,6 +2,7 @@ import { loadConfig } from "./config.ts";
 import { createRuntime, installRuntime, stopRuntime, type Runtime } from "./runtime.ts";
 import { startEngine } from "./engine/engine.ts";
 import { startWebhookRelay } from "./webhooks/relay.ts";
+import { aiConfigProblem } from "./engine/llm/resolve-model.ts";
 
 /** Starts the background work of a process that runs enrichment: the engine and the webhook relay. */
 export async function startWorkers(rt: Runtime): Promise<void> {
@@ -37,5 +38,7 @@ export async function boot(): Promise<void> {
   installRuntime(starting);
   const rt = await starting;
   stopOnSignals(rt);
+  const aiProblem = aiConfigProblem(rt.config);
+  if (aiProblem) console.warn(`[cellwright] configuration: ${aiProblem}`);
   console.log(`[cellwright] ready (${rt.db.vendor}, queue: ${rt.queue.name})`);
 }

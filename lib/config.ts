@@ -13,12 +13,14 @@ const optionalString = z
 
 const schema = z.object({
   PORT: int(3000),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: optionalString,
   API_KEY: optionalString,
   INITIAL_CREDITS: z.coerce.number().int().nonnegative().optional(),
   UI_AUTO_LOGIN: bool,
   WORKER_IN_PROCESS: z.enum(["true", "false"]).optional(),
+  BENCH_FLOOR: bool,
 
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
@@ -70,6 +72,9 @@ export type Config = ReturnType<typeof buildConfig>;
 function buildConfig(e: z.infer<typeof schema>) {
   return {
     port: e.PORT,
+    host: e.HOST,
+    /** Serves /api/bench-floor, the constant answer bench:rows measures against. */
+    benchFloor: e.BENCH_FLOOR,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     seedApiKey: e.API_KEY,

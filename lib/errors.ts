@@ -7,6 +7,7 @@ export const ERROR_CATALOG = {
   invalid_json: { status: 400, message: "The request body is not valid JSON." },
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_query: { status: 400, message: "A query parameter is not valid." },
+  invalid_path: { status: 400, message: "The path is not valid." },
   too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
   invalid_messages: { status: 400, message: "The messages are not valid." },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },

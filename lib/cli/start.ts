@@ -1,13 +1,13 @@
 // `npm start`: builds the app when the build is missing or older than the sources, then serves
-// the UI and API. Migrations, seeding and the workers start inside the server (instrumentation).
-import { spawnSync, spawn } from "node:child_process";
+// the UI and API from this process. Migrations, seeding and the workers start inside the server
+// (instrumentation.ts → boot).
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../config.ts";
+import { serve } from "./server.ts";
 
-const config = loadConfig(process.env);
 const root = process.cwd();
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
 function newestSource(): number {
   let newest = 0;
@@ -27,12 +27,11 @@ function newestSource(): number {
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
   console.log("[cellwright] building the app (first start or sources changed)…");
-  const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env });
+  const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 // The test runner builds once up front, so that parallel suites never build at the same time.
 if (process.argv.includes("--build-only")) process.exit(0);
 
-const server = spawn("npx", ["--no-install", "next", "start", "-p", String(config.port)], { stdio: "inherit", env });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+await serve(root, loadConfig(process.env));

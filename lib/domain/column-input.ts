@@ -60,7 +60,7 @@ export function resolveColumnFields(
   input: ColumnInput,
   selfId: string,
 ): ResolvedColumnFields {
-  const name = input.name?.trim() ?? current.name;
+  const name = input.name?.normalize("NFC").trim() ?? current.name;
   if (!name || name.length > 100) throw appError("validation_failed", "A column name is 1 to 100 characters.");
   const clash = others.find((c) => c.id !== selfId && c.nameKey === nameKey(name));
   if (clash) throw appError("duplicate_column_name", `A column named "${clash.name}" already exists in this base.`);

@@ -44,4 +44,5 @@ export function autoRunOf(c: ColumnRecord): AutoRunMode {
   return (AUTO_RUN_MODES as readonly unknown[]).includes(mode) ? (mode as AutoRunMode) : "always";
 }
 
-export const nameKey = (name: string) => name.trim().toLowerCase();
+/** How column names are compared: Unicode NFC, case-insensitively, ignoring outer spaces. */
+export const nameKey = (name: string) => name.normalize("NFC").trim().toLowerCase();

@@ -19,26 +19,35 @@ export const DEFAULT_MODEL_SPEC = "openai:gpt-5-mini";
 
 const isProvider = (p: string): p is ProviderName => (PROVIDERS as readonly string[]).includes(p);
 
-/** Parses "provider:modelId"; throws AppError unknown_model for an unknown provider or a malformed spec. */
-export function parseModelSpec(spec: string): ModelSpec {
+// Well-known model families, so that a bare id ("gpt-4.1-mini") names its provider.
+const FAMILIES: [RegExp, ProviderName][] = [
+  [/^(gpt-|chatgpt-|o1|o3|o4)/i, "openai"],
+  [/^claude-/i, "anthropic"],
+];
+
+/**
+ * Parses "provider:modelId", or a bare model id whose provider is inferred: from its family
+ * (gpt-, o1, o3, o4 → openai; claude- → anthropic), else from `configured` when exactly one
+ * provider is. Throws AppError unknown_model when neither tells.
+ */
+export function parseModelSpec(spec: string, configured: readonly ProviderName[] = []): ModelSpec {
   const text = typeof spec === "string" ? spec.trim() : "";
+  if (!text) throw appError("unknown_model", "The model is empty; name one, e.g. \"openai:gpt-4.1-mini\".", { model: text, providers: PROVIDERS });
   const colon = text.indexOf(":");
-  if (colon <= 0 || colon === text.length - 1) {
-    throw appError("unknown_model", `Model "${text}" is not of the form provider:model, e.g. "openai:gpt-4.1-mini" or "anthropic:claude-sonnet-4-5".`, {
-      model: text,
-      providers: PROVIDERS,
-    });
+  const prefix = colon > 0 ? text.slice(0, colon).trim().toLowerCase() : "";
+  if (isProvider(prefix)) {
+    const modelId = text.slice(colon + 1).trim();
+    if (!modelId) throw appError("unknown_model", `Model "${text}" has no model id.`, { model: text });
+    return { provider: prefix, modelId };
   }
-  const provider = text.slice(0, colon).trim().toLowerCase();
-  const modelId = text.slice(colon + 1).trim();
-  if (!isProvider(provider)) {
-    throw appError("unknown_model", `Unknown model provider "${provider}"; use one of: ${PROVIDERS.join(", ")}.`, {
-      model: text,
-      providers: PROVIDERS,
-    });
-  }
-  if (!modelId) throw appError("unknown_model", `Model "${text}" has no model id.`, { model: text });
-  return { provider, modelId };
+  const family = FAMILIES.find(([pattern]) => pattern.test(text))?.[1];
+  const provider = family ?? (configured.length === 1 ? configured[0] : undefined);
+  if (provider) return { provider, modelId: text };
+  throw appError(
+    "unknown_model",
+    `Model "${text}" does not say its provider: write it as provider:model, e.g. "openai:${text}" or "anthropic:${text}" (providers: ${PROVIDERS.join(", ")}).`,
+    { model: text, providers: PROVIDERS },
+  );
 }
 
 export const formatModelSpec = (s: ModelSpec) => `${s.provider}:${s.modelId}`;

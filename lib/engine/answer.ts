@@ -37,8 +37,11 @@ function urlKey(u: string): string {
 
 /** "[title](url)" or a bare URL, to the URL. */
 function citedUrl(source: string): string {
-  const m = /\]\((\S+?)\)\s*$/.exec(source.trim());
-  return m ? m[1] : source.trim();
+  const text = source.trim();
+  const open = text.lastIndexOf("](");
+  if (open === -1 || !text.endsWith(")")) return text;
+  const url = text.slice(open + 2, -1);
+  return url && !/\s/.test(url) ? url : text;
 }
 
 /**

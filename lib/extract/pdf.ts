@@ -1,5 +1,6 @@
 import { getDocumentProxy } from "unpdf";
 import { appError, isAppError } from "../errors.ts";
+import { trimLineEnds } from "../text.ts";
 
 // PDF → text, page by page, stopping at the page limit. pdf.js throws PasswordException for
 // encrypted files and InvalidPDFException for damaged ones; both become corrupt_file.
@@ -23,13 +24,7 @@ export async function pdfToText(bytes: Buffer, maxPages: number, signal: AbortSi
       await new Promise((resolve) => setImmediate(resolve));
       if (signal.aborted) throw signal.reason;
       const content = await (await doc.getPage(n)).getTextContent();
-      pages.push(
-        content.items
-          .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
-          .join("")
-          .replace(/[ \t]+\n/g, "\n")
-          .trim(),
-      );
+      pages.push(trimLineEnds(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join("")).trim());
     }
     const info = (await doc.getMetadata().catch(() => null))?.info as { Title?: unknown } | undefined;
     const title = typeof info?.Title === "string" && info.Title.trim() ? info.Title.trim() : undefined;

@@ -22,6 +22,15 @@ function bomCharset(b: Buffer): string | undefined {
 }
 
 function metaCharset(b: Buffer): string | undefined {
-  const head = b.subarray(0, 1024).toString("latin1");
-  return head.match(/<meta[^>]+charset\s*=\s*["']?([\w-]+)/i)?.[1]?.toLowerCase();
+  const head = b.subarray(0, 1024).toString("latin1").toLowerCase();
+  // Each <meta …> tag on its own, so that no pattern runs over the whole head.
+  for (let at = head.indexOf("<meta"); at !== -1; at = head.indexOf("<meta", at + 5)) {
+    const end = head.indexOf(">", at);
+    const tag = head.slice(at, end === -1 ? undefined : end);
+    const i = tag.indexOf("charset");
+    if (i === -1) continue;
+    const value = /^\s*=\s*["']?([\w-]+)/.exec(tag.slice(i + 7))?.[1];
+    if (value) return value;
+  }
+  return undefined;
 }

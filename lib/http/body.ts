@@ -1,4 +1,5 @@
 import { appError } from "../errors.ts";
+import { assertStorableJson } from "./json-guard.ts";
 
 const DEFAULT_MAX = 20 * 1024 * 1024;
 
@@ -14,11 +15,14 @@ export async function readJson(req: Request, maxBytes = DEFAULT_MAX): Promise<un
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readText(req, maxBytes);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw appError("invalid_json");
   }
+  assertStorableJson(value);
+  return value;
 }
 
 async function readText(req: Request, maxBytes: number): Promise<string> {

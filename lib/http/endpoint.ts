@@ -73,7 +73,9 @@ const notFoundCodes = z.registry<{ code: ErrorCode }>();
 
 /** A path parameter: an id of at most 100 characters. */
 export function pathId(description: string, notFound: ErrorCode) {
-  const schema = z.string().min(1).max(100).describe(description);
+  // Ids are base62 with a prefix: anything else (a NUL, a space, a dot) names nothing, and is
+  // refused before it reaches a query.
+  const schema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/).describe(description);
   notFoundCodes.add(schema, { code: notFound });
   return schema;
 }
@@ -103,8 +105,11 @@ export function limitedArray<T extends z.ZodType>(item: T, max: number, code: Er
 
 /** `expand`-style flags accept true/false/1/0; anything else is a client mistake. */
 export function booleanQuery(name: string, description: string) {
+  // Case-insensitive: Python's requests sends True and False.
   return z
-    .enum(["true", "false", "1", "0"], { error: `${name} must be true, false, 1 or 0.` })
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(["true", "false", "1", "0"], { error: `${name} must be true, false, 1 or 0.` }))
     .optional()
     .transform((v) => v === "true" || v === "1")
     .describe(description);

@@ -3,6 +3,7 @@ import { appError, isAppError } from "../errors.ts";
 import { vetUrl, type GuardOptions } from "./guard.ts";
 import { sendHop } from "./hop.ts";
 import { readBody } from "./read-body.ts";
+import { trimChar } from "../text.ts";
 
 // The outbound fetch for every user-influenced URL. Each hop (the first request and every
 // redirect) is vetted and pinned separately; one deadline covers DNS, all hops and the body.
@@ -123,7 +124,10 @@ export function parseContentType(header: string | undefined): { mediaType: strin
   if (!header) return { mediaType: "" };
   const [type, ...params] = header.split(";");
   const charset = params
-    .map((p) => p.trim().match(/^charset\s*=\s*"?([^";]+)"?$/i)?.[1])
+    .map((p) => {
+      const [name, ...rest] = p.split("=");
+      return name.trim().toLowerCase() === "charset" ? trimChar(rest.join("=").trim(), '"') || undefined : undefined;
+    })
     .find((c) => c !== undefined);
   return { mediaType: type.trim().toLowerCase(), ...(charset ? { charset: charset.toLowerCase() } : {}) };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { AppError } from "../../lib/errors.ts";
 import { classifyError, DEFAULT_MODEL_SPEC, parseModelSpec, resolveLanguageModel } from "../../lib/engine/llm/index.ts";
+import { aiConfigProblem } from "../../lib/engine/llm/resolve-model.ts";
 import { startFakeLlm } from "../support/fake-llm.ts";
 import { caught, useFakeLlm } from "./helpers.ts";
 
@@ -17,7 +18,21 @@ describe("parseModelSpec", () => {
     expect(parseModelSpec(spec)).toEqual({ provider, modelId });
   });
 
-  it.each(["google:gemini-2.5", "gpt-4o", ":gpt-4o", "openai:", "", "openai:   "])("rejects %j as unknown_model", (spec) => {
+  it.each([
+    ["gpt-4.1-mini", "openai"],
+    ["o3-mini", "openai"],
+    ["o4-mini", "openai"],
+    ["claude-sonnet-4-5", "anthropic"],
+  ])("infers the provider of the bare id %j from its family", (spec, provider) => {
+    expect(parseModelSpec(spec)).toEqual({ provider, modelId: spec });
+  });
+
+  it("infers the provider of an unknown bare id from the single configured provider", () => {
+    expect(parseModelSpec("llama3.1", ["openai"])).toEqual({ provider: "openai", modelId: "llama3.1" });
+    expect(() => parseModelSpec("llama3.1", ["openai", "anthropic"])).toThrow(expect.objectContaining({ code: "unknown_model" }));
+  });
+
+  it.each(["google:gemini-2.5", "llama3.1", ":gpt-4o", "openai:", "", "openai:   "])("rejects %j as unknown_model", (spec) => {
     let error: unknown;
     try {
       parseModelSpec(spec);
@@ -30,6 +45,16 @@ describe("parseModelSpec", () => {
 });
 
 describe("resolveLanguageModel", () => {
+  it("takes AI_MODEL as a bare id, and reports a configuration that cannot work in one line", () => {
+    const bare = loadConfig({ OPENAI_API_KEY: "sk", AI_MODEL: "gpt-4.1-mini" });
+    expect(resolveLanguageModel(undefined, bare)).toMatchObject({ provider: "openai", modelId: "gpt-4.1-mini" });
+    expect(aiConfigProblem(bare)).toBeNull();
+    expect(aiConfigProblem(loadConfig({}))).toMatch(/^No AI provider is configured/);
+    const wrong = aiConfigProblem(loadConfig({ OPENAI_API_KEY: "sk", AI_MODEL: "claude-sonnet-4-5" }));
+    expect(wrong).toMatch(/^AI_MODEL cannot work: .*anthropic/);
+    expect(wrong).not.toContain("\n");
+  });
+
   it("uses AI_MODEL, then openai:gpt-5-mini, as the default", () => {
     const withModel = loadConfig({ OPENAI_API_KEY: "sk", AI_MODEL: "anthropic:claude-haiku-4-5", ANTHROPIC_API_KEY: "k" });
     expect(resolveLanguageModel(undefined, withModel)).toMatchObject({ provider: "anthropic", modelId: "claude-haiku-4-5" });

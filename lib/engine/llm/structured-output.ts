@@ -17,15 +17,17 @@ export function fallbackMode(mode: StructuredMode, e: unknown): StructuredMode |
   // OpenAI's strict mode), not that the server lacks the feature: fail loudly instead of degrading.
   if (APICallError.isInstance(e) && /invalid schema/i.test(`${e.message}\n${e.responseBody ?? ""}`)) return undefined;
   if (mode === "json_schema" && isRefusalOf(e, /response_format|json_schema|output_config|output_format|structured output/i)) return "tool";
-  if (mode === "tool" && isRefusalOf(e, /tool_choice|tools?\b.*not supported|function calling|tool use/i)) return "text";
+  if (mode === "tool" && isRefusalOf(e, /tool_choice|function calling|tool use/i, /\btools?\b/i)) return "text";
   return undefined;
 }
 
-function isRefusalOf(e: unknown, pattern: RegExp): boolean {
+/** A 4xx/501 that names the feature: `pattern`, or `unsupported` together with "not supported". */
+function isRefusalOf(e: unknown, pattern: RegExp, unsupported?: RegExp): boolean {
   if (!APICallError.isInstance(e)) return false;
   const status = e.statusCode ?? 0;
   if (![400, 404, 415, 422, 501].includes(status)) return false;
-  return pattern.test(`${e.message}\n${e.responseBody ?? ""}`);
+  const text = `${e.message}\n${e.responseBody ?? ""}`;
+  return pattern.test(text) || (unsupported !== undefined && unsupported.test(text) && /not supported/i.test(text));
 }
 
 // A probe that failed once for a server and model fails every time; remember the mode that works.
@@ -40,8 +42,7 @@ export const forgetStructuredModes = () => learned.clear();
 /** Strips code fences and finds the first JSON object or array in text; undefined when there is none. */
 export function extractJson(text: string): unknown {
   const trimmed = text.trim();
-  const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/.exec(trimmed);
-  const candidates = [fenced?.[1], trimmed].filter((c): c is string => typeof c === "string");
+  const candidates = [fencedBlock(trimmed), trimmed].filter((c): c is string => typeof c === "string");
   for (const candidate of candidates) {
     try {
       return JSON.parse(candidate.trim());
@@ -140,4 +141,14 @@ export function schemaInstructions(schema: z.ZodType): string {
     "No prose, no explanations and no code fences around it.",
     `JSON schema: ${json}`,
   ].join("\n");
+}
+
+/** The body of the first ``` fence (an optional json tag dropped), or undefined. */
+function fencedBlock(text: string): string | undefined {
+  const open = text.indexOf("```");
+  if (open === -1) return undefined;
+  const close = text.indexOf("```", open + 3);
+  if (close === -1) return undefined;
+  const body = text.slice(open + 3, close);
+  return /^json/i.test(body) ? body.slice(4) : body;
 }

@@ -55,14 +55,31 @@ export const ENDPOINTS: readonly Endpoint[] = [
   webhooks.redeliver,
 ];
 
+const pathParts = (pathname: string) => pathname.split("/").filter(Boolean);
+const paramCount = (e: Endpoint) => e.path.split("{").length;
+
+function servesPath(e: Endpoint, parts: readonly string[]): boolean {
+  const segments = pathParts(e.path);
+  return segments.length === parts.length && segments.every((s, i) => s.startsWith("{") || s === parts[i]);
+}
+
 /** The endpoint serving a method and a concrete path (e.g. GET /api/v1/bases/AbCd1234/rows). */
 export function findEndpoint(method: string, pathname: string): Endpoint | undefined {
-  const parts = pathname.split("/").filter(Boolean);
-  const params = (e: Endpoint) => e.path.split("{").length;
+  const parts = pathParts(pathname);
   // Static segments win over params, as in the App Router (ai-configure-base is not a baseId).
-  return ENDPOINTS.filter((e) => {
-    if (e.method !== method.toUpperCase()) return false;
-    const segments = e.path.split("/").filter(Boolean);
-    return segments.length === parts.length && segments.every((s, i) => s.startsWith("{") || s === parts[i]);
-  }).sort((a, b) => params(a) - params(b))[0];
+  return ENDPOINTS.filter((e) => e.method === method.toUpperCase() && servesPath(e, parts)).sort((a, b) => paramCount(a) - paramCount(b))[0];
+}
+
+/** The routes under /api that are not endpoints of the API (no key, no schema). */
+const OTHER_ROUTES: Record<string, readonly string[]> = { "/api/health": ["GET"] };
+
+/** The methods a concrete path serves, or null when no route serves it. */
+export function allowedMethods(pathname: string): readonly string[] | null {
+  if (OTHER_ROUTES[pathname]) return OTHER_ROUTES[pathname];
+  const parts = pathParts(pathname);
+  const matching = ENDPOINTS.filter((e) => servesPath(e, parts));
+  if (matching.length === 0) return null;
+  // Where a static segment and a param both match, the static route is the one that serves.
+  const fewest = Math.min(...matching.map(paramCount));
+  return [...new Set(matching.filter((e) => paramCount(e) === fewest).map((e) => e.method))];
 }

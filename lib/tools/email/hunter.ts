@@ -1,5 +1,6 @@
 import { callProvider } from "../provider-http.ts";
 import type { ToolContext } from "../types.ts";
+import { trimChar } from "../../text.ts";
 
 // Hunter.io email-finder: a name plus a domain → the address Hunter has seen or inferred, a
 // 0-100 score, and (when Hunter has checked it) an SMTP verification status.
@@ -26,7 +27,7 @@ export async function findWithHunter(
 ): Promise<HunterFinding | null> {
   const { apiKey, baseUrl } = ctx.config.hunter;
   if (!apiKey) return null;
-  const url = new URL(`${baseUrl.replace(/\/+$/, "")}/v2/email-finder`);
+  const url = new URL(`${trimChar(baseUrl, "/", "end")}/v2/email-finder`);
   url.searchParams.set("domain", q.domain);
   url.searchParams.set("first_name", q.first);
   if (q.last) url.searchParams.set("last_name", q.last);

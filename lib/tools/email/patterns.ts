@@ -1,6 +1,8 @@
 // Person name → likely mailbox names, most common corporate patterns first. The order is
 // what a pattern guess reports as its best candidate.
 
+import { trimChar } from "../../text.ts";
+
 export interface PersonName {
   first: string;
   last?: string;
@@ -11,22 +13,23 @@ const SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "phd", "md", "mba", "es
 
 /** Folds a name part to mailbox-safe ASCII: "José" → "jose", "O'Brien" → "obrien". */
 export function foldNamePart(part: string): string {
-  return part
+  const folded = part
     .replace(/ß/g, "ss")
     .replace(/[æÆ]/g, "ae")
     .replace(/[øØ]/g, "o")
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
-    .replace(/[^a-z0-9-]/g, "")
-    .replace(/^-+|-+$/g, "");
+    .replace(/[^a-z0-9-]/g, "");
+  return trimChar(folded, "-");
 }
 
 /** Splits "Dr. Ada Lovelace", "Lovelace, Ada" or "Jan van der Berg" into first and last. */
 export function splitName(full: string): PersonName | null {
   let text = full.trim();
-  const comma = text.match(/^([^,]+),\s*([^,]+)$/);
-  if (comma && !SUFFIXES.has(foldNamePart(comma[2]))) text = `${comma[2]} ${comma[1]}`;
+  const parts = text.split(",");
+  // "Lovelace, Ada" (but not "Ada Lovelace, Jr."): the part after the comma is the first name.
+  if (parts.length === 2 && parts[0].trim() && parts[1].trim() && !SUFFIXES.has(foldNamePart(parts[1].trim()))) text = `${parts[1].trim()} ${parts[0].trim()}`;
   const tokens = text
     .split(/\s+/)
     .filter((t) => !TITLES.has(foldNamePart(t)) && !SUFFIXES.has(foldNamePart(t)))

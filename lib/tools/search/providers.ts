@@ -2,6 +2,7 @@ import type { Config } from "../../config.ts";
 import { appError } from "../../errors.ts";
 import { callProvider } from "../provider-http.ts";
 import type { SearchHit, ToolContext } from "../types.ts";
+import { stripTags, trimChar } from "../../text.ts";
 
 // One adapter per search API, each mapping the provider's documented JSON to SearchHit.
 // SEARCH_BASE_URL overrides any provider's origin (self-hosting, proxies, local fakes).
@@ -28,7 +29,7 @@ const DEFAULT_BASE: Record<SearchProviderName, string | undefined> = {
 export function baseUrlFor(provider: SearchProviderName, config: Config): string {
   const base = config.search.baseUrl ?? DEFAULT_BASE[provider];
   if (!base) throw appError("tool_not_configured", "SEARCH_BASE_URL is required for SearXNG.");
-  return base.replace(/\/+$/, "");
+  return trimChar(base, "/", "end");
 }
 
 const call = (req: SearchRequest, provider: string, url: string, init?: RequestInit) =>
@@ -87,7 +88,7 @@ const exa: Adapter = async (req) => {
  * answer is the snippet).
  */
 const openai: Adapter = async (req) => {
-  const base = (req.config.ai.openaiBaseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  const base = trimChar(req.config.ai.openaiBaseUrl ?? "https://api.openai.com/v1", "/", "end");
   const { json } = await call(req, "OpenAI web search", `${base}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${req.config.ai.openaiApiKey ?? ""}` },
@@ -133,8 +134,7 @@ function hit(title: unknown, url: unknown, snippet: unknown, published: unknown)
 // Snippets arrive with <strong> highlighting and entities; the model wants plain text.
 function plain(value: unknown): string {
   if (typeof value !== "string") return "";
-  return value
-    .replace(/<[^>]*>/g, "")
+  return stripTags(value)
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, e: string) =>
       ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " })[e] ?? "",
     )

@@ -1,0 +1,27 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import next from "next";
+import type { Config } from "../config.ts";
+import { guardApiRequest } from "../http/request-guard.ts";
+import { allowedMethods } from "../http/schemas/index.ts";
+
+/**
+ * Serves the production build from this process: HTTP in front, Next.js behind. Requests under
+ * /api pass the request guard first, so that what the framework would answer with a redirect, a
+ * text 500 or an HTML page is answered in JSON from the error catalog instead.
+ */
+export async function serve(root: string, config: Config): Promise<void> {
+  const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const blocked = guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
+    if (!blocked) return void handle(req, res);
+    res.writeHead(blocked.status, blocked.headers);
+    res.end(blocked.body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  console.log(`[cellwright] listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`);
+}

@@ -1,0 +1,32 @@
+// Small text helpers written as loops where the obvious regular expression would backtrack
+// (each is linear in the length of its input, whatever the input).
+
+/** Removes every leading and/or trailing occurrence of one character. */
+export function trimChar(s: string, ch: string, side: "start" | "end" | "both" = "both"): string {
+  let start = 0;
+  let end = s.length;
+  if (side !== "end") while (start < end && s[start] === ch) start++;
+  if (side !== "start") while (end > start && s[end - 1] === ch) end--;
+  return s.slice(start, end);
+}
+
+/** Drops <…> tags; an unclosed "<" and what follows it is dropped too. */
+export function stripTags(s: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = s.indexOf("<", from);
+    if (open === -1) return out + s.slice(from);
+    out += s.slice(from, open);
+    const close = s.indexOf(">", open + 1);
+    if (close === -1) return out;
+    from = close + 1;
+  }
+}
+
+/** Removes spaces and tabs at the end of every line. */
+export const trimLineEnds = (s: string) =>
+  s
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n");
