@@ -221,7 +221,7 @@ describe("columns", () => {
       { name: "an input that is not a column of this base is refused", method: "POST", path: p, body: { name: "X", inputColumnIds: ["scol_nope"] }, status: 404, code: "column_not_found", ...EMITS_NOTHING },
       { name: "a select without options is 400", method: "POST", path: p, body: { name: "Stage", type: "select" }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
       { name: "a select with duplicate options is 400", method: "POST", path: p, body: { name: "Stage", type: "select", columnOptions: { options: ["a", "A"] } }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-      { name: "a model without a provider is 400 unknown_model", method: "POST", path: p, body: { name: "X", columnOptions: { model: "gpt-4" } }, status: 400, code: "unknown_model", ...EMITS_NOTHING },
+      { name: "a model without a provider is 400 unknown_model", method: "POST", path: p, body: { name: "X", columnOptions: { model: "mistral-large" } }, status: 400, code: "unknown_model", ...EMITS_NOTHING },
       { name: "an unknown provider is 400 unknown_model", method: "POST", path: p, body: { name: "X", columnOptions: { model: "acme:big" } }, status: 400, code: "unknown_model", ...EMITS_NOTHING },
       { name: "an unknown autoRun is 400", method: "POST", path: p, body: { name: "X", columnOptions: { autoRun: "sometimes" } }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
       { name: "PATCH of an unknown column is 404", method: "PATCH", path: () => colPath(f.baseId, "scol_nope"), body: { name: "Y" }, status: 404, code: "column_not_found", ...EMITS_NOTHING },

@@ -22,12 +22,17 @@ function collect(dir: string, segments: string[], out: RouteEntry[]) {
 const routes: RouteEntry[] = [];
 collect(appApi, ["api"], routes);
 
-const rank = (s: string) => (s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0);
+const rank = (s: string) => (s.startsWith("[...") || s.startsWith("[[...") ? 2 : s.startsWith("[") ? 1 : 0);
 
 function match(entry: RouteEntry, parts: string[]): Record<string, string | string[]> | null {
   const params: Record<string, string | string[]> = {};
   for (let i = 0; i < entry.segments.length; i++) {
     const seg = entry.segments[i];
+    if (seg.startsWith("[[...")) {
+      // An optional catch-all matches no segment too.
+      params[seg.slice(5, -2)] = parts.slice(i);
+      return params;
+    }
     if (seg.startsWith("[...")) {
       if (i >= parts.length) return null;
       params[seg.slice(4, -1)] = parts.slice(i);
