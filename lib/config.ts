@@ -21,6 +21,7 @@ const schema = z.object({
   UI_AUTO_LOGIN: bool,
   WORKER_IN_PROCESS: z.enum(["true", "false"]).optional(),
   BENCH_FLOOR: bool,
+  TRUST_PROXY: bool,
 
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
@@ -75,6 +76,8 @@ function buildConfig(e: z.infer<typeof schema>) {
     host: e.HOST,
     /** Serves /api/bench-floor, the constant answer bench:rows measures against. */
     benchFloor: e.BENCH_FLOOR,
+    /** X-Forwarded-Proto and X-Forwarded-Host are believed only behind a trusted reverse proxy. */
+    trustProxy: e.TRUST_PROXY,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     seedApiKey: e.API_KEY,

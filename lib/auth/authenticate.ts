@@ -19,7 +19,7 @@ export async function authenticate(rt: Runtime, req: Request): Promise<Principal
   if (key) return principalForKey(rt, key);
   const token = sessionTokenOf(req);
   if (!token) throw appError("missing_api_key");
-  assertSameOrigin(req);
+  assertSameOrigin(req, rt.config.trustProxy);
   return principalForSession(rt, token);
 }
 

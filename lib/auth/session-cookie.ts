@@ -27,12 +27,25 @@ export function readCookie(header: string | null, name: string): string | undefi
 
 export const sessionTokenOf = (req: Request) => readCookie(req.headers.get("cookie"), SESSION_COOKIE) || undefined;
 
-/** HTTPS directly, or behind a proxy that says so. */
-export function isSecureRequest(req: Request): boolean {
-  const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  if (forwarded) return forwarded === "https";
-  return new URL(req.url).protocol === "https:";
+/**
+ * The origin the browser sees: the request's own scheme and Host, or, behind a reverse proxy that
+ * is trusted (TRUST_PROXY=true), what X-Forwarded-Proto and X-Forwarded-Host say. Untrusted
+ * forwarding headers are ignored: anyone can send them.
+ */
+export function publicOrigin(req: Request, trustProxy: boolean): string {
+  const own = new URL(req.url);
+  const first = (name: string) => (trustProxy ? req.headers.get(name)?.split(",")[0]?.trim().toLowerCase() : undefined) || undefined;
+  const proto = first("x-forwarded-proto") ?? own.protocol.replace(":", "");
+  const host = first("x-forwarded-host") ?? req.headers.get("host") ?? own.host;
+  try {
+    return new URL(`${proto}://${host}`).origin;
+  } catch {
+    return own.origin;
+  }
 }
+
+/** HTTPS directly, or behind a trusted proxy that says so. */
+export const isSecureRequest = (req: Request, trustProxy: boolean) => publicOrigin(req, trustProxy).startsWith("https:");
 
 /**
  * httpOnly so scripts never see the token; SameSite=Strict so other sites cannot ride on it;
@@ -59,30 +72,39 @@ export function clearedSessionCookie(secure: boolean): string {
 
 /**
  * CSRF defence for cookie-authenticated writes, on top of SameSite=Strict: browsers send
- * Origin with every non-GET fetch, so a write whose Origin is another host is refused. A write
- * without Origin is accepted only when Sec-Fetch-Site says it is same-origin.
+ * Origin with every non-GET fetch, so a write whose Origin is not exactly this site (scheme,
+ * host and port) is refused. A write without Origin is accepted only when Sec-Fetch-Site says
+ * it is same-origin.
  */
-export function assertSameOrigin(req: Request): void {
+export function assertSameOrigin(req: Request, trustProxy: boolean): void {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return;
   const origin = req.headers.get("origin");
   if (!origin || origin === "null") {
     if (req.headers.get("sec-fetch-site") === "same-origin") return;
     throw appError("cross_site_request");
   }
-  let originHost: string;
+  let sent: string;
   try {
-    originHost = new URL(origin).host.toLowerCase();
+    sent = new URL(origin).origin;
   } catch {
     throw appError("cross_site_request");
   }
-  const hosts = [req.headers.get("x-forwarded-host")?.split(",")[0]?.trim(), req.headers.get("host"), new URL(req.url).host]
-    .filter((h): h is string => Boolean(h))
-    .map((h) => h.toLowerCase());
-  if (!hosts.includes(originHost)) throw appError("cross_site_request");
+  if (sent !== publicOrigin(req, trustProxy)) throw appError("cross_site_request");
 }
 
-/** Only same-site paths are followed after sign-in, never another origin ("//evil", "https:"). */
+const PLACEHOLDER_ORIGIN = "http://cellwright.invalid";
+
+/**
+ * Only same-site paths are followed after sign-in, never another origin ("//evil", "https:",
+ * "/\\evil", or "/%09/evil", which browsers read as "//evil" once they drop the tab).
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  return next;
+  if (!next || !next.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(next)) return "/";
+  let url: URL;
+  try {
+    url = new URL(next, PLACEHOLDER_ORIGIN);
+  } catch {
+    return "/";
+  }
+  return url.origin === PLACEHOLDER_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : "/";
 }

@@ -22,19 +22,19 @@ export const GET = route(api.getSession, async ({ req, rt }) => {
 
 /** Sign in: exchanges an API key for a session cookie. The key itself is not kept by the browser. */
 export const POST = route(api.signIn, async ({ req, body, rt }) => {
-  assertSameOrigin(req);
+  assertSameOrigin(req, rt.config.trustProxy);
   const principal = await principalForKey(rt, body.apiKey);
   const session = await createSession(rt, principal);
   const answer = { workspaceId: principal.workspaceId, keyId: principal.keyId, expiresAt: session.expiresAt.toISOString() };
-  return json(answer, 201, { "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req)) });
+  return json(answer, 201, { "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)) });
 });
 
 /** Sign out: ends the session server-side and clears the cookie, even if it had already expired. */
 export const DELETE = route(api.signOut, async ({ req, rt }) => {
-  assertSameOrigin(req);
+  assertSameOrigin(req, rt.config.trustProxy);
   const token = sessionTokenOf(req);
   if (token) await deleteSession(rt, token);
-  return json({ signedOut: true }, 200, { "set-cookie": clearedSessionCookie(isSecureRequest(req)) });
+  return json({ signedOut: true }, 200, { "set-cookie": clearedSessionCookie(isSecureRequest(req, rt.config.trustProxy)) });
 });
 
 export const { PUT, PATCH } = otherMethods("GET", "POST", "DELETE");
