@@ -3,6 +3,14 @@ import next from "next";
 import type { Config } from "../config.ts";
 import { guardApiRequest } from "../http/request-guard.ts";
 import { allowedMethods } from "../http/schemas/index.ts";
+import { securityHeaders } from "../http/security-headers.ts";
+
+/** TLS on this socket, or a trusted reverse proxy that says the browser used HTTPS. */
+function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  const proto = trustProxy ? req.headers["x-forwarded-proto"] : undefined;
+  return typeof proto === "string" && proto.split(",")[0].trim().toLowerCase() === "https";
+}
 
 /**
  * Serves the production build from this process: HTTP in front, Next.js behind. Requests under
@@ -14,6 +22,7 @@ export async function serve(root: string, config: Config): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(securityHeaders(isHttps(req, config.trustProxy)))) res.setHeader(name, value);
     const blocked = guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
     if (!blocked) return void handle(req, res);
     res.writeHead(blocked.status, blocked.headers);
