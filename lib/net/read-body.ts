@@ -25,7 +25,14 @@ export async function readBody(res: IncomingMessage, limits: BodyLimits): Promis
     throw tooLarge(limits.maxBytes);
   }
 
-  const decoder = decoderFor(encoding);
+  let decoder: ReturnType<typeof decoderFor>;
+  try {
+    decoder = decoderFor(encoding);
+  } catch (e) {
+    // Refusing the encoding must also let go of the connection.
+    res.destroy();
+    throw e;
+  }
   let stream: Readable = res;
   if (decoder) {
     // pipe() does not forward errors; forward them so the loop below sees a failed source.

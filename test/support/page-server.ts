@@ -17,6 +17,8 @@ export interface PageServer {
   connections(): number;
   /** Paths requested so far, in order. */
   requests: string[];
+  /** Dripping responses (/slow, /odd-encoding) whose client has not closed the connection yet. */
+  openDrips(): number;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,18 @@ export async function startPageServer(files: Record<string, StaticFile> = {}): P
   let connections = 0;
   const requests: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  let openDrips = 0;
+  // Headers at once, then a byte every 100 ms for as long as the client keeps the connection.
+  const drip = (res: http.ServerResponse, headers: Record<string, string>) => {
+    res.writeHead(200, { "content-type": "text/plain", ...headers });
+    openDrips++;
+    const t = setInterval(() => res.write("."), 100);
+    timers.add(t);
+    res.on("close", () => {
+      clearInterval(t);
+      openDrips--;
+    });
+  };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -134,14 +148,11 @@ export async function startPageServer(files: Record<string, StaticFile> = {}): P
       case "/huge-declared":
         res.writeHead(200, { "content-type": "text/plain", "content-length": String(50 * 1024 * 1024) });
         return res.end("short");
-      case "/slow": {
-        // Headers arrive at once, then one byte every 100 ms: only a whole-fetch deadline helps.
-        res.writeHead(200, { "content-type": "text/plain" });
-        const t = setInterval(() => res.write("."), 100);
-        timers.add(t);
-        res.on("close", () => clearInterval(t));
-        return;
-      }
+      case "/slow":
+        // Only a whole-fetch deadline stops this one.
+        return drip(res, {});
+      case "/odd-encoding":
+        return drip(res, { "content-encoding": "x-unheard-of" });
       case "/hang":
         return; // never answers
       default:
@@ -157,6 +168,7 @@ export async function startPageServer(files: Record<string, StaticFile> = {}): P
     port,
     connections: () => connections,
     requests,
+    openDrips: () => openDrips,
     close: () =>
       new Promise((resolve) => {
         for (const t of timers) clearInterval(t);

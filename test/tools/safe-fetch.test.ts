@@ -3,6 +3,7 @@ import { assertPublicUrl, safeFetch, type SafeFetchOptions } from "../../lib/net
 import { AppError } from "../../lib/errors.ts";
 import { startPageServer, type PageServer } from "../support/page-server.ts";
 import { createFakeDns } from "../support/fake-dns.ts";
+import { waitFor } from "../support/wait.ts";
 
 let pages: PageServer;
 // A second loopback listener that blocked requests aim at: it must never see a connection.
@@ -218,6 +219,11 @@ describe("safeFetch limits", () => {
       expect(res.body.toString()).toContain("<h1>The Quiet Rise of Heat Pumps</h1>");
     }
     expect(await codeOf(safeFetch(`${pages.url}/bad-gzip`, local))).toBe("fetch_failed");
+  });
+
+  it("refuses an unknown Content-Encoding and lets go of the connection", async () => {
+    expect(await codeOf(safeFetch(`${pages.url}/odd-encoding`, local))).toBe("fetch_failed");
+    await waitFor(() => pages.openDrips() === 0, "the server to see the connection closed", 3_000);
   });
 
   it("times out a slow drip body as a whole", async () => {
