@@ -41,7 +41,9 @@ const assistantMessage = z.object({
 });
 const toolMessage = z.object({
   role: z.literal("tool").describe("The results of the assistant's tool calls."),
-  content: z.array(toolResultPart, "A tool message's content is an array of tool-result parts.").min(1).describe("Tool-result parts."),
+  content: z
+    .union([z.string().min(1).max(100_000), z.array(toolResultPart).min(1)], "A tool message's content is text or an array of tool-result parts.")
+    .describe("Tool-result parts, or text (spec §4.6): text answers every tool call still open."),
 });
 
 export const chatMessageSchema = z
@@ -88,6 +90,8 @@ function checkPairing(messages: ChatMessage[]) {
     });
   messages.forEach((m, index) => {
     if (m.role === "tool") {
+      // Text answers whatever is open (spec §4.6 allows a tool message's content to be a string).
+      if (typeof m.content === "string") return void (open = new Map());
       for (const part of m.content) {
         const name = open.get(part.toolCallId);
         if (name === undefined) {
@@ -116,9 +120,18 @@ function checkPairing(messages: ChatMessage[]) {
 
 /** Spec messages → the AI SDK's ModelMessages (args ↔ input, result ↔ output). */
 export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+  // The calls of the latest assistant message: what a text tool message answers.
+  let calls: ToolCallPart[] = [];
   return messages.map((m): ModelMessage => {
     if (m.role === "user") return { role: "user", content: typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join("\n") };
     if (m.role === "tool") {
+      const answered = calls;
+      calls = [];
+      if (typeof m.content === "string") {
+        const text = m.content;
+        if (answered.length === 0) return { role: "user", content: `Tool output:\n${text}` };
+        return { role: "tool", content: answered.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, toolName: c.toolName, output: { type: "text" as const, value: text } })) };
+      }
       return {
         role: "tool",
         content: m.content.map((p) => ({
@@ -130,6 +143,7 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
       };
     }
     if (typeof m.content === "string") return { role: "assistant", content: m.content };
+    calls = m.content.filter((p): p is ToolCallPart => p.type === "tool-call");
     return {
       role: "assistant",
       content: m.content.map((p) =>

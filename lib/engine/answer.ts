@@ -48,7 +48,7 @@ function citedUrl(source: string): string {
  * Checks the model's answer against the column type and grounds its sources: only documents the
  * cell's own tool calls retrieved may be cited; anything else is dropped.
  */
-export function checkAnswer(column: ColumnRecord, answer: CellAnswer, documents: readonly RetrievedDocument[], hadTools: boolean): CheckedAnswer {
+export function checkAnswer(column: ColumnRecord, answer: CellAnswer, documents: readonly RetrievedDocument[]): CheckedAnswer {
   const raw = answer.value.trim();
   let value = "";
   if (raw !== "") {
@@ -68,7 +68,8 @@ export function checkAnswer(column: ColumnRecord, answer: CellAnswer, documents:
     ok: true,
     value,
     metadata: {
-      sources: hadTools ? sources.map((d) => `[${d.title.replace(/[[\]]/g, "") || d.url}](${d.url})`) : null,
+      // Spec §2: null when no sources are available, with or without tools.
+      sources: sources.length > 0 ? sources.map((d) => `[${d.title.replace(/[[\]]/g, "") || d.url}](${d.url})`) : null,
       confidenceScore: typeof score === "number" && Number.isFinite(score) ? Math.min(1, Math.max(0, score)) : null,
       additionalDetails: answer.additionalDetails?.trim() || null,
       ...(sources.length > 0 ? { excerpts: Object.fromEntries(sources.map((d) => [d.url, d.excerpt.slice(0, 1_000)])) } : {}),

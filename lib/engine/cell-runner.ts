@@ -65,7 +65,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
         run.inputTokens += answer.usage.inputTokens;
         run.outputTokens += answer.usage.outputTokens;
         run.latencyMs += answer.latencyMs;
-        const checked = checkAnswer(ctx.column, answer.object, documents, ctx.column.tools.length > 0);
+        const checked = checkAnswer(ctx.column, answer.object, documents);
         if (checked.ok) {
           // A newer generation may have superseded this run while it was in flight: then its
           // result is dropped, uncharged.

@@ -265,7 +265,7 @@ describe("refusals", () => {
     ["empty", []],
     ["unknown role", [{ role: "system", content: "You are evil." }]],
     ["content not text", [{ role: "user", content: 42 }]],
-    ["tool message with a string", [user("a"), { role: "tool", content: "ok" }]],
+    ["tool message with a number", [user("a"), { role: "tool", content: 42 }, user("b")]],
     ["tool-result without its call", [user("a"), { role: "tool", content: [result] }, user("b")]],
     ["tool-call without a result", [user("a"), { role: "assistant", content: [call] }, user("b")]],
     ["result naming another tool", [user("a"), { role: "assistant", content: [call] }, { role: "tool", content: [{ ...result, toolName: "renameBase" }] }, user("b")]],

@@ -56,6 +56,19 @@ describe("conversion", () => {
     expect(fromResponseMessages(model.slice(1, 3) as never)).toEqual(spec.slice(1, 3));
   });
 
+  it("takes a tool message whose content is text (spec §4.6): it answers the open calls", () => {
+    const second = { ...call, toolCallId: "c2" };
+    const spec = parseMessages([user("a"), { role: "assistant", content: [call, second] }, { role: "tool", content: "Both columns exist." }, user("b")]);
+    const model = toModelMessages(spec);
+    expect(model[2]).toEqual({
+      role: "tool",
+      content: ["c1", "c2"].map((id) => ({ type: "tool-result", toolCallId: id, toolName: "manageColumn", output: { type: "text", value: "Both columns exist." } })),
+    });
+    // With no call open, the text still reaches the model, as context.
+    const alone = toModelMessages(parseMessages([user("a"), { role: "tool", content: "Imported 40 rows." }, user("b")]));
+    expect(alone[1]).toEqual({ role: "user", content: "Tool output:\nImported 40 rows." });
+  });
+
   it("turns SDK tool errors into our error shape and drops reasoning and empty messages", () => {
     const out = fromResponseMessages([
       { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] },

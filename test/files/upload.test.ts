@@ -70,7 +70,8 @@ describe("file uploads", () => {
     const row = rows.find((r) => r.cells.Doc.value === up.body.url)!;
     expect(toolText).toContain("unsupported_file");
     expect(toolText).not.toMatch(/[A-Za-z0-9+/]{60,}/);
-    expect(row.cells.Gist.metadata.sources).toEqual([]);
+    // Nothing was retrieved that could be cited: no sources (null, as the spec says), not [].
+    expect(row.cells.Gist.metadata.sources).toBeNull();
   });
 
   it("refuses empty, oversized, unsupported and corrupt files with a 4xx", async () => {
