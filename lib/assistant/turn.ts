@@ -123,18 +123,30 @@ export function runTurn(rt: Rt, turn: Turn) {
 
 async function settle(rt: Rt, turn: Turn, messages: ChatMessage[], failure: unknown): Promise<TurnOutcome> {
   const { workspaceId, baseId } = turn;
+  let storeFailed = false;
   if (failure === undefined) {
-    await inTransaction(rt, ({ tx }) => appendTurn(tx, baseId, turn.request, messages));
-    return { ok: true, baseId, messages: [...turn.request, ...messages] };
+    try {
+      await inTransaction(rt, ({ tx }) => appendTurn(tx, baseId, turn.request, messages));
+      return { ok: true, baseId, messages: [...turn.request, ...messages] };
+    } catch (e) {
+      // The turn could not be stored (its base was deleted meanwhile, say): then it is not
+      // charged either. A request that fails is never paid for.
+      failure = e;
+      storeFailed = true;
+    }
   }
   // The call failed on our side: no charge. A new base nothing was done to is removed again;
   // otherwise the changes made so far stay (each was committed) and so does their history.
   const keep = !turn.created || turn.session.changed;
-  await inTransaction(rt, async (w) => {
+  const gone = await inTransaction(rt, async (w) => {
     await refund(w.tx, { workspaceId, amount: turn.cost, reason: chargeReason(turn.created), baseId, idempotencyKey: turn.chargeKey });
+    if ((await w.tx.base.count({ where: { id: baseId, workspaceId } })) === 0) return true;
     if (!keep) await deleteBase(w, workspaceId, baseId);
-    else if (turn.session.changed) await appendTurn(w.tx, baseId, turn.request, messages);
+    // A history that could not be stored once is not tried again here: the refund must commit.
+    else if (turn.session.changed && !storeFailed) await appendTurn(w.tx, baseId, turn.request, messages);
+    return false;
   });
+  if (gone) return { ok: false, error: appError("base_not_found", "The base was deleted while the assistant was working on it; nothing was charged."), messages };
   return { ok: false, error: asHttpError(failure, keep ? baseId : undefined), messages };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.ts";
 import { CONFIGURE, balance, calls, useAssistantApp, user } from "../assistant/helpers.ts";
+import { waitFor } from "../support/wait.ts";
 
 // Spec §8: configuring a new base costs 5 credits, changing one costs 2. A refused or failed call
 // changes nothing and costs nothing, and concurrent calls cannot spend the same credits twice.
@@ -74,6 +75,20 @@ describe("configure costs", () => {
     expect(await balance(t.app)).toBe(5);
     const columns = (await t.app.api("GET", `/api/v1/bases/${baseId}/base-structure`)).body.sheetColumns;
     expect(columns.map((c: any) => c.name)).toContain("Notes");
+  });
+
+  it("charges nothing when the turn cannot be stored because its base was deleted meanwhile", async () => {
+    await topUpTo(10);
+    const base = await t.app.api("POST", "/api/v1/bases", { body: { baseName: "Short-lived" } });
+    t.llm.reset();
+    t.llm.enqueue({ text: "Thinking it over.", delayMs: 400 });
+    const pending = t.app.api("POST", CONFIGURE, { body: { baseId: base.body.baseId, messages: [user("Anything?")] } });
+    await waitFor(() => t.llm.requests.length === 1, "the model to be asked");
+    expect((await t.app.api("DELETE", `/api/v1/bases/${base.body.baseId}`)).status).toBe(200);
+    const res = await pending;
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("base_not_found");
+    expect(await balance(t.app)).toBe(10);
   });
 
   it("lets exactly one of three concurrent creates spend the last 5 credits", async () => {
