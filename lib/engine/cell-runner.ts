@@ -84,6 +84,8 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     } catch (e) {
       if (e instanceof InsufficientCredits) return void (await noCredits());
       const c = classifyError(e);
+      // Cells carry the safe message; the raw error is for the operator's log.
+      if (c.detail) console.warn(`[cellwright] cell ${job.rowId}/${job.columnId} attempt ${job.attempts + 1}: ${c.code}: ${c.detail}`);
       if (signal.aborted && !c.retryable) return; // shutting down: the queue hands the cell back
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
         const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);

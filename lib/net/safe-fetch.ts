@@ -149,8 +149,8 @@ function withoutKeys(h: Record<string, string>, keys: string[]): Record<string, 
   return Object.fromEntries(Object.entries(h).filter(([k]) => !keys.includes(k)));
 }
 
+/** What a cell may show: the system's error code, never the raw message (it can carry internals). */
 function describe(e: unknown): string {
   const code = (e as { code?: string } | null)?.code;
-  const message = e instanceof Error ? e.message : String(e);
-  return `The URL could not be fetched${code ? ` (${code})` : ""}: ${message}`;
+  return `The URL could not be fetched${typeof code === "string" && /^[A-Z_]+$/.test(code) ? ` (${code})` : ""}.`;
 }

@@ -34,7 +34,8 @@ export async function callProvider(call: ProviderCall): Promise<ProviderResponse
       res = await doFetch(call.url, { ...call.init, signal: attemptSignal });
     } catch (e) {
       if (call.signal?.aborted) throw call.signal.reason;
-      lastProblem = attemptSignal.aborted ? "timed out" : `network error (${(e as Error).message})`;
+      const code = (e as { cause?: { code?: unknown } }).cause?.code;
+      lastProblem = attemptSignal.aborted ? "timed out" : `network error${typeof code === "string" ? ` (${code})` : ""}`;
       if (attempt < retry.attempts) await sleep(backoff(attempt, retry), call.signal);
       continue;
     }

@@ -24,7 +24,10 @@ export interface ErrorClass {
   retryable: boolean;
   /** The provider's Retry-After (or retry-after-ms), when it sent one. */
   retryAfterMs?: number;
+  /** Safe to store in a cell and show to users: no internals, no raw exception text. */
   message: string;
+  /** The raw error, for the server log only. */
+  detail?: string;
   /** HTTP status from the provider, when there was a response. */
   status?: number;
 }
@@ -54,21 +57,23 @@ function networkCode(e: unknown, depth = 0): string | undefined {
   return networkCode((e as { cause?: unknown }).cause, depth + 1);
 }
 
+/** A provider's own explanation of a refusal, as one short line. */
+const clip = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 300);
+
 function fromApiCall(e: APICallError): ErrorClass {
   const status = e.statusCode;
   const retryAfterMs = parseRetryAfter(e.responseHeaders);
-  const base = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-  if (status === undefined) {
-    return { code: "ai_provider_error", retryable: true, message: `Could not reach the AI provider: ${e.message}` };
-  }
-  if (status === 429) return { code: "rate_limited", retryable: true, message: `The AI provider is rate limiting requests: ${e.message}`, ...base };
+  const base = { status, detail: e.message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  if (status === undefined) return { code: "ai_provider_error", retryable: true, message: "Could not reach the AI provider.", detail: e.message };
+  if (status === 429) return { code: "rate_limited", retryable: true, message: "The AI provider is rate limiting requests (429).", ...base };
   if (status === 408 || status === 409 || status >= 500) {
-    return { code: "ai_provider_error", retryable: true, message: `The AI provider failed (${status}): ${e.message}`, ...base };
+    return { code: "ai_provider_error", retryable: true, message: `The AI provider failed (${status}).`, ...base };
   }
   if (status === 401 || status === 403) {
-    return { code: "ai_provider_error", retryable: false, message: `The AI provider rejected the credentials (${status}): ${e.message}`, status };
+    return { code: "ai_provider_error", retryable: false, message: `The AI provider rejected the credentials (${status}); check its API key.`, status, detail: e.message };
   }
-  return { code: "ai_provider_error", retryable: false, message: `The AI provider refused the request (${status}): ${e.message}`, status };
+  // The provider's reason is what the user needs to fix the column ("context length exceeded").
+  return { code: "ai_provider_error", retryable: false, message: `The AI provider refused the request (${status}): ${clip(e.message)}`, status, detail: e.message };
 }
 
 export function classifyError(e: unknown): ErrorClass {
@@ -98,13 +103,13 @@ export function classifyError(e: unknown): ErrorClass {
     NoSuchToolError.isInstance(e) ||
     InvalidToolInputError.isInstance(e)
   ) {
-    return { code: "invalid_output", retryable: true, message: `The model's answer was not usable: ${(e as Error).message}` };
+    return { code: "invalid_output", retryable: true, message: "The model's answer was not usable.", detail: (e as Error).message };
   }
   if (InvalidResponseDataError.isInstance(e) || EmptyResponseBodyError.isInstance(e)) {
-    return { code: "ai_provider_error", retryable: true, message: `The AI provider sent an unusable response: ${(e as Error).message}` };
+    return { code: "ai_provider_error", retryable: true, message: "The AI provider sent an unusable response.", detail: (e as Error).message };
   }
   if (LoadAPIKeyError.isInstance(e)) return { code: "ai_not_configured", retryable: false, message: (e as Error).message };
   const net = networkCode(e);
   if (net) return { code: "ai_provider_error", retryable: true, message: `Could not reach the AI provider (${net}).` };
-  return { code: "internal_error", retryable: false, message: e instanceof Error ? e.message : String(e) };
+  return { code: "internal_error", retryable: false, message: "Something went wrong on our side.", detail: e instanceof Error ? (e.stack ?? e.message) : String(e) };
 }
