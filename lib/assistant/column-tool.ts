@@ -43,6 +43,10 @@ export const manageColumnArgs = z.object({
   position: columnFields.index.optional().describe("0-based position of the column. Required for move; optional for create."),
   index: columnFields.index.optional().describe("Same as position."),
   force: z.boolean().optional().describe("delete: also delete a column other columns use as input (they lose that input)."),
+  confirmed: z
+    .boolean()
+    .optional()
+    .describe("delete: true once the user said yes to deleting a column that holds data. Ask them first: the delete is refused until a later message of theirs."),
 });
 
 export type ManageColumnArgs = z.infer<typeof manageColumnArgs>;
@@ -131,6 +135,18 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
     }
     case "delete": {
       const target = findColumn(columns, args);
+      const filled = await filledRows(w.tx, target);
+      // Data is lost for good: the user must say yes in a message of their own, so a confirmation
+      // counts only when an earlier turn asked (the model cannot ask and answer in one turn).
+      if (filled > 0 && !(args.confirmed && s.confirmable.has(target.id))) {
+        const result = {
+          message: `Not deleted: "${target.name}" holds data in ${filled} row(s). Ask the user whether to delete it and its data; if they agree, call delete again with confirmed: true.`,
+          needsConfirmation: true,
+          columnId: target.id,
+          rowsWithData: filled,
+        };
+        return { result, usedPlaceholder: false };
+      }
       const deleted = await deleteColumn(w, workspaceId, baseId, target.id, args.force === true);
       const cleaned = deleted.cleanedDependents.length ? ` ${deleted.cleanedDependents.length} column(s) lost it as input.` : "";
       return { result: { message: `Deleted column "${target.name}".${cleaned}` }, usedPlaceholder: target.id === s.placeholderId };
@@ -143,4 +159,14 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
       return { result: { message: `Moved column "${column.name}" to position ${column.index}.` }, usedPlaceholder: false };
     }
   }
+}
+
+/** Rows where the column holds a value. */
+async function filledRows(tx: Work["tx"], column: ColumnRecord): Promise<number> {
+  const [{ n }] = await tx.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM rows WHERE sheet_id = $1 AND COALESCE("values"->>$2, '') <> ''`,
+    column.sheetId,
+    column.id,
+  );
+  return n;
 }

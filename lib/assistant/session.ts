@@ -9,6 +9,8 @@ export interface ToolSession {
   placeholderId?: string;
   /** Whether any tool call committed a change. */
   changed: boolean;
+  /** Columns an earlier turn asked the user about deleting: only these may be deleted with confirmed: true. */
+  confirmable: ReadonlySet<string>;
 }
 
 /** What a tool call answers the model: a message, and an `error` when it failed. */

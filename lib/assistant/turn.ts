@@ -86,7 +86,14 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
     model,
     system: systemPrompt(setup.structure, setup.name, created),
     request: input.messages,
-    session: { rt, workspaceId, baseId: setup.baseId, changed: false, placeholderId: created ? setup.structure.sheetColumns[0]?.id : undefined },
+    session: {
+      rt,
+      workspaceId,
+      baseId: setup.baseId,
+      changed: false,
+      placeholderId: created ? setup.structure.sheetColumns[0]?.id : undefined,
+      confirmable: askedToDelete(input.messages),
+    },
   };
 }
 
@@ -161,4 +168,17 @@ function asHttpError(e: unknown, baseId: string | undefined): AppError {
   }
   const retryAfterSeconds = c.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(c.retryAfterMs / 1000));
   return appError("ai_provider_error", c.message, { ...where, reason: c.code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+}
+
+/** Columns whose deletion an earlier turn of this conversation put to the user. */
+function askedToDelete(messages: readonly ChatMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== "tool" || typeof m.content === "string") continue;
+    for (const part of m.content) {
+      const r = part.result as { needsConfirmation?: unknown; columnId?: unknown } | null;
+      if (r?.needsConfirmation === true && typeof r.columnId === "string") ids.add(r.columnId);
+    }
+  }
+  return ids;
 }
