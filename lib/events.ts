@@ -15,7 +15,9 @@ export type AppEvent =
   | { type: "structure.changed"; workspaceId: string; baseId: string }
   | { type: "work.available" }
   /** A webhook message became due outside a settle (a redelivery): wakes the relay. */
-  | { type: "webhooks.queued" };
+  | { type: "webhooks.queued" }
+  /** Stored files whose records were deleted (with their base): their bytes can go. */
+  | { type: "files.released"; storagePaths: string[] };
 
 /** The base a transactional event concerns. */
 export interface BaseRef {

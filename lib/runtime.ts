@@ -10,6 +10,7 @@ import { perKeyTokenBuckets, type RateLimiter } from "./engine/rate-limit.ts";
 import { sharedTokenBuckets } from "./engine/shared-rate-limit.ts";
 import { outboxReaction } from "./webhooks/outbox.ts";
 import { releaseAllLeases } from "./webhooks/claim-messages.ts";
+import { removeStoredFiles } from "./files/file-store.ts";
 
 /**
  * Everything a request or a worker needs, built once from an explicit Config: the database, the
@@ -55,6 +56,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     services.push({ name: "queue engine", stop: () => queue.stop() });
     const limiter = db.exclusive ? perKeyTokenBuckets(config.ai.rpm) : sharedTokenBuckets(db.prisma, config.ai.rpm);
     const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
+    bus.on((e) => {
+      if (e.type === "files.released") void removeStoredFiles({ config }, e.storagePaths).catch((err) => console.error("[cellwright] removing files failed:", err));
+    });
     return { config, db, bus, queue, limiter, reactions, services };
   } catch (e) {
     await db.close().catch(() => undefined);

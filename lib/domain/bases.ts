@@ -156,9 +156,12 @@ export async function updateBase({ tx, emit }: Work, workspaceId: string, baseId
   return getBaseSummary(tx, workspaceId, baseId);
 }
 
-export async function deleteBase({ tx }: Work, workspaceId: string, baseId: string) {
+export async function deleteBase({ tx, emit }: Work, workspaceId: string, baseId: string) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  // Foreign keys cascade from the base to its sheet, columns, rows, cells, chat and files.
+  const files = await tx.storedFile.findMany({ where: { baseId: ctx.baseId }, select: { storagePath: true } });
+  // Foreign keys cascade from the base to its sheet, columns, rows, cells, chat and file records;
+  // the files' bytes are removed once that has committed.
   await tx.base.delete({ where: { id: ctx.baseId } });
+  if (files.length > 0) emit({ type: "files.released", storagePaths: files.map((f) => f.storagePath) });
   return { baseId: ctx.baseId, deleted: true };
 }

@@ -1,12 +1,16 @@
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import type { Runtime } from "../runtime.ts";
+import type { Config } from "../config.ts";
+import type { Prisma } from "../db/database.ts";
+
+/** What the file store needs of the runtime: where the data directory is, and the database. */
+type FilesRt = { config: Pick<Config, "dataDir">; db: { prisma: Prisma } };
 import type { FileStore } from "../tools/index.ts";
 import { appError } from "../errors.ts";
 import { newId } from "../ids.ts";
 
-export const filesDir = (rt: Pick<Runtime, "config">) => path.resolve(rt.config.dataDir, "files");
+export const filesDir = (rt: Pick<FilesRt, "config">) => path.resolve(rt.config.dataDir, "files");
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
 
 export interface StoredFileView {
@@ -19,7 +23,7 @@ export interface StoredFileView {
 
 /** Writes the bytes under DATA_DIR/files (atomically, by rename) and records the file. */
 export async function saveFile(
-  rt: Runtime,
+  rt: FilesRt,
   owner: { workspaceId: string; baseId: string },
   file: { name: string; contentType: string; bytes: Buffer },
 ): Promise<StoredFileView> {
@@ -49,7 +53,7 @@ export async function saveFile(
   return { fileId: id, url: fileUrl(id), name: file.name, size: file.bytes.length, contentType: file.contentType };
 }
 
-export async function readStoredFile(rt: Runtime, fileId: string, workspaceId: string) {
+export async function readStoredFile(rt: FilesRt, fileId: string, workspaceId: string) {
   const row = await rt.db.prisma.storedFile.findFirst({ where: { id: fileId, workspaceId } });
   if (!row) throw appError("file_not_found", `No file "${fileId}" in this workspace.`);
   const bytes = await readFile(path.join(filesDir(rt), path.basename(row.storagePath))).catch(() => {
@@ -59,7 +63,7 @@ export async function readStoredFile(rt: Runtime, fileId: string, workspaceId: s
 }
 
 /** The file-analysis tool's view of uploaded files, scoped to the cell's workspace. */
-export const storedFiles = (rt: Runtime): FileStore => ({
+export const storedFiles = (rt: FilesRt): FileStore => ({
   read: (fileId, workspaceId) => readStoredFile(rt, fileId, workspaceId),
 });
 
@@ -70,7 +74,13 @@ export interface FileDownload {
 }
 
 /** A stored file for download; lib/http/download.ts serves it as an attachment. */
-export async function fileDownload(rt: Runtime, workspaceId: string, fileId: string): Promise<FileDownload> {
+export async function fileDownload(rt: FilesRt, workspaceId: string, fileId: string): Promise<FileDownload> {
   const file = await readStoredFile(rt, fileId, workspaceId);
   return { bytes: file.bytes, contentType: file.contentType, filename: file.name };
+}
+
+/** Removes the bytes of released files (their records are already gone); a missing file is fine. */
+export async function removeStoredFiles(rt: Pick<FilesRt, "config">, storagePaths: readonly string[]): Promise<void> {
+  const dir = filesDir(rt);
+  await Promise.all(storagePaths.map((p) => rm(path.join(dir, path.basename(p)), { force: true })));
 }

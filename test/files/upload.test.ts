@@ -4,6 +4,10 @@ import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { createBase } from "../support/bases.ts";
 import { addRows, settled } from "../engine/helpers.ts";
 import { dispatch } from "../support/router.ts";
+import { waitFor } from "../support/wait.ts";
+import { filesDir } from "../../lib/files/file-store.ts";
+import { existsSync } from "node:fs";
+import path from "node:path";
 
 let app: TestApp;
 let llm: FakeLlm;
@@ -34,6 +38,17 @@ async function upload(name: string, type: string, body: Buffer | string, key = a
 }
 
 describe("file uploads", () => {
+  it("deletes a base's files with it, bytes and all", async () => {
+    const { baseId: doomed } = await createBase(app, { columns: [{ name: "Doc", type: "file", isPrimary: true }] });
+    const up = await upload("gone.txt", "text/plain", "soon gone", app.keyA, doomed);
+    expect(up.status).toBe(201);
+    const onDisk = path.join(filesDir(app.rt), up.body.fileId);
+    expect(existsSync(onDisk)).toBe(true);
+    expect((await app.api("DELETE", `/api/v1/bases/${doomed}`)).status).toBe(200);
+    await waitFor(() => !existsSync(onDisk), "the file's bytes to be removed");
+    expect((await app.api("GET", up.body.url)).status).toBe(404);
+  });
+
   it("stores a file, serves it to the same workspace only, and analyses it in a cell", async () => {
     const up = await upload("notes.txt", "text/plain", "Plain notes: the meeting is on Tuesday.");
     expect(up.status).toBe(201);
