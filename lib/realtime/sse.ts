@@ -14,6 +14,9 @@ export interface EventStreamOptions {
   signal?: AbortSignal;
   /** A client this far behind is dropped; it reconnects and catches up by replay or reset. */
   maxQueuedChunks?: number;
+  /** Asked every `authCheckMs`: once the credentials are revoked, the stream ends. */
+  stillAuthorized?: () => Promise<boolean>;
+  authCheckMs?: number;
 }
 
 export function formatEvent(type: string, data: unknown, id?: string): string {
@@ -52,6 +55,19 @@ export function openEventStream(hub: RealtimeHub, opts: EventStreamOptions): Rea
       };
       const sub = hub.subscribe(opts.workspaceId, opts.baseId, opts.lastEventId, (e) => send(frame(e)));
       const heartbeat = setInterval(() => send(`: ping\n\n`), opts.heartbeatMs ?? 15_000);
+      // A stream outlives no revocation: the key is checked again every few seconds.
+      const authCheck = opts.stillAuthorized
+        ? setInterval(() => {
+            void opts.stillAuthorized!().then(
+              (ok) => {
+                if (ok) return;
+                send(formatEvent("revoked", { type: "revoked", reason: "The API key of this stream was revoked." }));
+                close();
+              },
+              () => undefined,
+            );
+          }, opts.authCheckMs ?? 2_000)
+        : undefined;
       const onAbort = () => close();
       function close() {
         if (closed) return;
@@ -65,6 +81,7 @@ export function openEventStream(hub: RealtimeHub, opts: EventStreamOptions): Rea
       }
       cleanup = () => {
         clearInterval(heartbeat);
+        clearInterval(authCheck);
         sub.unsubscribe();
         opts.signal?.removeEventListener("abort", onAbort);
       };

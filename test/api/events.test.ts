@@ -65,4 +65,19 @@ describe("base events", () => {
     expect(replay).toContain(rowId);
     await again.body!.cancel();
   });
+
+  it("ends a stream within 5 seconds of its key's revocation", async () => {
+    const made = await app.api("POST", "/api/v1/api-keys", { body: { name: "watcher" } });
+    const stream = open(made.body.key);
+    const res = await stream.res;
+    await readUntil(res.body!, "event: ready");
+    const revokedAt = Date.now();
+    expect((await app.api("DELETE", `/api/v1/api-keys/${made.body.id}`)).status).toBe(200);
+    const rest = await readUntil(res.body!, "event: revoked");
+    expect(rest).toContain("event: revoked");
+    // After the revoked event the stream is closed: the next read ends it.
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(true);
+    expect(Date.now() - revokedAt).toBeLessThan(5_000);
+  });
 });

@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/respond";
 import { otherMethods } from "@/lib/http/methods";
 import { loadBase } from "@/lib/domain/base-context";
+import { keyIsActive } from "@/lib/auth/api-keys";
 import { hubFor, openEventStream, SSE_HEADERS } from "@/lib/realtime";
 import * as api from "@/lib/http/schemas/events";
 
@@ -12,6 +13,7 @@ export const GET = route(api.baseEvents, async ({ req, params, query, rt, auth }
     baseId: base.baseId,
     lastEventId: req.headers.get("last-event-id") ?? query.lastEventId ?? null,
     signal: req.signal,
+    stillAuthorized: () => keyIsActive(rt.db.prisma, auth.keyId),
   });
   return new Response(stream, { headers: SSE_HEADERS });
 });
