@@ -42,7 +42,7 @@ async function search(query: string, ctx: ToolContext): Promise<SearchHit[]> {
   if (!check.ok) throw appError("tool_not_configured", check.message);
   const provider = config.search.provider as SearchProviderName;
   const count = config.search.maxResults;
-  const key = searchCacheKey(provider, query, count);
+  const key = searchCacheKey(ctx.workspaceId ?? "-", provider, query, count);
   const cached = await ctx.cache?.get(key);
   if (cached) return cached;
 

@@ -157,6 +157,16 @@ describe("web-search caching", () => {
     expect(fake.count()).toBe(start + 3);
   });
 
+  it("keeps workspaces apart: one workspace's search never answers another's", async () => {
+    const cache = new MemorySearchCache();
+    const fake = fakes.brave;
+    const start = fake.count();
+    await webSearchTool.execute({ query: "acme layoffs" }, makeContext(envFor("brave"), { cache, workspaceId: "ws_a" }));
+    await webSearchTool.execute({ query: "acme layoffs" }, makeContext(envFor("brave"), { cache, workspaceId: "ws_b" }));
+    await webSearchTool.execute({ query: "acme layoffs" }, makeContext(envFor("brave"), { cache, workspaceId: "ws_a" }));
+    expect(fake.count()).toBe(start + 2);
+  });
+
   it("keeps providers apart and does not cache empty answers", async () => {
     const cache = new MemorySearchCache();
     const brave = fakes.brave;

@@ -1,14 +1,15 @@
 import type { SearchCache, SearchHit } from "../types.ts";
 
-// Search results are cached per provider, result count and normalised query, so rerunning a
-// column (or many rows asking the same question) does not pay for the same search twice.
+// Search results are cached per workspace, provider, result count and normalised query, so
+// rerunning a column (or many rows asking the same question) does not pay for the same search
+// twice, and one workspace's queries never answer another's.
 
 export function normalizeQuery(query: string): string {
   return query.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
-export function searchCacheKey(provider: string, query: string, maxResults: number): string {
-  return `${provider}:${maxResults}:${normalizeQuery(query)}`;
+export function searchCacheKey(workspaceId: string, provider: string, query: string, maxResults: number): string {
+  return `${workspaceId}:${provider}:${maxResults}:${normalizeQuery(query)}`;
 }
 
 /** In-process cache with TTL and a size bound (oldest entry evicted first). */
