@@ -30,3 +30,20 @@ export const trimLineEnds = (s: string) =>
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n");
+
+/**
+ * Text that PostgreSQL can store and every JSON encoder can carry: NUL characters removed,
+ * unpaired UTF-16 surrogates replaced. Content from the web passes through here before it is
+ * stored or put in a prompt.
+ */
+export const storableText = (s: string): string => (s.includes("\u0000") ? s.replaceAll("\u0000", "") : s).toWellFormed();
+
+/** storableText applied to every string (keys too) of a JSON-like value. */
+export function storableJson<T>(value: T): T {
+  if (typeof value === "string") return storableText(value) as T;
+  if (Array.isArray(value)) return value.map(storableJson) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storableText(k), storableJson(v)])) as T;
+  }
+  return value;
+}

@@ -2,6 +2,7 @@ import { tool, type ToolSet } from "ai";
 import { appError, isAppError } from "../errors.ts";
 import { getTool, type ImageOutput, type ToolContext, type ToolDocument } from "../tools/index.ts";
 import type { Config } from "../config.ts";
+import { storableJson } from "../text.ts";
 
 /**
  * The AI SDK tools a cell may use: exactly its column's enabled tools. Every document a tool
@@ -25,8 +26,10 @@ export function buildCellTools(toolNames: readonly string[], config: Config, ctx
           if (isImageOutput(result.output)) {
             return { error: { code: "unsupported_file", message: `${result.output.name} is an image; images cannot be read by this model through a tool.` } };
           }
-          documents.push(...result.documents);
-          return result.output;
+          // Whatever a page or file held, a NUL or a broken surrogate never reaches the prompt,
+          // the stored excerpts, or another cell's write.
+          documents.push(...storableJson(result.documents));
+          return storableJson(result.output);
         } catch (e) {
           if (!isAppError(e)) throw e;
           return { error: { code: e.code, message: e.message } };

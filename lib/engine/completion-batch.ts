@@ -10,8 +10,9 @@ interface Pending extends Completion {
 /**
  * Stores finished cells in batches: one transaction of set-based statements for many cells,
  * instead of a transaction each. On the embedded database every statement runs on the one event
- * loop, so this is what lets a large run keep up with the model calls. A batch that hits a credit
- * shortfall is redone cell by cell, so that exactly the cells the balance covers are stored.
+ * loop, so this is what lets a large run keep up with the model calls. A batch that fails (a
+ * credit shortfall, or one cell's bad write) is redone cell by cell, so that exactly the cells
+ * the balance covers are stored and one cell's trouble never costs another its answer.
  */
 export function createCompletionBatcher(
   uow: UnitOfWork,
@@ -42,7 +43,10 @@ export function createCompletionBatcher(
     try {
       await store(batch);
     } catch (e) {
-      if (!(e instanceof InsufficientCredits) || batch.length === 1) return batch.forEach((p) => p.reject(e));
+      // One cell's bad write must not fail the others of its batch (they may belong to other
+      // workspaces): the batch is redone cell by cell, and only the culprit fails.
+      if (batch.length === 1) return batch.forEach((p) => p.reject(e));
+      if (!(e instanceof InsufficientCredits)) console.error("[cellwright] a completion batch failed; storing its cells one by one:", e);
       for (const p of batch) await store([p]).catch(p.reject);
     }
   }

@@ -6,6 +6,7 @@ import type { BaseContext } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
 import { transitiveDependents } from "../graph.ts";
 import { settleRows } from "../row-settled.ts";
+import { storableJson, storableText } from "../../text.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { ClaimedCell, RunRecord } from "./types.ts";
 
@@ -43,8 +44,10 @@ const FENCE = (owner: string) => `cells.lease_owner = ${owner} AND ${fromStatusS
  * (one per cell generation) makes a resumed run impossible to charge twice. Throws
  * InsufficientCredits when a balance cannot cover the batch (nothing is stored then).
  */
-export async function storeValues(w: Work, owner: string, batch: readonly Completion[]): Promise<CompleteResult[]> {
+export async function storeValues(w: Work, owner: string, completions: readonly Completion[]): Promise<CompleteResult[]> {
   const { tx } = w;
+  // A model may echo what it read: text PostgreSQL cannot hold is cleaned here, not refused.
+  const batch = completions.map((c) => ({ ...c, value: storableText(c.value), metadata: storableJson(c.metadata) }));
   const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
     `UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
        finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
