@@ -35,6 +35,7 @@ export const ERROR_CATALOG = {
   column_in_use: { status: 409, message: "Other columns use this column as input." },
   primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
+  limit_reached: { status: 409, message: "A documented limit of the workspace or base is reached." },
   // values and types
   invalid_value: { status: 400, message: "The value is not valid for the column type." },
   unknown_column: { status: 400, message: "No column has this name." },

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Tx } from "../db/database.ts";
 import { newId } from "../ids.ts";
 import { appError } from "../errors.ts";
+import { assertBelow, QUOTAS } from "../domain/limits.ts";
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -27,6 +28,9 @@ export const toKeyView = (k: KeyRow): ApiKeyView => ({
 
 /** Creates a key; the secret is returned here once and only its hash is stored. */
 export async function createApiKey(tx: Tx, workspaceId: string, name: string, secret = newId.apiKeySecret()) {
+  // Revoked keys count too: they are kept for the record, and revoking is not a way around the cap.
+  const count = await tx.apiKey.count({ where: { workspaceId } });
+  assertBelow(count, QUOTAS.apiKeysPerWorkspace, `A workspace has at most ${QUOTAS.apiKeysPerWorkspace} API keys`);
   const row = await tx.apiKey.create({
     data: { id: newId.apiKey(), workspaceId, name, prefix: secret.slice(0, 7), hash: hashKey(secret) },
   });

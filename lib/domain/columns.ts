@@ -8,6 +8,7 @@ import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from
 import { loadBase, loadColumns, touchBase, type BaseContext } from "./base-context.ts";
 import { directDependents } from "./graph.ts";
 import { markColumnStale } from "./cells/index.ts";
+import { assertBelow, lockOwner, QUOTAS } from "./limits.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -41,7 +42,9 @@ export async function updateColumn({ tx, emit }: Work, workspaceId: string, base
 
 /** Inserts a column into a loaded base. New AI columns do not run for existing rows until asked. */
 export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput): Promise<ColumnRecord> {
+  await lockOwner(tx, "bases", ctx.baseId);
   const others = await loadColumns(tx, ctx.sheetId);
+  assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
   const id = newId.column();
   const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id);
   if (fields.isPrimary && others.some((c) => c.isPrimary)) {

@@ -1,6 +1,7 @@
 import type { Runtime } from "../runtime.ts";
 import { appError } from "../errors.ts";
 import { loadBase } from "../domain/base-context.ts";
+import { assertBelow, QUOTAS } from "../domain/limits.ts";
 import { detectKind, extractContent } from "../extract/index.ts";
 import { extractLimitsFrom, toolLimitsFromConfig } from "../tools/index.ts";
 import { saveFile, type StoredFileView } from "./file-store.ts";
@@ -20,6 +21,9 @@ export interface UploadedPart {
 export async function uploadFile(rt: Runtime, workspaceId: string, baseId: string, part: UploadedPart): Promise<StoredFileView> {
   const base = await loadBase(rt.db.prisma, workspaceId, baseId);
   if (part.bytes.length === 0) throw appError("empty_file", "The file is empty.");
+  const stored = await rt.db.prisma.storedFile.aggregate({ where: { baseId: base.baseId }, _count: true, _sum: { size: true } });
+  assertBelow(stored._count, QUOTAS.filesPerBase, `A base holds at most ${QUOTAS.filesPerBase} files`);
+  assertBelow((stored._sum.size ?? 0) + part.bytes.length - 1, QUOTAS.fileBytesPerBase, "A base holds at most 1 GiB of files");
   const detected = detectKind(part.bytes, part.contentType, part.name);
   // Images are kept for models that can see them; everything else must yield text.
   if (detected.kind !== "image") {

@@ -17,6 +17,8 @@ export interface EventStreamOptions {
   /** Asked every `authCheckMs`: once the credentials are revoked, the stream ends. */
   stillAuthorized?: () => Promise<boolean>;
   authCheckMs?: number;
+  /** Called once when the stream ends, however it ends. */
+  onClose?: () => void;
 }
 
 export function formatEvent(type: string, data: unknown, id?: string): string {
@@ -82,6 +84,7 @@ export function openEventStream(hub: RealtimeHub, opts: EventStreamOptions): Rea
       cleanup = () => {
         clearInterval(heartbeat);
         clearInterval(authCheck);
+        opts.onClose?.();
         sub.unsubscribe();
         opts.signal?.removeEventListener("abort", onAbort);
       };

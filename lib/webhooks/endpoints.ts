@@ -7,6 +7,7 @@ import { newId } from "../ids.ts";
 import { assertPublicUrl, type GuardOptions, type HostLookup } from "../net/index.ts";
 import { loadBase } from "../domain/base-context.ts";
 import { generateSecret } from "./signing.ts";
+import { assertBelow, QUOTAS } from "../domain/limits.ts";
 
 // Webhook endpoints of a workspace: registration, management and secret rotation.
 
@@ -122,6 +123,8 @@ export async function createEndpoint(rt: EndpointDeps, workspaceId: string, inpu
   const prisma = rt.db.prisma;
   const url = await vetEndpointUrl(input.url, webhookGuard(rt.config, opts.lookup));
   if (input.baseId) await loadBase(prisma, workspaceId, input.baseId);
+  const count = await prisma.webhookEndpoint.count({ where: { workspaceId } });
+  assertBelow(count, QUOTAS.webhooksPerWorkspace, `A workspace has at most ${QUOTAS.webhooksPerWorkspace} webhook endpoints`);
   const secret = generateSecret();
   const row = await prisma.webhookEndpoint.create({
     data: {

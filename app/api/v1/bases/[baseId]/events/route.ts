@@ -2,13 +2,15 @@ import { route } from "@/lib/http/respond";
 import { otherMethods } from "@/lib/http/methods";
 import { loadBase } from "@/lib/domain/base-context";
 import { keyIsActive } from "@/lib/auth/api-keys";
-import { hubFor, openEventStream, SSE_HEADERS } from "@/lib/realtime";
+import { claimStreamSlot, hubFor, openEventStream, SSE_HEADERS } from "@/lib/realtime";
 import * as api from "@/lib/http/schemas/events";
 
 /** Live changes of one base as Server-Sent Events (cell.updated, rows.changed, structure.changed, row.sheet.processed). */
 export const GET = route(api.baseEvents, async ({ req, params, query, rt, auth }) => {
   const base = await loadBase(rt.db.prisma, auth.workspaceId, params.baseId);
+  const release = claimStreamSlot(rt, auth.keyId);
   const stream = openEventStream(hubFor(rt), {
+    onClose: release,
     workspaceId: auth.workspaceId,
     baseId: base.baseId,
     lastEventId: req.headers.get("last-event-id") ?? query.lastEventId ?? null,
