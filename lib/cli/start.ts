@@ -34,4 +34,16 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
 if (process.argv.includes("--build-only")) process.exit(0);
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-await serve(root, loadConfig(process.env));
+try {
+  await serve(root, loadConfig(process.env));
+} catch (e) {
+  // Not listening is fatal: say why in one line and exit, rather than run on unreachable.
+  const config = loadConfig(process.env);
+  const code = (e as { code?: string }).code;
+  console.error(
+    code === "EADDRINUSE"
+      ? `[cellwright] cannot listen on ${config.host}:${config.port}: the port is in use (set PORT to another one).`
+      : `[cellwright] the server could not start: ${(e as Error).message}`,
+  );
+  process.exit(1);
+}

@@ -51,6 +51,9 @@ export async function startServerProcess(env: Record<string, string>, port: numb
       return;
     }
     await exited;
+    // The group leader can be gone before the server process that holds the port: a restart on
+    // the same port waits until nobody answers there any more.
+    await waitFor(async () => !(await fetch(`${url}/api/health`).then(() => true, () => false)), "the old server to let go of its port", 20_000, 50);
   };
   return { url, child, output: () => log, kill9: () => signalGroup("SIGKILL"), stop: () => signalGroup("SIGTERM") };
 }
