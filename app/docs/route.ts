@@ -1,0 +1,11 @@
+import { ApiReference } from "@scalar/nextjs-api-reference";
+
+// The API reference, rendered in the browser by Scalar from the generated OpenAPI document. Its
+// script is served from this server (/docs/scalar.js), so the page works with no internet.
+export const GET = ApiReference({
+  url: "/api/v1/openapi.json",
+  cdn: "/docs/scalar.js",
+  pageTitle: "Cellwright API",
+  withDefaultFonts: false,
+  hideClientButton: true,
+});
