@@ -8,4 +8,8 @@ export const GET = ApiReference({
   pageTitle: "Cellwright API",
   withDefaultFonts: false,
   hideClientButton: true,
+  // Hosted features (AI chat, deploy, share) need Scalar's services: off for a self-hosted server.
+  showDeveloperTools: "never",
+  agent: { disabled: true },
+  mcp: { disabled: true },
 });

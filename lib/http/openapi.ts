@@ -136,6 +136,7 @@ const TAGS: [RegExp, string][] = [
   [/^\/api\/v1\/bases\/(ai-configure-base|\{baseId\}\/chat)/, "Assistant"],
   [/^\/api\/v1\/bases\/\{baseId\}\/events/, "Events"],
   [/\/files/, "Files"],
+  [/\/openapi\.json$/, "OpenAPI"],
 ];
 
 function tagOf(path: string): string {
