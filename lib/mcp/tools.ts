@@ -94,7 +94,7 @@ export const TOOLS: readonly McpTool[] = [
   },
   {
     name: "update_rows",
-    title: "Update cells of rows",
+    title: "Update rows (their cells)",
     endpoints: [writeRows.updateRows],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     maxItems: { rows: MAX_TOOL_ROWS },
