@@ -13,6 +13,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
 
 export interface IdempotentRequest {
   workspaceId: string;
@@ -104,7 +105,9 @@ export async function recordAnswer(prisma: Prisma, r: IdempotentRequest, res: Re
     await release(prisma, r);
     return res;
   }
-  const headers = JSON.stringify(Object.fromEntries(res.headers.entries()));
+  // Hop-by-hop and length headers belong to the first connection, not to the answer.
+  const kept = [...res.headers.entries()].filter(([name]) => !HOP_BY_HOP.has(name));
+  const headers = JSON.stringify(Object.fromEntries(kept));
   const store = (body: string) =>
     prisma.idempotencyKey.updateMany({ where: { workspaceId: r.workspaceId, key: r.key, fingerprint: r.fingerprint }, data: { statusCode: res.status, headers, body } });
   if (!/text\/event-stream/i.test(res.headers.get("content-type") ?? "") || !res.body) {

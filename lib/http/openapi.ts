@@ -102,6 +102,11 @@ function errorStatuses(e: Endpoint): Map<number, ErrorCode[]> {
   return new Map([...statuses].map(([s, codes]) => [s, [...new Set(codes)]]));
 }
 
+const REPLAYED_HEADER = {
+  description: "true when this is the stored answer to an earlier request with the same Idempotency-Key.",
+  schema: { type: "string", enum: ["true"] },
+};
+
 const errorResponse = (description: string, code: ErrorCode) => ({
   description,
   content: {
@@ -117,9 +122,11 @@ function responses(e: Endpoint): Json {
   const schema = jsonSchema(e.response, "output");
   const content = Object.fromEntries(media.map((m) => [m, { schema: m === "application/json" ? schema : { type: "string", description: schema.description } }]));
   const streamed = media.includes("text/event-stream");
+  const replayable = e.method === "POST" && !e.public;
   const out: Json = {
     [String(e.status ?? 200)]: {
       description: (streamed ? e.description : undefined) ?? (schema.description as string | undefined) ?? e.summary,
+      ...(replayable ? { headers: { "Idempotency-Replayed": REPLAYED_HEADER } } : {}),
       ...(media.length ? { content } : {}),
     },
   };

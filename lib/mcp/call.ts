@@ -91,7 +91,16 @@ export function fitResult<T>(value: T): { value: T; truncated: boolean } {
     const cut = truncateStrings(value, cap) as T;
     if (JSON.stringify(cut).length <= MAX_RESULT_CHARS) return { value: cut, truncated: true };
   }
-  return { value: truncateStrings(value, 50) as T, truncated: true };
+  // Still too long (a list with no paging, such as hundreds of bases): keep the first items.
+  let cut = truncateStrings(value, 50) as T;
+  for (let keep = 256; keep >= 1 && JSON.stringify(cut).length > MAX_RESULT_CHARS; keep = Math.floor(keep / 2)) cut = truncateArrays(cut, keep) as T;
+  return { value: cut, truncated: true };
+}
+
+function truncateArrays(v: unknown, keep: number): unknown {
+  if (Array.isArray(v)) return v.slice(0, keep).map((x) => truncateArrays(x, keep));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, truncateArrays(x, keep)]));
+  return v;
 }
 
 function truncateStrings(v: unknown, cap: number): unknown {

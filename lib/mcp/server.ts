@@ -50,7 +50,7 @@ export async function callTool(name: string, args: Record<string, unknown>, invo
     checkToolInput(args, tool.extra ?? {}, tool.maxItems ?? {});
     const result = await (tool.run ? tool.run(args, invoke) : callEndpoint(invoke, tool.endpoints[0], args));
     const { value, truncated } = fitResult(result);
-    const note = truncated ? " (long values were cut to fit; read one cell with get_row and cell for all of it)" : "";
+    const note = truncated ? " (cut to fit: long values end with a note, long lists keep their first items; read one cell with get_row and cell for all of it)" : "";
     return { content: [{ type: "text", text: tool.summary(value, args) + note }], structuredContent: value as Record<string, unknown> };
   } catch (e) {
     const err = e instanceof ToolError ? e : toolErrorOf(e);
