@@ -64,6 +64,9 @@ const schema = z.object({
   WEBHOOK_RETRY_SCHEDULE: optionalString,
   WEBHOOK_TIMEOUT_MS: int(15_000),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: int(4),
+
+  CELLWRIGHT_URL: z.string().default("http://localhost:3000"),
+  CELLWRIGHT_API_KEY: optionalString,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -127,6 +130,8 @@ function buildConfig(e: z.infer<typeof schema>) {
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
       cellRun: e.CREDITS_COST_CELL_RUN,
     },
+    // `npm run cli -- mcp`: the running Cellwright a stdio MCP client is forwarded to.
+    mcpBridge: { url: e.CELLWRIGHT_URL, apiKey: e.CELLWRIGHT_API_KEY },
     webhooks: {
       retryScheduleMs: parseSchedule(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

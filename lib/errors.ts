@@ -36,6 +36,9 @@ export const ERROR_CATALOG = {
   primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
   limit_reached: { status: 409, message: "A documented limit of the workspace or base is reached." },
+  // retries (Idempotency-Key)
+  idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with a different request." },
+  idempotency_in_progress: { status: 409, message: "A request with this Idempotency-Key is still in progress; retry later." },
   // values and types
   invalid_value: { status: 400, message: "The value is not valid for the column type." },
   unknown_column: { status: 400, message: "No column has this name." },

@@ -36,8 +36,8 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "files", key: ["id"] },
 ];
 
-/** Left out on purpose: browser sessions (sign in again), caches and live limiter state. */
-export const SKIPPED_TABLES = ["_cellwright_migrations", "sessions", "search_cache", "rate_limit_buckets"];
+/** Left out on purpose: browser sessions (sign in again), caches, live limiter state and 24-hour idempotency keys. */
+export const SKIPPED_TABLES = ["_cellwright_migrations", "sessions", "search_cache", "rate_limit_buckets", "idempotency_keys"];
 
 const PAGE = 2_000;
 const BATCH_ROWS = 1_000;

@@ -3,6 +3,7 @@ import { getRuntime, type Runtime } from "../runtime.ts";
 import { authenticate, type Principal } from "../auth/authenticate.ts";
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from "./endpoint.ts";
 import { parseParams, parseQuery, readEndpointBody } from "./parse.ts";
+import { claimKey, fingerprintOf, idempotencyKeyOf, recordAnswer } from "./idempotency.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -72,15 +73,27 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
         const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes, rt.config.files.maxBytes);
         ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;
       }
-      const result = await handler(ctx);
-      if (result instanceof Response) return result;
-      return json(result, options.status ?? 200);
+      // A POST with an Idempotency-Key that passed validation runs at most once (idempotency.ts).
+      const key = idempotencyKeyOf(req, endpoint, auth.workspaceId);
+      if (key === undefined) return await answer(handler, ctx, options.status);
+      const claim = { workspaceId: auth.workspaceId, key, fingerprint: fingerprintOf(req, ctx.body) };
+      const replay = await claimKey(rt.db.prisma, claim);
+      return replay ?? (await recordAnswer(rt.db.prisma, claim, await answer(handler, ctx, options.status)));
     } catch (e) {
       return errorResponse(e);
     }
   };
   // The endpoint travels with the handler, so a test can check each route serves its descriptor.
   return Object.assign(handle, { endpoint });
+}
+
+async function answer<C>(handler: Handler<C>, ctx: C, status = 200): Promise<Response> {
+  try {
+    const result = await handler(ctx);
+    return result instanceof Response ? result : json(result, status);
+  } catch (e) {
+    return errorResponse(e);
+  }
 }
 
 const ANONYMOUS: Principal = { workspaceId: "", keyId: "" };

@@ -2,6 +2,7 @@ import { loadConfig, type Env } from "../../lib/config.ts";
 import { createRuntime, installRuntime, stopRuntime, type Runtime } from "../../lib/runtime.ts";
 import { createWorkspace } from "../../lib/workspaces.ts";
 import { dispatch } from "./router.ts";
+import { checkAgainstOpenApi } from "./openapi-check.ts";
 import { freshDatabaseTarget } from "./database.ts";
 import { startEngine, type EngineOptions } from "../../lib/engine/engine.ts";
 import type { QueueEngineName } from "../../lib/jobs/queue-engine.ts";
@@ -63,6 +64,7 @@ export async function createTestApp(env: Env = {}, opts: { credits?: number; eng
       } catch {
         // non-JSON bodies are returned as text so a test can assert on them
       }
+      checkAgainstOpenApi(method, path, res.status, res.headers.get("content-type") ?? "", parsed, text);
       return { status: res.status, body: parsed as any, headers: res.headers, text };
     },
     async close() {

@@ -29,6 +29,6 @@ export const downloadFile = defineEndpoint({
   path: "/api/v1/files/{fileId}",
   summary: "Download a file",
   params: z.object({ fileId: pathId("The file's id (file_…).", "file_not_found") }),
-  responseContentType: "application/octet-stream",
+  responseContentType: "*/* (the file's own content type)",
   response: z.string().meta({ format: "binary" }).describe("The file's bytes, as an attachment, with its own content type."),
 });

@@ -6,6 +6,7 @@ import * as columns from "./columns.ts";
 import * as credits from "./credits.ts";
 import * as events from "./events.ts";
 import * as files from "./files.ts";
+import * as openapi from "./openapi.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
 import * as session from "./session.ts";
@@ -53,6 +54,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   webhooks.rotateWebhookSecret,
   webhooks.listDeliveries,
   webhooks.redeliver,
+  openapi.getOpenApi,
 ];
 
 const pathParts = (pathname: string) => pathname.split("/").filter(Boolean);

@@ -1,0 +1,23 @@
+import { route } from "@/lib/http/respond";
+import { handleMcp, handlersOf } from "@/lib/mcp/http";
+import * as bases from "../api/v1/bases/route";
+import * as base from "../api/v1/bases/[baseId]/route";
+import * as structure from "../api/v1/bases/[baseId]/base-structure/route";
+import * as rows from "../api/v1/bases/[baseId]/rows/route";
+import * as row from "../api/v1/bases/[baseId]/rows/[rowId]/route";
+import * as addRows from "../api/v1/bases/[baseId]/add-rows/route";
+import * as updateRows from "../api/v1/bases/[baseId]/update-rows/route";
+import * as deleteRows from "../api/v1/bases/[baseId]/delete-rows/route";
+import * as columns from "../api/v1/bases/[baseId]/columns/route";
+import * as column from "../api/v1/bases/[baseId]/columns/[columnId]/route";
+import * as run from "../api/v1/bases/[baseId]/run/route";
+import * as estimate from "../api/v1/bases/[baseId]/run/estimate/route";
+import * as configure from "../api/v1/bases/ai-configure-base/route";
+
+// The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts.
+const handlers = handlersOf([bases, base, structure, rows, row, addRows, updateRows, deleteRows, columns, column, run, estimate, configure]);
+
+const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });
+
+export { mcp as GET, mcp as POST, mcp as DELETE };

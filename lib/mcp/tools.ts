@@ -1,0 +1,157 @@
+import { z } from "zod";
+import type { Endpoint } from "../http/endpoint.ts";
+import * as assistant from "../http/schemas/assistant.ts";
+import * as bases from "../http/schemas/bases.ts";
+import * as columns from "../http/schemas/columns.ts";
+import * as rows from "../http/schemas/rows.ts";
+import * as run from "../http/schemas/run.ts";
+import * as writeRows from "../http/schemas/write-rows.ts";
+import { callEndpoint, ToolError, MAX_RESULT_CHARS, type Invoke } from "./call.ts";
+
+// The MCP tools, one entry each: the endpoint(s) it calls (its input and output schemas come from
+// them), its annotations, tool-only limits and a one-line summary. A tool without `run` calls its
+// one endpoint with the arguments as given. To add a tool for a new endpoint, add an entry.
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+export interface McpTool {
+  name: string;
+  title: string;
+  description?: string;
+  endpoints: readonly Endpoint[];
+  annotations: ToolAnnotations;
+  /** Fields only the tool has, or tighter than the endpoint's (validated before the call). */
+  extra?: Record<string, z.ZodType>;
+  /** At most this many items per call in an array field (a tool answer stays small). */
+  maxItems?: Record<string, number>;
+  /** The structured result's schema, when it is not the first endpoint's response. */
+  output?: z.ZodType;
+  run?: (args: Record<string, any>, invoke: Invoke) => Promise<unknown>;
+  summary: (result: any, args: Record<string, any>) => string;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const MAX_TOOL_ROWS = 100;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+const cell = z.string().min(1).max(100).optional().describe("A column name: return only this cell, in detail (value, status, confidence, sources with excerpts, details).");
+const pageLimit = z.number().int().min(1).max(MAX_TOOL_ROWS).optional().describe(`Rows per page, 1 to ${MAX_TOOL_ROWS}; default 50. Pass nextCursor as cursor for the next page.`);
+const action = z.enum(["create", "modify", "delete"]).describe("create a column, modify one (columnId), or delete one (columnId).");
+
+export const TOOLS: readonly McpTool[] = [
+  { name: "list_bases", title: "List bases", endpoints: [bases.listBases], annotations: READ, summary: (r) => `${plural(r.bases.length, "base")}: ${r.bases.map((b: any) => `${b.name} (${b.baseId})`).join(", ")}` },
+  {
+    name: "get_base_structure",
+    title: "Get a base's structure",
+    endpoints: [bases.getBaseStructure],
+    annotations: READ,
+    summary: (r) => `${r.sheet.name}: ${plural(r.sheetColumns.length, "column")} (${r.sheetColumns.map((c: any) => `${c.name}: ${c.type}${c.isAiEnabled ? ", AI" : ""}`).join("; ")})`,
+  },
+  {
+    name: "query_rows",
+    title: "Read rows, a page at a time",
+    description: "Reads rows in insertion order, at most 100 per call; expand=true gives each AI cell's status, confidence, sources and details. Pass nextCursor as cursor for the next page.",
+    endpoints: [rows.getRows],
+    annotations: READ,
+    extra: { limit: pageLimit },
+    // A page stays under the character budget: fewer rows when they are long (same cursor).
+    run: async (args, invoke) => {
+      let limit = args.limit ?? 50;
+      for (;;) {
+        const page = await callEndpoint(invoke, rows.getRows, { ...args, limit });
+        if (limit === 1 || JSON.stringify(page).length <= MAX_RESULT_CHARS) return { ...page, nextCursor: page.nextCursor ?? null };
+        limit = Math.max(1, Math.floor(limit / 2));
+      }
+    },
+    summary: (r) => `${plural(r.rows.length, "row")}${r.nextCursor ? `; more with cursor ${r.nextCursor}` : "; no more rows"}.`,
+  },
+  {
+    name: "get_row",
+    title: "Read one row, or one cell in detail",
+    endpoints: [rows.getRow],
+    annotations: READ,
+    extra: { cell },
+    run: async (args, invoke) => {
+      const row = await callEndpoint(invoke, rows.getRow, args.cell ? { ...args, expand: true } : args, new Set(["cell"]));
+      if (!args.cell) return row;
+      if (!(args.cell in row.cells)) throw new ToolError("unknown_column", `No column "${args.cell}" in this base.`);
+      return { id: row.id, cells: { [args.cell]: row.cells[args.cell] } };
+    },
+    summary: (r, args) => (args.cell ? `${args.cell} of ${r.id}: ${JSON.stringify(r.cells[args.cell].value).slice(0, 200)} (${r.cells[args.cell].status ?? "no AI"})` : `Row ${r.id}.`),
+  },
+  {
+    name: "add_rows",
+    title: "Add rows",
+    endpoints: [writeRows.addRows],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    maxItems: { rows: MAX_TOOL_ROWS },
+    summary: (r) => `Added ${plural(r.rows.length, "row")}; their empty AI cells are being generated.`,
+  },
+  {
+    name: "update_rows",
+    title: "Update rows (their cells)",
+    endpoints: [writeRows.updateRows],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    maxItems: { rows: MAX_TOOL_ROWS },
+    summary: (r) => `Updated ${plural(r.rows.length, "row")}; ${plural(r.errors.length, "row")} failed.`,
+  },
+  {
+    name: "delete_rows",
+    title: "Delete rows",
+    endpoints: [writeRows.deleteRows],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    maxItems: { rowIds: 1_000 },
+    summary: (r) => `Deleted ${plural(r.deletedRowIds.length, "row")}; ${plural(r.errors.length, "id")} not found.`,
+  },
+  {
+    name: "create_base",
+    title: "Create a base",
+    endpoints: [bases.createBase],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    summary: (r) => `Created base ${r.sheet.name} (${r.baseId}) with ${plural(r.sheetColumns.length, "column")}.`,
+  },
+  {
+    name: "manage_column",
+    title: "Create, modify or delete a column",
+    description: "The schema tool: create a column, modify any of its fields (columnId), or delete it (columnId; force for the primary column or one others use as input).",
+    endpoints: [columns.createColumn, columns.updateColumn, columns.deleteColumn],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    extra: { action },
+    output: z.union([columns.createColumn.response, columns.deleteColumn.response]),
+    run: (args, invoke) => {
+      const endpoint = { create: columns.createColumn, modify: columns.updateColumn, delete: columns.deleteColumn }[args.action as "create"];
+      return callEndpoint(invoke, endpoint, args, new Set(["action"]));
+    },
+    summary: (r, args) => (args.action === "delete" ? `Deleted column ${r.id}.` : `${args.action === "create" ? "Created" : "Modified"} column ${r.name} (${r.id}).`),
+  },
+  {
+    name: "estimate_run",
+    title: "Estimate a run",
+    endpoints: [run.estimateRun],
+    annotations: READ,
+    summary: (r) => `${plural(r.cells, "cell")} for ${r.credits} credits; balance ${r.balance ?? "unlimited"}.`,
+  },
+  {
+    name: "run_cells",
+    title: "Run AI cells",
+    endpoints: [run.runCells],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    summary: (r) => `Queued ${plural(r.queued, "cell")}; read them with query_rows (expand=true) as they fill.`,
+  },
+  {
+    name: "configure_base",
+    title: "Configure a base by chat (AI assistant)",
+    endpoints: [assistant.configureBase],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    summary: (r) => {
+      const last = [...r.messages].reverse().find((m: any) => m.role === "assistant");
+      const text = typeof last?.content === "string" ? last.content : (last?.content ?? []).filter((p: any) => p.type === "text").map((p: any) => p.text).join(" ");
+      return `Base ${r.baseId}: ${text || "done"}`.slice(0, 1_000);
+    },
+  },
+];

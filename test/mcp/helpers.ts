@@ -1,0 +1,44 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import * as mcpRoute from "../../app/mcp/route.ts";
+
+// The SDK's own client over Streamable HTTP. In process, its requests go to the /mcp route handler
+// through the transport's fetch; against a real server, over the network.
+
+type Handler = (req: Request) => Promise<Response>;
+const handlers = mcpRoute as unknown as Record<string, Handler>;
+
+/** Dispatches the transport's requests to app/mcp/route.ts, as Next.js would. */
+export const inProcessFetch = async (url: string | URL, init?: RequestInit) => {
+  const req = new Request(url, init);
+  const handler = handlers[req.method];
+  return handler ? handler(req) : new Response(null, { status: 405 });
+};
+
+export async function connect(key: string | undefined, opts: { url?: string; header?: "bearer" | "x-api-key" } = {}): Promise<Client> {
+  const headers: Record<string, string> = {};
+  if (key) headers[opts.header === "x-api-key" ? "x-api-key" : "authorization"] = opts.header === "x-api-key" ? key : `Bearer ${key}`;
+  const transport = new StreamableHTTPClientTransport(new URL(opts.url ?? "http://localhost/mcp"), {
+    requestInit: { headers },
+    ...(opts.url ? {} : { fetch: inProcessFetch }),
+  });
+  const client = new Client({ name: "cellwright-tests", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool call's structured result; fails the test with the tool's error when it has one. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ result: any; text: string }> {
+  const res = await client.callTool({ name, arguments: args });
+  const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+  if (res.isError) throw new Error(`${name} failed: ${text}`);
+  return { result: res.structuredContent, text };
+}
+
+/** A tool call that must fail: its error body { error: { code, message } }. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; details?: any }> {
+  const res = await client.callTool({ name, arguments: args });
+  const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+  if (!res.isError) throw new Error(`${name} should have failed: ${text}`);
+  return JSON.parse(text).error;
+}

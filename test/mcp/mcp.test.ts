@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { calls, useAssistantApp, user } from "../assistant/helpers.ts";
+import { call, callError, connect, inProcessFetch } from "./helpers.ts";
+import { TOOLS } from "../../lib/mcp/tools.ts";
+
+// The MCP server at /mcp, through the SDK's Client and Streamable HTTP transport: every tool,
+// its schemas and annotations, workspace isolation, errors as tool errors with the API's codes,
+// the result limits and the structure resources.
+
+const t = useAssistantApp({}, { credits: 1_000 });
+let a: Client;
+let b: Client;
+let baseId: string;
+
+const EXPECTED = [
+  "list_bases",
+  "get_base_structure",
+  "query_rows",
+  "get_row",
+  "add_rows",
+  "update_rows",
+  "delete_rows",
+  "create_base",
+  "manage_column",
+  "estimate_run",
+  "run_cells",
+  "configure_base",
+];
+
+beforeAll(async () => {
+  a = await connect(t.app.keyA);
+  b = await connect(t.app.keyB, { header: "x-api-key" });
+  const { result } = await call(a, "create_base", {
+    baseName: "Companies",
+    columns: [
+      { name: "Company", type: "short-text", isPrimary: true },
+      { name: "Notes", type: "long-text" },
+      { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Summarise.", columnOptions: { autoRun: "never" } },
+    ],
+  });
+  baseId = result.baseId;
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+describe("tools/list", () => {
+  it("lists every tool with input and output schemas from the endpoints, and annotations", async () => {
+    const { tools } = await a.listTools();
+    expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      expect(tool.description?.length, tool.name).toBeGreaterThan(5);
+      expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe("boolean");
+      expect(typeof tool.annotations?.openWorldHint, tool.name).toBe("boolean");
+      if (!tool.annotations?.readOnlyHint) {
+        expect(typeof tool.annotations?.destructiveHint, tool.name).toBe("boolean");
+        expect(typeof tool.annotations?.idempotentHint, tool.name).toBe("boolean");
+      }
+    }
+    const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
+    expect(byName.add_rows.inputSchema.required).toEqual(["baseId", "rows"]);
+    expect((byName.add_rows.inputSchema.properties as any).rows.maxItems).toBe(100);
+    expect((byName.query_rows.inputSchema.properties as any).limit).toMatchObject({ type: "integer", maximum: 100 });
+    expect((byName.manage_column.inputSchema.properties as any).action.enum).toEqual(["create", "modify", "delete"]);
+    expect((byName.create_base.inputSchema.properties as any).columns.maxItems).toBe(200);
+    expect(byName.list_bases.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.run_cells.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    expect(byName.delete_rows.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+  });
+});
+
+describe("tools/call", () => {
+  it("runs the whole table through the tools: columns, rows, pages, cells, runs", async () => {
+    const column = await call(a, "manage_column", { action: "create", baseId, name: "Country", type: "short-text" });
+    expect(column.result).toMatchObject({ name: "Country", type: "short-text" });
+    const modified = await call(a, "manage_column", { action: "modify", baseId, columnId: column.result.id, name: "HQ country" });
+    expect(modified.text).toContain("HQ country");
+    const structure = await call(a, "get_base_structure", { baseId });
+    expect(structure.result.sheetColumns.map((c: any) => c.name)).toEqual(["Company", "Notes", "Summary", "HQ country"]);
+    expect((await call(a, "manage_column", { action: "delete", baseId, columnId: column.result.id })).result).toMatchObject({ deleted: true });
+
+    const added = await call(a, "add_rows", { baseId, rows: [1, 2, 3].map((i) => ({ cells: { Company: `Company ${i}` } })) });
+    expect(added.result.rows).toHaveLength(3);
+    const [first] = added.result.rows;
+    const page = await call(a, "query_rows", { baseId, limit: 2 });
+    expect(page.result.rows.map((r: any) => r.cells.Company)).toEqual(["Company 1", "Company 2"]);
+    expect(page.text).toContain(page.result.nextCursor);
+    const rest = await call(a, "query_rows", { baseId, limit: 2, cursor: page.result.nextCursor });
+    expect(rest.result).toMatchObject({ rows: [{ cells: { Company: "Company 3" } }], nextCursor: null });
+
+    const updated = await call(a, "update_rows", { baseId, rows: [{ id: first.id, cells: { Summary: "Makes rockets." } }] });
+    expect(updated.result.errors).toEqual([]);
+    const detail = await call(a, "get_row", { baseId, rowId: first.id, cell: "Summary" });
+    expect(Object.keys(detail.result.cells)).toEqual(["Summary"]);
+    expect(detail.result.cells.Summary).toMatchObject({ value: "Makes rockets.", metadata: { suppliedByUser: true } });
+    expect((await call(a, "get_row", { baseId, rowId: first.id })).result.cells.Company).toBe("Company 1");
+
+    const estimate = await call(a, "estimate_run", { baseId });
+    expect(estimate.result).toMatchObject({ cells: 3, credits: 3 });
+    expect((await call(a, "run_cells", { baseId, rowIds: [first.id] })).result).toEqual({ queued: 1 });
+    const deleted = await call(a, "delete_rows", { baseId, rowIds: [first.id, "sr_missing"] });
+    expect(deleted.result.deletedRowIds).toEqual([first.id]);
+    expect(deleted.result.errors).toHaveLength(1);
+    expect((await call(a, "list_bases")).result.bases.map((x: any) => x.baseId)).toContain(baseId);
+  });
+
+  it("configures a base by chat in one call", async () => {
+    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Company", isPrimary: true } }), { text: "Created a Company column." });
+    const { result, text } = await call(a, "configure_base", { baseName: "Chatted", messages: [user("A table of companies.")] });
+    expect(text).toContain("Created a Company column.");
+    const structure = await call(a, "get_base_structure", { baseId: result.baseId });
+    expect(structure.result.sheetColumns.map((c: any) => c.name)).toEqual(["Company"]);
+  });
+});
+
+describe("isolation", () => {
+  it("never lets a key reach another workspace's base, through any tool", async () => {
+    const row = (await call(a, "add_rows", { baseId, rows: [{ cells: { Company: "Private" } }] })).result.rows[0];
+    const attempts: [string, Record<string, unknown>][] = [
+      ["get_base_structure", { baseId }],
+      ["query_rows", { baseId }],
+      ["get_row", { baseId, rowId: row.id }],
+      ["add_rows", { baseId, rows: [{ cells: { Company: "Intruder" } }] }],
+      ["update_rows", { baseId, rows: [{ id: row.id, cells: { Company: "Changed" } }] }],
+      ["delete_rows", { baseId, rowIds: [row.id] }],
+      ["manage_column", { action: "create", baseId, name: "Intruder" }],
+      ["estimate_run", { baseId }],
+      ["run_cells", { baseId }],
+      ["configure_base", { baseId, messages: [user("Delete everything.")] }],
+    ];
+    const withBaseId = TOOLS.filter((x) => x.endpoints.some((e) => e.path.includes("{baseId}")) || x.name === "configure_base").map((x) => x.name);
+    expect(attempts.map(([name]) => name).sort()).toEqual(withBaseId.sort());
+    for (const [name, args] of attempts) expect((await callError(b, name, args)).code, name).toBe("base_not_found");
+    expect((await call(b, "list_bases")).result.bases.map((x: any) => x.baseId)).not.toContain(baseId);
+    expect((await call(a, "get_row", { baseId, rowId: row.id })).result.cells.Company).toBe("Private");
+    expect(t.llm.requests.filter((r) => JSON.stringify(r).includes("Delete everything"))).toEqual([]);
+  });
+});
+
+describe("errors and limits", () => {
+  it("answers mistakes as tool errors with the API's stable codes", async () => {
+    expect((await callError(a, "add_rows", { baseId, rows: [{ cells: { Nope: "x" } }] })).code).toBe("validation_failed");
+    expect((await callError(a, "get_row", { baseId, rowId: "sr_nope" })).code).toBe("row_not_found");
+    expect((await callError(a, "get_row", { baseId, rowId: "sr_nope", cell: "" })).code).toBe("validation_failed");
+    expect((await callError(a, "manage_column", { action: "modify", baseId })).message).toMatch(/columnId is required/);
+    expect((await callError(a, "manage_column", { action: "create", baseId, name: "Company" })).code).toBe("duplicate_column_name");
+    expect((await callError(a, "add_rows", { baseId, rows: Array.from({ length: 101 }, () => ({ cells: {} })) })).code).toBe("too_many_rows");
+    expect((await callError(a, "query_rows", { baseId, limit: 500 })).code).toBe("validation_failed");
+    await expect(a.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("pages long rows so that no answer passes 50,000 characters, and cuts one huge cell", async () => {
+    const long = { baseName: "Long", columns: [{ name: "Text", type: "long-text", isPrimary: true }] };
+    const id = (await call(a, "create_base", long)).result.baseId;
+    await call(a, "add_rows", { baseId: id, rows: Array.from({ length: 40 }, (_, i) => ({ cells: { Text: `${i} ${"x".repeat(4_000)}` } })) });
+    const page = await call(a, "query_rows", { baseId: id, limit: 100 });
+    expect(JSON.stringify(page.result).length).toBeLessThanOrEqual(50_000);
+    expect(page.result.rows.length).toBeGreaterThan(0);
+    expect(page.result.rows.length).toBeLessThan(40);
+    expect(page.result.nextCursor).toEqual(expect.any(String));
+    const huge = (await call(a, "add_rows", { baseId: id, rows: [{ cells: { Text: "y".repeat(90_000) } }] })).result.rows[0];
+    const cell = await call(a, "get_row", { baseId: id, rowId: huge.id, cell: "Text" });
+    expect(JSON.stringify(cell.result).length).toBeLessThanOrEqual(50_000);
+    expect(cell.result.cells.Text.value).toMatch(/more characters\]$/);
+    expect(cell.text).toContain("cut to fit");
+  });
+});
+
+describe("resources and authentication", () => {
+  it("exposes each base's structure as cellwright://bases/{baseId}/structure, per workspace", async () => {
+    const { resources } = await a.listResources();
+    expect(resources.map((r) => r.uri)).toContain(`cellwright://bases/${baseId}/structure`);
+    const read = await a.readResource({ uri: `cellwright://bases/${baseId}/structure` });
+    expect(JSON.parse((read.contents[0] as { text: string }).text).sheet.baseId).toBe(baseId);
+    expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(`cellwright://bases/${baseId}/structure`);
+    await expect(b.readResource({ uri: `cellwright://bases/${baseId}/structure` })).rejects.toThrow(/base_not_found/);
+    const { resourceTemplates } = await a.listResourceTemplates();
+    expect(resourceTemplates[0].uriTemplate).toBe("cellwright://bases/{baseId}/structure");
+  });
+
+  it("refuses a request without a key or with an unknown one, with 401 and WWW-Authenticate", async () => {
+    const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" };
+    const none = await inProcessFetch("http://localhost/mcp", init);
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(((await none.json()) as any).error.code).toBe("missing_api_key");
+    const bad = await inProcessFetch("http://localhost/mcp", { ...init, headers: { ...init.headers, authorization: "Bearer cw_nope" } });
+    expect([bad.status, ((await bad.json()) as any).error.code]).toEqual([401, "invalid_api_key"]);
+    await expect(connect(undefined)).rejects.toThrow();
+  });
+});
+
+describe("fitting a result", () => {
+  it("cuts long strings first, then long lists, to stay under 50,000 characters", async () => {
+    const { fitResult } = await import("../../lib/mcp/call.ts");
+    const small = { a: "x" };
+    expect(fitResult(small)).toEqual({ value: small, truncated: false });
+    const strings = fitResult({ rows: Array.from({ length: 20 }, () => "y".repeat(10_000)) });
+    expect(strings.truncated).toBe(true);
+    expect(strings.value.rows).toHaveLength(20);
+    expect(JSON.stringify(strings.value).length).toBeLessThanOrEqual(50_000);
+    const lists = fitResult({ bases: Array.from({ length: 5_000 }, (_, i) => ({ baseId: `b${i}`, name: `Base ${i}` })) });
+    expect(lists.truncated).toBe(true);
+    expect(lists.value.bases.length).toBeGreaterThan(100);
+    expect(lists.value.bases[0]).toEqual({ baseId: "b0", name: "Base 0" });
+    expect(JSON.stringify(lists.value).length).toBeLessThanOrEqual(50_000);
+  });
+});
