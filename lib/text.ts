@@ -10,19 +10,22 @@ export function trimChar(s: string, ch: string, side: "start" | "end" | "both" =
   return s.slice(start, end);
 }
 
-/** Drops <…> tags; an unclosed "<" and what follows it is dropped too. */
-export function stripTags(s: string): string {
+/** Drops every `open`…`close` span; an unclosed `open` and what follows it are dropped too. */
+export function stripBetween(s: string, open: string, close: string): string {
   let out = "";
   let from = 0;
   for (;;) {
-    const open = s.indexOf("<", from);
-    if (open === -1) return out + s.slice(from);
-    out += s.slice(from, open);
-    const close = s.indexOf(">", open + 1);
-    if (close === -1) return out;
-    from = close + 1;
+    const start = s.indexOf(open, from);
+    if (start === -1) return out + s.slice(from);
+    out += s.slice(from, start);
+    const end = s.indexOf(close, start + open.length);
+    if (end === -1) return out;
+    from = end + close.length;
   }
 }
+
+/** Drops <…> tags. */
+export const stripTags = (s: string) => stripBetween(s, "<", ">");
 
 /** Removes spaces and tabs at the end of every line. */
 export const trimLineEnds = (s: string) =>

@@ -3,6 +3,7 @@ import { ERROR_CATALOG, type ErrorCode } from "../errors.ts";
 import { notFoundCodeOf, type Endpoint } from "./endpoint.ts";
 import { ENDPOINTS } from "./schemas/index.ts";
 import { REQUEST_EXAMPLES } from "./openapi-examples.ts";
+import { stripBetween } from "../text.ts";
 
 // The OpenAPI 3.1 document, generated from the endpoint registry (schemas/index.ts): an endpoint
 // declared with defineEndpoint and listed there is in the document with nothing else to do.
@@ -40,7 +41,7 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
  */
 export function responseMediaTypes(e: Endpoint): string[] {
   if (e.responseContentType === undefined) return ["application/json"];
-  return e.responseContentType.match(/([a-z]+|\*)\/([a-z0-9.+-]+|\*)/g) ?? [];
+  return e.responseContentType.split(/[\s,;()]+/).filter((word) => /^([a-z]+|\*)\/([a-z0-9.+-]+|\*)$/.test(word));
 }
 
 const isOptional = (schema: z.ZodType) => schema.safeParse(undefined).success;
@@ -158,7 +159,7 @@ function operationIds(): Map<Endpoint, string> {
   const ids = new Map<Endpoint, string>();
   const used = new Set<string>();
   for (const e of ENDPOINTS) {
-    const words = e.summary.replace(/\(.*?\)/g, "").split(/[^A-Za-z0-9]+/).filter((w) => w && !/^(a|an|the|of|or|its)$/i.test(w));
+    const words = stripBetween(e.summary, "(", ")").split(/[^A-Za-z0-9]+/).filter((w) => w && !/^(a|an|the|of|or|its)$/i.test(w));
     let id = words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join("");
     while (used.has(id)) id += "Again";
     used.add(id);
