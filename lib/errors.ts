@@ -26,6 +26,7 @@ export const ERROR_CATALOG = {
   delivery_not_found: { status: 404, message: "Webhook delivery not found." },
   file_not_found: { status: 404, message: "File not found." },
   workspace_not_found: { status: 404, message: "Workspace not found." },
+  run_not_found: { status: 404, message: "Run not found." },
   method_not_allowed: { status: 405, message: "Method not allowed." },
   // structure conflicts
   dependency_cycle: { status: 409, message: "The column inputs would form a cycle." },
@@ -34,6 +35,8 @@ export const ERROR_CATALOG = {
   column_in_use: { status: 409, message: "Other columns use this column as input." },
   primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
+  run_finished: { status: 409, message: "The run has finished; start a new run instead." },
+  run_budget_reached: { status: 409, message: "The run has spent its credit cap; resume it with a higher maxCredits." },
   // values and types
   invalid_value: { status: 400, message: "The value is not valid for the column type." },
   unknown_column: { status: 400, message: "No column has this name." },
@@ -53,6 +56,7 @@ export const ERROR_CATALOG = {
   ai_provider_error: { status: 502, message: "The AI provider failed." },
   // cell-only codes (carried by cells, never an HTTP status of their own)
   input_failed: { status: 500, message: "An input cell of this row ended in error." },
+  cancelled: { status: 500, message: "The cell's run was cancelled before it finished." },
   invalid_output: { status: 500, message: "The model's answer did not fit the column type." },
   tool_not_configured: { status: 500, message: "A tool this column needs is not configured." },
   tool_failed: { status: 500, message: "A tool call failed." },

@@ -11,6 +11,7 @@ import { buildSystemPrompt, buildUserPrompt, type PromptInput } from "./prompt.t
 import { cellAnswerSchema, checkAnswer } from "./answer.ts";
 import { failCell, InsufficientCredits, retryCell, type Completion, type RunRecord } from "../domain/cells/index.ts";
 import { backoffMs } from "./backoff.ts";
+import { inputHashIn } from "../domain/input-hash.ts";
 
 export interface RunnerDeps {
   limiter: RateLimiter;
@@ -72,7 +73,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
           // The slot is freed without waiting for the batched write: until it lands the cell stays
           // running under this worker's lease, so a crash in between only means a re-run, never a
           // second charge.
-          void deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run }).catch((e) => {
+          void deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run, inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values) }).catch((e) => {
             if (e instanceof InsufficientCredits) return noCredits();
             console.error("[cellwright] storing a cell's value failed:", e);
           });
