@@ -25,7 +25,7 @@ function toRecord(row: { id: string; cells: Record<string, string> }, columns: C
     const value = row.cells[c.name] ?? "";
     cells[c.name] = c.isAiEnabled ? { value, status: value === "" ? "pending" : "done" } : { value };
   }
-  return { id: row.id, cells };
+  return { id: row.id, cells, processing: columns.some((c) => c.isAiEnabled && cells[c.name].status === "pending") };
 }
 
 function addRowsError(e: unknown): string {

@@ -1,5 +1,6 @@
 import type { Runtime } from "../runtime.ts";
 import type { CellJob, CellWorker } from "../jobs/types.ts";
+import { CellCancelled } from "../jobs/worker-slots.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { inTransaction } from "../db/work.ts";
 import { columnOptionsOf } from "../domain/column-model.ts";
@@ -85,7 +86,8 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     } catch (e) {
       if (e instanceof InsufficientCredits) return void (await noCredits());
       const c = classifyError(e);
-      if (signal.aborted && !c.retryable) return; // shutting down: the queue hands the cell back
+      // Cancelled: the cell is already final. Shutting down: the queue hands the cell back.
+      if (signal.reason instanceof CellCancelled || (signal.aborted && !c.retryable)) return;
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
         const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);
         return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c, run)));

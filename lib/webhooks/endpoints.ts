@@ -10,7 +10,7 @@ import { generateSecret } from "./signing.ts";
 
 // Webhook endpoints of a workspace: registration, management and secret rotation.
 
-export const WEBHOOK_EVENTS = ["row.sheet.processed"] as const;
+export const WEBHOOK_EVENTS = ["row.sheet.processed", "run.completed"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;

@@ -240,6 +240,8 @@ export async function finishRuns(w: Work, runIds: readonly string[]): Promise<vo
     await w.publish({ type: "run.completed", workspaceId: row.workspaceId, baseId: row.baseId, run: view });
     w.emit({ type: "run.updated", workspaceId: row.workspaceId, baseId: row.baseId, runId: id });
   }
+  // Wakes the webhook relay for the run.completed messages just written.
+  if (finished.length > 0) w.emit({ type: "webhooks.queued" });
 }
 
 /** Announces progress of these runs after commit (the live view throttles it). */
