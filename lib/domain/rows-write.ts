@@ -108,6 +108,7 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
   const rerunPairs: { rowId: string; columnId: string }[] = [];
   const suppliedPairs: { rowId: string; columnId: string }[] = [];
   const stalePairs: { rowId: string; columnId: string }[] = [];
+  const writes = new Map<string, Map<string, string>>();
   const hashes = await cellHashes(tx, ids, columns.filter((c) => c.isAiEnabled).map((c) => c.id));
 
   for (const row of input) {
@@ -125,19 +126,28 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
       for (const p of problems) errors.push({ rowId: row.id, ...p });
       continue;
     }
-    const changed = new Set([...written].filter(([id, v]) => (values[id] ?? "") !== v).map(([id]) => id));
     const next = { ...values };
     for (const [id, v] of written) {
       if (v === "") delete next[id];
       else next[id] = v;
     }
-    const plan = planUpdate(columns, written, changed);
-    const decided = decideByHash(columns, written, changed, next, (columnId) => hashes.get(`${row.id}:${columnId}`));
-    for (const columnId of decided.rerun) delete next[columnId];
     updated.set(row.id, next);
-    for (const columnId of decided.rerun) rerunPairs.push({ rowId: row.id, columnId });
-    for (const columnId of decided.stale) stalePairs.push({ rowId: row.id, columnId });
-    for (const columnId of plan.supplied) suppliedPairs.push({ rowId: row.id, columnId });
+    const merged = writes.get(row.id) ?? new Map<string, string>();
+    for (const [id, v] of written) merged.set(id, v);
+    writes.set(row.id, merged);
+  }
+
+  // Decided per row on its final values, so a change and its undo in one request cost nothing.
+  for (const [rowId, written] of writes) {
+    const before = current.get(rowId)!;
+    const next = updated.get(rowId)!;
+    const changed = new Set([...written].filter(([id, v]) => (before[id] ?? "") !== v).map(([id]) => id));
+    const plan = planUpdate(columns, written, changed);
+    const decided = decideByHash(columns, written, changed, next, (columnId) => hashes.get(`${rowId}:${columnId}`));
+    for (const columnId of decided.rerun) delete next[columnId];
+    for (const columnId of decided.rerun) rerunPairs.push({ rowId, columnId });
+    for (const columnId of decided.stale) stalePairs.push({ rowId, columnId });
+    for (const columnId of plan.supplied) suppliedPairs.push({ rowId, columnId });
   }
 
   await supplyCells(tx, ctx.sheetId, suppliedPairs);
