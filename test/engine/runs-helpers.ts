@@ -18,9 +18,9 @@ export async function getRun(app: TestApp, runId: string, key?: string): Promise
 }
 
 /** Waits until the run satisfies `pred`, and returns it. */
-export function waitRun(app: TestApp, runId: string, pred: (r: Run) => boolean, what: string, timeoutMs = 20_000): Promise<Run> {
+export function waitRun(app: TestApp, runId: string, pred: (r: Run) => boolean, what: string, timeoutMs = 20_000, key?: string): Promise<Run> {
   return waitFor(async () => {
-    const r = await getRun(app, runId);
+    const r = await getRun(app, runId, key);
     return pred(r) ? r : undefined;
   }, what, timeoutMs);
 }
