@@ -46,7 +46,7 @@ async function run(label: string, llmArgs: string[]) {
   const rss = peakRss();
   const cpu0 = process.cpuUsage();
   const t0 = Date.now();
-  await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }));
+  await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, rt.config.runs));
   await startEngine(rt);
   for (;;) {
     const open = await rt.db.prisma.cell.count({ where: { sheetId: base.sheet.id, status: { in: ["pending", "running"] } } });

@@ -60,6 +60,7 @@ const schema = z.object({
   CREDITS_COST_CONFIGURE_CREATE: int(5),
   CREDITS_COST_CONFIGURE_MODIFY: int(2),
   CREDITS_COST_CELL_RUN: int(1),
+  DEFAULT_RUN_MAX_CREDITS: z.coerce.number().int().positive().optional(),
 
   WEBHOOK_RETRY_SCHEDULE: optionalString,
   WEBHOOK_TIMEOUT_MS: int(15_000),
@@ -132,6 +133,8 @@ function buildConfig(e: z.infer<typeof schema>) {
     },
     // `npm run cli -- mcp`: the running Cellwright a stdio MCP client is forwarded to.
     mcpBridge: { url: e.CELLWRIGHT_URL, apiKey: e.CELLWRIGHT_API_KEY },
+    /** What every run starts with: the cost of a cell, and the cap a run gets when none is asked for. */
+    runs: { cellCost: e.CREDITS_COST_CELL_RUN, defaultMaxCredits: e.DEFAULT_RUN_MAX_CREDITS ?? null },
     webhooks: {
       retryScheduleMs: parseSchedule(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

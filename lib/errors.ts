@@ -27,6 +27,7 @@ export const ERROR_CATALOG = {
   delivery_not_found: { status: 404, message: "Webhook delivery not found." },
   file_not_found: { status: 404, message: "File not found." },
   workspace_not_found: { status: 404, message: "Workspace not found." },
+  run_not_found: { status: 404, message: "Run not found." },
   method_not_allowed: { status: 405, message: "Method not allowed." },
   // structure conflicts
   dependency_cycle: { status: 409, message: "The column inputs would form a cycle." },
@@ -39,6 +40,8 @@ export const ERROR_CATALOG = {
   // retries (Idempotency-Key)
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with a different request." },
   idempotency_in_progress: { status: 409, message: "A request with this Idempotency-Key is still in progress; retry later." },
+  run_finished: { status: 409, message: "The run has finished; start a new run instead." },
+  run_budget_reached: { status: 409, message: "The run has spent its credit cap; resume it with a higher maxCredits." },
   // values and types
   invalid_value: { status: 400, message: "The value is not valid for the column type." },
   unknown_column: { status: 400, message: "No column has this name." },
@@ -58,6 +61,7 @@ export const ERROR_CATALOG = {
   ai_provider_error: { status: 502, message: "The AI provider failed." },
   // cell-only codes (carried by cells, never an HTTP status of their own)
   input_failed: { status: 500, message: "An input cell of this row ended in error." },
+  cancelled: { status: 500, message: "The cell's run was cancelled before it finished." },
   invalid_output: { status: 500, message: "The model's answer did not fit the column type." },
   tool_not_configured: { status: 500, message: "A tool this column needs is not configured." },
   tool_failed: { status: 500, message: "A tool call failed." },

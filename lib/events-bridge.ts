@@ -10,7 +10,7 @@ import type { AppEvent, EventBus } from "./events.ts";
 // is what the SSE hub's reset-and-refetch already handles.
 
 export const EVENTS_CHANNEL = "cellwright_events";
-const BRIDGED = new Set<AppEvent["type"]>(["cell.updated", "rows.changed", "row.sheet.processed", "structure.changed", "work.available", "webhooks.queued"]);
+const BRIDGED = new Set<AppEvent["type"]>(["cell.updated", "rows.changed", "row.sheet.processed", "structure.changed", "work.available", "webhooks.queued", "run.updated", "cells.cancelled"]);
 /** Wake-ups carry no data: one per flush is enough. */
 const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued"]);
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
@@ -36,6 +36,11 @@ export function packEvents(origin: string, events: AppEvent[], maxBytes = MAX_PA
     const json = JSON.stringify(e);
     if (Buffer.byteLength(json) <= budget) {
       parts.push(json);
+      continue;
+    }
+    if (e.type === "cells.cancelled") {
+      // A ref is under 100 bytes: chunks of 40 always fit.
+      for (let i = 0; i < e.refs.length; i += 40) parts.push(JSON.stringify({ ...e, refs: e.refs.slice(i, i + 40) }));
       continue;
     }
     if (e.type !== "rows.changed") continue; // no other event type can grow this large

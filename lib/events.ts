@@ -14,6 +14,10 @@ export type AppEvent =
   | { type: "rows.changed"; workspaceId: string; baseId: string; rowIds: string[]; kind: "added" | "updated" | "deleted" }
   | { type: "structure.changed"; workspaceId: string; baseId: string }
   | { type: "work.available" }
+  /** A run's progress or state changed (its cells, its spending, pause, resume, cancel, done). */
+  | { type: "run.updated"; workspaceId: string; baseId: string; runId: string }
+  /** These cells were cancelled: whichever worker runs one aborts its model call and tool fetches. */
+  | { type: "cells.cancelled"; refs: { rowId: string; columnId: string }[] }
   /** A webhook message became due outside a settle (a redelivery): wakes the relay. */
   | { type: "webhooks.queued" }
   /** Stored files whose records were deleted (with their base): their bytes can go. */
@@ -33,7 +37,9 @@ export interface BaseRef {
  */
 export type TxEvent =
   | { type: "cells.queued"; refs: readonly { rowId: string; columnId: string }[] }
-  | { type: "rows.settled"; base: BaseRef; rowIds: readonly string[] };
+  | { type: "rows.settled"; base: BaseRef; rowIds: readonly string[] }
+  /** A run finished (none of its cells is pending or running): the outbox writes `run.completed`. */
+  | { type: "run.completed"; workspaceId: string; baseId: string; run: Record<string, unknown> & { id: string } };
 
 type Listener = (event: AppEvent) => void;
 

@@ -22,10 +22,11 @@ export const newId = {
   apiKey: () => `key_${randomBase62(16)}`,
   apiKeySecret: () => `cw_${randomBase62(40)}`,
   credit: () => `cr_${randomBase62(20)}`,
-  cellRun: () => `run_${randomBase62(20)}`,
+  cellRun: () => `cellrun_${randomBase62(20)}`,
   chatMessage: () => `msg_${randomBase62(20)}`,
   webhook: () => `wh_${randomBase62(16)}`,
   webhookMessage: () => `msg_${randomBase62(24)}`,
   webhookAttempt: () => `att_${randomBase62(20)}`,
+  run: () => `run_${randomBase62(20)}`,
   file: () => `file_${randomBase62(20)}`,
 };

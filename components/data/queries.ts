@@ -7,6 +7,7 @@ export const keys = {
   bases: ["bases"] as const,
   base: (baseId: string) => ["base", baseId] as const,
   structure: (baseId: string) => ["structure", baseId] as const,
+  runs: (baseId: string) => ["runs", baseId] as const,
 };
 
 export function useBases() {

@@ -7,6 +7,9 @@ import type { cellMetadataSchema, cellStatusSchema, expandedCellSchema, expanded
 export type { BaseStructure, BaseSummary } from "@/lib/http/schemas/bases.ts";
 export type { ColumnView } from "@/lib/http/schemas/columns.ts";
 export type { RunEstimate } from "@/lib/http/schemas/run.ts";
+import type { runSchema } from "@/lib/http/schemas/runs.ts";
+/** A run: the AI cells one request queued, their progress and cost. */
+export type RunView = z.infer<typeof runSchema>;
 export type { UpdateRowsResult } from "@/lib/http/schemas/write-rows.ts";
 
 export type CellMetadata = z.infer<typeof cellMetadataSchema>;

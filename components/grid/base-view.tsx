@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, basePath, errorMessage } from "../data/api";
 import { keys, useBaseSummary, useStructure } from "../data/queries";
@@ -10,7 +10,8 @@ import { Skeleton } from "../ui/skeleton";
 import { useToast } from "../ui/toast";
 import { thresholdOf } from "./cell-state";
 import { ColumnEditor } from "./column-editor";
-import { DeleteColumnDialog, DeleteRowsDialog, RunDialog } from "./column-dialogs";
+import { ConfirmRunDialog, DeleteColumnDialog, DeleteRowsDialog, RunDialog } from "./column-dialogs";
+import { RunBar } from "./run-bar";
 import { Grid } from "./grid";
 import { Toolbar } from "./toolbar";
 import { useBaseRows } from "./use-base-rows";
@@ -25,6 +26,7 @@ type Dialog =
   | { kind: "delete-column"; column: ColumnView }
   | { kind: "run"; title: string; request: RunRequest }
   | { kind: "delete-rows"; rowIds: string[] }
+  | { kind: "confirm-run"; cells: number; answer: (a: { maxCredits?: number } | null) => void }
   | null;
 
 /**
@@ -43,7 +45,11 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
 
   const rows = useBaseRows(baseId, structure.data?.sheetColumns, threshold, reviewOnly);
   const table = useGridTable(rows.store, rows.handles, columns);
-  const actions = useGridActions(baseId, rows.store, columns);
+  const confirmRun = useCallback(
+    (cells: number) => new Promise<{ maxCredits?: number } | null>((answer) => setDialog({ kind: "confirm-run", cells, answer })),
+    [],
+  );
+  const actions = useGridActions(baseId, rows.store, columns, confirmRun);
 
   // Selection is kept by id; rows deleted elsewhere drop out of it here.
   const selectedRowIds = useMemo(
@@ -116,6 +122,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
               onAddColumn={() => setDialog({ kind: "column", column: null })}
               selectedRows={selectedRowIds.length}
               onDeleteRows={() => setDialog({ kind: "delete-rows", rowIds: selectedRowIds })}
+              runAll={{ enabled: !rerunHint, onClick: () => setDialog({ kind: "run", title: "Run every AI cell?", request: {} }) }}
               rerun={{
                 enabled: !rerunHint,
                 hint: rerunHint,
@@ -134,6 +141,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
               loading={loading}
               live={rows.live}
             />
+            <RunBar baseId={baseId} />
             <div className="min-h-0 flex-1">
               {structure.isPending ? (
                 <GridSkeleton />
@@ -167,6 +175,15 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
       {dialog?.kind === "column" ? <ColumnEditor baseId={baseId} column={dialog.column} columns={columns} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === "delete-column" ? <DeleteColumnDialog baseId={baseId} column={dialog.column} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === "run" ? <RunDialog title={dialog.title} request={dialog.request} actions={actions} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === "confirm-run" ? (
+        <ConfirmRunDialog
+          cells={dialog.cells}
+          onAnswer={(a) => {
+            setDialog(null);
+            dialog.answer(a);
+          }}
+        />
+      ) : null}
       {dialog?.kind === "delete-rows" ? (
         <DeleteRowsDialog
           count={dialog.rowIds.length}

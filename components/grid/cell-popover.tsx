@@ -148,10 +148,11 @@ const BADGES: Record<string, string> = {
   running: "bg-indigo-100 text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200",
   pending: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
   idle: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  cancelled: "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200",
 };
 
 function StatusBadge({ cell }: { cell: CellView | undefined }) {
   const status = cell?.metadata?.suppliedByUser ? "supplied" : (cell?.status ?? "idle");
-  const label = { done: "Done", error: "Failed", running: "Running", pending: "Queued", idle: "Not run", supplied: "Entered by hand" }[status] ?? status;
+  const label = { done: "Done", error: "Failed", running: "Running", pending: "Queued", idle: "Not run", supplied: "Entered by hand", cancelled: "Cancelled" }[status] ?? status;
   return <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${BADGES[status] ?? BADGES.idle}`}>{label}</span>;
 }

@@ -27,11 +27,24 @@ export function CellContent({ column, cell, threshold }: { column: ColumnView; c
     );
   }
   const value = cell?.value ?? "";
+  if (status === "cancelled" && value === "") {
+    return (
+      <span className="flex min-w-0 items-center gap-1.5 text-zinc-500 italic dark:text-zinc-400" title="Cancelled: its run was cancelled before it finished">
+        <span aria-hidden className="size-2 shrink-0 rounded-full border border-zinc-400 dark:border-zinc-500" />
+        <span className="truncate text-xs">Cancelled</span>
+      </span>
+    );
+  }
   const low = isLowConfidence(cell, threshold);
   return (
     <>
       <Value column={column} value={value} />
       {low ? <span className="sr-only"> (low confidence)</span> : null}
+      {status === "cancelled" ? (
+        <span className="absolute top-1 right-1 size-1.5 rounded-full border border-zinc-400 bg-white dark:bg-zinc-900" title="Cancelled: the earlier value is kept">
+          <span className="sr-only"> (cancelled; earlier value kept)</span>
+        </span>
+      ) : null}
       {cell?.stale ? (
         <span className="absolute top-1 right-1 size-1.5 rounded-full bg-amber-500" title="Out of date: its inputs or settings changed">
           <span className="sr-only"> (out of date)</span>
@@ -74,6 +87,8 @@ const PILL = [
 export function cellTone(cell: CellView | undefined, threshold: number, selected: boolean): string {
   if (selected) return "bg-indigo-50 dark:bg-indigo-950/50";
   if (cell?.status === "error") return "bg-red-50/70 dark:bg-red-950/30";
+  // Hatched, not red: a cancelled cell did not fail, it was stopped.
+  if (cell?.status === "cancelled") return "bg-[repeating-linear-gradient(135deg,transparent_0_6px,rgb(244_244_245)_6px_8px)] dark:bg-[repeating-linear-gradient(135deg,transparent_0_6px,rgb(39_39_42)_6px_8px)]";
   if (isLowConfidence(cell, threshold)) return "bg-amber-50 dark:bg-amber-950/35";
   return "bg-white dark:bg-zinc-900";
 }

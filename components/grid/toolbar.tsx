@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import { Button } from "../ui/button";
-import { FilterIcon, PlusIcon, RefreshIcon, TrashIcon } from "../ui/icons";
+import { FilterIcon, PlusIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../ui/icons";
 import { formatCount, plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
 import type { LiveStatus } from "./use-live-updates";
@@ -12,6 +12,7 @@ interface Props {
   selectedRows: number;
   onDeleteRows: () => void;
   rerun: { enabled: boolean; hint?: string; onClick: () => void };
+  runAll: { enabled: boolean; onClick: () => void };
   reviewOnly: boolean;
   reviewCount: number;
   onToggleReview: () => void;
@@ -32,6 +33,9 @@ export function Toolbar(p: Props) {
         <PlusIcon /> Column
       </Button>
       <span className="mx-1 hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
+      <Button size="sm" variant="ghost" onClick={p.runAll.onClick} disabled={!p.runAll.enabled} title="Estimate and run every AI cell">
+        <SparkleIcon /> Run all
+      </Button>
       <Button size="sm" variant="ghost" onClick={p.rerun.onClick} disabled={!p.rerun.enabled} title={p.rerun.hint}>
         <RefreshIcon /> Re-run selection
         {p.rerun.hint && !p.rerun.enabled ? <span className="sr-only">({p.rerun.hint})</span> : null}

@@ -16,7 +16,16 @@ export interface RunRequest {
   columnIds?: string[];
   rowIds?: string[];
   onlyEmpty?: boolean;
+  onlyStale?: boolean;
+  statuses?: ("idle" | "done" | "error" | "cancelled")[];
+  maxCredits?: number;
 }
+
+/** A paste or import that would queue this many AI cells asks first. */
+export const CONFIRM_RUN_ABOVE = 100;
+
+/** Asks before a large write queues AI cells: null to stop, or an optional credit cap. */
+export type ConfirmRun = (cells: number) => Promise<{ maxCredits?: number } | null>;
 
 /** A standard row from a write response, as an expanded record: AI cells left empty will run. */
 function toRecord(row: { id: string; cells: Record<string, string> }, columns: ColumnView[]): RowRecord {
@@ -25,7 +34,13 @@ function toRecord(row: { id: string; cells: Record<string, string> }, columns: C
     const value = row.cells[c.name] ?? "";
     cells[c.name] = c.isAiEnabled ? { value, status: value === "" ? "pending" : "done" } : { value };
   }
-  return { id: row.id, cells };
+  return { id: row.id, cells, processing: columns.some((c) => c.isAiEnabled && cells[c.name].status === "pending") };
+}
+
+/** How many AI cells adding these rows would queue: absent or empty, in a column that runs on insert. */
+function aiCellsOf(rows: readonly Record<string, string>[], columns: readonly ColumnView[]): number {
+  const ai = columns.filter((c) => c.isAiEnabled && (c.columnOptions as { autoRun?: string }).autoRun !== "never");
+  return rows.reduce((n, r) => n + ai.filter((c) => (r[c.name] ?? "") === "").length, 0);
 }
 
 function addRowsError(e: unknown): string {
@@ -37,7 +52,7 @@ function addRowsError(e: unknown): string {
   return errorMessage(e);
 }
 
-export function useGridActions(baseId: string, store: RowStore, columns: ColumnView[]) {
+export function useGridActions(baseId: string, store: RowStore, columns: ColumnView[], confirmRun?: ConfirmRun) {
   const toast = useToast();
   return useMemo(() => {
     const base = basePath(baseId);
@@ -75,11 +90,16 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
 
     async function addRows(rows: Record<string, string>[]): Promise<string[]> {
       const ids: string[] = [];
+      const queued = aiCellsOf(rows, columns);
+      const ok = queued > CONFIRM_RUN_ABOVE && confirmRun ? await confirmRun(queued) : {};
+      if (!ok) return ids;
       try {
         for (let i = 0; i < rows.length; i += CHUNK) {
-          const res = await api<{ rows: { id: string; cells: Record<string, string> }[] }>(`${base}/add-rows`, {
+          const res = await api<{ rows: { id: string; cells: Record<string, string> }[]; runId: string | null }>(`${base}/add-rows`, {
             body: { rows: rows.slice(i, i + CHUNK).map((cells) => ({ cells })) },
           });
+          // Add Rows takes no cap: it is set on the run it started, before most of it has run.
+          if (ok.maxCredits && res.runId) await api(`/api/v1/runs/${res.runId}/resume`, { body: { maxCredits: ok.maxCredits } });
           store.append(res.rows.map((r) => toRecord(r, columns)));
           ids.push(...res.rows.map((r) => r.id));
         }
@@ -142,7 +162,7 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
     }
 
     return { updateCell, clearCells, addRows, pasteRows, deleteRows, estimate, run };
-  }, [baseId, store, columns, toast]);
+  }, [baseId, store, columns, toast, confirmRun]);
 }
 
 export type GridActions = ReturnType<typeof useGridActions>;

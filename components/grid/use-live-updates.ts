@@ -73,6 +73,8 @@ export function useLiveUpdates(baseId: string, store: RowStore, loader: RowLoade
         } else if (d.rowIds && d.rowIds.length <= MAX_ROW_REFETCH) loader.refresh(d.rowIds);
         else void loader.reload();
       });
+      // Throttled by the server (4 a second per run): the run bar refetches the latest run.
+      on("run.updated", () => void qc.invalidateQueries({ queryKey: keys.runs(baseId) }));
       on("structure.changed", () => {
         void qc.invalidateQueries({ queryKey: keys.structure(baseId) });
         void qc.invalidateQueries({ queryKey: keys.base(baseId) });

@@ -11,7 +11,16 @@ import { startPageServer } from "../../test/support/page-server.ts";
 // shows sources the engine grounded itself.
 const pages = await startPageServer();
 
+// A row whose company is "Flaky …" fails its first model call and succeeds when retried, so the
+// runs spec has failed cells to retry.
+const flakySeen = new Set<string>();
+
 function cellReply(req: FakeLlmRequest): FakeReply | undefined {
+  const flaky = /"Company": "(Flaky [^"]*)"/.exec(req.lastUserText)?.[1];
+  if (flaky && !flakySeen.has(flaky)) {
+    flakySeen.add(flaky);
+    return { status: 400, message: "The fake model refuses this row once." };
+  }
   if (!req.tools.some((t) => t.name === "scrape-url")) return undefined;
   const toolResult = req.messages.find((m) => m.role === "tool");
   if (!toolResult) return { toolCalls: [{ name: "scrape-url", args: { url: `${pages.url}/article` } }] };

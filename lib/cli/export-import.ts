@@ -26,6 +26,7 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "sheets", key: ["id"] },
   { name: "columns", key: ["id"] },
   { name: "rows", key: ["id"] },
+  { name: "runs", key: ["id"] },
   { name: "cells", key: ["row_id", "column_id"] },
   { name: "cell_runs", key: ["id"] },
   { name: "credit_entries", key: ["id"] },

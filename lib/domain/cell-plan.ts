@@ -1,6 +1,7 @@
 // Pure rules for which AI cells run when rows are written (spec §4.4 plus autoRun).
 import { autoRunOf, type ColumnRecord } from "./column-model.ts";
-import { transitiveDependents } from "./graph.ts";
+import { topologicalOrder, transitiveDependents } from "./graph.ts";
+import { inputHashIn } from "./input-hash.ts";
 
 export type InsertPlan = Map<string, "supplied" | "pending" | "idle">;
 
@@ -47,4 +48,43 @@ export function planUpdate(
     if (column && !written.has(id) && autoRunOf(column) === "always") rerun.add(id);
   }
   return { supplied, rerun: [...rerun] };
+}
+
+export interface HashDecision {
+  /** AI cells to run again: written "" explicitly, or an "always" dependent whose inputs changed. */
+  rerun: string[];
+  /** Finished cells of dependents with autoRun onInsert or never whose inputs changed. */
+  stale: string[];
+}
+
+const FINISHED = new Set(["done", "error", "cancelled"]);
+
+/**
+ * Update Rows with input hashes: a dependent whose hash (its inputs' values, instructions, tools
+ * and model) is what its done value was generated from is left alone, so writing the same value
+ * costs nothing. A dependent of a cell that will itself run again cannot be judged yet and counts
+ * as changed.
+ */
+export function decideByHash(
+  columns: readonly ColumnRecord[],
+  written: ReadonlyMap<string, string>,
+  changed: ReadonlySet<string>,
+  next: Readonly<Record<string, string>>,
+  stored: (columnId: string) => { status: string; inputHash: string | null } | undefined,
+): HashDecision {
+  const ai = new Map(columns.filter((c) => c.isAiEnabled).map((c) => [c.id, c]));
+  const rerun = new Set([...written].filter(([id, v]) => ai.has(id) && v === "").map(([id]) => id));
+  const stale: string[] = [];
+  const triggers = [...changed].filter((id) => !rerun.has(id));
+  const dependents = transitiveDependents(columns, [...triggers, ...rerun]);
+  for (const id of topologicalOrder(columns)) {
+    const column = ai.get(id);
+    if (!column || !dependents.has(id) || written.has(id)) continue;
+    const cell = stored(id);
+    const unknown = column.inputColumnIds.some((i) => rerun.has(i));
+    if (!unknown && cell?.status === "done" && cell.inputHash === inputHashIn(columns, column, next)) continue;
+    if (autoRunOf(column) === "always") rerun.add(id);
+    else if (cell && FINISHED.has(cell.status)) stale.push(id);
+  }
+  return { rerun: [...rerun], stale };
 }

@@ -20,7 +20,7 @@ export interface ExpandedCell {
   stale?: boolean;
 }
 
-/** The expanded form (spec §2.3), with our documented additions: status, error and stale. */
+/** The expanded form (spec §2.3), with our documented additions: status, error and stale. A cancelled cell carries error.code "cancelled". */
 export function expandCell(column: Pick<ColumnRecord, "isAiEnabled">, value: string, cell: CellState | undefined): ExpandedCell {
   if (!column.isAiEnabled && !cell) return { value };
   if (!cell) return { value, status: "idle" };
@@ -36,7 +36,7 @@ export function expandCell(column: Pick<ColumnRecord, "isAiEnabled">, value: str
     },
     status: cell.status,
   };
-  if (cell.status === "error") out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };
+  if (cell.status === "error" || cell.status === "cancelled") out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };
   if (cell.stale) out.stale = true;
   return out;
 }

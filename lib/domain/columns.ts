@@ -7,8 +7,9 @@ import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "./col
 import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./column-input.ts";
 import { loadBase, loadColumns, touchBase, type BaseContext } from "./base-context.ts";
 import { directDependents } from "./graph.ts";
-import { markColumnStale } from "./cells/index.ts";
 import { assertBelow, lockOwner, QUOTAS } from "./limits.ts";
+import { finishedCellsOfColumn, markStale } from "./cells/index.ts";
+import { inputHashIn } from "./input-hash.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -86,7 +87,7 @@ export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: str
       updatedAt: new Date(),
     },
   });
-  if (aiChanged) await markColumnStale(tx, columnId);
+  if (aiChanged) await markChangedStale(tx, others.map((c) => (c.id === columnId ? updated : c)), updated);
   return updated;
 }
 
@@ -120,6 +121,16 @@ export async function deleteColumn({ tx, emit }: Work, workspaceId: string, base
   await touchBase(tx, ctx.baseId);
   emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
   return { id: columnId, deleted: true, cleanedDependents: dependents };
+}
+
+/**
+ * The column's AI settings changed: its generated cells whose input hash changed are stale (not
+ * re-run). A change the prompt does not see (the type, a rename) leaves every hash as it was.
+ */
+async function markChangedStale(tx: Tx, columns: readonly ColumnRecord[], column: ColumnRecord) {
+  const cells = await finishedCellsOfColumn(tx, column.id);
+  const changed = cells.filter((c) => c.input_hash !== inputHashIn(columns, column, c.values ?? {}));
+  await markStale(tx, changed.map((c) => ({ rowId: c.row_id, columnId: column.id })));
 }
 
 async function shiftPositions(tx: Tx, sheetId: string, from: number, delta: number) {

@@ -36,7 +36,9 @@ export function expandedRow(
 ) {
   const cells: Record<string, ReturnType<typeof expandCell>> = Object.create(null);
   for (const c of columns) cells[c.name] = expandCell(c, values[c.id] ?? "", cellStates.get(c.id));
-  return { id, cells };
+  // A script polls one row until this is false: none of its AI cells is pending or running.
+  const processing = [...cellStates.values()].some((s) => s.status === "pending" || s.status === "running");
+  return { id, cells, processing };
 }
 
 export function rowJson(

@@ -5,15 +5,16 @@ import { newId } from "../ids.ts";
 import { loadBase, loadColumns, touchBase } from "./base-context.ts";
 import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./row-input.ts";
 import { standardRow, type RowValues } from "./row-view.ts";
-import { planInsert, planUpdate } from "./cell-plan.ts";
+import { decideByHash, planInsert, planUpdate } from "./cell-plan.ts";
 import { settleRows } from "./row-settled.ts";
-import { insertCellsOfNewRows, queueCells, supplyCells } from "./cells/index.ts";
+import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "./cells/index.ts";
+import { startRun, type RunPolicy } from "./runs/record.ts";
 
 /**
  * Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once, so each
  * row's shape is checked here (checkNewRow) together with its cells, not at the edge.
  */
-export async function addRows(w: Work, workspaceId: string, baseId: string, { rows: input }: { rows: readonly unknown[] }) {
+export async function addRows(w: Work, workspaceId: string, baseId: string, { rows: input }: { rows: readonly unknown[] }, policy: RunPolicy) {
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
@@ -56,12 +57,14 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, { ro
     }
     if (!waiting) settled.push(row.id);
   }
-  await insertCellsOfNewRows(w, ctx.sheetId, cells);
+  const pending = cells.filter((c) => c.status === "pending").length;
+  const runId = await startRun(w, policy, { workspaceId, baseId: ctx.baseId, trigger: "add-rows", cells: pending });
+  await insertCellsOfNewRows(w, ctx.sheetId, cells, runId);
   await touchBase(tx, ctx.baseId);
   await settleRows(w, ctx, settled);
   const ids = prepared.map((r) => r.id);
   if (ids.length > 0) w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: ids, kind: "added" });
-  return { rows: prepared.map((r) => standardRow(columns, r.id, r.values)) };
+  return { rows: prepared.map((r) => standardRow(columns, r.id, r.values)), runId };
 }
 
 const ANALYZE_AFTER_ROWS = 1_000;
@@ -86,8 +89,12 @@ interface UpdateError {
   message: string;
 }
 
-/** Update Rows (spec §4.5): partial. Each row is applied whole or reported in `errors`, its shape too. */
-export async function updateRows(w: Work, workspaceId: string, baseId: string, { rows: rawRows }: { rows: readonly unknown[] }) {
+/**
+ * Update Rows (spec §4.5): partial. Each row is applied whole or reported in `errors`, its shape
+ * too. A dependent AI cell runs again only when what it is generated from changed (its input
+ * hash); with autoRun onInsert or never it is marked stale instead.
+ */
+export async function updateRows(w: Work, workspaceId: string, baseId: string, { rows: rawRows }: { rows: readonly unknown[] }, policy: RunPolicy) {
   const input = rawRows.map(checkRowUpdate);
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
@@ -100,6 +107,9 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
   const updated = new Map<string, RowValues>();
   const rerunPairs: { rowId: string; columnId: string }[] = [];
   const suppliedPairs: { rowId: string; columnId: string }[] = [];
+  const stalePairs: { rowId: string; columnId: string }[] = [];
+  const writes = new Map<string, Map<string, string>>();
+  const hashes = await cellHashes(tx, ids, columns.filter((c) => c.isAiEnabled).map((c) => c.id));
 
   for (const row of input) {
     if ("code" in row) {
@@ -116,31 +126,45 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
       for (const p of problems) errors.push({ rowId: row.id, ...p });
       continue;
     }
-    const changed = new Set([...written].filter(([id, v]) => (values[id] ?? "") !== v).map(([id]) => id));
     const next = { ...values };
     for (const [id, v] of written) {
       if (v === "") delete next[id];
       else next[id] = v;
     }
-    const plan = planUpdate(columns, written, changed);
-    for (const columnId of plan.rerun) delete next[columnId];
     updated.set(row.id, next);
-    for (const columnId of plan.rerun) rerunPairs.push({ rowId: row.id, columnId });
-    for (const columnId of plan.supplied) suppliedPairs.push({ rowId: row.id, columnId });
+    const merged = writes.get(row.id) ?? new Map<string, string>();
+    for (const [id, v] of written) merged.set(id, v);
+    writes.set(row.id, merged);
   }
 
+  // Decided per row on its final values, so a change and its undo in one request cost nothing.
+  for (const [rowId, written] of writes) {
+    const before = current.get(rowId)!;
+    const next = updated.get(rowId)!;
+    const changed = new Set([...written].filter(([id, v]) => (before[id] ?? "") !== v).map(([id]) => id));
+    const plan = planUpdate(columns, written, changed);
+    const decided = decideByHash(columns, written, changed, next, (columnId) => hashes.get(`${rowId}:${columnId}`));
+    for (const columnId of decided.rerun) delete next[columnId];
+    for (const columnId of decided.rerun) rerunPairs.push({ rowId, columnId });
+    for (const columnId of decided.stale) stalePairs.push({ rowId, columnId });
+    for (const columnId of plan.supplied) suppliedPairs.push({ rowId, columnId });
+  }
+
+  await supplyCells(tx, ctx.sheetId, suppliedPairs);
+  await markStale(tx, stalePairs);
+  const runId = await startRun(w, policy, { workspaceId, baseId: ctx.baseId, trigger: "update-rows", cells: rerunPairs.length });
+  // Before the values change: a queued cell keeps the value it had, for a cancelled run to restore.
+  if (runId) await queueCells(w, ctx.sheetId, rerunPairs, runId);
   for (const [id, values] of updated) {
     await tx.row.update({ where: { id }, data: { values, updatedAt: new Date() } });
   }
-  await supplyCells(tx, ctx.sheetId, suppliedPairs);
-  await queueCells(w, ctx.sheetId, rerunPairs);
   const waiting = new Set(rerunPairs.map((p) => p.rowId));
   await settleRows(w, ctx, [...updated.keys()].filter((id) => !waiting.has(id)));
   if (updated.size > 0) {
     await touchBase(tx, ctx.baseId);
     w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: [...updated.keys()], kind: "updated" });
   }
-  return { rows: [...updated].map(([id, values]) => standardRow(columns, id, values)), errors };
+  return { rows: [...updated].map(([id, values]) => standardRow(columns, id, values)), errors, runId };
 }
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {

@@ -5,12 +5,29 @@ import { appError } from "../errors.ts";
 import { loadBase, loadColumns } from "./base-context.ts";
 import { queueCells, type CellRef } from "./cells/index.ts";
 import { balanceOf } from "../credits/ledger.ts";
+import { startRun, type RunPolicy } from "./runs/record.ts";
+
+export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled"] as const;
 
 export const runRequestSchema = z
   .object({
     columnIds: z.array(z.string()).max(200).optional().describe("AI columns to run, at most 200; default every AI column."),
     rowIds: z.array(z.string()).max(100_000).optional().describe("Rows to run, at most 100,000; default every row."),
     onlyEmpty: z.boolean().optional().describe("true to run only cells without a value."),
+    statuses: z
+      .array(z.enum(RUN_SELECTABLE_STATUSES).describe("A cell status: idle (never run), done, error or cancelled."))
+      .min(1)
+      .max(4)
+      .optional()
+      .describe('Run only cells in these statuses, e.g. ["error", "cancelled"] to retry what failed.'),
+    onlyStale: z.boolean().optional().describe("true to run only stale cells: generated from inputs or settings that have changed since."),
+    maxCredits: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000_000)
+      .optional()
+      .describe("The run's credit cap, 1 to 1,000,000,000: it pauses (pausedReason budget) rather than spend more. Default DEFAULT_RUN_MAX_CREDITS, else none."),
   })
   .strict()
   .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone.");
@@ -28,35 +45,54 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
     if (unknown.length > 0) throw appError("validation_failed", `Not AI columns of this base: ${unknown.join(", ")}.`, { columnIds: unknown });
     columnIds = [...new Set(req.columnIds)];
   }
-  const refs = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
-    `SELECT r.id AS row_id, col AS column_id
+  const refs = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; stale: boolean; unchanged: boolean }[]>(
+    `SELECT r.id AS row_id, col AS column_id, COALESCE(c.stale, false) AS stale,
+       (c.status = 'done' AND NOT c.stale) AS unchanged
      FROM rows r CROSS JOIN unnest($2::text[]) AS col
      LEFT JOIN cells c ON c.row_id = r.id AND c.column_id = col
      WHERE r.sheet_id = $1
        AND ($3::text[] IS NULL OR r.id = ANY($3::text[]))
        AND (c.status IS NULL OR c.status NOT IN ('pending', 'running'))
        AND (NOT $4::boolean OR COALESCE(r."values"->>col, '') = '')
+       AND ($5::text[] IS NULL OR COALESCE(c.status, 'idle') = ANY($5::text[]))
      ORDER BY r.seq`,
     ctx.sheetId,
     columnIds,
     req.rowIds ?? null,
     req.onlyEmpty ?? false,
+    req.statuses ?? null,
   );
-  return { ctx, refs: refs.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
+  const stale = refs.filter((r) => r.stale).length;
+  const unchanged = refs.filter((r) => r.unchanged).length;
+  const chosen = req.onlyStale ? refs.filter((r) => r.stale) : refs;
+  return { ctx, stale, unchanged, refs: chosen.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
 }
 
+/**
+ * What a run would do: the cells it queues and their cost, how many of the named cells are stale,
+ * and how many are done and unchanged (skipped with onlyStale, regenerated without it).
+ */
 export async function estimateRun(tx: Tx, workspaceId: string, baseId: string, req: RunRequest, costPerCell: number) {
-  const { refs } = await selectCells(tx, workspaceId, baseId, req);
+  const { refs, stale, unchanged } = await selectCells(tx, workspaceId, baseId, req);
   const balance = await balanceOf(tx, workspaceId);
-  return { cells: refs.length, credits: refs.length * costPerCell, balance: balance === -1 ? null : balance };
+  return {
+    cells: refs.length,
+    credits: refs.length * costPerCell,
+    balance: balance === -1 ? null : balance,
+    stale,
+    unchanged,
+    skipped: req.onlyStale ? unchanged : 0,
+  };
 }
 
-/** (Re)generates exactly the named cells: they become pending with an empty value. */
-export async function runCells(w: Work, workspaceId: string, baseId: string, req: RunRequest) {
+/** (Re)generates exactly the named cells, as one run: they become pending with an empty value. */
+export async function runCells(w: Work, workspaceId: string, baseId: string, req: RunRequest, policy: RunPolicy) {
   const { ctx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
+  const runId = await startRun(w, policy, { workspaceId, baseId: ctx.baseId, trigger: "run", cells: refs.length, maxCredits: req.maxCredits });
+  if (!runId) return { runId, queued: 0 };
   for (let i = 0; i < refs.length; i += 5_000) {
     const batch = refs.slice(i, i + 5_000);
-    await queueCells(w, ctx.sheetId, batch);
+    await queueCells(w, ctx.sheetId, batch, runId);
     await w.tx.$executeRawUnsafe(
       `UPDATE rows r SET "values" = r."values" - t.cols
        FROM (SELECT row_id, array_agg(column_id) AS cols FROM unnest($1::text[], $2::text[]) AS u(row_id, column_id) GROUP BY row_id) t
@@ -65,9 +101,7 @@ export async function runCells(w: Work, workspaceId: string, baseId: string, req
       batch.map((r) => r.columnId),
     );
   }
-  if (refs.length > 0) {
-    const rowIds = [...new Set(refs.map((r) => r.rowId))];
-    w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });
-  }
-  return { queued: refs.length };
+  const rowIds = [...new Set(refs.map((r) => r.rowId))];
+  w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });
+  return { runId, queued: refs.length };
 }

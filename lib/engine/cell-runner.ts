@@ -1,5 +1,6 @@
 import type { Runtime } from "../runtime.ts";
 import type { CellJob, CellWorker } from "../jobs/types.ts";
+import { CellCancelled } from "../jobs/worker-slots.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { inTransaction } from "../db/work.ts";
 import { columnOptionsOf } from "../domain/column-model.ts";
@@ -11,6 +12,7 @@ import { buildSystemPrompt, buildUserPrompt, type PromptInput } from "./prompt.t
 import { cellAnswerSchema, checkAnswer } from "./answer.ts";
 import { failCell, InsufficientCredits, retryCell, type Completion, type RunRecord } from "../domain/cells/index.ts";
 import { backoffMs } from "./backoff.ts";
+import { inputHashIn } from "../domain/input-hash.ts";
 
 export interface RunnerDeps {
   limiter: RateLimiter;
@@ -72,7 +74,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
           // The slot is freed without waiting for the batched write: until it lands the cell stays
           // running under this worker's lease, so a crash in between only means a re-run, never a
           // second charge.
-          void deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run }).catch((e) => {
+          void deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run, inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values) }).catch((e) => {
             if (e instanceof InsufficientCredits) return noCredits();
             console.error("[cellwright] storing a cell's value failed:", e);
           });
@@ -84,9 +86,10 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     } catch (e) {
       if (e instanceof InsufficientCredits) return void (await noCredits());
       const c = classifyError(e);
+      // Cancelled: the cell is already final. Shutting down: the queue hands the cell back.
+      if (signal.reason instanceof CellCancelled || (signal.aborted && !c.retryable)) return;
       // Cells carry the safe message; the raw error is for the operator's log.
       if (c.detail) console.warn(`[cellwright] cell ${job.rowId}/${job.columnId} attempt ${job.attempts + 1}: ${c.code}: ${c.detail}`);
-      if (signal.aborted && !c.retryable) return; // shutting down: the queue hands the cell back
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
         const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);
         return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c, run)));

@@ -26,6 +26,7 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
   queue.start(worker);
   const off = rt.bus.on((e) => {
     if (e.type === "work.available") queue.wake();
+    else if (e.type === "cells.cancelled") queue.cancel(e.refs);
   });
   rt.services.push({
     name: "engine",

@@ -63,6 +63,7 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
       pump();
     },
     wake: () => pump(),
+    cancel: (refs) => slots.abort(refs),
     async stop(graceMs = 10_000) {
       stopped = true;
       clearInterval(poll);

@@ -122,6 +122,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       pump();
     },
     wake: () => pump(),
+    cancel: (refs) => slots.abort(refs),
     // A value reaches the database after its slot was freed (writes are batched), so the row's
     // next cells are queued again once it has landed.
     stored: (rowIds) => follow(rowIds),

@@ -54,7 +54,8 @@ export async function claimJobs(
       const seen = new Set(rows.filter((r) => r.claimed).map((r) => `${r.row_id}/${r.column_id}`));
       for (const r of rows) {
         const key = `${r.row_id}/${r.column_id}`;
-        if (seen.has(key) || r.status !== "pending" || !r.inputs_done) continue;
+        // A paused or cancelled run's cells wait without a job: resuming queues them again.
+        if (seen.has(key) || r.status !== "pending" || !r.inputs_done || !r.run_open) continue;
         seen.add(key);
         if (r.due) capped++;
         later.push({ rowId: r.row_id, columnId: r.column_id, generation: r.generation, attempts: r.attempts, availableAt: new Date(r.available_at) });

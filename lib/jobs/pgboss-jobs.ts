@@ -1,6 +1,6 @@
 import { PgBoss, fromPrisma, type JobInsert } from "pg-boss";
 import type { Tx } from "../db/database.ts";
-import { inputsSettledSql } from "../domain/cells/index.ts";
+import { inputsSettledSql, runOpenSql } from "../domain/cells/index.ts";
 
 // Cells as pg-boss jobs (scale-out). A job only says "this cell may be ready"; the cell row stays
 // the source of truth, and a worker must claim the row (status running, its lease) before it runs
@@ -20,6 +20,8 @@ export interface ReadyCell extends CellKey {
   generation: number;
   attempts: number;
   availableAt: Date;
+  /** Its place among its run's ready cells (1 first); jobs of equal turn are fetched oldest first. */
+  turn?: number;
 }
 
 export interface CellJobData {
@@ -30,15 +32,27 @@ export interface CellJobData {
 export const jobKey = (c: { rowId: string; columnId: string; generation: number; attempts: number }) =>
   `${c.rowId}/${c.columnId}/${c.generation}/${c.attempts}`;
 
-/** The cells of `where` that are pending with every AI input terminal: the DAG's rule. */
+/**
+ * The cells of `where` that are pending with every AI input terminal (the DAG's rule), in a run
+ * that is running. `turn` numbers each run's cells: jobs are fetched by priority, and a cell's
+ * priority is minus its turn, so runs take turns instead of queueing behind each other.
+ */
 const READY_SQL = (where: string) => `
-  SELECT c.row_id, c.column_id, c.generation, c.attempts, c.available_at
+  SELECT c.row_id, c.column_id, c.generation, c.attempts, c.available_at,
+    (row_number() OVER (PARTITION BY c.run_id ORDER BY c.available_at, c.row_id))::int AS turn
   FROM cells c JOIN columns col ON col.id = c.column_id
   WHERE ${where} AND c.status = 'pending'
-    AND ${inputsSettledSql("c", "col.input_column_ids")}`;
+    AND ${inputsSettledSql("c", "col.input_column_ids")} AND ${runOpenSql("c")}`;
 
-type ReadyRow = { row_id: string; column_id: string; generation: number; attempts: number; available_at: Date };
-const toReady = (r: ReadyRow): ReadyCell => ({ rowId: r.row_id, columnId: r.column_id, generation: r.generation, attempts: r.attempts, availableAt: new Date(r.available_at) });
+type ReadyRow = { row_id: string; column_id: string; generation: number; attempts: number; available_at: Date; turn?: number };
+const toReady = (r: ReadyRow): ReadyCell => ({
+  rowId: r.row_id,
+  columnId: r.column_id,
+  generation: r.generation,
+  attempts: r.attempts,
+  availableAt: new Date(r.available_at),
+  turn: r.turn,
+});
 
 export interface CellJobs {
   boss: PgBoss;
@@ -75,7 +89,7 @@ export async function startCellJobs(url: string, opts: { keepCompletedSeconds?: 
         // available_at is the database's time, like pg-boss's own clock: a cell waiting for a
         // retry gets its job exactly when it is due.
         const startAfter = notBefore && notBefore > c.availableAt ? notBefore : c.availableAt;
-        return { data: { r: c.rowId, c: c.columnId }, singletonKey: jobKey(c), startAfter };
+        return { data: { r: c.rowId, c: c.columnId }, singletonKey: jobKey(c), startAfter, priority: 1 - (c.turn ?? 1) };
       });
       await boss.insert(CELL_QUEUE, jobs, { db: fromPrisma(tx) });
       n += jobs.length;

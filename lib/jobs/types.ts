@@ -15,6 +15,8 @@ export interface CellQueue {
   wake(): void;
   /** Values of these rows' cells were committed: cells that depend on them may now be ready. */
   stored?(rowIds: readonly string[]): void;
+  /** Their run was cancelled: aborts these cells where this worker runs them. */
+  cancel(refs: readonly { rowId: string; columnId: string }[]): void;
   /** Stops claiming, lets in-flight work finish for up to `graceMs`, then releases the rest. */
   stop(graceMs?: number): Promise<void>;
   readonly owner: string;

@@ -1,5 +1,13 @@
 import type { CellJob, CellWorker } from "./types.ts";
 
+/** The reason a cancelled cell's signal carries. */
+export class CellCancelled extends Error {
+  constructor() {
+    super("The run was cancelled.");
+    this.name = "CellCancelled";
+  }
+}
+
 interface Running {
   job: CellJob;
   abort: AbortController;
@@ -38,6 +46,10 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
     dispatch,
     get running() {
       return running.size;
+    },
+    /** Aborts the runs of these cells (their run was cancelled): the model call and tool fetches stop. */
+    abort(refs: readonly { rowId: string; columnId: string }[]) {
+      for (const r of refs) running.get(`${r.rowId}:${r.columnId}`)?.abort.abort(new CellCancelled());
     },
     start(w: CellWorker) {
       worker = w;

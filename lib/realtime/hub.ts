@@ -6,7 +6,10 @@ import type { AppEvent, EventBus } from "../events.ts";
 // when that is no longer in memory (too old, evicted, or another server process) it is told to
 // reset and refetch instead of silently missing changes.
 
-export type LiveEventType = "cell.updated" | "rows.changed" | "structure.changed" | "row.sheet.processed";
+export type LiveEventType = "cell.updated" | "rows.changed" | "structure.changed" | "row.sheet.processed" | "run.updated";
+
+/** run.updated goes out at most this often per run (4 a second); the last update is never dropped. */
+export const RUN_UPDATE_INTERVAL_MS = 250;
 
 export interface LiveEvent {
   /** "<epoch>.<seq>": the epoch changes with each process, so ids from before a restart reset. */
@@ -33,7 +36,7 @@ export type Subscription =
   | { kind: "replay"; events: LiveEvent[]; headId: string; unsubscribe: () => void }
   | { kind: "reset"; headId: string; unsubscribe: () => void };
 
-const FORWARDED = new Set<string>(["cell.updated", "rows.changed", "structure.changed", "row.sheet.processed"]);
+const FORWARDED = new Set<string>(["cell.updated", "rows.changed", "structure.changed", "row.sheet.processed", "run.updated"]);
 
 export class RealtimeHub {
   readonly epoch = randomBytes(4).toString("hex");
@@ -48,6 +51,8 @@ export class RealtimeHub {
   private readonly maxBases: number;
   private readonly maxRowIds: number;
   private detach?: () => void;
+  /** Per run: when its last run.updated went out, and the trailing one waiting, if any. */
+  private readonly runThrottle = new Map<string, { at: number; timer?: NodeJS.Timeout; event?: AppEvent }>();
 
   constructor(opts: HubOptions = {}) {
     this.perBase = opts.perBase ?? 500;
@@ -61,6 +66,8 @@ export class RealtimeHub {
   }
 
   stop(): void {
+    for (const t of this.runThrottle.values()) clearTimeout(t.timer);
+    this.runThrottle.clear();
     this.detach?.();
     this.detach = undefined;
     this.listeners.clear();
@@ -71,6 +78,11 @@ export class RealtimeHub {
   }
 
   publish(event: AppEvent): void {
+    if (event.type === "run.updated" && this.throttled(event)) return;
+    this.publishForwarded(event);
+  }
+
+  private publishForwarded(event: AppEvent): void {
     if (!FORWARDED.has(event.type) || !("baseId" in event)) return;
     const live: LiveEvent = {
       seq: ++this.seq,
@@ -113,6 +125,38 @@ export class RealtimeHub {
     if (after === null || !this.canReplay(baseId, after)) return { kind: "reset", headId, unsubscribe };
     const events = (this.buffers.get(baseId) ?? []).filter((e) => e.seq > after && e.workspaceId === workspaceId);
     return { kind: "replay", events, headId, unsubscribe };
+  }
+
+  /** True when the run's update must wait: it is sent later, as the trailing update of its window. */
+  private throttled(event: Extract<AppEvent, { type: "run.updated" }>): boolean {
+    const now = Date.now();
+    const t = this.runThrottle.get(event.runId);
+    if (!t || now - t.at >= RUN_UPDATE_INTERVAL_MS) {
+      if (t?.timer) clearTimeout(t.timer);
+      this.runThrottle.set(event.runId, { at: now });
+      if (this.runThrottle.size > 10_000) this.forgetOldRuns(now);
+      return false;
+    }
+    t.event = event;
+    t.timer ??= setTimeout(() => {
+      t.timer = undefined;
+      t.at = Date.now();
+      const pending = t.event;
+      t.event = undefined;
+      if (pending) this.publishNow(pending);
+    }, RUN_UPDATE_INTERVAL_MS - (now - t.at));
+    t.timer.unref?.();
+    return true;
+  }
+
+  private publishNow(event: AppEvent): void {
+    const t = this.runThrottle.get((event as { runId: string }).runId);
+    if (t) t.at = Date.now();
+    this.publishForwarded(event);
+  }
+
+  private forgetOldRuns(now: number): void {
+    for (const [id, t] of this.runThrottle) if (!t.timer && now - t.at > 60_000) this.runThrottle.delete(id);
   }
 
   listenerCount(baseId: string): number {
@@ -160,6 +204,8 @@ export class RealtimeHub {
         return { rowId: event.rowId, columnId: event.columnId, status: event.status };
       case "row.sheet.processed":
         return { rowId: event.rowId };
+      case "run.updated":
+        return { runId: event.runId };
       case "rows.changed": {
         const many = event.rowIds.length > this.maxRowIds;
         return { kind: event.kind, rowIds: many ? null : event.rowIds, count: event.rowIds.length };

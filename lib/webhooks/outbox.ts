@@ -15,9 +15,9 @@ const EVENT: WebhookEvent = "row.sheet.processed";
 const CHUNK = 1_000;
 
 /** The endpoints of this base that want the event: enabled, subscribed, and for every base or this one. */
-async function subscribers(tx: Tx, ctx: BaseRef) {
+async function subscribers(tx: Tx, ctx: Pick<BaseRef, "workspaceId" | "baseId">, event: WebhookEvent = EVENT) {
   return tx.webhookEndpoint.findMany({
-    where: { workspaceId: ctx.workspaceId, enabled: true, events: { has: EVENT }, OR: [{ baseId: null }, { baseId: ctx.baseId }] },
+    where: { workspaceId: ctx.workspaceId, enabled: true, events: { has: event }, OR: [{ baseId: null }, { baseId: ctx.baseId }] },
     select: { id: true, expand: true },
   });
 }
@@ -73,7 +73,19 @@ export async function enqueueRowsProcessed(tx: Tx, ctx: BaseRef, rowIds: readonl
   return written;
 }
 
-/** The outbox's part of a transaction: rows settled in it get their messages in it. */
+/** Writes a `run.completed` message, with the run object, for each subscribed endpoint. */
+export async function enqueueRunCompleted(tx: Tx, ctx: Pick<BaseRef, "workspaceId" | "baseId">, run: Record<string, unknown>): Promise<number> {
+  const endpoints = await subscribers(tx, ctx, "run.completed");
+  if (endpoints.length === 0) return 0;
+  const body = JSON.stringify({ type: "run.completed", timestamp: new Date().toISOString(), data: { baseId: ctx.baseId, run } });
+  await tx.webhookMessage.createMany({
+    data: endpoints.map((e) => ({ id: newId.webhookMessage(), endpointId: e.id, workspaceId: ctx.workspaceId, eventType: "run.completed", body })),
+  });
+  return endpoints.length;
+}
+
+/** The outbox's part of a transaction: rows settled and runs finished in it get their messages in it. */
 export const outboxReaction: TxReaction = async (tx, event) => {
   if (event.type === "rows.settled") await enqueueRowsProcessed(tx, event.base, event.rowIds);
+  else if (event.type === "run.completed") await enqueueRunCompleted(tx, event, event.run);
 };

@@ -50,6 +50,7 @@ describe("rows", () => {
       body: { rows: [{ cells: { Company: "Done", Summary: "supplied" } }, { cells: { Company: "Waiting" } }] },
       status: 200,
       events: () => [
+        { type: "run.updated", baseId: h.baseId },
         { type: "work.available" },
         { type: "row.sheet.processed", baseId: h.baseId },
         { type: "rows.changed", kind: "added", baseId: h.baseId },

@@ -40,7 +40,7 @@ describe("Add Rows (§4.4)", () => {
   it("returns each new row with its id and an entry for every column", async () => {
     const res = await app.api("POST", add(), { body: { rows: [{ cells: { Company: "Acme" } }, { cells: {} }] } });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(["rows"]);
+    expect(Object.keys(res.body)).toEqual(["rows", "runId"]);
     expect(res.body.rows).toEqual([
       { id: expect.stringMatching(/^sr_/), cells: { Company: "Acme", Website: "", Employees: "", Summary: "" } },
       { id: expect.stringMatching(/^sr_/), cells: { Company: "", Website: "", Employees: "", Summary: "" } },
@@ -55,7 +55,7 @@ describe("Add Rows (§4.4)", () => {
   });
 
   it("accepts an empty rows array", async () => {
-    await runScenario(app, { name: "", method: "POST", path: add(), body: { rows: [] }, status: 200, bodyEquals: { rows: [] } });
+    await runScenario(app, { name: "", method: "POST", path: add(), body: { rows: [] }, status: 200, bodyEquals: { rows: [], runId: null } });
   });
 
   it("matches column names exactly first, then case-insensitively", async () => {
@@ -124,7 +124,9 @@ describe("Update Rows (§4.5)", () => {
   it("updates valid rows, returns them with every column, and errors: [] when all went well", async () => {
     const res = await app.api("POST", update(), { body: { rows: [{ id: ids[0], cells: { Employees: "2", Website: "u1.example" } }] } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const { runId, ...rest } = res.body;
+    expect(runId === null || /^run_/.test(runId)).toBe(true);
+    expect(rest).toEqual({
       rows: [{ id: ids[0], cells: { Company: "U1", Website: "https://u1.example", Employees: "2", Summary: "" } }],
       errors: [],
     });

@@ -10,7 +10,7 @@ export async function addRows(app: TestApp, baseId: string, rows: Record<string,
 export async function expandedRows(app: TestApp, baseId: string) {
   return (await app.api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows as {
     id: string;
-    cells: Record<string, { value: string; status?: string; metadata?: any; error?: { code: string; message: string } }>;
+    cells: Record<string, { value: string; status?: string; metadata?: any; error?: { code: string; message: string }; stale?: true }>;
   }[];
 }
 

@@ -150,11 +150,11 @@ describe("re-runs", () => {
     llm.reset();
     const industry = col.Industry;
     const est = await app.api("POST", `/api/v1/bases/${baseId}/run/estimate`, { body: { columnIds: [industry], rowIds: [rows[0].id, rows[1].id] } });
-    expect(est.body).toEqual({ cells: 2, credits: 2, balance: null });
+    expect(est.body).toEqual({ cells: 2, credits: 2, balance: null, stale: 0, unchanged: 2, skipped: 0 });
     expect(llm.totalRequests).toBe(0);
     const run = await app.api("POST", `/api/v1/bases/${baseId}/run`, { body: { columnIds: [industry], rowIds: [rows[0].id] } });
     expect(run.status).toBe(202);
-    expect(run.body).toEqual({ queued: 1 });
+    expect(run.body).toEqual({ runId: expect.stringMatching(/^run_/), queued: 1 });
     await settled(app, baseId);
     expect(llm.totalRequests).toBe(1);
     const onlyEmpty = await app.api("POST", `/api/v1/bases/${baseId}/run/estimate`, { body: { onlyEmpty: true } });

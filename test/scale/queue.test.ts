@@ -60,7 +60,7 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
     const before = (await jobs()).length;
     await expect(
       inTransaction(app.rt, async (w) => {
-        await addRowsDomain(w, app.workspaceA, baseId, { rows: [{ cells: { Company: "C" } }] });
+        await addRowsDomain(w, app.workspaceA, baseId, { rows: [{ cells: { Company: "C" } }] }, app.rt.config.runs);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");

@@ -72,6 +72,7 @@ describe("table owners", () => {
     { table: "cells", model: "cell", owner: /^lib\/domain\/cells\// },
     { table: "cell_runs", model: "cellRun", owner: /^lib\/domain\/cells\// },
     { table: "credit_entries", model: "creditEntry", owner: /^lib\/credits\/ledger\.ts$/ },
+    { table: "runs", model: "run", owner: /^lib\/domain\/runs\/record\.ts$/ },
   ];
 
   it.each(OWNERS)("only $owner writes $table", ({ table, model, owner }) => {

@@ -4,10 +4,11 @@ import { assertTransition, canTransition, CELL_STATUSES, CELL_TRANSITIONS, fromS
 // The cell state machine: the table is the whole truth, and everything not in it is refused.
 
 const ALLOWED: Record<string, (CellStatus | null)[]> = {
-  pending: [null, "pending", "running", "done", "error"],
+  pending: [null, "pending", "running", "done", "error", "cancelled"],
   running: ["pending"],
-  done: [null, "pending", "running", "done", "error"],
+  done: [null, "pending", "running", "done", "error", "cancelled"],
   error: ["running", "pending"],
+  cancelled: ["pending", "running"],
 };
 
 describe("cell transitions", () => {
@@ -26,7 +27,8 @@ describe("cell transitions", () => {
   it("builds each UPDATE's status condition from the table", () => {
     expect(fromStatusSql("claim", "c")).toBe("c.status IN ('pending')");
     expect(fromStatusSql("complete")).toBe("cells.status IN ('running')");
-    expect(fromStatusSql("queue")).toBe("cells.status IN ('pending', 'running', 'done', 'error')");
+    expect(fromStatusSql("queue")).toBe("cells.status IN ('pending', 'running', 'done', 'error', 'cancelled')");
+    expect(fromStatusSql("cancel")).toBe("cells.status IN ('pending', 'running')");
     for (const t of Object.keys(CELL_TRANSITIONS) as (keyof typeof CELL_TRANSITIONS)[]) {
       expect(fromStatusSql(t)).toMatch(/^cells\.status IN \('[a-z]+'(, '[a-z]+')*\)$/);
     }

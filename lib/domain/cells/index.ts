@@ -3,6 +3,7 @@
 // call these functions, and every status change is a transition of the table in transitions.ts.
 export * from "./types.ts";
 export * from "./transitions.ts";
-export { insertCellsOfNewRows, queueCells, supplyCells, markColumnStale } from "./queue.ts";
+export { insertCellsOfNewRows, queueCells, supplyCells, markStale, finishedCellsOfColumn, cellHashes } from "./queue.ts";
 export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
-export { claimReadyCells, claimListedCells, countLiveLeases, renewLeases, releaseCells, returnLeases, inputsSettledSql, type ListedCellState } from "./leases.ts";
+export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
+export { claimReadyCells, claimListedCells, countLiveLeases, renewLeases, releaseCells, returnLeases, inputsSettledSql, runnableSql, runOpenSql, type ListedCellState } from "./leases.ts";

@@ -15,29 +15,68 @@ type ClaimRow = { row_id: string; column_id: string; sheet_id: string; generatio
 const toClaimed = (r: ClaimRow): ClaimedCell => ({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id, generation: r.generation, attempts: r.attempts });
 const CLAIM_SET = `status = ${toStatusSql("claim")}, lease_owner = $2, lease_until = ${leaseFor("$3")}, started_at = now(), updated_at = now()`;
 
+/** SQL: `c`'s inputs are settled, as a per-candidate index lookup. */
+const READY = (c: string) => `NOT EXISTS (
+  SELECT 1 FROM cells d
+  WHERE d.row_id = ${c}.row_id
+    AND d.column_id = ANY((SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[])
+    AND d.status IN ('pending', 'running')
+  -- OFFSET 0 keeps this a per-candidate index lookup: unfenced, the planner turns it into an
+  -- anti-join over every waiting cell, 30x slower at 10,000 pending cells.
+  OFFSET 0)`;
+
+/** SQL: how many more cells run `r` may start: its budget left, less the cells it has running. */
+const ROOM = (r: string, cap: string) => `CASE WHEN ${r}.max_credits IS NULL OR ${r}.cell_cost <= 0 THEN ${cap}
+  ELSE GREATEST(0, LEAST(${cap}, (${r}.max_credits - ${r}.credits_spent) / ${r}.cell_cost
+    - (SELECT count(*) FROM cells x WHERE x.run_id = ${r}.id AND x.status = 'running')))::int END`;
+
 /**
- * Claims up to `limit` pending cells that are due and ready (the embedded queue). The scan walks
- * the (status, available_at) index and stops at `limit`, so a claim stays cheap however many
- * cells wait; rows inserted together are served in insertion order.
+ * SQL: cell `c` may be claimed as far as its run is concerned: the run is running (not paused,
+ * cancelled or done) and its budget covers one more cell beside those it has running.
+ */
+export const runOpenSql = (c: string) => `(${c}.run_id IS NULL OR EXISTS (SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running'))`;
+
+/** SQL: as runOpenSql, and the run's budget also covers one more cell beside those it has running. */
+export const runnableSql = (c: string) => `(${c}.run_id IS NULL OR EXISTS (
+  SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running' AND ${ROOM("r", "1")} > 0))`;
+
+/**
+ * Claims up to `limit` pending cells that are due and ready (the embedded queue), fairly: runs
+ * take turns round-robin within their workspace, and workspaces take turns above them, so a
+ * small run is never stuck behind a large one. Each running run offers at most `limit` cells
+ * (fewer when its budget is nearly spent), walking the (run_id, status, available_at) index, so a
+ * claim stays cheap however many cells wait. Cells queued before runs existed form one more group.
  */
 export async function claimReadyCells(tx: Tx, owner: string, limit: number, leaseMs: number): Promise<ClaimedCell[]> {
   const rows = await tx.$queryRawUnsafe<ClaimRow[]>(
-    `WITH ready AS (
-       SELECT c.row_id, c.column_id FROM cells c
-       WHERE ${fromStatusSql("claim", "c")} AND c.available_at <= now()
-         AND NOT EXISTS (
-           SELECT 1 FROM cells d
-           WHERE d.row_id = c.row_id
-             AND d.column_id = ANY((SELECT col.input_column_ids FROM columns col WHERE col.id = c.column_id)::text[])
-             AND d.status IN ('pending', 'running')
-           -- OFFSET 0 keeps this a per-candidate index lookup: unfenced, the planner turns it into
-           -- an anti-join over every waiting cell, 30x slower at 10,000 pending cells.
-           OFFSET 0)
-       ORDER BY c.available_at
+    `WITH active AS (
+       SELECT r.id, r.workspace_id, r.created_at, ${ROOM("r", "$1::int")} AS room FROM runs r WHERE r.status = 'running'),
+     cand AS (
+       SELECT a.id AS run_id, a.workspace_id, a.created_at, x.row_id, x.column_id, x.k
+       FROM active a CROSS JOIN LATERAL (
+         SELECT c.row_id, c.column_id, row_number() OVER (ORDER BY c.available_at) AS k FROM (
+           SELECT c.row_id, c.column_id, c.available_at FROM cells c
+           WHERE c.run_id = a.id AND c.status = 'pending' AND c.available_at <= now() AND ${READY("c")}
+           ORDER BY c.available_at LIMIT a.room) c) x
+       UNION ALL
+       SELECT NULL, NULL, NULL, u.row_id, u.column_id, row_number() OVER (ORDER BY u.available_at) FROM (
+         SELECT c.row_id, c.column_id, c.available_at FROM cells c
+         WHERE c.run_id IS NULL AND c.status = 'pending' AND c.available_at <= now() AND ${READY("c")}
+         ORDER BY c.available_at LIMIT $1) u),
+     groups AS (
+       SELECT run_id, row_number() OVER (PARTITION BY workspace_id ORDER BY created_at, run_id) AS j, count(*) OVER (PARTITION BY workspace_id) AS n
+       FROM (SELECT DISTINCT run_id, workspace_id, created_at FROM cand) d),
+     ranked AS (
+       SELECT c.row_id, c.column_id, (c.k - 1) * g.n + g.j AS turn, dense_rank() OVER (ORDER BY c.workspace_id) AS ws
+       FROM cand c JOIN groups g ON g.run_id IS NOT DISTINCT FROM c.run_id),
+     pick AS (
+       SELECT c.row_id, c.column_id FROM cells c JOIN ranked r ON r.row_id = c.row_id AND r.column_id = c.column_id
+       WHERE ${fromStatusSql("claim", "c")}
+       ORDER BY r.turn, r.ws
        LIMIT $1
        FOR UPDATE OF c SKIP LOCKED)
      UPDATE cells SET ${CLAIM_SET}
-     FROM ready WHERE cells.row_id = ready.row_id AND cells.column_id = ready.column_id
+     FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id
      RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts`,
     limit,
     owner,
@@ -52,6 +91,8 @@ export type ListedCellState = {
   status: string;
   due: boolean;
   inputs_done: boolean;
+  /** Its run is running (not paused, cancelled or done): a job for it is worth keeping. */
+  run_open: boolean;
   available_at: Date;
   generation: number;
   attempts: number;
@@ -72,7 +113,7 @@ export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: 
        SELECT * FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
      state AS (
        SELECT w.row_id, w.column_id, w.ord, c.status, c.available_at, c.available_at <= now() AS due, c.generation, c.attempts,
-         ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done
+         ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done, ${runOpenSql("c")} AS run_open
        FROM want w
        JOIN cells c ON c.row_id = w.row_id AND c.column_id = w.column_id
        JOIN columns col ON col.id = c.column_id),
@@ -80,7 +121,7 @@ export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: 
        SELECT c.row_id, c.column_id FROM cells c
        JOIN (SELECT DISTINCT ON (row_id, column_id) * FROM state ORDER BY row_id, column_id, ord) s
          ON s.row_id = c.row_id AND s.column_id = c.column_id
-       WHERE s.status = 'pending' AND s.due AND s.inputs_done
+       WHERE s.status = 'pending' AND s.due AND s.inputs_done AND ${runnableSql("c")}
        ORDER BY s.ord
        LIMIT GREATEST(0, $1::int - (SELECT count(*) FROM cells WHERE status = 'running' AND lease_until > now()))
        FOR UPDATE OF c SKIP LOCKED),
@@ -88,7 +129,7 @@ export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: 
        UPDATE cells SET ${CLAIM_SET}
        FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id AND ${fromStatusSql("claim")}
        RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts)
-     SELECT s.row_id, s.column_id, s.status, s.due, s.inputs_done, s.available_at,
+     SELECT s.row_id, s.column_id, s.status, s.due, s.inputs_done, s.run_open, s.available_at,
        COALESCE(cl.generation, s.generation) AS generation, COALESCE(cl.attempts, s.attempts) AS attempts,
        cl.sheet_id, cl.row_id IS NOT NULL AS claimed
      FROM state s LEFT JOIN claimed cl ON cl.row_id = s.row_id AND cl.column_id = s.column_id

@@ -5,8 +5,10 @@ import { debitMany, type CreditCharge } from "../../credits/ledger.ts";
 import type { BaseContext } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
 import { transitiveDependents } from "../graph.ts";
-import { settleRows } from "../row-settled.ts";
 import { storableJson, storableText } from "../../text.ts";
+import { budgetSplit, runsOf, spend } from "./budget.ts";
+import { lockRuns } from "../runs/record.ts";
+import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { ClaimedCell, RunRecord } from "./types.ts";
 
@@ -21,6 +23,8 @@ export interface Completion {
   metadata: CellMetadata;
   charge: CreditCharge & { idempotencyKey: string };
   run: RunRecord;
+  /** What the value was generated from (see domain/input-hash.ts). */
+  inputHash: string;
 }
 
 export type CompleteResult = "done" | "superseded";
@@ -48,21 +52,28 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
   const { tx } = w;
   // A model may echo what it read: text PostgreSQL cannot hold is cleaned here, not refused.
   const batch = completions.map((c) => ({ ...c, value: storableText(c.value), metadata: storableJson(c.metadata) }));
+  const split = await budgetSplit(tx, batch.map((p) => ({ ...p.job, amount: p.charge.amount })));
+  const within = batch.filter((p) => !split.over.has(`${p.job.rowId}:${p.job.columnId}`));
   const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
     `UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
+       input_hash = t.hash, previous_value = NULL,
        finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS t(row_id, column_id, generation, meta)
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[]) AS t(row_id, column_id, generation, meta, hash)
      WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
      RETURNING cells.row_id, cells.column_id`,
-    batch.map((p) => p.job.rowId),
-    batch.map((p) => p.job.columnId),
-    batch.map((p) => p.job.generation),
-    batch.map((p) => JSON.stringify(p.metadata)),
+    within.map((p) => p.job.rowId),
+    within.map((p) => p.job.columnId),
+    within.map((p) => p.job.generation),
+    within.map((p) => JSON.stringify(p.metadata)),
     owner,
+    within.map((p) => p.inputHash),
   );
   const ok = new Set(stored.map((s) => `${s.row_id}:${s.column_id}`));
   const results = batch.map((p): CompleteResult => (ok.has(`${p.job.rowId}:${p.job.columnId}`) ? "done" : "superseded"));
   const done = batch.filter((_, i) => results[i] === "done");
+  const refused = batch.filter((p) => split.over.has(`${p.job.rowId}:${p.job.columnId}`)).map((p) => p.job);
+  await spend(w, owner, split, done.map((p) => ({ ...p.job, amount: p.charge.amount })), refused);
+  for (const p of batch) if (split.over.has(`${p.job.rowId}:${p.job.columnId}`)) w.emit(cellEvent(p.base, p.job, "pending"));
   if (done.length === 0) return results;
 
   if (!(await debitMany(tx, done.map((p) => p.charge)))) throw new InsufficientCredits();
@@ -95,6 +106,8 @@ export async function failCell(
   columns: readonly { id: string; inputColumnIds: string[]; name: string }[],
   run?: RunRecord,
 ): Promise<boolean> {
+  // The run first, as storeValues does: whichever outcome of the run commits last finishes it.
+  await lockRuns(w.tx, [...(await runsOf(w.tx, [job])).values()]);
   const ok = await fenced(w.tx, job, owner, `status = ${toStatusSql("fail")}, error_code = $5, error_message = $6, finished_at = now(), attempts = attempts + 1`, [
     error.code,
     error.message.slice(0, 2_000),
@@ -164,26 +177,4 @@ async function recordRuns(tx: Tx, runs: { job: ClaimedCell; workspaceId: string;
       ...r.run,
     })),
   });
-}
-
-/**
- * Rows of these outcomes whose AI cells are now all terminal settle (row.sheet.processed). The
- * caller holds the rows' locks, taken after its own cell update, so whichever sibling outcome
- * commits last sees all the others and "all terminal" is decided exactly once.
- */
-async function settleFinished(w: Work, outcomes: readonly { base: BaseContext; rowId: string }[]) {
-  const rowIds = [...new Set(outcomes.map((o) => o.rowId))];
-  const open = await w.tx.$queryRawUnsafe<{ row_id: string }[]>(
-    `SELECT DISTINCT row_id FROM cells WHERE row_id = ANY($1::text[]) AND status IN ('pending', 'running')`,
-    rowIds,
-  );
-  const stillOpen = new Set(open.map((o) => o.row_id));
-  const byBase = new Map<string, { base: BaseContext; rowIds: Set<string> }>();
-  for (const o of outcomes) {
-    if (stillOpen.has(o.rowId)) continue;
-    const entry = byBase.get(o.base.baseId) ?? { base: o.base, rowIds: new Set<string>() };
-    entry.rowIds.add(o.rowId);
-    byBase.set(o.base.baseId, entry);
-  }
-  for (const { base, rowIds: ids } of byBase.values()) await settleRows(w, base, [...ids]);
 }

@@ -19,34 +19,45 @@ async function announceQueued(w: Work, refs: readonly CellRef[]): Promise<void> 
   w.emit({ type: "work.available" });
 }
 
-/** The AI cells of rows inserted in this transaction: pending ones to run, supplied ones done. */
-export async function insertCellsOfNewRows(w: Work, sheetId: string, cells: readonly (CellRef & { status: "done" | "pending" })[]): Promise<void> {
+/**
+ * The AI cells of rows inserted in this transaction: pending ones to run (in `runId`), supplied
+ * ones done.
+ */
+export async function insertCellsOfNewRows(w: Work, sheetId: string, cells: readonly (CellRef & { status: "done" | "pending" })[], runId: string | null): Promise<void> {
   if (cells.length === 0) return;
   await w.tx.$executeRawUnsafe(
-    `INSERT INTO cells (row_id, column_id, sheet_id, status, metadata, finished_at)
-     SELECT r, c, $3, s, CASE WHEN s = ${toStatusSql("supply")} THEN $5::jsonb END, CASE WHEN s = ${toStatusSql("supply")} THEN now() END
+    `INSERT INTO cells (row_id, column_id, sheet_id, status, metadata, finished_at, run_id)
+     SELECT r, c, $3, s, CASE WHEN s = ${toStatusSql("supply")} THEN $5::jsonb END, CASE WHEN s = ${toStatusSql("supply")} THEN now() END,
+       CASE WHEN s = ${toStatusSql("queue")} THEN $6 END
      FROM unnest($1::text[], $2::text[], $4::text[]) AS t(r, c, s)`,
     cells.map((c) => c.rowId),
     cells.map((c) => c.columnId),
     sheetId,
     cells.map((c) => c.status),
     JSON.stringify(userSuppliedMetadata()),
+    runId,
   );
   await announceQueued(w, cells.filter((c) => c.status === "pending"));
 }
 
-/** Queues cells to (re)run: they become pending, with a new generation. */
-export async function queueCells(w: Work, sheetId: string, refs: readonly CellRef[]): Promise<void> {
+/**
+ * Queues cells to (re)run in `runId`: they become pending, with a new generation. Call it before
+ * the row's value is cleared: the value it had is kept, to be restored if the run is cancelled.
+ */
+export async function queueCells(w: Work, sheetId: string, refs: readonly CellRef[], runId: string): Promise<void> {
   if (refs.length === 0) return;
   await w.tx.$executeRawUnsafe(
-    `INSERT INTO cells (row_id, column_id, sheet_id, status, available_at)
-     SELECT r, c, $3, ${toStatusSql("queue")}, now() FROM unnest($1::text[], $2::text[]) AS t(r, c)
+    `INSERT INTO cells (row_id, column_id, sheet_id, status, available_at, run_id, previous_value)
+     SELECT t.r, t.c, $3, ${toStatusSql("queue")}, now(), $4, NULLIF(rw."values"->>t.c, '')
+     FROM unnest($1::text[], $2::text[]) AS t(r, c) JOIN rows rw ON rw.id = t.r
      ON CONFLICT (row_id, column_id) DO UPDATE SET status = ${toStatusSql("queue")}, metadata = NULL, finished_at = NULL,
-       available_at = now(), ${RESET}
+       available_at = now(), run_id = excluded.run_id, input_hash = NULL,
+       previous_value = CASE WHEN cells.status IN ('pending', 'running') THEN cells.previous_value ELSE excluded.previous_value END, ${RESET}
      WHERE ${fromStatusSql("queue")}`,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
     sheetId,
+    runId,
   );
   await announceQueued(w, refs);
 }
@@ -66,7 +77,34 @@ export async function supplyCells(tx: Tx, sheetId: string, refs: readonly CellRe
   );
 }
 
-/** The column's AI settings changed: its finished cells are out of date (not re-run). */
-export async function markColumnStale(tx: Tx, columnId: string): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE cells SET stale = true WHERE column_id = $1 AND status IN ('done', 'error')`, columnId);
+/** These finished cells were generated from inputs or settings that have changed since (not re-run). */
+export async function markStale(tx: Tx, refs: readonly CellRef[]): Promise<void> {
+  if (refs.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE cells SET stale = true, updated_at = now()
+     WHERE (row_id, column_id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND status IN ('done', 'error', 'cancelled')`,
+    refs.map((r) => r.rowId),
+    refs.map((r) => r.columnId),
+  );
+}
+
+/** The finished cells of a column with the hash each was generated from (null: not generated, or before hashes). */
+export async function finishedCellsOfColumn(tx: Tx, columnId: string) {
+  return tx.$queryRawUnsafe<{ row_id: string; input_hash: string | null; values: Record<string, string> }[]>(
+    `SELECT c.row_id, c.input_hash, r."values" FROM cells c JOIN rows r ON r.id = c.row_id
+     WHERE c.column_id = $1 AND c.status IN ('done', 'error', 'cancelled') AND NOT c.stale
+       AND NOT COALESCE((c.metadata->>'suppliedByUser')::boolean, false)`,
+    columnId,
+  );
+}
+
+/** The state and input hash of these rows' cells in these columns (Update Rows' hash rule). */
+export async function cellHashes(tx: Tx, rowIds: readonly string[], columnIds: readonly string[]) {
+  if (rowIds.length === 0 || columnIds.length === 0) return new Map<string, { status: string; inputHash: string | null }>();
+  const rows = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; status: string; input_hash: string | null }[]>(
+    `SELECT row_id, column_id, status, input_hash FROM cells WHERE row_id = ANY($1::text[]) AND column_id = ANY($2::text[])`,
+    [...rowIds],
+    [...columnIds],
+  );
+  return new Map(rows.map((r) => [`${r.row_id}:${r.column_id}`, { status: r.status, inputHash: r.input_hash }]));
 }

@@ -2,7 +2,7 @@
 // of these transitions, and its WHERE clause is built from the transition's `from` states, so the
 // database itself refuses a move the table does not allow.
 
-export const CELL_STATUSES = ["pending", "running", "done", "error"] as const;
+export const CELL_STATUSES = ["pending", "running", "done", "error", "cancelled"] as const;
 export type CellStatus = (typeof CELL_STATUSES)[number];
 
 /** `null` stands for "no cell yet": the transition inserts it. */
@@ -10,9 +10,9 @@ type From = readonly (CellStatus | null)[];
 
 export const CELL_TRANSITIONS = {
   /** (Re)run: any cell may be queued again; a newer generation supersedes a run in flight. */
-  queue: { from: [null, "pending", "running", "done", "error"], to: "pending" },
+  queue: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "pending" },
   /** The user wrote the value of an AI cell: it is theirs, and done. */
-  supply: { from: [null, "pending", "running", "done", "error"], to: "done" },
+  supply: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
   /** A worker takes a ready cell under a lease. */
   claim: { from: ["pending"], to: "running" },
   /** The answer is stored (with its charge). */
@@ -27,6 +27,10 @@ export const CELL_TRANSITIONS = {
   release: { from: ["running"], to: "pending" },
   /** The lease ran out too many times: the cell keeps killing its worker. */
   abandon: { from: ["running"], to: "error" },
+  /** Its run was cancelled: a waiting cell never runs, a running one is aborted and not charged. */
+  cancel: { from: ["pending", "running"], to: "cancelled" },
+  /** Its answer came back after its run spent its budget: not stored, not charged, run again on resume. */
+  overBudget: { from: ["running"], to: "pending" },
 } as const satisfies Record<string, { from: From; to: CellStatus }>;
 
 export type CellTransition = keyof typeof CELL_TRANSITIONS;

@@ -27,8 +27,8 @@ export const standardRowSchema = z
   .describe("A row in the standard form: every cell a string.");
 
 export const cellStatusSchema = z
-  .enum(["idle", "pending", "running", "done", "error"])
-  .describe("The state of an AI cell: idle (never asked to run), pending, running, done or error.");
+  .enum(["idle", "pending", "running", "done", "error", "cancelled"])
+  .describe("The state of an AI cell: idle (never asked to run), pending, running, done, error or cancelled (its run was cancelled).");
 
 export const cellMetadataSchema = z
   .strictObject({
@@ -51,7 +51,7 @@ export const expandedCellSchema = z
     error: z
       .strictObject({ code: z.string().describe("An error code of the catalog."), message: z.string().describe("What went wrong.") })
       .optional()
-      .describe("Why the cell failed, when its status is error."),
+      .describe("Why the cell failed, when its status is error; code cancelled when its run was cancelled."),
     stale: z.literal(true).optional().describe("Present when the column's AI settings changed after the value was generated."),
   })
   .describe("A cell in the expanded form (expand=true).");
@@ -60,6 +60,7 @@ export const expandedRowSchema = z
   .strictObject({
     id: rowIdSchema,
     cells: z.record(z.string().describe("A column name."), expandedCellSchema).describe("Every column of the base by name, in column order."),
+    processing: z.boolean().describe("true while any AI cell of the row is pending or running: poll the row until it is false."),
   })
   .describe("A row in the expanded form: every cell with its value and, for AI cells, metadata and status.");
 

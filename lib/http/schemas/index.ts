@@ -9,6 +9,7 @@ import * as files from "./files.ts";
 import * as openapi from "./openapi.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
+import * as runs from "./runs.ts";
 import * as session from "./session.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
@@ -33,6 +34,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   columns.deleteColumn,
   run.runCells,
   run.estimateRun,
+  runs.getRun,
+  runs.listRuns,
+  runs.cancelRun,
+  runs.pauseRun,
+  runs.resumeRun,
   assistant.configureBase,
   assistant.getChat,
   events.baseEvents,

@@ -16,7 +16,10 @@ export const runCells = defineEndpoint({
   body: runRequestSchema,
   bodyType: "optional-json",
   status: 202,
-  response: z.strictObject({ queued: z.number().int().min(0).describe("How many cells were queued.") }),
+  response: z.strictObject({
+    runId: z.string().nullable().describe("The run that queued them (run_…); null when no cell was queued."),
+    queued: z.number().int().min(0).describe("How many cells were queued."),
+  }),
 });
 
 export const runEstimateSchema = z
@@ -24,6 +27,9 @@ export const runEstimateSchema = z
     cells: z.number().int().min(0).describe("How many cells the run would generate."),
     credits: z.number().min(0).describe("What they would cost."),
     balance: z.number().nullable().describe("The workspace's credits; null means unlimited."),
+    stale: z.number().int().min(0).describe("Of the named cells, how many are stale: generated from inputs or settings that changed since."),
+    unchanged: z.number().int().min(0).describe("Of the named cells, how many are done and unchanged (regenerated unless onlyStale)."),
+    skipped: z.number().int().min(0).describe("How many of those this request skips as unchanged (with onlyStale)."),
   })
   .describe("What a run would do and cost.");
 

@@ -8,6 +8,8 @@ import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domai
 // that each problem is reported with its row; the edge enforces the envelope and the row limit.
 // Envelopes ignore unknown keys, as they always have.
 
+const runIdSchema = z.string().nullable().describe("The run of the AI cells this request queued (run_…); null when it queued none.");
+
 const rowsOf = <T extends z.ZodType>(row: T, description: string) =>
   z.object({ rows: limitedArray(row, MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(description) });
 
@@ -20,7 +22,10 @@ export const addRows = defineEndpoint({
   params: baseParams,
   body: rowsOf(newRowSchema, "The rows to add, at most 10,000."),
   parseBody: rowsOf(z.unknown(), "The rows to add."),
-  response: z.strictObject({ rows: z.array(standardRowSchema).describe("The new rows with their ids, every column present.") }),
+  response: z.strictObject({
+    rows: z.array(standardRowSchema).describe("The new rows with their ids, every column present."),
+    runId: runIdSchema,
+  }),
 });
 
 export const updateRowsErrorSchema = z
@@ -35,6 +40,7 @@ export const updateRowsErrorSchema = z
 export const updateRowsResponseSchema = z.strictObject({
   rows: z.array(standardRowSchema).describe("The updated rows with every column."),
   errors: z.array(updateRowsErrorSchema).describe("Rows that failed; [] when all went well."),
+  runId: runIdSchema,
 });
 
 export const updateRows = defineEndpoint({

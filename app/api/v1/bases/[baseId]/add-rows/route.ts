@@ -5,7 +5,7 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/write-rows";
 
 export const POST = route(api.addRows, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => addRows(w, auth.workspaceId, params.baseId, body)),
+  inTransaction(rt, (w) => addRows(w, auth.workspaceId, params.baseId, body, rt.config.runs)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

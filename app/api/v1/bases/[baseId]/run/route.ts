@@ -4,6 +4,6 @@ import { runCells } from "@/lib/domain/run-request";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/run";
 
-export const POST = route(api.runCells, async ({ params, body, rt, auth }) => inTransaction(rt, (w) => runCells(w, auth.workspaceId, params.baseId, body)));
+export const POST = route(api.runCells, async ({ params, body, rt, auth }) => inTransaction(rt, (w) => runCells(w, auth.workspaceId, params.baseId, body, rt.config.runs)));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

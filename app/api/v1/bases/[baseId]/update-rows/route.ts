@@ -5,7 +5,7 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/write-rows";
 
 export const POST = route(api.updateRows, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => updateRows(w, auth.workspaceId, params.baseId, body)),
+  inTransaction(rt, (w) => updateRows(w, auth.workspaceId, params.baseId, body, rt.config.runs)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

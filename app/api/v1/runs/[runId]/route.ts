@@ -1,0 +1,8 @@
+import { route } from "@/lib/http/respond";
+import { getRun } from "@/lib/domain/runs/record";
+import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/runs";
+
+export const GET = route(api.getRun, async ({ params, rt, auth }) => getRun(rt.db.prisma, auth.workspaceId, params.runId));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

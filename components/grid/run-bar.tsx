@@ -1,0 +1,128 @@
+"use client";
+import { useRef } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, basePath, errorMessage } from "../data/api";
+import { keys } from "../data/queries";
+import type { RunView } from "../data/types";
+import { Button } from "../ui/button";
+import { RefreshIcon } from "../ui/icons";
+import { formatCount, plural } from "../ui/format";
+import { Spinner } from "../ui/spinner";
+import { useToast } from "../ui/toast";
+
+/** The base's latest run; refetched when the live stream says a run changed. */
+export function useLatestRun(baseId: string) {
+  return useQuery({
+    queryKey: keys.runs(baseId),
+    queryFn: () => api<{ runs: RunView[] }>(`${basePath(baseId)}/runs?limit=1`).then((r) => r.runs[0] ?? null),
+  });
+}
+
+/** Remaining time from the rate observed since this run was first seen here. */
+function useEta(run: RunView | null): string | null {
+  const first = useRef<{ id: string; at: number; finished: number } | null>(null);
+  if (!run || run.status !== "running") return null;
+  const finished = run.counts.done + run.counts.error;
+  if (first.current?.id !== run.id) first.current = { id: run.id, at: Date.now(), finished };
+  const elapsed = (Date.now() - first.current.at) / 1000;
+  const rate = (finished - first.current.finished) / Math.max(elapsed, 0.001);
+  if (elapsed < 2 || rate <= 0) return null;
+  const left = (run.counts.pending + run.counts.running) / rate;
+  return left < 60 ? `${Math.ceil(left)} s left` : left < 3600 ? `${Math.ceil(left / 60)} min left` : `${(left / 3600).toFixed(1)} h left`;
+}
+
+/**
+ * The run bar: the latest run's live progress (done, errors, pending), credits spent and an ETA,
+ * with pause, resume and cancel, and "Retry N failed" once it has failed or cancelled cells.
+ */
+export function RunBar({ baseId }: { baseId: string }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const { data: run } = useLatestRun(baseId);
+  const eta = useEta(run ?? null);
+  if (!run) return null;
+  const { counts } = run;
+  const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled;
+  const failed = counts.error + counts.cancelled;
+  const active = run.status === "running" || run.status === "paused";
+  if (!active && failed === 0) return null;
+
+  const act = async (path: string, body?: unknown) => {
+    try {
+      await api(path, { method: "POST", body: body ?? {} });
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+    void qc.invalidateQueries({ queryKey: keys.runs(baseId) });
+  };
+  const pct = (n: number) => `${total ? (100 * n) / total : 0}%`;
+  const label =
+    run.status === "paused" ? (run.pausedReason === "budget" ? "Paused: credit cap reached" : "Paused") : run.status === "running" ? "Running" : run.status === "cancelled" ? "Cancelled" : "Finished";
+
+  return (
+    <div role="status" aria-label="Run progress" data-run-status={run.status} className="flex flex-wrap items-center gap-3 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-950">
+      <span className="flex items-center gap-1.5 font-medium text-zinc-800 dark:text-zinc-200">
+        {run.status === "running" ? <Spinner className="text-indigo-500" /> : null}
+        {label}
+      </span>
+      <div className="flex h-2 w-40 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" aria-hidden>
+        <div className="bg-emerald-500" style={{ width: pct(counts.done) }} />
+        <div className="bg-red-500" style={{ width: pct(counts.error) }} />
+        <div className="bg-zinc-400" style={{ width: pct(counts.cancelled) }} />
+        <div className="bg-indigo-400" style={{ width: pct(counts.running) }} />
+      </div>
+      <span className="text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="run-counts">
+        {formatCount(counts.done)} done · {formatCount(counts.error)} errors · {formatCount(counts.pending + counts.running)} pending
+        {counts.cancelled ? ` · ${formatCount(counts.cancelled)} cancelled` : ""}
+      </span>
+      <span className="text-zinc-600 tabular-nums dark:text-zinc-400">
+        {plural(run.creditsSpent, "credit")}
+        {run.maxCredits !== null ? ` of ${formatCount(run.maxCredits)}` : ""}
+      </span>
+      {eta ? <span className="text-zinc-600 tabular-nums dark:text-zinc-400">{eta}</span> : null}
+      <div className="ml-auto flex items-center gap-1.5">
+        {run.status === "running" ? (
+          <Button size="sm" variant="ghost" onClick={() => void act(`/api/v1/runs/${run.id}/pause`)}>
+            Pause
+          </Button>
+        ) : null}
+        {run.status === "paused" ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              if (run.pausedReason !== "budget") return void act(`/api/v1/runs/${run.id}/resume`);
+              const raised = window.prompt("New credit cap for this run (empty for none):", String((run.maxCredits ?? 0) * 2));
+              if (raised === null) return;
+              void act(`/api/v1/runs/${run.id}/resume`, { maxCredits: raised.trim() === "" ? null : Number(raised) });
+            }}
+          >
+            Resume
+          </Button>
+        ) : null}
+        {active ? (
+          <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => void act(`/api/v1/runs/${run.id}/cancel`)}>
+            Cancel run
+          </Button>
+        ) : null}
+        {!active && failed > 0 ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={async () => {
+              try {
+                const res = await api<{ queued: number }>(`${basePath(baseId)}/run`, { body: { statuses: ["error", "cancelled"] } });
+                toast.success(`Retrying ${plural(res.queued, "cell")}.`);
+              } catch (e) {
+                toast.error(errorMessage(e));
+              }
+              void qc.invalidateQueries({ queryKey: keys.runs(baseId) });
+            }}
+          >
+            <RefreshIcon /> Retry {formatCount(failed)} failed
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

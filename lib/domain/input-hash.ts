@@ -1,0 +1,26 @@
+import { createHash } from "node:crypto";
+import { columnOptionsOf, type ColumnRecord } from "./column-model.ts";
+
+type HashColumn = Pick<ColumnRecord, "id" | "inputColumnIds" | "instructions" | "tools" | "columnOptions">;
+
+/**
+ * What an AI cell is generated from, as a hash: its inputs' values (and the primary column's,
+ * which the prompt also shows), its column's instructions, tools and model. Names, positions and
+ * the column's type are left out on purpose: changing them does not change what the model is
+ * asked, so a cell whose hash is unchanged is never run again.
+ */
+export function inputHash(column: HashColumn, primaryId: string | undefined, values: Readonly<Record<string, string>>): string {
+  const ids = [...new Set([...column.inputColumnIds, ...(primaryId && primaryId !== column.id ? [primaryId] : [])])].sort();
+  const payload = {
+    inputs: ids.map((id) => [id, values[id] ?? ""]),
+    instructions: column.instructions.trim(),
+    tools: [...column.tools].sort(),
+    model: String(columnOptionsOf(column as ColumnRecord).model ?? ""),
+  };
+  return createHash("sha256").update(JSON.stringify(payload)).digest("base64url");
+}
+
+/** The same hash, with the primary column found among the sheet's columns. */
+export function inputHashIn(columns: readonly Pick<ColumnRecord, "id" | "isPrimary">[], column: HashColumn, values: Readonly<Record<string, string>>): string {
+  return inputHash(column, columns.find((c) => c.isPrimary)?.id, values);
+}

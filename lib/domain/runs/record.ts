@@ -1,0 +1,255 @@
+import type { Tx } from "../../db/database.ts";
+import type { Work } from "../../db/work.ts";
+import { appError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+
+// The one owner of the `runs` table. A run is the record of one request that queued AI cells:
+// its trigger, its budget and its control state. Its progress is read from its cells (a cell
+// belongs to the last run that queued it), so the two can never disagree.
+
+export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant"] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run's status machine, declared once: every status change below names one of these. */
+export const RUN_TRANSITIONS = {
+  pause: { from: ["running"], to: "paused" },
+  /** The run reached its credit cap. */
+  budget: { from: ["running"], to: "paused" },
+  resume: { from: ["paused"], to: "running" },
+  cancel: { from: ["running", "paused"], to: "cancelled" },
+  /** None of its cells is pending or running any more. */
+  finish: { from: ["running", "paused"], to: "done" },
+} as const satisfies Record<string, { from: readonly RunStatus[]; to: RunStatus }>;
+export type RunTransition = keyof typeof RUN_TRANSITIONS;
+
+const fromSql = (t: RunTransition) => `runs.status IN (${RUN_TRANSITIONS[t].from.map((s) => `'${s}'`).join(", ")})`;
+const toSql = (t: RunTransition) => `'${RUN_TRANSITIONS[t].to}'`;
+
+export type RunCounts = {
+  pending: number;
+  running: number;
+  done: number;
+  error: number;
+  cancelled: number;
+};
+
+export type RunView = {
+  id: string;
+  baseId: string;
+  trigger: string;
+  status: RunStatus;
+  counts: RunCounts;
+  creditsSpent: number;
+  maxCredits: number | null;
+  estimatedCredits: number;
+  createdAt: string;
+  finishedAt: string | null;
+  pausedReason: string | null;
+};
+
+type RunRow = {
+  id: string;
+  workspaceId: string;
+  baseId: string;
+  trigger: string;
+  status: string;
+  cellCost: number;
+  maxCredits: number | null;
+  estimatedCredits: number;
+  creditsSpent: number;
+  pausedReason: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+};
+
+/** What a run starts with, from the deployment's configuration. */
+export interface RunPolicy {
+  cellCost: number;
+  /** The cap of a run that asks for none; null: no cap. */
+  defaultMaxCredits: number | null;
+}
+
+/** Starts a run when cells were queued; null (no run) when none were. */
+export async function startRun(w: Work, policy: RunPolicy, run: Omit<NewRun, "cellCost" | "maxCredits"> & { maxCredits?: number }): Promise<string | null> {
+  if (run.cells === 0) return null;
+  return createRun(w, { ...run, cellCost: policy.cellCost, maxCredits: run.maxCredits ?? policy.defaultMaxCredits });
+}
+
+export interface NewRun {
+  workspaceId: string;
+  baseId: string;
+  trigger: RunTrigger;
+  cells: number;
+  cellCost: number;
+  maxCredits: number | null;
+}
+
+/** Records a run of `cells` queued cells; the caller queues them with the returned id. */
+export async function createRun(w: Work, run: NewRun): Promise<string> {
+  const id = newId.run();
+  await w.tx.run.create({
+    data: {
+      id,
+      workspaceId: run.workspaceId,
+      baseId: run.baseId,
+      trigger: run.trigger,
+      cellCost: run.cellCost,
+      maxCredits: run.maxCredits,
+      estimatedCredits: run.cells * run.cellCost,
+    },
+  });
+  w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: id });
+  return id;
+}
+
+async function countsOf(tx: Tx, ids: readonly string[]): Promise<Map<string, RunCounts>> {
+  const rows = await tx.$queryRawUnsafe<{ run_id: string; status: string; n: number }[]>(
+    `SELECT run_id, status, count(*)::int AS n FROM cells WHERE run_id = ANY($1::text[]) GROUP BY run_id, status`,
+    [...ids],
+  );
+  const out = new Map<string, RunCounts>();
+  for (const id of ids) out.set(id, { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 });
+  for (const r of rows) {
+    const c = out.get(r.run_id)!;
+    if (r.status in c) c[r.status as keyof RunCounts] = r.n;
+  }
+  return out;
+}
+
+function toView(r: RunRow, counts: RunCounts): RunView {
+  // Rows deleted mid-run take their cells along: a run with nothing left open is done.
+  const open = counts.pending + counts.running > 0;
+  const status = (r.status === "running" || r.status === "paused") && !open ? "done" : (r.status as RunStatus);
+  return {
+    id: r.id,
+    baseId: r.baseId,
+    trigger: r.trigger,
+    status,
+    counts,
+    creditsSpent: r.creditsSpent,
+    maxCredits: r.maxCredits,
+    estimatedCredits: r.estimatedCredits,
+    createdAt: r.createdAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    pausedReason: status === "paused" ? r.pausedReason : null,
+  };
+}
+
+async function views(tx: Tx, rows: RunRow[]): Promise<RunView[]> {
+  const counts = await countsOf(tx, rows.map((r) => r.id));
+  return rows.map((r) => toView(r, counts.get(r.id)!));
+}
+
+/** The run as the API shows it, in the caller's workspace; 404 run_not_found otherwise. */
+export async function getRun(tx: Tx, workspaceId: string, runId: string): Promise<RunView> {
+  const row = await tx.run.findFirst({ where: { id: runId, workspaceId } });
+  if (!row) throw appError("run_not_found", `No run "${runId}" in this workspace.`);
+  return (await views(tx, [row]))[0];
+}
+
+/** A base's runs, newest first; the cursor is the last run's id of the previous page. */
+export async function listRuns(tx: Tx, workspaceId: string, baseId: string, opts: { limit: number; cursor?: string }) {
+  const base = await tx.base.findFirst({ where: { id: baseId, workspaceId }, select: { id: true } });
+  if (!base) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
+  let before: { createdAt: Date; id: string } | undefined;
+  if (opts.cursor) {
+    const at = await tx.run.findFirst({ where: { id: opts.cursor, baseId, workspaceId }, select: { createdAt: true, id: true } });
+    if (!at) throw appError("invalid_query", "The cursor is not a run of this base.");
+    before = at;
+  }
+  const rows = await tx.run.findMany({
+    where: {
+      baseId,
+      workspaceId,
+      ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: opts.limit + 1,
+  });
+  const page = rows.slice(0, opts.limit);
+  return { runs: await views(tx, page), nextCursor: rows.length > opts.limit ? page[page.length - 1].id : null };
+}
+
+/** Locks the run for a control change or a charge, in the caller's workspace when one is given. */
+export async function lockRun(tx: Tx, runId: string, workspaceId?: string): Promise<RunRow> {
+  const rows = await lockRuns(tx, [runId]);
+  const row = rows[0];
+  if (!row || (workspaceId !== undefined && row.workspaceId !== workspaceId)) throw appError("run_not_found", `No run "${runId}" in this workspace.`);
+  return row;
+}
+
+/** Locks runs in id order (so two transactions never wait on each other in a cycle). */
+export async function lockRuns(tx: Tx, runIds: readonly string[]): Promise<RunRow[]> {
+  if (runIds.length === 0) return [];
+  return tx.$queryRawUnsafe<RunRow[]>(
+    `SELECT id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
+       max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
+       paused_reason AS "pausedReason", created_at AS "createdAt", finished_at AS "finishedAt"
+     FROM runs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    [...new Set(runIds)].sort(),
+  );
+}
+
+/** Moves the run through a transition of the table; false when its status does not allow it. */
+export async function transitionRun(w: Work, run: Pick<RunRow, "id" | "workspaceId" | "baseId">, t: RunTransition, set: { maxCredits?: number | null } = {}) {
+  const n = await w.tx.$executeRawUnsafe(
+    `UPDATE runs SET status = ${toSql(t)}, updated_at = now(),
+       paused_reason = ${t === "budget" ? "'budget'" : t === "pause" ? "'user'" : "NULL"},
+       finished_at = ${t === "cancel" || t === "finish" ? "now()" : "finished_at"},
+       max_credits = CASE WHEN $2::boolean THEN $3::int ELSE max_credits END
+     WHERE id = $1 AND ${fromSql(t)}`,
+    run.id,
+    set.maxCredits !== undefined,
+    set.maxCredits ?? null,
+  );
+  if (n > 0) w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });
+  return n > 0;
+}
+
+/** A running run's new credit cap (resume without a pause). */
+export async function setMaxCredits(w: Work, run: Pick<RunRow, "id" | "workspaceId" | "baseId">, maxCredits: number | null): Promise<void> {
+  await w.tx.$executeRawUnsafe(`UPDATE runs SET max_credits = $2, updated_at = now() WHERE id = $1`, run.id, maxCredits);
+  w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });
+}
+
+/** Adds a stored batch's charge to the run's spending (the caller holds the run's lock). */
+export async function addSpent(tx: Tx, runId: string, amount: number): Promise<void> {
+  await tx.$executeRawUnsafe(`UPDATE runs SET credits_spent = credits_spent + $2, updated_at = now() WHERE id = $1`, runId, amount);
+}
+
+/**
+ * Runs of these ids with no cell left pending or running are done: each is announced in the
+ * transaction (the webhook outbox writes `run.completed` with it) and after it.
+ */
+export async function finishRuns(w: Work, runIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(runIds)];
+  if (ids.length === 0) return;
+  const finished = await w.tx.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE runs SET status = ${toSql("finish")}, finished_at = now(), paused_reason = NULL, updated_at = now()
+     WHERE id = ANY($1::text[]) AND ${fromSql("finish")}
+       AND NOT EXISTS (SELECT 1 FROM cells c WHERE c.run_id = runs.id AND c.status IN ('pending', 'running'))
+     RETURNING id`,
+    ids,
+  );
+  for (const { id } of finished) {
+    const row = (await w.tx.run.findUnique({ where: { id } }))!;
+    const [view] = await views(w.tx, [row]);
+    await w.publish({ type: "run.completed", workspaceId: row.workspaceId, baseId: row.baseId, run: view });
+    w.emit({ type: "run.updated", workspaceId: row.workspaceId, baseId: row.baseId, runId: id });
+  }
+  // Wakes the webhook relay for the run.completed messages just written.
+  if (finished.length > 0) w.emit({ type: "webhooks.queued" });
+}
+
+/** Announces progress of these runs after commit (the live view throttles it). */
+export function announceRuns(w: Work, runs: readonly { workspaceId: string; baseId: string; runId: string }[]): void {
+  const seen = new Set<string>();
+  for (const r of runs) {
+    if (seen.has(r.runId)) continue;
+    seen.add(r.runId);
+    w.emit({ type: "run.updated", workspaceId: r.workspaceId, baseId: r.baseId, runId: r.runId });
+  }
+}

@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
+import { baseParams, cursorQuery, isoDate, nullableIsoDate } from "./common.ts";
+import { RUN_STATUSES, RUN_TRIGGERS } from "../../domain/runs/record.ts";
+
+// Runs: every request that queued AI cells, with its progress; and its control (cancel, pause,
+// resume).
+
+const count = (what: string) => z.number().int().min(0).describe(`Cells of the run ${what}.`);
+
+export const runSchema = z
+  .strictObject({
+    id: z.string().describe("The run's id (run_…)."),
+    baseId: z.string().describe("The base whose cells it runs."),
+    trigger: z.enum(RUN_TRIGGERS).describe("What started it: add-rows, update-rows, run, import or assistant."),
+    status: z.enum(RUN_STATUSES).describe("running, paused, done (no cell pending or running) or cancelled."),
+    counts: z
+      .strictObject({
+        pending: count("waiting to run"),
+        running: count("running now"),
+        done: count("done"),
+        error: count("that ended in error"),
+        cancelled: count("that were cancelled"),
+      })
+      .describe("Its cells by status; a cell queued again by a later run counts there instead."),
+    creditsSpent: z.number().int().min(0).describe("Credits charged for its cells so far."),
+    maxCredits: z.number().int().nullable().describe("Its credit cap; null when none."),
+    estimatedCredits: z.number().int().min(0).describe("What its cells cost when all are generated."),
+    createdAt: isoDate("When it started"),
+    finishedAt: nullableIsoDate("When it finished or was cancelled"),
+    pausedReason: z.enum(["budget", "user"]).nullable().describe("Why it is paused: budget (it reached maxCredits) or user; null unless paused."),
+  })
+  .describe("A run: the AI cells one request queued, their progress and cost.");
+
+const runParams = z.object({ runId: pathId("The run's id (run_…).", "run_not_found") });
+
+export const getRun = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/runs/{runId}",
+  summary: "Get a run",
+  description: "A run's progress: poll it, or watch run.updated in the base's event stream.",
+  params: runParams,
+  response: runSchema,
+});
+
+export const listRuns = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/bases/{baseId}/runs",
+  summary: "List runs",
+  description: "The base's runs, newest first, a page at a time.",
+  params: baseParams,
+  query: z.object({ limit: intQuery("limit", 1, 100, "Page size, 1 to 100 (default 20)."), cursor: cursorQuery("runs") }),
+  response: z.strictObject({
+    runs: z.array(runSchema).describe("The runs, newest first."),
+    nextCursor: z.string().nullable().describe("The cursor of the next page; null on the last page."),
+  }),
+});
+
+export const cancelRun = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/runs/{runId}/cancel",
+  summary: "Cancel a run",
+  description:
+    "Pending cells become cancelled (keeping their previous value) and running ones are aborted; cancelled cells are not charged. 409 run_finished when the run is done.",
+  params: runParams,
+  bodyType: "optional-json",
+  body: z.strictObject({}).describe("No fields."),
+  response: runSchema,
+});
+
+export const pauseRun = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/runs/{runId}/pause",
+  summary: "Pause a run",
+  description: "Stops starting the run's pending cells; running ones finish. 409 run_finished when the run is done or cancelled.",
+  params: runParams,
+  bodyType: "optional-json",
+  body: z.strictObject({}).describe("No fields."),
+  response: runSchema,
+});
+
+export const resumeRun = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/runs/{runId}/resume",
+  summary: "Resume a run",
+  description:
+    "Continues a paused run, optionally with a new credit cap. A run paused by its budget needs a maxCredits that leaves room for another cell (409 run_budget_reached).",
+  params: runParams,
+  bodyType: "optional-json",
+  body: z
+    .strictObject({
+      maxCredits: z.number().int().min(1).max(1_000_000_000).nullable().optional().describe("The new credit cap, 1 to 1,000,000,000; null lifts it."),
+    })
+    .describe("Optionally, a new credit cap."),
+  response: runSchema,
+});
