@@ -5,6 +5,7 @@ import * as bases from "../http/schemas/bases.ts";
 import * as columns from "../http/schemas/columns.ts";
 import * as rows from "../http/schemas/rows.ts";
 import * as run from "../http/schemas/run.ts";
+import * as runs from "../http/schemas/runs.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
 import { callEndpoint, ToolError, MAX_RESULT_CHARS, type Invoke } from "./call.ts";
 
@@ -80,7 +81,7 @@ export const TOOLS: readonly McpTool[] = [
       const row = await callEndpoint(invoke, rows.getRow, args.cell ? { ...args, expand: true } : args, new Set(["cell"]));
       if (!args.cell) return row;
       if (!(args.cell in row.cells)) throw new ToolError("unknown_column", `No column "${args.cell}" in this base.`);
-      return { id: row.id, cells: { [args.cell]: row.cells[args.cell] } };
+      return { id: row.id, processing: row.processing, cells: { [args.cell]: row.cells[args.cell] } };
     },
     summary: (r, args) => (args.cell ? `${args.cell} of ${r.id}: ${JSON.stringify(r.cells[args.cell].value).slice(0, 200)} (${r.cells[args.cell].status ?? "no AI"})` : `Row ${r.id}.`),
   },
@@ -142,6 +143,20 @@ export const TOOLS: readonly McpTool[] = [
     endpoints: [run.runCells],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     summary: (r) => `Queued ${plural(r.queued, "cell")}; read them with query_rows (expand=true) as they fill.`,
+  },
+  {
+    name: "get_run",
+    title: "Get a run",
+    endpoints: [runs.getRun],
+    annotations: READ,
+    summary: (r) => `Run ${r.id}: ${r.status}; ${r.counts.done} done, ${r.counts.error} failed, ${r.counts.pending + r.counts.running} to go; ${r.creditsSpent} credits spent.`,
+  },
+  {
+    name: "cancel_run",
+    title: "Cancel a run",
+    endpoints: [runs.cancelRun],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    summary: (r) => `Run ${r.id}: ${r.status}; ${r.counts.cancelled} cell(s) cancelled, nothing more is charged for them.`,
   },
   {
     name: "configure_base",

@@ -25,6 +25,8 @@ const EXPECTED = [
   "manage_column",
   "estimate_run",
   "run_cells",
+  "get_run",
+  "cancel_run",
   "configure_base",
 ];
 
@@ -101,7 +103,16 @@ describe("tools/call", () => {
 
     const estimate = await call(a, "estimate_run", { baseId });
     expect(estimate.result).toMatchObject({ cells: 3, credits: 3 });
-    expect((await call(a, "run_cells", { baseId, rowIds: [first.id] })).result).toEqual({ queued: 1 });
+    const queued = await call(a, "run_cells", { baseId, rowIds: [first.id] });
+    expect(queued.result).toMatchObject({ queued: 1, runId: expect.stringMatching(/^run_/) });
+    const runNow = await call(a, "get_run", { runId: queued.result.runId });
+    expect(runNow.result).toMatchObject({ id: queued.result.runId, baseId });
+    expect(runNow.text).toContain(queued.result.runId);
+    // Workspace B cannot see or stop A's run.
+    expect((await callError(b, "get_run", { runId: queued.result.runId })).code).toBe("run_not_found");
+    expect((await callError(b, "cancel_run", { runId: queued.result.runId })).code).toBe("run_not_found");
+    const cancelled = await call(a, "cancel_run", { runId: queued.result.runId });
+    expect(["cancelled", "done"]).toContain(cancelled.result.status);
     const deleted = await call(a, "delete_rows", { baseId, rowIds: [first.id, "sr_missing"] });
     expect(deleted.result.deletedRowIds).toEqual([first.id]);
     expect(deleted.result.errors).toHaveLength(1);
