@@ -65,7 +65,7 @@ export function RunDialog({ title, request, actions, onClose }: { title: string;
     actions.estimate(req).then(setEstimate, (e) => setError(errorMessage(e)));
   }, [actions, req]);
 
-  const maxCredits = /^\d+$/.test(cap.trim()) && Number(cap) > 0 ? Number(cap) : undefined;
+  const maxCredits = creditCap(cap);
   const short = estimate && estimate.balance !== null && estimate.credits > estimate.balance;
   return (
     <Dialog open onClose={onClose} title={title}>
@@ -96,17 +96,7 @@ export function RunDialog({ title, request, actions, onClose }: { title: string;
           <input type="checkbox" checked={onlyStale} onChange={(e) => setOnlyStale(e.target.checked)} />
           Only cells whose inputs or settings changed
         </label>
-        <label className="flex items-center gap-2">
-          Credit cap (optional)
-          <input
-            type="number"
-            min={1}
-            value={cap}
-            onChange={(e) => setCap(e.target.value)}
-            placeholder="none"
-            className="h-7 w-24 rounded-md border border-zinc-300 bg-white px-1.5 text-right text-xs tabular-nums dark:border-zinc-700 dark:bg-zinc-950"
-          />
-        </label>
+        <CreditCapField value={cap} onChange={setCap} />
       </div>
       <DialogFooter>
         <Button onClick={onClose}>Cancel</Button>
@@ -129,21 +119,11 @@ export function RunDialog({ title, request, actions, onClose }: { title: string;
 /** Before a paste or import queues more than 100 AI cells: their number and an optional cap. */
 export function ConfirmRunDialog({ cells, onAnswer }: { cells: number; onAnswer: (a: { maxCredits?: number } | null) => void }) {
   const [cap, setCap] = useState("");
-  const maxCredits = /^\d+$/.test(cap.trim()) && Number(cap) > 0 ? Number(cap) : undefined;
+  const maxCredits = creditCap(cap);
   return (
     <Dialog open onClose={() => onAnswer(null)} title={`Run ${plural(cells, "AI cell")}?`} description="The new rows queue this many AI cells, each charged when it is generated.">
       <div className="px-5 py-4 text-sm">
-        <label className="flex items-center gap-2">
-          Credit cap (optional)
-          <input
-            type="number"
-            min={1}
-            value={cap}
-            onChange={(e) => setCap(e.target.value)}
-            placeholder="none"
-            className="h-7 w-24 rounded-md border border-zinc-300 bg-white px-1.5 text-right text-xs tabular-nums dark:border-zinc-700 dark:bg-zinc-950"
-          />
-        </label>
+        <CreditCapField value={cap} onChange={setCap} />
       </div>
       <DialogFooter>
         <Button onClick={() => onAnswer(null)}>Cancel</Button>
@@ -174,5 +154,24 @@ export function DeleteRowsDialog({ count, onConfirm, onClose }: { count: number;
         </Button>
       </DialogFooter>
     </Dialog>
+  );
+}
+
+/** A whole number of credits above zero, or no cap. */
+const creditCap = (text: string) => (/^\d+$/.test(text.trim()) && Number(text) > 0 ? Number(text) : undefined);
+
+function CreditCapField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  return (
+    <label className="flex items-center gap-2">
+      Credit cap (optional)
+      <input
+        type="number"
+        min={1}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder="none"
+        className="h-7 w-24 rounded-md border border-zinc-300 bg-white px-1.5 text-right text-xs tabular-nums dark:border-zinc-700 dark:bg-zinc-950"
+      />
+    </label>
   );
 }
