@@ -1,5 +1,8 @@
-import type { TestApp } from "../support/app.ts";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { waitFor } from "../support/wait.ts";
+import type { Env } from "../../lib/config.ts";
 
 export async function addRows(app: TestApp, baseId: string, rows: Record<string, unknown>[]) {
   const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: rows.map((cells) => ({ cells })) } });
@@ -21,4 +24,25 @@ export async function settled(app: TestApp, baseId: string, timeoutMs = 20_000) 
     const open = rows.some((r) => Object.values(r.cells).some((c) => c.status === "pending" || c.status === "running"));
     return open ? undefined : rows;
   }, "every AI cell to settle", timeoutMs);
+}
+
+/**
+ * The engine suites' app: a fresh fake LLM and a test app with the engine running on it, made
+ * before the file's tests and closed after them; the LLM's script is reset after each test.
+ */
+export function useEngineApp(env: Env = {}, opts: { credits?: number } = {}) {
+  const t = {} as { app: TestApp; llm: FakeLlm };
+  beforeAll(async () => {
+    t.llm = await startFakeLlm();
+    t.app = await createTestApp({ OPENAI_BASE_URL: t.llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", ...env }, { engine: true, ...opts });
+  });
+  afterAll(async () => {
+    await t.app?.close();
+    await t.llm?.close();
+  });
+  afterEach(() => {
+    t.llm.reset();
+    t.llm.setHandler(undefined);
+  });
+  return t;
 }
