@@ -1,26 +1,13 @@
-import { afterAll, afterEach, beforeAll } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { startFakeLlm, type FakeLlm, type FakeReply } from "../support/fake-llm.ts";
+import type { TestApp } from "../support/app.ts";
+import type { FakeReply } from "../support/fake-llm.ts";
+import { useAppWithFakeLlm } from "../support/llm-app.ts";
 import type { Env } from "../../lib/config.ts";
 
 export const CONFIGURE = "/api/v1/bases/ai-configure-base";
 
 /** A test app whose assistant talks to a fresh fake LLM; no retries, so a scripted 500 fails at once. */
 export function useAssistantApp(env: Env = {}, opts: { credits?: number } = {}) {
-  const t = {} as { app: TestApp; llm: FakeLlm };
-  beforeAll(async () => {
-    t.llm = await startFakeLlm();
-    t.app = await createTestApp({ OPENAI_BASE_URL: t.llm.baseUrl, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }, opts);
-  });
-  afterAll(async () => {
-    await t.app?.close();
-    await t.llm?.close();
-  });
-  afterEach(() => {
-    t.llm.reset();
-    t.llm.setHandler(undefined);
-  });
-  return t;
+  return useAppWithFakeLlm((url) => ({ OPENAI_BASE_URL: url, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }), opts);
 }
 
 export const user = (content: string) => ({ role: "user" as const, content });

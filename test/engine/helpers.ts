@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import type { TestApp } from "../support/app.ts";
+import { useAppWithFakeLlm } from "../support/llm-app.ts";
 import { waitFor } from "../support/wait.ts";
 import type { Env } from "../../lib/config.ts";
 
@@ -26,23 +25,7 @@ export async function settled(app: TestApp, baseId: string, timeoutMs = 20_000) 
   }, "every AI cell to settle", timeoutMs);
 }
 
-/**
- * The engine suites' app: a fresh fake LLM and a test app with the engine running on it, made
- * before the file's tests and closed after them; the LLM's script is reset after each test.
- */
+/** The engine suites' app: the engine running on a fresh fake LLM (see useAppWithFakeLlm). */
 export function useEngineApp(env: Env = {}, opts: { credits?: number } = {}) {
-  const t = {} as { app: TestApp; llm: FakeLlm };
-  beforeAll(async () => {
-    t.llm = await startFakeLlm();
-    t.app = await createTestApp({ OPENAI_BASE_URL: t.llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", ...env }, { engine: true, ...opts });
-  });
-  afterAll(async () => {
-    await t.app?.close();
-    await t.llm?.close();
-  });
-  afterEach(() => {
-    t.llm.reset();
-    t.llm.setHandler(undefined);
-  });
-  return t;
+  return useAppWithFakeLlm((url) => ({ OPENAI_BASE_URL: url, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", ...env }), { engine: true, ...opts });
 }
