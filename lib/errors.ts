@@ -8,6 +8,7 @@ export const ERROR_CATALOG = {
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_query: { status: 400, message: "A query parameter is not valid." },
   too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
+  invalid_filter: { status: 400, message: "The filter is not valid." },
   invalid_messages: { status: 400, message: "The messages are not valid." },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },
@@ -25,6 +26,7 @@ export const ERROR_CATALOG = {
   webhook_not_found: { status: 404, message: "Webhook endpoint not found." },
   delivery_not_found: { status: 404, message: "Webhook delivery not found." },
   file_not_found: { status: 404, message: "File not found." },
+  view_not_found: { status: 404, message: "View not found." },
   workspace_not_found: { status: 404, message: "Workspace not found." },
   method_not_allowed: { status: 405, message: "Method not allowed." },
   // structure conflicts
@@ -33,6 +35,8 @@ export const ERROR_CATALOG = {
   primary_column_conflict: { status: 409, message: "A base has exactly one primary column." },
   column_in_use: { status: 409, message: "Other columns use this column as input." },
   primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
+  default_view: { status: 409, message: "The default view cannot be deleted." },
+  not_reviewable: { status: 409, message: "This cell cannot take this review action." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
   // values and types
   invalid_value: { status: 400, message: "The value is not valid for the column type." },

@@ -28,4 +28,6 @@ export const newId = {
   webhookMessage: () => `msg_${randomBase62(24)}`,
   webhookAttempt: () => `att_${randomBase62(20)}`,
   file: () => `file_${randomBase62(20)}`,
+  view: () => `view_${randomBase62(16)}`,
+  reviewAction: () => `rev_${randomBase62(20)}`,
 };

@@ -18,6 +18,7 @@ import * as writeRows from "./write-rows.ts";
 export const ENDPOINTS: readonly Endpoint[] = [
   rows.getRows,
   rows.getRow,
+  rows.queryRows,
   writeRows.addRows,
   writeRows.updateRows,
   writeRows.deleteRows,
