@@ -7,7 +7,7 @@ import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./row-
 import { standardRow, type RowValues } from "./row-view.ts";
 import { planInsert, planUpdate } from "./cell-plan.ts";
 import { settleRows } from "./row-settled.ts";
-import { insertCellsOfNewRows, queueCells, supplyCells } from "./cells/index.ts";
+import { insertCellsOfNewRows, markCellsStale, queueCells, supplyCells } from "./cells/index.ts";
 
 /**
  * Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once, so each
@@ -100,6 +100,8 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
   const updated = new Map<string, RowValues>();
   const rerunPairs: { rowId: string; columnId: string }[] = [];
   const suppliedPairs: { rowId: string; columnId: string }[] = [];
+  const stalePairs: { rowId: string; columnId: string }[] = [];
+  const verified = await verifiedCells(tx, ids);
 
   for (const row of input) {
     if ("code" in row) {
@@ -123,9 +125,12 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
       else next[id] = v;
     }
     const plan = planUpdate(columns, written, changed);
-    for (const columnId of plan.rerun) delete next[columnId];
+    // A verified cell is never regenerated because its inputs changed: it keeps its value and
+    // becomes stale, so it goes back to review. Writing "" into it is an explicit re-run.
+    const keep = (columnId: string) => verified.has(`${row.id}:${columnId}`) && !written.has(columnId);
+    for (const columnId of plan.rerun) if (!keep(columnId)) delete next[columnId];
     updated.set(row.id, next);
-    for (const columnId of plan.rerun) rerunPairs.push({ rowId: row.id, columnId });
+    for (const columnId of plan.rerun) (keep(columnId) ? stalePairs : rerunPairs).push({ rowId: row.id, columnId });
     for (const columnId of plan.supplied) suppliedPairs.push({ rowId: row.id, columnId });
   }
 
@@ -133,6 +138,7 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
     await tx.row.update({ where: { id }, data: { values, updatedAt: new Date() } });
   }
   await supplyCells(tx, ctx.sheetId, suppliedPairs);
+  await markCellsStale(tx, stalePairs);
   await queueCells(w, ctx.sheetId, rerunPairs);
   const waiting = new Set(rerunPairs.map((p) => p.rowId));
   await settleRows(w, ctx, [...updated.keys()].filter((id) => !waiting.has(id)));
@@ -141,6 +147,28 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
     w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: [...updated.keys()], kind: "updated" });
   }
   return { rows: [...updated].map(([id, values]) => standardRow(columns, id, values)), errors };
+}
+
+async function verifiedCells(tx: Tx, rowIds: readonly string[]): Promise<Set<string>> {
+  if (rowIds.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ k: string }[]>(`SELECT row_id || ':' || column_id AS k FROM cells WHERE row_id = ANY($1::text[]) AND verified`, rowIds);
+  return new Set(rows.map((r) => r.k));
+}
+
+/** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
+export async function writeReviewedValues(tx: Tx, edits: readonly { rowId: string; columnId: string; value: string }[]): Promise<void> {
+  if (edits.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE rows SET "values" = (rows."values" - t.cleared) || t.patch, updated_at = now()
+     FROM (SELECT row_id,
+             COALESCE(jsonb_object_agg(column_id, value) FILTER (WHERE value <> ''), '{}'::jsonb) AS patch,
+             COALESCE(array_agg(column_id) FILTER (WHERE value = ''), ARRAY[]::text[]) AS cleared
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(row_id, column_id, value) GROUP BY row_id) t
+     WHERE rows.id = t.row_id`,
+    edits.map((e) => e.rowId),
+    edits.map((e) => e.columnId),
+    edits.map((e) => e.value),
+  );
 }
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {

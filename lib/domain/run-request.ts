@@ -11,9 +11,10 @@ export const runRequestSchema = z
     columnIds: z.array(z.string()).max(200).optional().describe("AI columns to run, at most 200; default every AI column."),
     rowIds: z.array(z.string()).max(100_000).optional().describe("Rows to run, at most 100,000; default every row."),
     onlyEmpty: z.boolean().optional().describe("true to run only cells without a value."),
+    force: z.boolean().optional().describe("true to regenerate verified cells too; they are left alone otherwise."),
   })
   .strict()
-  .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone.");
+  .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone, and so are verified cells unless force is true.");
 
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
@@ -36,11 +37,13 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
        AND ($3::text[] IS NULL OR r.id = ANY($3::text[]))
        AND (c.status IS NULL OR c.status NOT IN ('pending', 'running'))
        AND (NOT $4::boolean OR COALESCE(r."values"->>col, '') = '')
+       AND ($5::boolean OR c.verified IS NOT TRUE)
      ORDER BY r.seq`,
     ctx.sheetId,
     columnIds,
     req.rowIds ?? null,
     req.onlyEmpty ?? false,
+    req.force ?? false,
   );
   return { ctx, refs: refs.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
 }

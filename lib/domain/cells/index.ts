@@ -3,6 +3,7 @@
 // call these functions, and every status change is a transition of the table in transitions.ts.
 export * from "./types.ts";
 export * from "./transitions.ts";
-export { insertCellsOfNewRows, queueCells, supplyCells, markColumnStale } from "./queue.ts";
+export { insertCellsOfNewRows, queueCells, supplyCells, markColumnStale, markCellsStale } from "./queue.ts";
+export { acceptCells, correctCells, readReviewState, type ReviewedCellState } from "./review.ts";
 export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
 export { claimReadyCells, claimListedCells, countLiveLeases, renewLeases, releaseCells, returnLeases, inputsSettledSql, type ListedCellState } from "./leases.ts";

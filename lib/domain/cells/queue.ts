@@ -42,7 +42,7 @@ export async function queueCells(w: Work, sheetId: string, refs: readonly CellRe
     `INSERT INTO cells (row_id, column_id, sheet_id, status, available_at)
      SELECT r, c, $3, ${toStatusSql("queue")}, now() FROM unnest($1::text[], $2::text[]) AS t(r, c)
      ON CONFLICT (row_id, column_id) DO UPDATE SET status = ${toStatusSql("queue")}, metadata = NULL, finished_at = NULL,
-       available_at = now(), ${RESET}
+       available_at = now(), verified = false, ${RESET}
      WHERE ${fromStatusSql("queue")}`,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
@@ -63,6 +63,17 @@ export async function supplyCells(tx: Tx, sheetId: string, refs: readonly CellRe
     refs.map((r) => r.columnId),
     sheetId,
     JSON.stringify(userSuppliedMetadata()),
+  );
+}
+
+/** Verified cells whose inputs changed: they keep their value, and are out of date (never re-run unless forced). */
+export async function markCellsStale(tx: Tx, refs: readonly CellRef[]): Promise<void> {
+  if (refs.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE cells SET stale = true, updated_at = now() FROM unnest($1::text[], $2::text[]) AS t(r, c)
+     WHERE cells.row_id = t.r AND cells.column_id = t.c`,
+    refs.map((r) => r.rowId),
+    refs.map((r) => r.columnId),
   );
 }
 

@@ -6,9 +6,11 @@ import * as columns from "./columns.ts";
 import * as credits from "./credits.ts";
 import * as events from "./events.ts";
 import * as files from "./files.ts";
+import * as review from "./review.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
 import * as session from "./session.ts";
+import * as views from "./views.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
 
@@ -31,6 +33,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   columns.createColumn,
   columns.updateColumn,
   columns.deleteColumn,
+  views.listViews,
+  views.createView,
+  views.getView,
+  views.updateView,
+  views.deleteView,
+  review.reviewCells,
+  review.reviewHistory,
   run.runCells,
   run.estimateRun,
   assistant.configureBase,

@@ -3,8 +3,9 @@
 
 ALTER TABLE "cells" ADD COLUMN "verified" BOOLEAN NOT NULL DEFAULT false;
 ALTER TABLE "cells" ADD COLUMN "reviewed_at" TIMESTAMPTZ(3);
--- The worked examples of a column are its most recently reviewed verified cells.
-CREATE INDEX "cells_column_id_reviewed_at_idx" ON "cells"("column_id", "reviewed_at");
+-- The worked examples of a column are among its verified cells: a few per column, so a partial
+-- index finds them without reading the column's other cells.
+CREATE INDEX "cells_verified_column_idx" ON "cells"("column_id", "reviewed_at") WHERE "verified";
 
 CREATE TABLE "views" (
   "id" TEXT PRIMARY KEY,
