@@ -65,7 +65,7 @@ const queryFields = {
 };
 
 export const rowsQuerySchema = z
-  .strictObject({ filter: filterSchema.nullable().optional(), ...queryFields })
+  .strictObject({ filter: filterSchema.nullable().optional().describe("The filter tree; null or absent for every row."), ...queryFields })
   .describe("What to read: a filter, a sort, a search, optionally through a view, one page at a time.");
 
 /** What the edge enforces: the filter tree itself is parsed by parseFilter. */
