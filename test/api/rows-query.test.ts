@@ -122,6 +122,10 @@ describe("sort, search, count and paging", () => {
     expect(res.body.rows.map((r: any) => r.cells.Company)).toEqual(["Acme", "Initech"]);
     expect(res.body.total).toBe(2);
     expect(await companies(null, { search: "2001-05" })).toEqual(["Acme"]);
+    // A sort with parameters of its own (a select's options) beside the count.
+    const bySelect = await query({ sort: [{ column: "Stage" }], count: true, limit: 2 });
+    expect(bySelect.body.rows.map((r: any) => r.cells.Company)).toEqual(["Globex", "Initech"]);
+    expect(bySelect.body.total).toBe(5);
   });
 
   it("pages with cursors that survive changes: no row repeated or skipped", async () => {

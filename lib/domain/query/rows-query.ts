@@ -30,12 +30,13 @@ export async function queryRows(tx: Tx, workspaceId: string, baseId: string, q: 
   const p = new Params();
   const where = [`r.sheet_id = ${sqlId(ctx.sheetId)}`, ...filters.map((f) => compileFilter(f, p))];
   if (search) where.push(searchSql(search, p));
+  // The count statement takes only the WHERE's parameters; the sort and the page add theirs after.
+  const whereParams = [...p.values];
   const sort = compileSort(sortKeys, p);
 
   let total: number | undefined;
   if (q.count) {
-    // Its own parameter list: the page's cursor and limit parameters come after this point.
-    const [{ n }] = await tx.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM rows r WHERE ${where.join(" AND ")}`, ...p.values);
+    const [{ n }] = await tx.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM rows r WHERE ${where.join(" AND ")}`, ...whereParams);
     total = Number(n);
   }
   const limit = q.limit ?? DEFAULT_QUERY_LIMIT;

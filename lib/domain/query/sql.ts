@@ -67,10 +67,14 @@ function valueCondition(c: ValueCondition, p: Params): string {
     case "text": {
       const v = foldedText(raw);
       if (c.op === "in") return `(${v} = ANY(ARRAY(SELECT ${foldedText("x")} FROM unnest(${p.add(c.values)}::text[]) AS x)))`;
-      const needle = foldedText(`${p.add(value)}::text`);
-      if (c.op === "contains") return `(strpos(${v}, ${needle}) > 0)`;
-      if (c.op === "startsWith") return `starts_with(${v}, ${needle})`;
-      return `(${v} = ${needle})`;
+      const param = p.add(value);
+      const needle = foldedText(`${param}::text`);
+      // A cell's folded text is part of its row's search text: the trigram index narrows the rows
+      // first, and the exact test on the cell runs only on those.
+      const indexed = rowTextContains(value, p);
+      if (c.op === "contains") return `(${indexed} AND strpos(${v}, ${needle}) > 0)`;
+      if (c.op === "startsWith") return `(${indexed} AND starts_with(${v}, ${needle}))`;
+      return `(${indexed} AND ${v} = ${needle})`;
     }
   }
 }
@@ -94,11 +98,14 @@ function stateCondition(s: StateCondition, p: Params): string {
   return s.value ? cell(test) : `(NOT ${cell(test)})`;
 }
 
-/** Search: a case-insensitive substring of any cell of the row, served by the trigram index. */
-export function searchSql(term: string, p: Params): string {
+/** The row's search text (rows.search_text, folded) contains `term`: served by the trigram index. */
+function rowTextContains(term: string, p: Params): string {
   const escaped = term.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  return `(cw_row_text(r."values") LIKE '%' || ${foldedText(`${p.add(escaped)}::text`)} || '%')`;
+  return `r.search_text LIKE '%' || ${foldedText(`${p.add(escaped)}::text`)} || '%'`;
 }
+
+/** Search: a case-insensitive substring of any cell of the row. */
+export const searchSql = (term: string, p: Params) => `(${rowTextContains(term, p)})`;
 
 /** A search term as matched: control characters (the cell separator among them) dropped. */
 export const cleanSearch = (term: string) => term.replace(/[\u0000-\u001f]/g, "").slice(0, 500);
