@@ -29,4 +29,6 @@ export const newId = {
   webhookAttempt: () => `att_${randomBase62(20)}`,
   run: () => `run_${randomBase62(20)}`,
   file: () => `file_${randomBase62(20)}`,
+  view: () => `view_${randomBase62(16)}`,
+  reviewAction: () => `rev_${randomBase62(20)}`,
 };

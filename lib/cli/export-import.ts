@@ -23,6 +23,7 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "workspaces", key: ["id"] },
   { name: "api_keys", key: ["id"] },
   { name: "bases", key: ["id"] },
+  { name: "views", key: ["id"] },
   { name: "sheets", key: ["id"] },
   { name: "columns", key: ["id"] },
   { name: "rows", key: ["id"] },
@@ -35,6 +36,7 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "webhook_messages", key: ["id"] },
   { name: "webhook_attempts", key: ["id"] },
   { name: "files", key: ["id"] },
+  { name: "review_actions", key: ["id"] },
 ];
 
 /** Left out on purpose: browser sessions (sign in again), caches, live limiter state and 24-hour idempotency keys. */
@@ -137,7 +139,9 @@ export async function importDatabase(db: Database, file: string): Promise<Record
       let trailer: { end: true; counts: Record<string, number> } | undefined;
       const flush = async () => {
         if (!table || batch.length === 0) return;
-        await tx.$executeRawUnsafe(`INSERT INTO ${q(table)} SELECT * FROM json_populate_recordset(NULL::${q(table)}, $1::json)`, `[${batch.join(",")}]`);
+        // Generated columns (rows.search_text) are computed by the target, never inserted.
+        const cols = (await storedColumns(tx, table)).map(q).join(", ");
+        await tx.$executeRawUnsafe(`INSERT INTO ${q(table)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${q(table)}, $1::json)`, `[${batch.join(",")}]`);
         counts[table] += batch.length;
         batch = [];
         bytes = 0;
@@ -185,4 +189,13 @@ function parseLine(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+async function storedColumns(tx: Tx, table: string): Promise<string[]> {
+  const rows = await tx.$queryRawUnsafe<{ name: string }[]>(
+    `SELECT column_name::text AS name FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+    table,
+  );
+  return rows.map((r) => r.name);
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -87,15 +88,18 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   };
 }
 
+// Row search's trigram index (see the find_and_review migration).
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let lock: DataDirLock | undefined;
   let pglite: PGlite;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     lock = acquireDataDirLock(dataDir);
-    pglite = new PGlite(path.join(dataDir, "pglite"));
+    pglite = new PGlite(path.join(dataDir, "pglite"), { extensions: PGLITE_EXTENSIONS });
   } else {
-    pglite = new PGlite();
+    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
   }
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });

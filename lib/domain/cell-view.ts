@@ -1,5 +1,5 @@
 import type { Cell } from "../db/generated/client.ts";
-import type { ColumnRecord } from "./column-model.ts";
+import { reviewThresholdOf, type ColumnRecord } from "./column-model.ts";
 
 export interface CellMetadata {
   sources: string[] | null;
@@ -8,9 +8,11 @@ export interface CellMetadata {
   suppliedByUser?: boolean;
   /** The excerpt of each source the answer was grounded on, by source URL. */
   excerpts?: Record<string, string>;
+  /** A reviewer corrected the value: what the model had answered. */
+  aiValue?: string;
 }
 
-export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale">;
+export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale"> & { verified?: boolean };
 
 export interface ExpandedCell {
   value: string;
@@ -18,12 +20,14 @@ export interface ExpandedCell {
   status?: string;
   error?: { code: string; message: string };
   stale?: boolean;
+  needsReview?: boolean;
+  verified?: boolean;
 }
 
 /** The expanded form (spec §2.3), with our documented additions: status, error and stale. A cancelled cell carries error.code "cancelled". */
-export function expandCell(column: Pick<ColumnRecord, "isAiEnabled">, value: string, cell: CellState | undefined): ExpandedCell {
+export function expandCell(column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions">>, value: string, cell: CellState | undefined): ExpandedCell {
   if (!column.isAiEnabled && !cell) return { value };
-  if (!cell) return { value, status: "idle" };
+  if (!cell) return { value, status: "idle", needsReview: false, verified: false };
   const meta = (cell.metadata ?? {}) as Partial<CellMetadata>;
   const out: ExpandedCell = {
     value,
@@ -33,8 +37,11 @@ export function expandCell(column: Pick<ColumnRecord, "isAiEnabled">, value: str
       confidenceScore: meta.confidenceScore ?? null,
       ...(meta.suppliedByUser ? { suppliedByUser: true } : {}),
       ...(meta.excerpts ? { excerpts: meta.excerpts } : {}),
+      ...(typeof meta.aiValue === "string" ? { aiValue: meta.aiValue } : {}),
     },
     status: cell.status,
+    needsReview: needsReview(cell, reviewThresholdOf({ columnOptions: column.columnOptions ?? {} })),
+    verified: Boolean(cell.verified),
   };
   if (cell.status === "error" || cell.status === "cancelled") out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };
   if (cell.stale) out.stale = true;
@@ -47,3 +54,11 @@ export const userSuppliedMetadata = (): CellMetadata => ({
   confidenceScore: null,
   suppliedByUser: true,
 });
+
+/** The rule of needsReviewSql (query/sql.ts), for one cell already read. */
+export function needsReview(cell: CellState, threshold: number): boolean {
+  if (cell.stale) return true;
+  if (cell.verified) return false;
+  const confidence = (cell.metadata as Partial<CellMetadata> | null)?.confidenceScore;
+  return cell.status === "error" || (cell.status === "done" && typeof confidence === "number" && confidence < threshold);
+}

@@ -30,7 +30,7 @@ export const columnFields = {
   tools: z.array(toolRef).max(TOOL_NAMES.length).describe("Tools the AI may use for this column; replaces the list."),
   columnOptions: z
     .record(z.string(), z.unknown())
-    .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column). At most 20,000 characters of JSON.`),
+    .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7). At most 20,000 characters of JSON.`),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
 };
 
@@ -131,5 +131,9 @@ function validateColumnOptions(options: Record<string, unknown>): void {
     throw appError("validation_failed", `columnOptions.autoRun must be one of: ${AUTO_RUN_MODES.join(", ")}.`, {
       field: "columnOptions.autoRun",
     });
+  }
+  const t = options.reviewThreshold;
+  if (t !== undefined && (typeof t !== "number" || !(t >= 0 && t <= 1))) {
+    throw appError("validation_failed", "columnOptions.reviewThreshold is a number from 0 to 1 (default 0.7).", { field: "columnOptions.reviewThreshold" });
   }
 }

@@ -46,3 +46,11 @@ export function autoRunOf(c: ColumnRecord): AutoRunMode {
 
 /** How column names are compared: Unicode NFC, case-insensitively, ignoring outer spaces. */
 export const nameKey = (name: string) => name.normalize("NFC").trim().toLowerCase();
+
+/** Done cells below this confidence need review (columnOptions.reviewThreshold, 0 to 1). */
+export const DEFAULT_REVIEW_THRESHOLD = 0.7;
+
+export function reviewThresholdOf(c: Pick<ColumnRecord, "columnOptions">): number {
+  const t = ((c.columnOptions ?? {}) as Record<string, unknown>).reviewThreshold;
+  return typeof t === "number" && t >= 0 && t <= 1 ? t : DEFAULT_REVIEW_THRESHOLD;
+}

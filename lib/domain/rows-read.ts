@@ -11,14 +11,14 @@ type RawRow = { id: string; seq: bigint; values: unknown };
 
 // Expanded reads take each row's cell states in the same statement as its values: one statement
 // is one snapshot, so a row is never seen half way through a commit (status done, value missing).
-const CELLS_OF_ROW = `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
-    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale)) FROM cells c WHERE c.row_id = r.id)`;
+export const CELLS_OF_ROW = `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
+    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified)) FROM cells c WHERE c.row_id = r.id)`;
 
 type RawCell = CellState & { columnId: string };
 
-const parsed = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
+export const parsed = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
 
-function statesOf(raw: unknown): Map<string, CellState> {
+export function statesOf(raw: unknown): Map<string, CellState> {
   return new Map((parsed<RawCell[] | null>(raw) ?? []).map((c) => [c.columnId, c]));
 }
 
@@ -29,7 +29,7 @@ function statesOf(raw: unknown): Map<string, CellState> {
 export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
   const [hit] = await tx.$queryRawUnsafe<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null; cells?: unknown }[]>(
     `SELECT r.id AS row_id, r."values",${expand ? ` ${CELLS_OF_ROW} AS cells,` : ""}
-       (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled) ORDER BY c.position)
+       (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled, 'columnOptions', c.column_options) ORDER BY c.position)
           FROM columns c WHERE c.sheet_id = s.id) AS columns
      FROM bases b JOIN sheets s ON s.base_id = b.id LEFT JOIN rows r ON r.sheet_id = s.id AND r.id = $3
      WHERE b.id = $1 AND b.workspace_id = $2`,

@@ -110,6 +110,7 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
   const stalePairs: { rowId: string; columnId: string }[] = [];
   const writes = new Map<string, Map<string, string>>();
   const hashes = await cellHashes(tx, ids, columns.filter((c) => c.isAiEnabled).map((c) => c.id));
+  const verified = await verifiedCells(tx, ids);
 
   for (const row of input) {
     if ("code" in row) {
@@ -144,8 +145,16 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
     const changed = new Set([...written].filter(([id, v]) => (before[id] ?? "") !== v).map(([id]) => id));
     const plan = planUpdate(columns, written, changed);
     const decided = decideByHash(columns, written, changed, next, (columnId) => hashes.get(`${rowId}:${columnId}`));
-    for (const columnId of decided.rerun) delete next[columnId];
-    for (const columnId of decided.rerun) rerunPairs.push({ rowId, columnId });
+    // A verified cell is never regenerated because its inputs changed: it keeps its value and
+    // becomes stale, so it goes back to review. Writing "" into it is an explicit re-run.
+    const keep = (columnId: string) => verified.has(`${rowId}:${columnId}`) && !written.has(columnId);
+    for (const columnId of decided.rerun) {
+      if (keep(columnId)) stalePairs.push({ rowId, columnId });
+      else {
+        delete next[columnId];
+        rerunPairs.push({ rowId, columnId });
+      }
+    }
     for (const columnId of decided.stale) stalePairs.push({ rowId, columnId });
     for (const columnId of plan.supplied) suppliedPairs.push({ rowId, columnId });
   }
@@ -165,6 +174,28 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
     w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: [...updated.keys()], kind: "updated" });
   }
   return { rows: [...updated].map(([id, values]) => standardRow(columns, id, values)), errors, runId };
+}
+
+async function verifiedCells(tx: Tx, rowIds: readonly string[]): Promise<Set<string>> {
+  if (rowIds.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ k: string }[]>(`SELECT row_id || ':' || column_id AS k FROM cells WHERE row_id = ANY($1::text[]) AND verified`, rowIds);
+  return new Set(rows.map((r) => r.k));
+}
+
+/** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
+export async function writeReviewedValues(tx: Tx, edits: readonly { rowId: string; columnId: string; value: string }[]): Promise<void> {
+  if (edits.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE rows SET "values" = (rows."values" - t.cleared) || t.patch, updated_at = now()
+     FROM (SELECT row_id,
+             COALESCE(jsonb_object_agg(column_id, value) FILTER (WHERE value <> ''), '{}'::jsonb) AS patch,
+             COALESCE(array_agg(column_id) FILTER (WHERE value = ''), ARRAY[]::text[]) AS cleared
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(row_id, column_id, value) GROUP BY row_id) t
+     WHERE rows.id = t.row_id`,
+    edits.map((e) => e.rowId),
+    edits.map((e) => e.columnId),
+    edits.map((e) => e.value),
+  );
 }
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {

@@ -28,9 +28,10 @@ export const runRequestSchema = z
       .max(1_000_000_000)
       .optional()
       .describe("The run's credit cap, 1 to 1,000,000,000: it pauses (pausedReason budget) rather than spend more. Default DEFAULT_RUN_MAX_CREDITS, else none."),
+    force: z.boolean().optional().describe("true to regenerate verified cells too; they are left alone otherwise."),
   })
   .strict()
-  .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone.");
+  .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone, and so are verified cells unless force is true.");
 
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
@@ -55,12 +56,14 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
        AND (c.status IS NULL OR c.status NOT IN ('pending', 'running'))
        AND (NOT $4::boolean OR COALESCE(r."values"->>col, '') = '')
        AND ($5::text[] IS NULL OR COALESCE(c.status, 'idle') = ANY($5::text[]))
+       AND ($6::boolean OR c.verified IS NOT TRUE)
      ORDER BY r.seq`,
     ctx.sheetId,
     columnIds,
     req.rowIds ?? null,
     req.onlyEmpty ?? false,
     req.statuses ?? null,
+    req.force ?? false,
   );
   const stale = refs.filter((r) => r.stale).length;
   const unchanged = refs.filter((r) => r.unchanged).length;

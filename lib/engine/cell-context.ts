@@ -12,7 +12,11 @@ export interface CellContext {
   failedInputs: ColumnRecord[];
   /** The workspace's balance; null is unlimited. */
   credits: number | null;
+  /** Verified cells of the column on other rows, edited ones first, then the most recently reviewed. */
+  examples: { values: Record<string, string>; value: string }[];
 }
+
+export const MAX_EXAMPLES = 5;
 
 type ContextRow = {
   row_id: string;
@@ -60,7 +64,7 @@ export function createCellContextLoader(db: Tx, owner: string): CellContextLoade
 
 async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellContext | null)[]> {
   const sheetIds = [...new Set(jobs.map((j) => j.sheetId))];
-  const [rows, columns] = await Promise.all([
+  const [rows, columns, examples] = await Promise.all([
     db.$queryRawUnsafe<ContextRow[]>(
       `SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
               b.name AS base_name, b.workspace_id, w.credits,
@@ -76,6 +80,7 @@ async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellCo
       jobs.map((j) => j.columnId),
     ),
     db.column.findMany({ where: { sheetId: { in: sheetIds } }, orderBy: { position: "asc" } }),
+    loadExamples(db, [...new Set(jobs.map((j) => j.columnId))]),
   ]);
   const byCell = new Map(rows.map((r) => [`${r.row_id}:${r.column_id}`, r]));
   return jobs.map((job) => {
@@ -92,6 +97,29 @@ async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellCo
       values: (row.values ?? {}) as Record<string, string>,
       failedInputs: sheetColumns.filter((c) => failed.has(c.id)),
       credits: row.credits === null ? null : Number(row.credits),
+      examples: (examples.get(job.columnId) ?? [])
+        .filter((e) => e.row_id !== job.rowId)
+        .slice(0, MAX_EXAMPLES)
+        .map((e) => ({ values: (e.values ?? {}) as Record<string, string>, value: ((e.values ?? {}) as Record<string, string>)[job.columnId] ?? "" })),
     };
   });
+}
+
+type ExampleRow = { column_id: string; row_id: string; values: unknown };
+
+/** Up to MAX_EXAMPLES + 1 per column (one may be the cell being filled), through the partial index on verified cells. */
+async function loadExamples(db: Tx, columnIds: string[]): Promise<Map<string, ExampleRow[]>> {
+  const rows = await db.$queryRawUnsafe<ExampleRow[]>(
+    `SELECT col.id AS column_id, ex.row_id, ex."values"
+     FROM unnest($1::text[]) AS col(id)
+     CROSS JOIN LATERAL (
+       SELECT c.row_id, r."values" FROM cells c JOIN rows r ON r.id = c.row_id
+       WHERE c.column_id = col.id AND c.verified AND c.status = 'done'
+       ORDER BY (c.metadata ? 'aiValue') DESC, c.reviewed_at DESC NULLS LAST, c.row_id
+       LIMIT ${MAX_EXAMPLES + 1}) ex`,
+    columnIds,
+  );
+  const by = new Map<string, ExampleRow[]>();
+  for (const r of rows) by.set(r.column_id, [...(by.get(r.column_id) ?? []), r]);
+  return by;
 }

@@ -105,12 +105,15 @@ function promptInput(ctx: CellContext): PromptInput {
     .map((id) => ctx.columns.find((c) => c.id === id))
     .filter((c): c is NonNullable<typeof c> => Boolean(c) && c!.id !== primary?.id)
     .map((column) => ({ column, value: ctx.values[column.id] ?? "" }));
+  const named = [...(primary ? [primary] : []), ...inputs.map((i) => i.column)];
+  const examples = ctx.examples.map((e) => ({ inputs: Object.fromEntries(named.map((c) => [c.name, e.values[c.id] ?? ""])), value: e.value }));
   return {
     baseName: ctx.base.name,
     column: ctx.column,
     primary: primary ? { column: primary, value: ctx.values[primary.id] ?? "" } : undefined,
     inputs,
     toolNames: ctx.column.tools,
+    examples,
   };
 }
 

@@ -12,6 +12,8 @@ export interface PromptInput {
   primary?: { column: ColumnRecord; value: string };
   inputs: { column: ColumnRecord; value: string }[];
   toolNames: string[];
+  /** Cells of this column a reviewer verified, with their rows' inputs (never the cell being filled). */
+  examples?: { inputs: Record<string, string>; value: string }[];
 }
 
 export function buildSystemPrompt(p: PromptInput): string {
@@ -45,6 +47,12 @@ export function buildUserPrompt(p: PromptInput, correction?: string): string {
   if (Object.keys(data).length > 0) {
     const about = p.primary ? ` The row is identified by its primary column "${p.primary.column.name}".` : "";
     parts.push(`The row's input values, by column name.${about}\n${fenceUntrusted("row inputs", JSON.stringify(data, null, 2))}`);
+  }
+  if (p.examples && p.examples.length > 0) {
+    // Fenced like every cell: a verified value is still table content, not an instruction.
+    parts.push(
+      `Worked examples: other rows of this column whose values a reviewer verified, with their input values. Follow their format and judgement.\n${fenceUntrusted("verified examples", JSON.stringify(p.examples, null, 2))}`,
+    );
   }
   if (correction) parts.push(`Your previous answer was rejected: ${correction}\nAnswer again, fixing that.`);
   return parts.join("\n\n");

@@ -25,7 +25,7 @@ async function subscribers(tx: Tx, ctx: Pick<BaseRef, "workspaceId" | "baseId">,
 async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<string, CellState>>> {
   const cells = await tx.cell.findMany({
     where: { rowId: { in: rowIds } },
-    select: { rowId: true, columnId: true, status: true, errorCode: true, errorMessage: true, metadata: true, stale: true },
+    select: { rowId: true, columnId: true, status: true, errorCode: true, errorMessage: true, metadata: true, stale: true, verified: true },
   });
   const byRow = new Map<string, Map<string, CellState>>();
   for (const c of cells) {

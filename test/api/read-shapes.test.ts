@@ -52,11 +52,15 @@ describe("Get Rows (§4.1)", () => {
       value: "",
       status: "pending",
       metadata: { sources: null, additionalDetails: null, confidenceScore: null },
+      needsReview: false,
+      verified: false,
     });
     expect(globex.cells.Summary).toEqual({
       value: "Supplied by hand",
       status: "done",
       metadata: { sources: null, additionalDetails: "Supplied by the user.", confidenceScore: null, suppliedByUser: true },
+      needsReview: false,
+      verified: false,
     });
     expect(Object.keys(acme.cells).sort()).toEqual(["Company", "Employees", "Summary", "Website"]);
   });

@@ -94,7 +94,7 @@ describe("Get Rows at 100,000 rows", () => {
 
   it("expand=true streams too, with an entry for every column", async () => {
     const res = await app.api("GET", `/api/v1/bases/${big.baseId}/rows?expand=true&limit=3`);
-    expect(res.body.rows[0].cells).toEqual({ Company: { value: "Company 1" }, Rank: { value: "1" }, Note: { value: "", status: "idle" } });
+    expect(res.body.rows[0].cells).toEqual({ Company: { value: "Company 1" }, Rank: { value: "1" }, Note: { value: "", status: "idle", needsReview: false, verified: false } });
   });
 });
 

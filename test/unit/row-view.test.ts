@@ -34,6 +34,6 @@ describe("standard rows", () => {
   it("expanded rows keep prototype-named columns too", () => {
     const row = expandedRow(columns, "sr_1", { scol_c: "p" }, new Map());
     expect(JSON.stringify(row)).toContain('"__proto__":{"value":"p"}');
-    expect(JSON.parse(JSON.stringify(row)).cells.constructor).toEqual({ value: "", status: "idle" });
+    expect(JSON.parse(JSON.stringify(row)).cells.constructor).toEqual({ value: "", status: "idle", needsReview: false, verified: false });
   });
 });

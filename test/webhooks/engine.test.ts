@@ -84,7 +84,7 @@ describe("rows with AI columns", () => {
       expect(byId(standard, row.id).data.row).toEqual(std.find((s: any) => s.id === row.id));
     }
     const acme = byId(expanded, rows[0].id).data.row.cells;
-    expect(acme.Industry).toEqual({ value: "Rockets", status: "done", metadata: { sources: null, confidenceScore: 0.8, additionalDetails: "known" } });
+    expect(acme.Industry).toEqual({ value: "Rockets", status: "done", metadata: { sources: null, confidenceScore: 0.8, additionalDetails: "known" }, needsReview: false, verified: false });
     expect(acme.Pitch).toMatchObject({ value: "Fly high", status: "done", metadata: { confidenceScore: 0.6, additionalDetails: "pitched" } });
     expect(byId(standard, rows[0].id).data.row.cells).toEqual({ Company: "Acme", Industry: "Rockets", Pitch: "Fly high" });
     // A row whose cells ended in error is processed too: terminal is terminal.

@@ -4,6 +4,7 @@
 export * from "./types.ts";
 export * from "./transitions.ts";
 export { insertCellsOfNewRows, queueCells, supplyCells, markStale, finishedCellsOfColumn, cellHashes } from "./queue.ts";
+export { acceptCells, correctCells, readReviewState, type ReviewedCellState } from "./review.ts";
 export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
 export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
 export { claimReadyCells, claimListedCells, countLiveLeases, renewLeases, releaseCells, returnLeases, inputsSettledSql, runnableSql, runOpenSql, type ListedCellState } from "./leases.ts";

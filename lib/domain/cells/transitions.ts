@@ -13,6 +13,10 @@ export const CELL_TRANSITIONS = {
   queue: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "pending" },
   /** The user wrote the value of an AI cell: it is theirs, and done. */
   supply: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
+  /** A reviewer accepted the value as it is: it is verified, and never regenerated unless forced. */
+  accept: { from: ["done"], to: "done" },
+  /** A reviewer corrected the value: it is theirs, verified, and the model's answer is kept aside. */
+  correct: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
   /** A worker takes a ready cell under a lease. */
   claim: { from: ["pending"], to: "running" },
   /** The answer is stored (with its charge). */

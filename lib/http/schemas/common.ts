@@ -40,6 +40,7 @@ export const cellMetadataSchema = z
       .record(z.string().describe("A source URL."), z.string().describe("The passage the answer was grounded on."))
       .optional()
       .describe("The excerpt of each source the answer was grounded on, by source URL."),
+    aiValue: z.string().optional().describe("Present when a reviewer corrected the value: what the model had answered."),
   })
   .describe("Metadata of an AI cell.");
 
@@ -52,7 +53,12 @@ export const expandedCellSchema = z
       .strictObject({ code: z.string().describe("An error code of the catalog."), message: z.string().describe("What went wrong.") })
       .optional()
       .describe("Why the cell failed, when its status is error; code cancelled when its run was cancelled."),
-    stale: z.literal(true).optional().describe("Present when the column's AI settings changed after the value was generated."),
+    stale: z.literal(true).optional().describe("Present when the column's AI settings or the cell's inputs changed after the value was generated or verified."),
+    needsReview: z
+      .boolean()
+      .optional()
+      .describe("AI cells: done below the column's reviewThreshold, ended in error, or stale (and not verified, unless stale)."),
+    verified: z.boolean().optional().describe("AI cells: a reviewer accepted or corrected the value; it is never regenerated unless forced."),
   })
   .describe("A cell in the expanded form (expand=true).");
 

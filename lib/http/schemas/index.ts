@@ -7,10 +7,12 @@ import * as credits from "./credits.ts";
 import * as events from "./events.ts";
 import * as files from "./files.ts";
 import * as openapi from "./openapi.ts";
+import * as review from "./review.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
 import * as runs from "./runs.ts";
 import * as session from "./session.ts";
+import * as views from "./views.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
 
@@ -20,6 +22,7 @@ import * as writeRows from "./write-rows.ts";
 export const ENDPOINTS: readonly Endpoint[] = [
   rows.getRows,
   rows.getRow,
+  rows.queryRows,
   writeRows.addRows,
   writeRows.updateRows,
   writeRows.deleteRows,
@@ -32,6 +35,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   columns.createColumn,
   columns.updateColumn,
   columns.deleteColumn,
+  views.listViews,
+  views.createView,
+  views.getView,
+  views.updateView,
+  views.deleteView,
+  review.reviewCells,
+  review.reviewHistory,
   run.runCells,
   run.estimateRun,
   runs.getRun,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
+import { booleanQuery, defineEndpoint, intQuery, pathId } from "../endpoint.ts";
+import { rowsQueryInputSchema, rowsQuerySchema } from "../../domain/query/request.ts";
 import { baseIdParam, baseParams, cursorQuery, expandQuery, expandedRowSchema, standardRowSchema } from "./common.ts";
 
 // Get Rows (spec §4.1) and Get Row (§4.2).
@@ -12,6 +13,7 @@ export const rowsPageSchema = z
       .nullable()
       .optional()
       .describe("Only with limit or cursor: the cursor of the next page, null on the last page."),
+    total: z.number().int().min(0).optional().describe("With count=true: how many rows match."),
   })
   .describe(
     "Every row of the base in insertion order; without limit and cursor the JSON is streamed row by row, so memory stays flat at any size. Cells are strings, or with expand=true expanded cells.",
@@ -26,7 +28,24 @@ export const getRows = defineEndpoint({
   query: expandQuery.extend({
     limit: intQuery("limit", 1, 10_000, "Page size, 1 to 10,000: returns one page and adds nextCursor."),
     cursor: cursorQuery("rows"),
+    filter: z.string().max(20_000).optional().describe("A filter tree as URL-encoded JSON (see Query Rows); answers one page."),
+    sort: z.string().max(1_000).optional().describe("Sort keys by column name, comma-separated, - for descending: -Employees,Company."),
+    search: z.string().max(500).optional().describe("A case-insensitive substring of any cell of the row."),
+    count: booleanQuery("count", "true to add total, the number of matching rows."),
+    viewId: z.string().min(1).max(100).optional().describe("Apply a saved view."),
   }),
+  response: rowsPageSchema,
+});
+
+export const queryRows = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/rows/query",
+  summary: "Query Rows",
+  description:
+    "One page of the rows matching a filter tree and a search, in a typed sort order, optionally through a saved view. 400 unknown_column for a column the base does not have, 400 invalid_filter (with details.path) for a malformed tree or an operator the column's type cannot take.",
+  params: baseParams,
+  body: rowsQuerySchema,
+  parseBody: rowsQueryInputSchema,
   response: rowsPageSchema,
 });
 

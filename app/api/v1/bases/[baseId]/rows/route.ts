@@ -1,12 +1,14 @@
 import { route } from "@/lib/http/respond";
 import { streamResponse } from "@/lib/http/stream";
-import { openRowsReader } from "@/lib/domain/rows-read";
+import { readRows } from "@/lib/domain/query/rows-query";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/rows";
 
 export const GET = route(api.getRows, async ({ params, query, rt, auth }) => {
-  const reader = await openRowsReader(rt.db.prisma, auth.workspaceId, params.baseId, query);
-  return reader.kind === "page" ? { rows: reader.rows, nextCursor: reader.nextCursor } : streamResponse(reader.chunks);
+  const reader = await readRows(rt.db.prisma, auth.workspaceId, params.baseId, query);
+  if (reader.kind === "stream") return streamResponse(reader.chunks);
+  const { kind: _, ...page } = reader;
+  return page;
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

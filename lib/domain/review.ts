@@ -1,0 +1,194 @@
+import { z } from "zod";
+import type { Work } from "../db/work.ts";
+import type { Tx } from "../db/database.ts";
+import type { ErrorCode } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { loadBase, loadColumns, touchBase } from "./base-context.ts";
+import { acceptCells, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "./cells/index.ts";
+import type { CellMetadata } from "./cell-view.ts";
+import { columnOptionsOf, nameKey, type ColumnRecord } from "./column-model.ts";
+import { columnType } from "./column-types/index.ts";
+import { MAX_CELL_CHARS } from "./row-input.ts";
+import { settleRows } from "./row-settled.ts";
+import { writeReviewedValues } from "./rows-write.ts";
+import { runCells } from "./run-request.ts";
+import type { RunPolicy } from "./runs/record.ts";
+
+// Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
+// before and after (the owner of `review_actions`), so accuracy can be measured from it.
+
+export const REVIEW_ACTIONS = ["accept", "edit", "rerun"] as const;
+export const MAX_REVIEW_CELLS = 1_000;
+
+export const reviewItemSchema = z
+  .strictObject({
+    rowId: z.string().min(1).max(100).describe("The row's id (sr_…)."),
+    columnId: z.string().min(1).max(100).describe("The AI column, by id (or name)."),
+    action: z.enum(REVIEW_ACTIONS).describe("accept: verify the value as it is; edit: store `value` as the verified value; rerun: queue the cell again and clear verified."),
+    value: z.unknown().optional().describe("edit only: the corrected value, checked by the column's type."),
+  })
+  .describe("One review action on one cell.");
+
+export const reviewRequestSchema = z
+  .strictObject({ cells: z.array(reviewItemSchema).min(1).max(MAX_REVIEW_CELLS).describe(`The cells to review, 1 to ${MAX_REVIEW_CELLS}.`) })
+  .describe("Review actions, applied cell by cell: a cell that cannot take its action is reported in errors.");
+
+export type ReviewRequest = z.infer<typeof reviewRequestSchema>;
+type Item = ReviewRequest["cells"][number];
+
+export interface ReviewError {
+  rowId: string;
+  columnId: string;
+  code: ErrorCode;
+  message: string;
+}
+
+interface Planned extends CellRef {
+  action: Item["action"];
+  column: ColumnRecord;
+  value?: string;
+}
+
+/** The cell as the history records it. */
+const snapshot = (value: string, s: ReviewedCellState | undefined) => ({
+  value,
+  status: s?.status ?? "idle",
+  verified: s?.verified ?? false,
+  stale: s?.stale ?? false,
+  confidence: ((s?.metadata ?? null) as Partial<CellMetadata> | null)?.confidenceScore ?? null,
+});
+
+export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: string }, baseId: string, req: ReviewRequest, policy: RunPolicy) {
+  const { tx } = w;
+  const ctx = await loadBase(tx, actor.workspaceId, baseId);
+  const columns = await loadColumns(tx, ctx.sheetId);
+  const rowIds = [...new Set(req.cells.map((c) => c.rowId))];
+  const rows = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: rowIds } }, select: { id: true, values: true } });
+  const values = new Map(rows.map((r) => [r.id, (r.values ?? {}) as Record<string, string>]));
+  const errors: ReviewError[] = [];
+  const planned: Planned[] = [];
+  const seen = new Set<string>();
+
+  for (const item of req.cells) {
+    const fail = (code: ErrorCode, message: string) => void errors.push({ rowId: item.rowId, columnId: item.columnId, code, message });
+    const column = columns.find((c) => c.id === item.columnId) ?? columns.find((c) => c.nameKey === nameKey(item.columnId));
+    if (!column) fail("column_not_found", `No column "${item.columnId}" in this base.`);
+    else if (!column.isAiEnabled) fail("not_reviewable", `"${column.name}" is not an AI column; only AI cells are reviewed.`);
+    else if (!values.has(item.rowId)) fail("row_not_found", `No row "${item.rowId}" in this base.`);
+    else if (seen.has(`${item.rowId}:${column.id}`)) fail("not_reviewable", "This cell is listed twice in the request.");
+    else {
+      seen.add(`${item.rowId}:${column.id}`);
+      const value = item.action === "edit" ? normalized(column, item.value) : undefined;
+      if (item.action === "edit" && typeof value !== "string") fail(value?.code ?? "invalid_value", value?.message ?? "edit needs a value.");
+      else planned.push({ rowId: item.rowId, columnId: column.id, column, action: item.action, value: value as string | undefined });
+    }
+  }
+
+  const before = new Map((await readReviewState(tx, planned)).map((s) => [`${s.rowId}:${s.columnId}`, s]));
+  const valueOf = (p: CellRef) => values.get(p.rowId)?.[p.columnId] ?? "";
+  const accepts = planned.filter((p) => p.action === "accept");
+  const accepted = new Set((await acceptCells(tx, accepts)).map((r) => `${r.rowId}:${r.columnId}`));
+  for (const p of accepts) {
+    if (accepted.has(`${p.rowId}:${p.columnId}`)) continue;
+    const status = before.get(`${p.rowId}:${p.columnId}`)?.status ?? "idle";
+    errors.push({ rowId: p.rowId, columnId: p.columnId, code: "not_reviewable", message: `Only a done cell can be accepted; this one is ${status}. Edit or re-run it.` });
+  }
+
+  const edits = planned.filter((p) => p.action === "edit");
+  await correctCells(
+    tx,
+    ctx.sheetId,
+    edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, aiValue: modelValue(before.get(`${p.rowId}:${p.columnId}`), valueOf(p)) })),
+  );
+  await writeReviewedValues(tx, edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, value: p.value! })));
+
+  const reruns = planned.filter((p) => p.action === "rerun");
+  for (const columnId of new Set(reruns.map((p) => p.columnId))) {
+    const ids = reruns.filter((p) => p.columnId === columnId).map((p) => p.rowId);
+    await runCells(w, actor.workspaceId, baseId, { columnIds: [columnId], rowIds: ids, force: true }, policy);
+  }
+
+  const done = planned.filter((p) => p.action !== "accept" || accepted.has(`${p.rowId}:${p.columnId}`));
+  const after = new Map((await readReviewState(tx, done)).map((s) => [`${s.rowId}:${s.columnId}`, s]));
+  const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : valueOf(p));
+  await recordActions(tx, actor, ctx.baseId, done.map((p) => ({ p, before: snapshot(valueOf(p), before.get(`${p.rowId}:${p.columnId}`)), after: snapshot(afterValue(p), after.get(`${p.rowId}:${p.columnId}`)) })));
+
+  if (edits.length > 0) await settleEditedRows(w, ctx, edits);
+  if (done.length > 0) {
+    await touchBase(tx, ctx.baseId);
+    for (const p of done) {
+      w.emit({ type: "cell.updated", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowId: p.rowId, columnId: p.columnId, status: after.get(`${p.rowId}:${p.columnId}`)?.status ?? "idle" });
+    }
+    w.emit({ type: "rows.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowIds: [...new Set(done.map((p) => p.rowId))], kind: "updated" });
+  }
+  return {
+    cells: done.map((p) => {
+      const s = after.get(`${p.rowId}:${p.columnId}`);
+      return { rowId: p.rowId, columnId: p.columnId, action: p.action, value: afterValue(p), status: s?.status ?? "idle", verified: s?.verified ?? false };
+    }),
+    errors,
+  };
+}
+
+function normalized(column: ColumnRecord, raw: unknown): string | { code: ErrorCode; message: string } | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw === "") return "";
+  const n = columnType(column.type)!.normalize(raw, columnOptionsOf(column));
+  if (!n.ok) return { code: "invalid_value", message: `${n.message} ("${column.name}" is a ${column.type} column.)` };
+  if (n.value.length > MAX_CELL_CHARS) return { code: "value_too_long", message: "A cell value is at most 100,000 characters." };
+  return n.value;
+}
+
+/** The model's answer a correction replaces: none when the value was the user's or the cell never ran. */
+function modelValue(state: ReviewedCellState | undefined, value: string): string | null {
+  const meta = (state?.metadata ?? null) as Partial<CellMetadata> | null;
+  if (!state || state.status !== "done" || meta?.suppliedByUser || typeof meta?.aiValue === "string") return null;
+  return value;
+}
+
+async function recordActions(tx: Tx, actor: { workspaceId: string; keyId: string }, baseId: string, list: { p: Planned; before: object; after: object }[]) {
+  if (list.length === 0) return;
+  await tx.reviewAction.createMany({
+    data: list.map(({ p, before, after }) => ({
+      id: newId.reviewAction(),
+      workspaceId: actor.workspaceId,
+      baseId,
+      rowId: p.rowId,
+      columnId: p.columnId,
+      action: p.action,
+      actorKeyId: actor.keyId,
+      before,
+      after,
+    })),
+  });
+}
+
+/** A correction can finish a row's last open cell: the row settles (row.sheet.processed). */
+async function settleEditedRows(w: Work, ctx: Awaited<ReturnType<typeof loadBase>>, edits: readonly CellRef[]) {
+  const rowIds = [...new Set(edits.map((e) => e.rowId))];
+  await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = ANY($1::text[]) FOR UPDATE`, rowIds);
+  const open = await w.tx.$queryRawUnsafe<{ row_id: string }[]>(
+    `SELECT DISTINCT row_id FROM cells WHERE row_id = ANY($1::text[]) AND status IN ('pending', 'running')`,
+    rowIds,
+  );
+  const stillOpen = new Set(open.map((o) => o.row_id));
+  await settleRows(w, ctx, rowIds.filter((id) => !stillOpen.has(id)));
+}
+
+/** The review history of a base, newest first. */
+export async function reviewHistory(tx: Tx, workspaceId: string, baseId: string, limit: number) {
+  const ctx = await loadBase(tx, workspaceId, baseId);
+  const actions = await tx.reviewAction.findMany({ where: { baseId: ctx.baseId, workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
+  return {
+    actions: actions.map((a) => ({
+      id: a.id,
+      rowId: a.rowId,
+      columnId: a.columnId,
+      action: a.action,
+      actorKeyId: a.actorKeyId,
+      before: a.before,
+      after: a.after,
+      createdAt: a.createdAt.toISOString(),
+    })),
+  };
+}
