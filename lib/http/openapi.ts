@@ -35,6 +35,26 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   return rest;
 }
 
+// A recursive schema (a filter tree) comes with `$defs` that its `$ref`s point into. Inside the
+// document those refs would resolve against the document's root, so the definitions move to
+// components.schemas, under names unique in the document.
+let hoisted: Record<string, Json> = {};
+
+function docSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const { $defs, ...rest } = jsonSchema(schema, io) as Json & { $defs?: Record<string, Json> };
+  if (!$defs) return rest;
+  const names = new Map(Object.keys($defs).map((k) => [k, `Def${Object.keys(hoisted).length + [...Object.keys($defs)].indexOf(k) + 1}`]));
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (v === null || typeof v !== "object") return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" && x.startsWith("#/$defs/") ? `#/components/schemas/${names.get(x.slice(8))}` : rewrite(x)]),
+    );
+  };
+  for (const [k, def] of Object.entries($defs)) hoisted[names.get(k)!] = rewrite(def) as Json;
+  return rewrite(rest) as Json;
+}
+
 /**
  * The media types an endpoint answers with: "application/json, or text/event-stream when…" gives
  * both; a content type naming none ("none (303 redirect…)") gives none: the answer has no body.
@@ -51,14 +71,14 @@ const isOptional = (schema: z.ZodType) => schema.safeParse(undefined).success;
  * its bounds (limit=100 is an integer from 1 to 10,000 to a client, not any string).
  */
 export function querySchema(schema: z.ZodType): Json {
-  const output = jsonSchema(schema, "output");
-  return output.type === "integer" || output.type === "number" ? output : jsonSchema(schema, "input");
+  const output = docSchema(schema, "output");
+  return output.type === "integer" || output.type === "number" ? output : docSchema(schema, "input");
 }
 
 function parameters(e: Endpoint): Json[] {
   const out: Json[] = [];
   for (const [name, schema] of Object.entries(e.params?.shape ?? {}) as [string, z.ZodType][]) {
-    out.push({ name, in: "path", required: true, description: schema.description, schema: jsonSchema(schema, "input") });
+    out.push({ name, in: "path", required: true, description: schema.description, schema: docSchema(schema, "input") });
   }
   for (const [name, schema] of Object.entries(e.query?.shape ?? {}) as [string, z.ZodType][]) {
     out.push({ name, in: "query", required: !isOptional(schema), description: schema.description, schema: querySchema(schema) });
@@ -77,7 +97,7 @@ function parameters(e: Endpoint): Json[] {
 
 function requestBody(e: Endpoint): Json | undefined {
   if (!e.body) return undefined;
-  const schema = jsonSchema(e.body, "input");
+  const schema = docSchema(e.body, "input");
   const example = REQUEST_EXAMPLES[`${e.method} ${e.path}`];
   const media = e.bodyType === "multipart" ? "multipart/form-data" : "application/json";
   return {
@@ -120,7 +140,7 @@ const errorResponse = (description: string, code: ErrorCode) => ({
 
 function responses(e: Endpoint): Json {
   const media = responseMediaTypes(e);
-  const schema = jsonSchema(e.response, "output");
+  const schema = docSchema(e.response, "output");
   const content = Object.fromEntries(media.map((m) => [m, { schema: m === "application/json" ? schema : { type: "string", description: schema.description } }]));
   const streamed = media.includes("text/event-stream");
   const replayable = e.method === "POST" && !e.public;
@@ -188,6 +208,7 @@ let cached: Json | undefined;
 /** The document; built once per process, since the registry does not change at run time. */
 export function openApiDocument(): Json {
   if (cached) return cached;
+  hoisted = {};
   const ids = operationIds();
   const paths: Record<string, Record<string, Json>> = {};
   for (const e of ENDPOINTS) (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e, ids.get(e)!);
@@ -212,7 +233,7 @@ export function openApiDocument(): Json {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A workspace API key: cw_ followed by 40 characters." },
         sessionCookie: { type: "apiKey", in: "cookie", name: "cellwright_session", description: "The web app's session, made by POST /api/v1/session." },
       },
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: { Error: ERROR_SCHEMA, ...hoisted },
     },
   };
   return cached;
