@@ -28,6 +28,8 @@ export function placesOf(e: Endpoint): FieldPlace {
  */
 export function inputSchema(endpoints: readonly Endpoint[], extra: Record<string, z.ZodType> = {}, maxItems: Record<string, number> = {}): Json {
   const properties: Record<string, Json> = {};
+  // Definitions a recursive body schema (a filter tree) refers to: they live at the tool schema's root.
+  const defs: Record<string, Json> = {};
   const requiredBy = new Map<string, number>();
   const seen = new Map<string, number>();
   const note = (name: string, required: boolean) => {
@@ -45,6 +47,7 @@ export function inputSchema(endpoints: readonly Endpoint[], extra: Record<string
     }
     if (e.body instanceof z.ZodObject) {
       const body = jsonSchema(e.body, "input");
+      Object.assign(defs, body.$defs ?? {});
       const required = new Set((body.required as string[] | undefined) ?? []);
       for (const [name, s] of Object.entries((body.properties ?? {}) as Record<string, Json>)) {
         properties[name] ??= s;
@@ -59,7 +62,7 @@ export function inputSchema(endpoints: readonly Endpoint[], extra: Record<string
   }
   for (const [name, max] of Object.entries(maxItems)) if (properties[name]) properties[name] = { ...properties[name], maxItems: max };
   const required = [...seen].filter(([name, n]) => requiredBy.get(name) === n).map(([name]) => name);
-  return { type: "object", properties, ...(required.length ? { required } : {}) };
+  return { type: "object", properties, ...(required.length ? { required } : {}), ...(Object.keys(defs).length ? { $defs: defs } : {}) };
 }
 
 /** MCP wants an object schema at the root; a union of objects (Get Row) is still one. */

@@ -4,6 +4,7 @@ import * as assistant from "../http/schemas/assistant.ts";
 import * as bases from "../http/schemas/bases.ts";
 import * as columns from "../http/schemas/columns.ts";
 import * as rows from "../http/schemas/rows.ts";
+import * as review from "../http/schemas/review.ts";
 import * as run from "../http/schemas/run.ts";
 import * as runs from "../http/schemas/runs.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
@@ -56,15 +57,16 @@ export const TOOLS: readonly McpTool[] = [
   {
     name: "query_rows",
     title: "Read rows, a page at a time",
-    description: "Reads rows in insertion order, at most 100 per call; expand=true gives each AI cell's status, confidence, sources and details. Pass nextCursor as cursor for the next page.",
-    endpoints: [rows.getRows],
+    description:
+      "Finds and reads rows, at most 100 per call: filter (and/or/not trees of conditions on columns, or on AI cells' status, confidence, needsReview, verified, stale), sort, search, a saved view (viewId), count. expand=true gives each AI cell's status, confidence, sources and details. Pass nextCursor as cursor for the next page.",
+    endpoints: [rows.queryRows],
     annotations: READ,
     extra: { limit: pageLimit },
     // A page stays under the character budget: fewer rows when they are long (same cursor).
     run: async (args, invoke) => {
       let limit = args.limit ?? 50;
       for (;;) {
-        const page = await callEndpoint(invoke, rows.getRows, { ...args, limit });
+        const page = await callEndpoint(invoke, rows.queryRows, { ...args, limit });
         if (limit === 1 || JSON.stringify(page).length <= MAX_RESULT_CHARS) return { ...page, nextCursor: page.nextCursor ?? null };
         limit = Math.max(1, Math.floor(limit / 2));
       }
@@ -143,6 +145,15 @@ export const TOOLS: readonly McpTool[] = [
     endpoints: [run.runCells],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     summary: (r) => `Queued ${plural(r.queued, "cell")}; read them with query_rows (expand=true) as they fill.`,
+  },
+  {
+    name: "review_cells",
+    title: "Review AI cells",
+    description: "Accepts (verifies), edits (stores a corrected value, verified) or re-runs AI cells; verified cells are never regenerated and teach the column as examples.",
+    endpoints: [review.reviewCells],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    maxItems: { cells: 100 },
+    summary: (r) => `${plural(r.cells?.length ?? 0, "cell")} reviewed${r.errors?.length ? `; ${plural(r.errors.length, "error")}` : ""}.`,
   },
   {
     name: "get_run",

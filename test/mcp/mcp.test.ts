@@ -27,6 +27,7 @@ const EXPECTED = [
   "run_cells",
   "get_run",
   "cancel_run",
+  "review_cells",
   "configure_base",
 ];
 
@@ -93,6 +94,9 @@ describe("tools/call", () => {
     expect(page.text).toContain(page.result.nextCursor);
     const rest = await call(a, "query_rows", { baseId, limit: 2, cursor: page.result.nextCursor });
     expect(rest.result).toMatchObject({ rows: [{ cells: { Company: "Company 3" } }], nextCursor: null });
+    const found = await call(a, "query_rows", { baseId, filter: { column: "Company", op: "contains", value: "any 2" }, count: true });
+    expect(found.result.rows.map((r: any) => r.cells.Company)).toEqual(["Company 2"]);
+    expect(found.result.total).toBe(1);
 
     const updated = await call(a, "update_rows", { baseId, rows: [{ id: first.id, cells: { Summary: "Makes rockets." } }] });
     expect(updated.result.errors).toEqual([]);
@@ -141,6 +145,7 @@ describe("isolation", () => {
       ["manage_column", { action: "create", baseId, name: "Intruder" }],
       ["estimate_run", { baseId }],
       ["run_cells", { baseId }],
+      ["review_cells", { baseId, cells: [{ rowId: row.id, columnId: "scol_none", action: "accept" }] }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];
     const withBaseId = TOOLS.filter((x) => x.endpoints.some((e) => e.path.includes("{baseId}")) || x.name === "configure_base").map((x) => x.name);
