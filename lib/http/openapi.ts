@@ -43,7 +43,8 @@ let hoisted: Record<string, Json> = {};
 function docSchema(schema: z.ZodType, io: "input" | "output"): Json {
   const { $defs, ...rest } = jsonSchema(schema, io) as Json & { $defs?: Record<string, Json> };
   if (!$defs) return rest;
-  const names = new Map(Object.keys($defs).map((k) => [k, `Def${Object.keys(hoisted).length + [...Object.keys($defs)].indexOf(k) + 1}`]));
+  const taken = Object.keys(hoisted).length;
+  const names = new Map(Object.keys($defs).map((k, i) => [k, `Def${taken + i + 1}`]));
   const rewrite = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(rewrite);
     if (v === null || typeof v !== "object") return v;
