@@ -80,6 +80,10 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   // The server gets exactly the database and key of this run, never the caller's.
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const k of ["DATABASE_URL", "DATA_DIR", "API_KEY", "PORT"]) delete childEnv[k];
+  // The per-key limit stays on, so its cost is in the figures, but high enough never to refuse
+  // (API_RATE_LIMIT=0 in the caller's environment measures without it).
+  childEnv.API_RATE_LIMIT ??= "1000000000";
+  childEnv.API_RATE_BURST ??= "1000000000";
   Object.assign(childEnv, { NEXT_TELEMETRY_DISABLED: "1" }, env);
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
     cwd: root,

@@ -15,7 +15,7 @@ test("sign in, create a base, add columns, add, paste, edit and delete rows", as
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain("cw_");
 
   // Create a base.
-  await page.getByRole("button", { name: /New base|Create your first base/ }).first().click();
+  await page.getByRole("button", { name: /^(New base|Create your first base)$/ }).first().click();
   await page.getByLabel("Name", { exact: true }).fill("Companies");
   await page.getByRole("button", { name: "Create base" }).click();
   await page.waitForURL(/\/bases\/[A-Za-z0-9]{8}$/);

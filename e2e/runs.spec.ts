@@ -5,14 +5,15 @@ import { ARTIFACTS, expect, signIn, test } from "./support/fixtures";
 
 const ROWS = 300;
 
-test("start a large run, watch it, cancel it, retry what failed", async ({ page, api }) => {
+test("start a large run, watch it, cancel it, retry what failed", async ({ page, api }, testInfo) => {
   test.setTimeout(120_000);
   const base = await api.createBase("Runs", [
     { name: "Company", type: "short-text", isPrimary: true },
     { name: "Industry", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "The industry.", columnOptions: { autoRun: "never" } },
   ]);
   // Nothing runs on insert (autoRun never); every tenth company fails its first model call.
-  await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Company: i % 10 === 0 ? `Flaky ${i}` : `Company ${i}` })));
+  // The fake model remembers which flaky companies it refused: a retried test names new ones.
+  await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Company: i % 10 === 0 ? `Flaky ${i}.${testInfo.retry}` : `Company ${i}` })));
 
   await signIn(page, `/bases/${base.baseId}`);
   await page.getByRole("button", { name: "Run all" }).click();

@@ -2,13 +2,19 @@ import { loadConfig } from "./config.ts";
 import { createRuntime, installRuntime, stopRuntime, type Runtime } from "./runtime.ts";
 import { startEngine } from "./engine/engine.ts";
 import { startWebhookRelay } from "./webhooks/relay.ts";
+import { startImportWorker } from "./imports/worker.ts";
+import { startRetention } from "./retention.ts";
+import { createFirstWorkspace } from "./workspaces.ts";
+import { createSignInLink } from "./auth/sign-in-link.ts";
 import { aiConfigProblem } from "./engine/llm/resolve-model.ts";
 
-/** Starts the background work of a process that runs enrichment: the engine and the webhook relay. */
+/** Starts the background work of a process that runs enrichment: the engine, the webhook relay and imports. */
 export async function startWorkers(rt: Runtime): Promise<void> {
   await startEngine(rt);
   // Separate from the engine's queue: a slow receiver never holds up a cell.
   await startWebhookRelay(rt);
+  await startImportWorker(rt);
+  startRetention(rt);
 }
 
 /** Stops the runtime cleanly on SIGTERM/SIGINT, then exits. */
@@ -26,6 +32,17 @@ export function stopOnSignals(rt: Runtime, label = "server"): void {
 }
 
 /**
+ * The first start (no workspace at all): creates the workspace and prints one line with a
+ * one-time sign-in link. The token is never printed again; `npm run cli -- sign-in-link` makes another.
+ */
+export async function printFirstStartLink(rt: Runtime, log: (line: string) => void = console.log): Promise<void> {
+  const ws = await createFirstWorkspace(rt.db.prisma, rt.config.initialCredits);
+  if (!ws) return;
+  const link = await createSignInLink(rt.db.prisma, rt.config, ws.name);
+  log(`Sign in: ${link.url}`);
+}
+
+/**
  * Builds the server's runtime once, at start, and installs it for every route bundle. With
  * WORKER_IN_PROCESS=false (PostgreSQL) enrichment is left to `npm run worker`.
  */
@@ -38,6 +55,7 @@ export async function boot(): Promise<void> {
   installRuntime(starting);
   const rt = await starting;
   stopOnSignals(rt);
+  await printFirstStartLink(rt);
   const aiProblem = aiConfigProblem(rt.config);
   if (aiProblem) console.warn(`[cellwright] configuration: ${aiProblem}`);
   console.log(`[cellwright] ready (${rt.db.vendor}, queue: ${rt.queue.name})`);

@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 // The only module that reads process.env. Everything else receives a Config.
@@ -22,6 +23,8 @@ const schema = z.object({
   WORKER_IN_PROCESS: z.enum(["true", "false"]).optional(),
   BENCH_FLOOR: bool,
   TRUST_PROXY: bool,
+  API_RATE_LIMIT: z.coerce.number().nonnegative().default(50),
+  API_RATE_BURST: int(200),
 
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
@@ -35,6 +38,7 @@ const schema = z.object({
   AI_MAX_ATTEMPTS: int(4),
   AI_TIMEOUT_MS: int(60_000),
   AI_MAX_STEPS: int(6),
+  AI_MAX_CALLS_PER_CELL: int(12),
   AI_MAX_OUTPUT_TOKENS: int(2_000),
   AI_RETRY_BASE_MS: int(1_000),
   AI_LEASE_MS: int(30_000),
@@ -52,15 +56,22 @@ const schema = z.object({
   FETCH_TIMEOUT_MS: int(15_000),
   FETCH_CONNECT_TIMEOUT_MS: int(5_000),
   FETCH_MAX_TOKENS: int(8_000),
-  ALLOW_PRIVATE_NETWORK: bool,
+  ALLOWED_PRIVATE_HOSTS: optionalString,
+  // Removed: refused at start-up with a pointer to ALLOWED_PRIVATE_HOSTS (see loadConfig).
+  ALLOW_PRIVATE_NETWORK: optionalString,
   FILE_MAX_BYTES: int(25 * 1024 * 1024),
   FILE_MAX_PAGES: int(200),
+  IMPORT_MAX_BYTES: int(200 * 1024 * 1024),
   FILE_EXTRACT_TIMEOUT_MS: int(20_000),
 
   CREDITS_COST_CONFIGURE_CREATE: int(5),
   CREDITS_COST_CONFIGURE_MODIFY: int(2),
   CREDITS_COST_CELL_RUN: int(1),
   DEFAULT_RUN_MAX_CREDITS: z.coerce.number().int().positive().optional(),
+
+  RETENTION_WEBHOOK_DAYS: int(30),
+  RETENTION_CELL_RUN_DAYS: int(90),
+  RETENTION_INTERVAL_MINUTES: int(60),
 
   WEBHOOK_RETRY_SCHEDULE: optionalString,
   WEBHOOK_TIMEOUT_MS: int(15_000),
@@ -90,6 +101,8 @@ function buildConfig(e: z.infer<typeof schema>) {
     // Embedded mode always works in-process; with PostgreSQL the web process works too unless told not to.
     workerInProcess: e.WORKER_IN_PROCESS !== "false" || !e.DATABASE_URL,
     maxBodyBytes: 20 * 1024 * 1024,
+    /** Requests per second per API key (0: no limit), with bursts up to `burst`. */
+    apiRateLimit: { perSecond: e.API_RATE_LIMIT, burst: Math.max(1, e.API_RATE_BURST) },
     ai: {
       openaiApiKey: e.OPENAI_API_KEY,
       openaiBaseUrl: e.OPENAI_BASE_URL,
@@ -105,6 +118,8 @@ function buildConfig(e: z.infer<typeof schema>) {
       maxAttempts: Math.max(1, e.AI_MAX_ATTEMPTS),
       timeoutMs: e.AI_TIMEOUT_MS,
       maxSteps: Math.max(1, e.AI_MAX_STEPS),
+      /** Model calls one cell generation may cause, across attempts, tool steps and repairs. */
+      maxCallsPerCell: Math.max(1, e.AI_MAX_CALLS_PER_CELL),
       maxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
       retryBaseMs: e.AI_RETRY_BASE_MS,
       leaseMs: Math.max(1_000, e.AI_LEASE_MS),
@@ -123,9 +138,11 @@ function buildConfig(e: z.infer<typeof schema>) {
       timeoutMs: e.FETCH_TIMEOUT_MS,
       connectTimeoutMs: e.FETCH_CONNECT_TIMEOUT_MS,
       maxTokens: e.FETCH_MAX_TOKENS,
-      allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+      allowedPrivateHosts: parseHostList(e.ALLOWED_PRIVATE_HOSTS),
     },
     files: { maxBytes: e.FILE_MAX_BYTES, maxPages: e.FILE_MAX_PAGES, extractTimeoutMs: e.FILE_EXTRACT_TIMEOUT_MS },
+    /** Imports: the largest file taken in (rows and columns are capped in lib/imports/limits.ts). */
+    imports: { maxBytes: Math.max(1, e.IMPORT_MAX_BYTES) },
     credits: {
       configureCreate: e.CREDITS_COST_CONFIGURE_CREATE,
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
@@ -135,6 +152,12 @@ function buildConfig(e: z.infer<typeof schema>) {
     mcpBridge: { url: e.CELLWRIGHT_URL, apiKey: e.CELLWRIGHT_API_KEY },
     /** What every run starts with: the cost of a cell, and the cap a run gets when none is asked for. */
     runs: { cellCost: e.CREDITS_COST_CELL_RUN, defaultMaxCredits: e.DEFAULT_RUN_MAX_CREDITS ?? null },
+    /** How long records that only grow are kept (0: forever), and how often they are pruned (0: never). */
+    retention: {
+      webhookDays: e.RETENTION_WEBHOOK_DAYS,
+      cellRunDays: e.RETENTION_CELL_RUN_DAYS,
+      intervalMs: e.RETENTION_INTERVAL_MINUTES * 60_000,
+    },
     webhooks: {
       retryScheduleMs: parseSchedule(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
@@ -154,6 +177,21 @@ function parseSchedule(raw: string | undefined): number[] {
   return parts;
 }
 
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}))*\.?$/i;
+
+/** ALLOWED_PRIVATE_HOSTS: comma-separated host names, IP addresses and CIDR ranges. */
+function parseHostList(raw: string | undefined): string[] {
+  const entries = (raw ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const ok = entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry) || HOST_NAME.test(entry);
+    if (!ok) throw new Error(`ALLOWED_PRIVATE_HOSTS: "${entry}" is not a host name, an IP address or a CIDR range`);
+  }
+  return entries;
+}
+
+const REMOVED_PRIVATE_NETWORK =
+  "ALLOW_PRIVATE_NETWORK was removed: list the private hosts or ranges tools and webhooks may reach in ALLOWED_PRIVATE_HOSTS instead (e.g. ALLOWED_PRIVATE_HOSTS=127.0.0.1,10.0.0.0/8)";
+
 /** Builds a validated Config from an environment map; throws with every problem listed. */
 export function loadConfig(env: Env = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -161,5 +199,6 @@ export function loadConfig(env: Env = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${problems}`);
   }
+  if (parsed.data.ALLOW_PRIVATE_NETWORK && !["false", "0"].includes(parsed.data.ALLOW_PRIVATE_NETWORK)) throw new Error(REMOVED_PRIVATE_NETWORK);
   return buildConfig(parsed.data);
 }

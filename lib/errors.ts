@@ -17,6 +17,7 @@ export const ERROR_CATALOG = {
   missing_api_key: { status: 401, message: "The X-API-Key header is required." },
   invalid_api_key: { status: 401, message: "The API key is unknown or revoked." },
   invalid_session: { status: 401, message: "The session has expired or was signed out; sign in again." },
+  invalid_sign_in_link: { status: 401, message: "The sign-in link is invalid, expired or already used; ask for a new one with `npm run cli -- sign-in-link`." },
   cross_site_request: { status: 403, message: "A signed-in browser request must come from this site." },
   // not found
   not_found: { status: 404, message: "No such endpoint." },
@@ -30,6 +31,8 @@ export const ERROR_CATALOG = {
   view_not_found: { status: 404, message: "View not found." },
   workspace_not_found: { status: 404, message: "Workspace not found." },
   run_not_found: { status: 404, message: "Run not found." },
+  review_action_not_found: { status: 404, message: "Review action not found." },
+  import_not_found: { status: 404, message: "Import not found." },
   method_not_allowed: { status: 405, message: "Method not allowed." },
   // structure conflicts
   dependency_cycle: { status: 409, message: "The column inputs would form a cycle." },
@@ -58,6 +61,7 @@ export const ERROR_CATALOG = {
   file_too_large: { status: 413, message: "The file is too large." },
   empty_file: { status: 400, message: "The file is empty." },
   corrupt_file: { status: 400, message: "The file is encrypted or corrupt." },
+  invalid_file: { status: 400, message: "The file does not parse (a line and the reason are given)." },
   // credits and providers
   insufficient_credits: { status: 402, message: "Not enough credits." },
   rate_limited: { status: 429, message: "Too many requests." },
@@ -69,6 +73,7 @@ export const ERROR_CATALOG = {
   invalid_output: { status: 500, message: "The model's answer did not fit the column type." },
   tool_not_configured: { status: 500, message: "A tool this column needs is not configured." },
   tool_failed: { status: 500, message: "A tool call failed." },
+  call_limit_reached: { status: 500, message: "The cell reached its limit of model calls (AI_MAX_CALLS_PER_CELL)." },
   timeout: { status: 504, message: "The operation timed out." },
   blocked_url: { status: 400, message: "The URL is not allowed." },
   fetch_failed: { status: 502, message: "The URL could not be fetched." },

@@ -16,6 +16,8 @@ export type AppEvent =
   | { type: "work.available" }
   /** A run's progress or state changed (its cells, its spending, pause, resume, cancel, done). */
   | { type: "run.updated"; workspaceId: string; baseId: string; runId: string }
+  /** An import's progress or state changed (after each committed batch, and when it ends). */
+  | { type: "import.updated"; workspaceId: string; baseId: string; importId: string; status: string; linesDone: number; linesTotal: number | null }
   /** These cells were cancelled: whichever worker runs one aborts its model call and tool fetches. */
   | { type: "cells.cancelled"; refs: { rowId: string; columnId: string }[] }
   /** A webhook message became due outside a settle (a redelivery): wakes the relay. */

@@ -11,6 +11,8 @@ import { sharedTokenBuckets } from "./engine/shared-rate-limit.ts";
 import { outboxReaction } from "./webhooks/outbox.ts";
 import { releaseAllLeases } from "./webhooks/claim-messages.ts";
 import { removeStoredFiles } from "./files/file-store.ts";
+import { watchColumnIndexes } from "./db/column-indexes.ts";
+import { apiRateLimiter, databaseBuckets, memoryBuckets, type ApiRateLimiter } from "./auth/api-rate-limit.ts";
 
 /**
  * Everything a request or a worker needs, built once from an explicit Config: the database, the
@@ -24,6 +26,8 @@ export interface Runtime extends UnitOfWork {
   queue: QueueEngine;
   /** The model-call rate limit (AI_RPM): per process, or shared through the database. */
   limiter: RateLimiter;
+  /** The API's per-key request limit (API_RATE_LIMIT): in memory, or shared through the database. */
+  apiLimiter: ApiRateLimiter;
   reactions: TxReaction[];
   /** Background services (engine, webhook relay, queue engine) register their stop functions here. */
   services: { name: string; stop: () => Promise<void> }[];
@@ -55,11 +59,15 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     const queue = await startQueueEngine(opts.queue ?? (db.exclusive ? "database" : "pg-boss"), { config, db, bus, services });
     services.push({ name: "queue engine", stop: () => queue.stop() });
     const limiter = db.exclusive ? perKeyTokenBuckets(config.ai.rpm) : sharedTokenBuckets(db.prisma, config.ai.rpm);
+    // Shared buckets are taken from in leases of up to a tenth of a second's tokens (see api-rate-limit.ts).
+    const apiLimiter = db.exclusive ? apiRateLimiter(config.apiRateLimit, memoryBuckets()) : apiRateLimiter(config.apiRateLimit, databaseBuckets(db.prisma), 100);
     const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
+    const indexes = watchColumnIndexes(db, bus);
+    services.push({ name: "column indexes", stop: () => indexes.stop() });
     bus.on((e) => {
       if (e.type === "files.released") void removeStoredFiles({ config }, e.storagePaths).catch((err) => console.error("[cellwright] removing files failed:", err));
     });
-    return { config, db, bus, queue, limiter, reactions, services };
+    return { config, db, bus, queue, limiter, apiLimiter, reactions, services };
   } catch (e) {
     await db.close().catch(() => undefined);
     throw e;

@@ -13,6 +13,21 @@ export async function createWorkspace(tx: Tx, name: string, credits?: number) {
   return { workspace: { id: workspace.id, name: workspace.name }, key };
 }
 
+/**
+ * The first start: when no workspace exists at all, creates "default" (with INITIAL_CREDITS) and
+ * returns it; null otherwise. Two processes starting together create it once (unique name).
+ */
+export async function createFirstWorkspace(prisma: Prisma, credits?: number): Promise<{ id: string; name: string } | null> {
+  if ((await prisma.workspace.count()) > 0) return null;
+  try {
+    const ws = await prisma.workspace.create({ data: { id: newId.workspace(), name: "default", credits: credits === undefined ? null : BigInt(credits) } });
+    return { id: ws.id, name: ws.name };
+  } catch (e) {
+    if ((e as { code?: string }).code === "P2002") return null;
+    throw e;
+  }
+}
+
 export async function findWorkspaceByName(tx: Tx, name: string) {
   const ws = await tx.workspace.findUnique({ where: { name } });
   if (!ws) throw appError("workspace_not_found", `No workspace is named "${name}".`);

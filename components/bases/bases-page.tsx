@@ -8,10 +8,13 @@ import { PlusIcon, TableIcon } from "../ui/icons";
 import { Skeleton } from "../ui/skeleton";
 import { BaseListRow } from "./base-list-row";
 import { CreateBaseDialog } from "./create-base-dialog";
+import { ImportDialog } from "../imports/import-dialog";
+import { ApiKeyPanel } from "./api-key-panel";
 
 export function BasesPage() {
   const bases = useBases();
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   return (
     <div className="flex h-dvh flex-col">
@@ -26,9 +29,12 @@ export function BasesPage() {
                 <h1 className="text-2xl font-semibold tracking-tight">Bases</h1>
                 <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">Tables whose AI columns fill themselves, with sources and confidence.</p>
               </div>
-              <Button variant="primary" onClick={() => setCreating(true)}>
-                <PlusIcon /> New base
-              </Button>
+              <div className="flex gap-2">
+                <Button onClick={() => setImporting(true)}>New base from file</Button>
+                <Button variant="primary" onClick={() => setCreating(true)}>
+                  <PlusIcon /> New base
+                </Button>
+              </div>
             </div>
 
             {bases.isPending ? (
@@ -64,11 +70,13 @@ export function BasesPage() {
                 ))}
               </ul>
             )}
+            <ApiKeyPanel />
           </div>
         </main>
         <ChatPanel baseId={null} />
       </div>
       <CreateBaseDialog open={creating} onClose={() => setCreating(false)} />
+      <ImportDialog open={importing} onClose={() => setImporting(false)} />
     </div>
   );
 }

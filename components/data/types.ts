@@ -8,6 +8,9 @@ export type { BaseStructure, BaseSummary } from "@/lib/http/schemas/bases.ts";
 export type { ColumnView } from "@/lib/http/schemas/columns.ts";
 export type { RunEstimate } from "@/lib/http/schemas/run.ts";
 import type { runSchema } from "@/lib/http/schemas/runs.ts";
+import type { viewSchema } from "@/lib/http/schemas/views.ts";
+/** A saved view: filter, sort, search and layout under a name. */
+export type ViewRecord = z.infer<typeof viewSchema>;
 /** A run: the AI cells one request queued, their progress and cost. */
 export type RunView = z.infer<typeof runSchema>;
 export type { UpdateRowsResult } from "@/lib/http/schemas/write-rows.ts";
@@ -21,4 +24,6 @@ export type RowRecord = z.infer<typeof expandedRowSchema>;
 export interface RowsPage {
   rows: RowRecord[];
   nextCursor: string | null;
+  /** Query Rows with count: the number of matching rows. */
+  total?: number;
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, basePath, errorMessage } from "../data/api";
-import { keys, useBaseSummary, useStructure } from "../data/queries";
+import { keys, useBaseSummary, useRowCount, useStructure } from "../data/queries";
 import type { BaseSummary, ColumnView } from "../data/types";
 import { AppHeader } from "../app-header";
 import { Skeleton } from "../ui/skeleton";
@@ -11,10 +11,17 @@ import { useToast } from "../ui/toast";
 import { thresholdOf } from "./cell-state";
 import { ColumnEditor } from "./column-editor";
 import { ConfirmRunDialog, DeleteColumnDialog, DeleteRowsDialog, RunDialog } from "./column-dialogs";
+import { EmptyRows, GridSkeleton } from "./empty-states";
+import { FilterBar } from "./filter-bar";
+import { narrows, needsReviewFilter, queryRequest } from "./query-state";
+import { ReviewPanel } from "./review-panel";
 import { RunBar } from "./run-bar";
 import { Grid } from "./grid";
 import { Toolbar } from "./toolbar";
+import { ImportDialog } from "../imports/import-dialog";
 import { useBaseRows } from "./use-base-rows";
+import { useGridQuery } from "./use-grid-query";
+import { useThrottledInvalidate } from "./use-throttled-invalidate";
 import { useGridActions, type RunRequest } from "./use-grid-actions";
 import { selectedCells } from "./use-grid-keyboard";
 import { useGridTable } from "./use-grid-table";
@@ -38,13 +45,19 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   const structure = useStructure(baseId);
   const columns = structure.data?.sheetColumns ?? EMPTY;
   const threshold = thresholdOf(summary.data?.settings);
-  const [reviewOnly, setReviewOnly] = useState(false);
+  const [query, setQuery] = useGridQuery();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [importing, setImporting] = useState(false);
   const qc = useQueryClient();
   const toast = useToast();
 
-  const rows = useBaseRows(baseId, structure.data?.sheetColumns, threshold, reviewOnly);
-  const table = useGridTable(rows.store, rows.handles, columns);
+  // Review mode's filter names the AI columns, so its rows wait for the structure.
+  const request = useMemo(() => (query.review && !structure.data ? undefined : queryRequest(query, columns)), [query, columns, structure.data]);
+  const rows = useBaseRows(baseId, structure.data?.sheetColumns, request);
+  const table = useGridTable(rows.store, rows.all, columns);
+  const reviewCount = useRowCount(baseId, keys.reviewCount(baseId), useMemo(() => needsReviewFilter(columns), [columns]));
+  useThrottledInvalidate(rows.store, [keys.reviewCount(baseId), keys.base(baseId)]);
+  const focusCell = useCallback((t: { rowId: string; columnId: string }) => table.setFocusedCell(t.rowId, t.columnId), [table]);
   const confirmRun = useCallback(
     (cells: number) => new Promise<{ maxCredits?: number } | null>((answer) => setDialog({ kind: "confirm-run", cells, answer })),
     [],
@@ -85,7 +98,9 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   }
 
   const notFound = (summary.error instanceof ApiError && summary.error.status === 404) || (structure.error instanceof ApiError && structure.error.status === 404);
-  const loading = rows.load.phase === "loading" && !reviewOnly ? { loaded: rows.load.loaded, expected: Math.max(summary.data?.rowCount ?? 0, rows.load.loaded) } : null;
+  const narrowed = narrows(query);
+  const matching = narrowed ? (rows.load.total ?? rows.all.length) : (summary.data?.rowCount ?? 0);
+  const loading = rows.load.phase === "loading" ? { loaded: rows.load.loaded, expected: Math.max(matching, rows.load.loaded) } : null;
   const name = summary.data?.name ?? structure.data?.sheet.name;
 
   return (
@@ -114,12 +129,14 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
         <div className="flex min-h-0 flex-1">
           <main className="flex min-w-0 flex-1 flex-col">
             <Toolbar
+              baseId={baseId}
               onAddRow={() =>
                 void actions.addRows([{}]).then((ids) => {
                   if (ids[0] && columns[0]) requestAnimationFrame(() => table.setFocusedCell(ids[0], columns[0].id));
                 })
               }
               onAddColumn={() => setDialog({ kind: "column", column: null })}
+              onImport={() => setImporting(true)}
               selectedRows={selectedRowIds.length}
               onDeleteRows={() => setDialog({ kind: "delete-rows", rowIds: selectedRowIds })}
               runAll={{ enabled: !rerunHint, onClick: () => setDialog({ kind: "run", title: "Run every AI cell?", request: {} }) }}
@@ -132,15 +149,17 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                   setDialog({ kind: "run", title: "Re-run the selection?", request });
                 },
               }}
-              reviewOnly={reviewOnly}
-              reviewCount={rows.review.length}
-              onToggleReview={() => setReviewOnly((v) => !v)}
+              reviewOnly={query.review}
+              reviewCount={reviewCount.data ?? null}
+              onToggleReview={() => setQuery({ ...query, review: !query.review })}
               threshold={threshold}
               onThreshold={(v) => void setThreshold(v)}
               rows={rows.all.length}
+              of={narrowed ? (summary.data?.rowCount ?? null) : null}
               loading={loading}
               live={rows.live}
             />
+            <FilterBar baseId={baseId} columns={columns} query={query} onChange={setQuery} />
             <RunBar baseId={baseId} />
             <div className="min-h-0 flex-1">
               {structure.isPending ? (
@@ -162,16 +181,28 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                   }}
                   empty={
                     rows.load.phase === "done" ? (
-                      <EmptyRows reviewOnly={reviewOnly} />
+                      <EmptyRows reviewOnly={query.review} narrowed={narrowed} />
                     ) : null
                   }
                 />
               )}
             </div>
           </main>
+          {query.review ? (
+            <ReviewPanel
+              baseId={baseId}
+              store={rows.store}
+              handles={rows.all}
+              columns={columns}
+              threshold={threshold}
+              onFocusCell={focusCell}
+              onExit={() => setQuery({ ...query, review: false })}
+            />
+          ) : null}
           {side}
         </div>
       )}
+      <ImportDialog open={importing} onClose={() => setImporting(false)} baseId={baseId} />
       {dialog?.kind === "column" ? <ColumnEditor baseId={baseId} column={dialog.column} columns={columns} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === "delete-column" ? <DeleteColumnDialog baseId={baseId} column={dialog.column} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === "run" ? <RunDialog title={dialog.title} request={dialog.request} actions={actions} onClose={() => setDialog(null)} /> : null}
@@ -193,34 +224,6 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
           }}
         />
       ) : null}
-    </div>
-  );
-}
-
-function EmptyRows({ reviewOnly }: { reviewOnly: boolean }) {
-  return (
-    <div className="flex h-full flex-col items-center justify-center gap-1 px-6 text-center">
-      <p className="font-medium text-zinc-800 dark:text-zinc-200">{reviewOnly ? "Nothing needs review" : "No rows yet"}</p>
-      <p className="max-w-md text-sm text-zinc-600 dark:text-zinc-400">
-        {reviewOnly
-          ? "No AI cell has failed or fallen under the confidence threshold."
-          : "Add a row, or click the grid and paste rows copied from a spreadsheet (Ctrl+V / ⌘V). A first line of column names is used as the header."}
-      </p>
-    </div>
-  );
-}
-
-function GridSkeleton() {
-  return (
-    <div aria-busy="true" aria-label="Loading the table" className="space-y-px p-0">
-      {Array.from({ length: 12 }, (_, i) => (
-        <div key={i} className="flex h-9 items-center gap-4 border-b border-zinc-200 bg-white px-3 dark:border-zinc-800 dark:bg-zinc-900">
-          <Skeleton className="h-3 w-6" />
-          <Skeleton className="h-3 w-40" />
-          <Skeleton className="h-3 w-56" />
-          <Skeleton className="h-3 w-32" />
-        </div>
-      ))}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { CellView, ColumnView } from "../data/types";
+import type { CellView } from "../data/types";
 
 export const DEFAULT_LOW_CONFIDENCE = 0.5;
 
@@ -7,17 +7,11 @@ export const thresholdOf = (settings: { lowConfidenceThreshold?: number } | unde
 
 export function isLowConfidence(cell: CellView | undefined, threshold: number): boolean {
   const score = cell?.metadata?.confidenceScore;
-  return cell?.status === "done" && typeof score === "number" && score < threshold && !cell.metadata?.suppliedByUser;
+  // A reviewer's accepting the value outweighs the model's doubt.
+  return cell?.status === "done" && typeof score === "number" && score < threshold && !cell.metadata?.suppliedByUser && !cell.verified;
 }
-
-export const isFailed = (cell: CellView | undefined) => cell?.status === "error";
 
 export const isBusy = (cell: CellView | undefined) => cell?.status === "pending" || cell?.status === "running";
-
-/** A row needs review when one of its AI cells failed or is under the confidence threshold. */
-export function needsReview(cells: Record<string, CellView>, aiColumns: readonly ColumnView[], threshold: number): boolean {
-  return aiColumns.some((c) => isFailed(cells[c.name]) || isLowConfidence(cells[c.name], threshold));
-}
 
 /** Whether a cell has anything the details popover can show. */
 export function hasDetails(cell: CellView | undefined): boolean {

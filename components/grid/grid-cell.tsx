@@ -1,6 +1,6 @@
 "use client";
 import type { CellView, ColumnView } from "../data/types";
-import { AlertIcon, CheckboxIcon } from "../ui/icons";
+import { AlertIcon, CheckboxIcon, CheckIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
 import { editorKind, gridHints, selectChoices } from "./column-kinds";
 import { isBusy, isLowConfidence } from "./cell-state";
@@ -40,6 +40,7 @@ export function CellContent({ column, cell, threshold }: { column: ColumnView; c
     <>
       <Value column={column} value={value} />
       {low ? <span className="sr-only"> (low confidence)</span> : null}
+      {cell?.verified ? <CheckIcon label="Verified" className="ml-auto shrink-0 pl-1 text-[15px] text-emerald-600 dark:text-emerald-400" data-verified="" /> : null}
       {status === "cancelled" ? (
         <span className="absolute top-1 right-1 size-1.5 rounded-full border border-zinc-400 bg-white dark:bg-zinc-900" title="Cancelled: the earlier value is kept">
           <span className="sr-only"> (cancelled; earlier value kept)</span>

@@ -5,7 +5,8 @@ import type { RowStore } from "./row-store";
 // Fills a RowStore from the paged rows API and keeps it current as change events arrive.
 // A small first page paints the grid at once; larger pages follow in the background. Rows are
 // ordered by insertion and cursors are positions in that order, so rows added later are found
-// by re-reading from the start of the last page.
+// by re-reading from the start of the last page. With a query (filter, sort, search) the pages
+// come from Query Rows instead, whose keyset cursors behave the same way.
 
 const FIRST_PAGE = 300;
 const PAGE = 5_000;
@@ -27,6 +28,7 @@ export class RowLoader {
     private readonly baseId: string,
     private readonly store: RowStore,
     private readonly onError: (message: string) => void = () => {},
+    private readonly query: object | null = null,
   ) {}
 
   dispose(): void {
@@ -35,9 +37,12 @@ export class RowLoader {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
   }
 
-  /** Loads every row, page by page. Later loads wait for earlier ones (one at a time). */
-  start(): Promise<void> {
-    return this.enqueue(() => this.loadAll(false));
+  /**
+   * Loads every row, page by page. Later loads wait for earlier ones (one at a time). `swap`
+   * keeps the rows of an earlier query on screen until this one's first page replaces them.
+   */
+  start(swap = false): Promise<void> {
+    return this.enqueue(() => this.loadAll(false, swap));
   }
 
   /** Reloads everything (after a reset or a rename); the old rows stay visible meanwhile. */
@@ -71,13 +76,18 @@ export class RowLoader {
     return run;
   }
 
-  private url(limit: number, cursor: string | undefined) {
-    return `${basePath(this.baseId)}/rows?expand=true&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+  /** One page; the first page of a query also counts the matching rows. */
+  private page(limit: number, cursor: string | undefined): Promise<RowsPage> {
+    if (this.query) {
+      const body = { ...this.query, limit, cursor: cursor ?? null, expand: true, count: cursor === undefined };
+      return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
+    }
+    return api<RowsPage>(`${basePath(this.baseId)}/rows?expand=true&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
   }
 
-  private async loadAll(replace: boolean): Promise<void> {
+  private async loadAll(replace: boolean, swap = false): Promise<void> {
     const gen = ++this.generation;
-    this.store.setLoadState({ phase: "loading", error: null, loaded: replace ? this.store.size : 0 });
+    this.store.setLoadState({ phase: "loading", error: null, loaded: replace ? this.store.size : 0, total: null });
     const starts: (string | undefined)[] = [];
     const buffer: RowRecord[] = [];
     let cursor: string | undefined;
@@ -85,19 +95,22 @@ export class RowLoader {
     let pending: RowRecord[] = [];
     let flushedAt = 0;
     const flush = () => {
-      if (pending.length) this.store.append(pending);
+      if (swap) this.store.replaceAll(pending);
+      else if (pending.length) this.store.append(pending);
+      swap = false;
       pending = [];
       flushedAt = Date.now();
     };
     try {
       for (;;) {
-        const page = await api<RowsPage>(this.url(limit, cursor));
+        const page = await this.page(limit, cursor);
         if (gen !== this.generation) return;
+        if (typeof page.total === "number") this.store.setLoadState({ total: page.total });
         starts.push(cursor);
         if (replace) buffer.push(...page.rows);
         else {
           for (const r of page.rows) pending.push(r);
-          if (Date.now() - flushedAt >= FLUSH_MS) flush();
+          if (swap || Date.now() - flushedAt >= FLUSH_MS) flush();
         }
         this.store.setLoadState({ loaded: replace ? buffer.length : this.store.size + pending.length });
         if (!page.nextCursor) break;
@@ -122,7 +135,7 @@ export class RowLoader {
     let cursor = this.pageStarts[index];
     try {
       for (;;) {
-        const page = await api<RowsPage>(this.url(PAGE, cursor));
+        const page = await this.page(PAGE, cursor);
         if (gen !== this.generation || this.disposed) return;
         this.pageStarts[index] = cursor;
         this.store.append(page.rows);

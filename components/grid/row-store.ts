@@ -13,6 +13,8 @@ export interface LoadState {
   phase: "idle" | "loading" | "done" | "error";
   loaded: number;
   error: string | null;
+  /** How many rows match the query, as its first page counted them (null without a query). */
+  total: number | null;
 }
 
 type Listener = () => void;
@@ -25,7 +27,7 @@ export class RowStore {
   private listListeners = new Set<Listener>();
   private anyListeners = new Set<Listener>();
   private loadListeners = new Set<Listener>();
-  private load: LoadState = { phase: "idle", loaded: 0, error: null };
+  private load: LoadState = { phase: "idle", loaded: 0, error: null, total: null };
   private version = 0;
 
   get(id: string): RowRecord | undefined {

@@ -5,20 +5,26 @@ import { FilterIcon, PlusIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../ui
 import { formatCount, plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
 import type { LiveStatus } from "./use-live-updates";
+import { ExportButton } from "./export-dialog";
 
 interface Props {
+  baseId: string;
   onAddRow: () => void;
   onAddColumn: () => void;
+  onImport: () => void;
   selectedRows: number;
   onDeleteRows: () => void;
   rerun: { enabled: boolean; hint?: string; onClick: () => void };
   runAll: { enabled: boolean; onClick: () => void };
   reviewOnly: boolean;
-  reviewCount: number;
+  /** Rows with a cell to review, as the server counts them (null until known). */
+  reviewCount: number | null;
   onToggleReview: () => void;
   threshold: number;
   onThreshold: (value: number) => void;
   rows: number;
+  /** The base's row count when a filter or search narrows the rows ("312 of 10,000 rows"). */
+  of: number | null;
   loading: { loaded: number; expected: number } | null;
   live: LiveStatus;
 }
@@ -32,6 +38,9 @@ export function Toolbar(p: Props) {
       <Button size="sm" onClick={p.onAddColumn}>
         <PlusIcon /> Column
       </Button>
+      <Button size="sm" onClick={p.onImport} title="Import a CSV, XLSX or JSON Lines file">
+        Import
+      </Button>
       <span className="mx-1 hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
       <Button size="sm" variant="ghost" onClick={p.runAll.onClick} disabled={!p.runAll.enabled} title="Estimate and run every AI cell">
         <SparkleIcon /> Run all
@@ -40,6 +49,7 @@ export function Toolbar(p: Props) {
         <RefreshIcon /> Re-run selection
         {p.rerun.hint && !p.rerun.enabled ? <span className="sr-only">({p.rerun.hint})</span> : null}
       </Button>
+      <ExportButton baseId={p.baseId} />
       {p.selectedRows > 0 ? (
         <Button size="sm" variant="ghost" onClick={p.onDeleteRows} className="text-red-700 dark:text-red-400">
           <TrashIcon /> Delete {plural(p.selectedRows, "row")}
@@ -51,10 +61,10 @@ export function Toolbar(p: Props) {
           variant={p.reviewOnly ? "primary" : "secondary"}
           aria-pressed={p.reviewOnly}
           onClick={p.onToggleReview}
-          title="Show only rows with a failed or low-confidence AI cell"
+          title="Review the AI cells that failed, fell under their column's review threshold, or went out of date"
         >
           <FilterIcon /> Needs review
-          <span className={`rounded-full px-1.5 text-xs tabular-nums ${p.reviewOnly ? "bg-white/20" : "bg-zinc-100 dark:bg-zinc-800"}`}>{formatCount(p.reviewCount)}</span>
+          <span className={`rounded-full px-1.5 text-xs tabular-nums ${p.reviewOnly ? "bg-white/20" : "bg-zinc-100 dark:bg-zinc-800"}`}>{p.reviewCount === null ? "…" : formatCount(p.reviewCount)}</span>
         </Button>
         <ThresholdInput value={p.threshold} onChange={p.onThreshold} />
         <span className="hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
@@ -64,6 +74,8 @@ export function Toolbar(p: Props) {
               <Spinner className="text-indigo-500" />
               Loading {formatCount(p.loading.loaded)} of {formatCount(p.loading.expected)}
             </>
+          ) : p.of !== null ? (
+            `${formatCount(p.rows)} of ${plural(p.of, "row")}`
           ) : (
             plural(p.rows, "row")
           )}

@@ -1,27 +1,31 @@
 "use client";
-import { useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { ColumnView } from "../data/types";
 import { useToast } from "../ui/toast";
-import { needsReview } from "./cell-state";
 import { RowLoader } from "./row-loader";
-import { RowStore, type RowHandle } from "./row-store";
+import { RowStore } from "./row-store";
 import { useLiveUpdates } from "./use-live-updates";
 
 /**
- * The rows of one base: loaded page by page into a RowStore, kept live over SSE, and
- * optionally narrowed to the rows that need review.
+ * The rows of one base that match the grid's query (all of them without one): loaded page by
+ * page into a RowStore and kept live over SSE. A new query swaps the rows in place; an undefined
+ * request waits (the query cannot be built yet).
  */
-export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, threshold: number, reviewOnly: boolean) {
+export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, request: object | null | undefined) {
   const toast = useToast();
   const [store] = useState(() => new RowStore());
   const [loader, setLoader] = useState<RowLoader | null>(null);
+  const requestKey = request === undefined ? undefined : JSON.stringify(request);
+  const started = useRef(false);
 
   useEffect(() => {
-    const l = new RowLoader(baseId, store, toast.error);
+    if (requestKey === undefined) return; // not ready to ask yet
+    const l = new RowLoader(baseId, store, toast.error, JSON.parse(requestKey) as object | null);
     setLoader(l);
-    void l.start();
+    void l.start(started.current);
+    started.current = true;
     return () => l.dispose();
-  }, [baseId, store, toast]);
+  }, [baseId, store, toast, requestKey]);
 
   const cols = useMemo(() => columns ?? [], [columns]);
   const live = useLiveUpdates(baseId, store, loader, cols);
@@ -38,21 +42,5 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, t
 
   const all = useSyncExternalStore(store.subscribeList, store.getHandles, store.getHandles);
   const load = useSyncExternalStore(store.subscribeLoad, store.getLoadState, store.getLoadState);
-  const version = useDeferredValue(useSyncExternalStore(store.subscribeAny, store.getVersion, store.getVersion));
-  const aiColumns = useMemo(() => cols.filter((c) => c.isAiEnabled), [cols]);
-
-  const review = useMemo(() => {
-    void version;
-    if (!aiColumns.length) return [] as RowHandle[];
-    return all.filter((h) => {
-      const r = store.get(h.id);
-      return r ? needsReview(r.cells, aiColumns, threshold) : false;
-    });
-  }, [all, store, aiColumns, threshold, version]);
-
-  // Keep the filtered list's identity while its members are unchanged, so the table model is not rebuilt.
-  const stable = useRef<RowHandle[]>([]);
-  if (review.length !== stable.current.length || review.some((h, i) => h !== stable.current[i])) stable.current = review;
-
-  return { store, loader, live, load, all, review: stable.current, handles: reviewOnly ? stable.current : all };
+  return { store, loader, live, load, all };
 }

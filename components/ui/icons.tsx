@@ -58,6 +58,11 @@ export const FileIcon = (p: IconProps) => (
     <path d="M9 1.5v4h4" />
   </Svg>
 );
+export const CheckIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="m3.5 8.5 3 3 6-7" />
+  </Svg>
+);
 export const CheckboxIcon = (p: IconProps) => (
   <Svg {...p}>
     <rect x="2.5" y="2.5" width="11" height="11" rx="2" />
@@ -121,6 +126,11 @@ export const RefreshIcon = (p: IconProps) => (
 export const PencilIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="m10.5 2.5 3 3-8 8H2.5v-3z" />
+  </Svg>
+);
+export const DownloadIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 2.5v8M4.5 7 8 10.5 11.5 7M3 13.5h10" />
   </Svg>
 );
 export const FilterIcon = (p: IconProps) => (

@@ -1,4 +1,5 @@
 import type { Runtime } from "../runtime.ts";
+import type { Config } from "../config.ts";
 
 /** What a command receives: its parsed options, its positional arguments and where to write. */
 export interface CommandInput {
@@ -21,6 +22,8 @@ export interface CliCommand {
   /** Positional arguments allowed after the options (export/import take a file). */
   positionals?: { min: number; max: number };
   run(rt: Runtime, input: CommandInput): Promise<void>;
+  /** Run instead when the embedded database is held by a running server (see control.ts). */
+  whenBusy?(config: Config, input: CommandInput): Promise<void>;
 }
 
 /** A mistake in how the CLI was called: printed with the command's usage, exit code 64. */

@@ -4,6 +4,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
 import { intOption, stringOption, table, type CliCommand, type CommandInput } from "./command.ts";
 import { CREDITS_COMMANDS } from "./credits-command.ts";
 import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
+import { createSignInLink } from "../auth/sign-in-link.ts";
+import { signInLinkFromServer } from "./control.ts";
 
 // The command table. A new command (credits add, export, import) is one more entry here.
 
@@ -17,6 +19,12 @@ function printKey(input: CommandInput, key: { id: string; name: string; key: str
   input.out("");
   input.out(`  ${key.key}`);
   input.out("");
+}
+
+const workspaceOption = (input: CommandInput) => (input.options.workspace === undefined ? undefined : stringOption(input, "workspace"));
+
+function printLink(input: CommandInput, url: string, expiresAt: string) {
+  input.out(input.options.json ? JSON.stringify({ url, expiresAt }) : `Sign in: ${url}`);
 }
 
 export const COMMANDS: CliCommand[] = [
@@ -69,6 +77,20 @@ export const COMMANDS: CliCommand[] = [
       const key = await revokeApiKey(rt.db.prisma, ws.id, stringOption(input, "id"));
       if (input.options.json) return input.out(JSON.stringify(key));
       input.out(`API key ${key.id} ("${key.name}") is revoked.`);
+    },
+  },
+  {
+    path: "sign-in-link",
+    summary: "Print a one-time link that signs a browser in (valid 15 minutes, once); works while the server runs.",
+    usage: "[--workspace <name>] [--json]",
+    options: { workspace: { type: "string" }, json: { type: "boolean" } },
+    async run(rt, input) {
+      const link = await createSignInLink(rt.db.prisma, rt.config, workspaceOption(input));
+      printLink(input, link.url, link.expiresAt.toISOString());
+    },
+    async whenBusy(config, input) {
+      const link = await signInLinkFromServer(config, workspaceOption(input));
+      printLink(input, link.url, link.expiresAt);
     },
   },
   ...CREDITS_COMMANDS,

@@ -13,7 +13,8 @@ function report(input: CommandInput, verb: string, file: string, counts: Record<
 export const EXPORT_IMPORT_COMMANDS: CliCommand[] = [
   {
     path: "export",
-    summary: "Write every workspace, key hash, base, row, cell, ledger entry, webhook, chat message and file record to a JSON-lines file.",
+    summary:
+      "Write every workspace, key hash, base, row, cell, ledger entry, webhook, chat message and file record to a JSON-lines file. With --base <id> instead: one base's rows as CSV, XLSX or JSON Lines, from a running server.",
     usage: "--out <file> [--json]",
     options: { out: { type: "string", required: true }, json: { type: "boolean" } },
     async run(rt, input) {

@@ -5,6 +5,7 @@ import type { Database, Tx } from "../db/database.ts";
 import { appError } from "../errors.ts";
 import { returnLeases } from "../domain/cells/index.ts";
 import { releaseAllLeases } from "../webhooks/claim-messages.ts";
+import { releaseImportLeases } from "../imports/store.ts";
 
 // A move is not a crash: imported running cells run again without counting against their attempts.
 const NEVER_ABANDON = 2_147_483_647;
@@ -37,6 +38,7 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "webhook_attempts", key: ["id"] },
   { name: "files", key: ["id"] },
   { name: "review_actions", key: ["id"] },
+  { name: "imports", key: ["id"] },
 ];
 
 /** Left out on purpose: browser sessions (sign in again), caches, live limiter state and 24-hour idempotency keys. */
@@ -177,6 +179,7 @@ export async function importDatabase(db: Database, file: string): Promise<Record
       // The source was stopped: whatever it was running runs again here, and nobody holds a lease.
       await returnLeases(tx, { expiredOnly: false, maxAttempts: NEVER_ABANDON });
       await releaseAllLeases(tx);
+      await releaseImportLeases(tx);
       return counts;
     },
     { maxWait: 60_000, timeout: 6 * 60 * 60 * 1000 },

@@ -3,7 +3,7 @@ import { loadConfig, type Env } from "../config.ts";
 import { createRuntime, stopRuntime, type Runtime } from "../runtime.ts";
 import { DataDirBusyError } from "../db/data-dir-lock.ts";
 import { isAppError } from "../errors.ts";
-import { UsageError, type CliCommand } from "./command.ts";
+import { UsageError, type CliCommand, type CommandInput } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 
 export interface CliIo {
@@ -71,13 +71,22 @@ export async function runCli(argv: string[], env: Env, io: CliIo = consoleIo, co
   }
 
   let rt: Runtime | undefined;
+  let input: CommandInput | undefined;
   try {
-    const input = { ...parse(command, rest), out: io.out };
+    input = { ...parse(command, rest), out: io.out };
     // Commands run no enrichment: no queue engine to start (pending work waits for a worker).
     rt = await createRuntime(loadConfig(env), { queue: "database" });
     await command.run(rt, input);
     return EXIT.ok;
   } catch (e) {
+    if (e instanceof DataDirBusyError && command.whenBusy && input) {
+      try {
+        await command.whenBusy(loadConfig(env), input);
+        return EXIT.ok;
+      } catch (busy) {
+        return report(busy, io, command);
+      }
+    }
     return report(e, io, command);
   } finally {
     if (rt) await stopRuntime(rt).catch(() => undefined);

@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { guardApiRequest } from "../http/request-guard.ts";
 import { allowedMethods } from "../http/schemas/index.ts";
 import { securityHeaders } from "../http/security-headers.ts";
+import { startControl } from "./control.ts";
 
 /** TLS on this socket, or a trusted reverse proxy that says the browser used HTTPS. */
 function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
@@ -21,8 +22,10 @@ export async function serve(root: string, config: Config): Promise<void> {
   const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const control = startControl(config);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(securityHeaders(isHttps(req, config.trustProxy)))) res.setHeader(name, value);
+    if (control?.(req, res)) return;
     const blocked = guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
     if (!blocked) return void handle(req, res);
     res.writeHead(blocked.status, blocked.headers);

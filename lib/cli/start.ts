@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { loadConfig } from "../config.ts";
+import { loadConfig, type Config } from "../config.ts";
 import { serve } from "./server.ts";
 
 const root = process.cwd();
@@ -34,11 +34,17 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
 if (process.argv.includes("--build-only")) process.exit(0);
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+let config: Config;
 try {
-  await serve(root, loadConfig(process.env));
+  config = loadConfig(process.env);
+} catch (e) {
+  console.error(`[cellwright] ${(e as Error).message}`);
+  process.exit(1);
+}
+try {
+  await serve(root, config);
 } catch (e) {
   // Not listening is fatal: say why in one line and exit, rather than run on unreachable.
-  const config = loadConfig(process.env);
   const code = (e as { code?: string }).code;
   console.error(
     code === "EADDRINUSE"

@@ -57,7 +57,7 @@ export const createBaseSchema = z
  * columns are created in order (inputs may name earlier or later columns) and the first one is
  * the primary unless one says otherwise.
  */
-export async function createBase({ tx }: Work, workspaceId: string, input: z.infer<typeof createBaseSchema>) {
+export async function createBase({ tx, emit }: Work, workspaceId: string, input: z.infer<typeof createBaseSchema>) {
   const id = await uniqueBaseId(tx);
   const name = input.baseName ?? "Untitled base";
   await tx.base.create({ data: { id, workspaceId, name, settings: input.settings ?? {} } });
@@ -79,6 +79,8 @@ export async function createBase({ tx }: Work, workspaceId: string, input: z.inf
       await updateColumnRecord(tx, ctx, created[i].id, { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns });
     }
   }
+  // Its first columns are a structure change too (their indexes follow it).
+  emit({ type: "structure.changed", workspaceId, baseId: id });
   return { baseId: id, ...(await getBaseStructure(tx, workspaceId, id)) };
 }
 
@@ -158,10 +160,15 @@ export async function updateBase({ tx, emit }: Work, workspaceId: string, baseId
 
 export async function deleteBase({ tx, emit }: Work, workspaceId: string, baseId: string) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  const files = await tx.storedFile.findMany({ where: { baseId: ctx.baseId }, select: { storagePath: true } });
+  const files = [
+    ...(await tx.storedFile.findMany({ where: { baseId: ctx.baseId }, select: { storagePath: true } })),
+    // An import's file waiting for its worker goes with its base as well.
+    ...(await tx.importJob.findMany({ where: { baseId: ctx.baseId, status: { in: ["queued", "running"] } }, select: { storagePath: true } })),
+  ];
   // Foreign keys cascade from the base to its sheet, columns, rows, cells, chat and file records;
   // the files' bytes are removed once that has committed.
   await tx.base.delete({ where: { id: ctx.baseId } });
   if (files.length > 0) emit({ type: "files.released", storagePaths: files.map((f) => f.storagePath) });
+  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
   return { baseId: ctx.baseId, deleted: true };
 }

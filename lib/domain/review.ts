@@ -18,6 +18,8 @@ import type { RunPolicy } from "./runs/record.ts";
 // before and after (the owner of `review_actions`), so accuracy can be measured from it.
 
 export const REVIEW_ACTIONS = ["accept", "edit", "rerun"] as const;
+/** What the history records: the actions, and undoing an accept or an edit. */
+export const HISTORY_ACTIONS = [...REVIEW_ACTIONS, "undo"] as const;
 export const MAX_REVIEW_CELLS = 1_000;
 
 export const reviewItemSchema = z
@@ -50,7 +52,7 @@ interface Planned extends CellRef {
 }
 
 /** The cell as the history records it. */
-const snapshot = (value: string, s: ReviewedCellState | undefined) => ({
+export const snapshot = (value: string, s: ReviewedCellState | undefined) => ({
   value,
   status: s?.status ?? "idle",
   verified: s?.verified ?? false,
@@ -111,7 +113,12 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
   const done = planned.filter((p) => p.action !== "accept" || accepted.has(`${p.rowId}:${p.columnId}`));
   const after = new Map((await readReviewState(tx, done)).map((s) => [`${s.rowId}:${s.columnId}`, s]));
   const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : valueOf(p));
-  await recordActions(tx, actor, ctx.baseId, done.map((p) => ({ p, before: snapshot(valueOf(p), before.get(`${p.rowId}:${p.columnId}`)), after: snapshot(afterValue(p), after.get(`${p.rowId}:${p.columnId}`)) })));
+  const actionIds = await recordActions(
+    tx,
+    actor,
+    ctx.baseId,
+    done.map((p) => ({ rowId: p.rowId, columnId: p.columnId, action: p.action, before: snapshot(valueOf(p), before.get(`${p.rowId}:${p.columnId}`)), after: snapshot(afterValue(p), after.get(`${p.rowId}:${p.columnId}`)) })),
+  );
 
   if (edits.length > 0) await settleEditedRows(w, ctx, edits);
   if (done.length > 0) {
@@ -122,9 +129,9 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
     w.emit({ type: "rows.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowIds: [...new Set(done.map((p) => p.rowId))], kind: "updated" });
   }
   return {
-    cells: done.map((p) => {
+    cells: done.map((p, i) => {
       const s = after.get(`${p.rowId}:${p.columnId}`);
-      return { rowId: p.rowId, columnId: p.columnId, action: p.action, value: afterValue(p), status: s?.status ?? "idle", verified: s?.verified ?? false };
+      return { rowId: p.rowId, columnId: p.columnId, action: p.action, actionId: actionIds[i], value: afterValue(p), status: s?.status ?? "idle", verified: s?.verified ?? false };
     }),
     errors,
   };
@@ -146,21 +153,20 @@ function modelValue(state: ReviewedCellState | undefined, value: string): string
   return value;
 }
 
-async function recordActions(tx: Tx, actor: { workspaceId: string; keyId: string }, baseId: string, list: { p: Planned; before: object; after: object }[]) {
-  if (list.length === 0) return;
+interface RecordedAction extends CellRef {
+  action: (typeof HISTORY_ACTIONS)[number];
+  before: object;
+  after: object;
+}
+
+/** Appends to the review history; answers the new actions' ids, in order. */
+export async function recordActions(tx: Tx, actor: { workspaceId: string; keyId: string }, baseId: string, list: readonly RecordedAction[]): Promise<string[]> {
+  const ids = list.map(() => newId.reviewAction());
+  if (list.length === 0) return ids;
   await tx.reviewAction.createMany({
-    data: list.map(({ p, before, after }) => ({
-      id: newId.reviewAction(),
-      workspaceId: actor.workspaceId,
-      baseId,
-      rowId: p.rowId,
-      columnId: p.columnId,
-      action: p.action,
-      actorKeyId: actor.keyId,
-      before,
-      after,
-    })),
+    data: list.map(({ rowId, columnId, action, before, after }, i) => ({ id: ids[i], workspaceId: actor.workspaceId, baseId, rowId, columnId, action, actorKeyId: actor.keyId, before, after })),
   });
+  return ids;
 }
 
 /** A correction can finish a row's last open cell: the row settles (row.sheet.processed). */

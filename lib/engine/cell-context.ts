@@ -12,6 +12,8 @@ export interface CellContext {
   failedInputs: ColumnRecord[];
   /** The workspace's balance; null is unlimited. */
   credits: number | null;
+  /** Model calls earlier attempts of this generation made (see AI_MAX_CALLS_PER_CELL). */
+  callsSpent: number;
   /** Verified cells of the column on other rows, edited ones first, then the most recently reviewed. */
   examples: { values: Record<string, string>; value: string }[];
 }
@@ -30,6 +32,7 @@ type ContextRow = {
   workspace_id: string;
   credits: bigint | null;
   failed_inputs: string[];
+  calls_spent: number;
 };
 
 export type CellContextLoader = (job: CellJob) => Promise<CellContext | null>;
@@ -69,7 +72,9 @@ async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellCo
       `SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
               b.name AS base_name, b.workspace_id, w.credits,
               ARRAY(SELECT d.column_id FROM cells d JOIN columns col ON col.id = c.column_id
-                    WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) AND d.status = 'error') AS failed_inputs
+                    WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) AND d.status = 'error') AS failed_inputs,
+              CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
+                WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent
        FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)
        JOIN cells c ON c.row_id = j.row_id AND c.column_id = j.column_id
        JOIN rows r ON r.id = c.row_id
@@ -97,6 +102,7 @@ async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellCo
       values: (row.values ?? {}) as Record<string, string>,
       failedInputs: sheetColumns.filter((c) => failed.has(c.id)),
       credits: row.credits === null ? null : Number(row.credits),
+      callsSpent: Number(row.calls_spent),
       examples: (examples.get(job.columnId) ?? [])
         .filter((e) => e.row_id !== job.rowId)
         .slice(0, MAX_EXAMPLES)

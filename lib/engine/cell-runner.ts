@@ -13,6 +13,7 @@ import { cellAnswerSchema, checkAnswer } from "./answer.ts";
 import { failCell, InsufficientCredits, retryCell, type Completion, type RunRecord } from "../domain/cells/index.ts";
 import { backoffMs } from "./backoff.ts";
 import { inputHashIn } from "../domain/input-hash.ts";
+import { CallBudget } from "./llm/call-budget.ts";
 
 export interface RunnerDeps {
   limiter: RateLimiter;
@@ -42,7 +43,9 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     let run: RunRecord | undefined;
     try {
       const model = resolveLanguageModel(columnOptionsOf(ctx.column).model as string | undefined, config);
-      run = { provider: model.provider, model: model.modelId, inputTokens: 0, outputTokens: 0, latencyMs: 0 };
+      // Counts every request this attempt sends; earlier attempts' calls count against the same cap.
+      const budget = new CallBudget(config.ai.maxCallsPerCell, ctx.callsSpent);
+      run = { provider: model.provider, model: model.modelId, inputTokens: 0, outputTokens: 0, latencyMs: 0, get modelCalls() { return budget.made; } };
       // Checked before the call so an empty balance costs no model call; the charge itself is made
       // when the value is stored (see completeCell).
       if (ctx.credits !== null && ctx.credits < charge.amount) return void (await noCredits());
@@ -52,6 +55,8 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
       const tools = buildCellTools(ctx.column.tools, config, toolContext(rt, ctx, signal, deps), documents);
       let correction: string | undefined;
       for (let round = 0; round < 2; round++) {
+        // No call left: the cell ends here, and nothing is charged for calls never made.
+        budget.ensure();
         await deps.limiter.acquire(model.provider, signal);
         const answer = await generateCellAnswer({
           model,
@@ -59,7 +64,9 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
           prompt: buildUserPrompt(prompt, correction),
           tools,
           schema: cellAnswerSchema,
-          maxSteps: config.ai.maxSteps,
+          // The last call the budget allows has to answer rather than ask for a tool.
+          maxSteps: Math.min(config.ai.maxSteps, budget.remaining),
+          budget,
           timeoutMs: config.ai.timeoutMs,
           maxOutputTokens: config.ai.maxOutputTokens,
           abortSignal: signal,

@@ -16,3 +16,8 @@ export function dbSearchCache(db: Tx): SearchCache {
     },
   };
 }
+
+/** Deletes up to `limit` entries that expired before `now` (SEARCH_CACHE_TTL_SECONDS); returns how many. */
+export async function pruneSearchCache(db: Tx, now: Date, limit: number): Promise<number> {
+  return db.$executeRawUnsafe(`DELETE FROM search_cache WHERE key IN (SELECT key FROM search_cache WHERE expires_at < $1 LIMIT $2)`, now, limit);
+}

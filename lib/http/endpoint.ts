@@ -17,7 +17,9 @@ export type BodyType =
   /** As json, but no body and no content type means `{}`, so `curl -X POST` works. */
   | "optional-json"
   /** multipart/form-data with one file field; the handler receives the file's bytes. */
-  | "multipart";
+  | "multipart"
+  /** A file as the body itself, or as the multipart field `file`: the handler streams it from the request. */
+  | "upload";
 
 export interface EndpointSpec {
   method: HttpMethod;

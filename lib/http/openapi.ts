@@ -96,10 +96,20 @@ function parameters(e: Endpoint): Json[] {
   return out;
 }
 
+const UPLOAD_TYPES = ["text/csv", "text/tab-separated-values", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "application/x-ndjson"];
+
 function requestBody(e: Endpoint): Json | undefined {
   if (!e.body) return undefined;
   const schema = docSchema(e.body, "input");
   const example = REQUEST_EXAMPLES[`${e.method} ${e.path}`];
+  if (e.bodyType === "upload") {
+    const file = { type: "string", format: "binary" };
+    return {
+      required: true,
+      description: (schema.description as string | undefined) ?? "The file.",
+      content: Object.fromEntries([...UPLOAD_TYPES.map((t) => [t, { schema: file }]), ["multipart/form-data", { schema: { type: "object", properties: { file } } }]]),
+    };
+  }
   const media = e.bodyType === "multipart" ? "multipart/form-data" : "application/json";
   return {
     required: e.bodyType !== "optional-json",

@@ -20,9 +20,15 @@ export function parseParams(endpoint: Endpoint, raw: RawParams): unknown {
 
 export function parseQuery(endpoint: Endpoint, url: URL): unknown {
   if (!endpoint.query) return {};
-  // A repeated parameter counts once, by its first value, as URLSearchParams.get reads it.
-  const raw: Record<string, string> = {};
-  for (const key of Object.keys(endpoint.query.shape)) {
+  // A repeated parameter counts once, by its first value, as URLSearchParams.get reads it,
+  // unless the parameter is a list (mergeOn of an import), which takes every value.
+  const raw: Record<string, string | string[]> = {};
+  for (const [key, schema] of Object.entries(endpoint.query.shape)) {
+    if (isList(schema)) {
+      const all = url.searchParams.getAll(key);
+      if (all.length > 0) raw[key] = all;
+      continue;
+    }
     const v = url.searchParams.get(key);
     if (v !== null) raw[key] = v;
   }
@@ -32,6 +38,13 @@ export function parseQuery(endpoint: Endpoint, url: URL): unknown {
   throw appError("invalid_query", first.message, { issues: issuesOf(result.error) });
 }
 
+function isList(schema: unknown): boolean {
+  const def = (schema as { def?: { type?: string; innerType?: unknown; in?: unknown } }).def;
+  if (def?.type === "optional" || def?.type === "default") return isList(def.innerType);
+  if (def?.type === "pipe") return isList(def.in);
+  return def?.type === "array";
+}
+
 export async function readEndpointBody(endpoint: Endpoint, req: Request, defaultMaxBytes: number, multipartMaxBytes: number): Promise<unknown> {
   const schema = endpoint.parseBody ?? endpoint.body;
   if (!schema) return undefined;
@@ -39,6 +52,8 @@ export async function readEndpointBody(endpoint: Endpoint, req: Request, default
   switch (endpoint.bodyType ?? "json") {
     case "multipart":
       return readMultipartFile(req, multipartMaxBytes);
+    case "upload":
+      return undefined;
     case "optional-json":
       return parseWith(schema, await readOptionalJson(req, maxBytes));
     case "json":

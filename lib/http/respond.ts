@@ -4,6 +4,7 @@ import { authenticate, type Principal } from "../auth/authenticate.ts";
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from "./endpoint.ts";
 import { parseParams, parseQuery, readEndpointBody } from "./parse.ts";
 import { claimKey, fingerprintOf, idempotencyKeyOf, recordAnswer } from "./idempotency.ts";
+import { rateLimitHeaders } from "../auth/api-rate-limit.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -40,8 +41,10 @@ export function json(data: unknown, status = 200, headers?: HeadersInit): Respon
 export function errorResponse(e: unknown): Response {
   const err = isAppError(e) ? e : toAppError(e);
   const headers: Record<string, string> = {};
-  const retryAfter = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+  const details = err.details as { retryAfterSeconds?: number; limit?: number; burst?: number } | undefined;
+  const retryAfter = details?.retryAfterSeconds;
   if (retryAfter) headers["retry-after"] = String(retryAfter);
+  if (err.code === "rate_limited" && details?.limit && details.burst) Object.assign(headers, rateLimitHeaders({ perSecond: details.limit, burst: details.burst }, 0));
   return json({ error: err.toJSON() }, err.status, headers);
 }
 
@@ -66,6 +69,8 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
     try {
       const rt = await getRuntime();
       const auth = options.public ? ANONYMOUS : await authenticate(rt, req);
+      // Before anything is parsed or read: a request over the key's limit costs nothing more.
+      const rate = options.public ? undefined : await rt.apiLimiter.consume(auth.keyId);
       let ctx: EndpointContext<Endpoint> = { req, rt, auth, params: {}, query: {}, body: undefined } as EndpointContext<Endpoint>;
       if (endpoint) {
         const params = parseParams(endpoint, (await context?.params) ?? {});
@@ -75,10 +80,13 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       }
       // A POST with an Idempotency-Key that passed validation runs at most once (idempotency.ts).
       const key = idempotencyKeyOf(req, endpoint, auth.workspaceId);
-      if (key === undefined) return await answer(handler, ctx, options.status);
-      const claim = { workspaceId: auth.workspaceId, key, fingerprint: fingerprintOf(req, ctx.body) };
-      const replay = await claimKey(rt.db.prisma, claim);
-      return replay ?? (await recordAnswer(rt.db.prisma, claim, await answer(handler, ctx, options.status)));
+      let res: Response;
+      if (key === undefined) res = await answer(handler, ctx, options.status);
+      else {
+        const claim = { workspaceId: auth.workspaceId, key, fingerprint: fingerprintOf(req, ctx.body) };
+        res = (await claimKey(rt.db.prisma, claim)) ?? (await recordAnswer(rt.db.prisma, claim, await answer(handler, ctx, options.status)));
+      }
+      return rate ? withRateHeaders(res, rt.apiLimiter.limit, rate.remaining) : res;
     } catch (e) {
       return errorResponse(e);
     }
@@ -94,6 +102,17 @@ async function answer<C>(handler: Handler<C>, ctx: C, status = 200): Promise<Res
   } catch (e) {
     return errorResponse(e);
   }
+}
+
+/** Tells a client how much of its limit is left, so it can pace itself before a 429. */
+function withRateHeaders(res: Response, limit: { perSecond: number; burst: number }, remaining: number): Response {
+  if (limit.perSecond <= 0) return res;
+  try {
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit, remaining))) res.headers.set(name, value);
+  } catch {
+    // A response with immutable headers (none of ours today) goes out without them.
+  }
+  return res;
 }
 
 const ANONYMOUS: Principal = { workspaceId: "", keyId: "" };

@@ -1,14 +1,18 @@
 import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
 
 /** Streams text chunks with backpressure: the next chunk is produced only when asked for. */
-export function streamResponse(chunks: AsyncIterator<string>, contentType = "application/json; charset=utf-8"): Response {
+export function streamResponse(
+  chunks: AsyncIterator<string | Uint8Array>,
+  contentType = "application/json; charset=utf-8",
+  headers: Record<string, string> = {},
+): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await chunks.next();
         if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
+        else controller.enqueue(typeof value === "string" ? encoder.encode(value) : value);
       } catch (e) {
         console.error("[cellwright] stream failed:", e);
         controller.error(e);
@@ -18,7 +22,7 @@ export function streamResponse(chunks: AsyncIterator<string>, contentType = "app
       await chunks.return?.(undefined);
     },
   });
-  return new Response(body, { headers: { "content-type": contentType } });
+  return new Response(body, { headers: { "content-type": contentType, ...headers } });
 }
 
 /** Whether the client asked for Server-Sent Events (Accept: text/event-stream). */

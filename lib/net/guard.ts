@@ -25,7 +25,11 @@ export interface AllowedTarget {
 }
 
 export interface GuardOptions {
-  allowPrivateNetwork?: boolean;
+  /**
+   * ALLOWED_PRIVATE_HOSTS: host names, IP addresses and CIDR ranges that may be non-public. A
+   * listed name may resolve anywhere; any other name must resolve to public or listed addresses.
+   */
+  allowedPrivateHosts?: readonly string[];
   /** Narrow exceptions to the block, e.g. one internal webhook receiver; every hop is checked. */
   allowedTargets?: AllowedTarget[];
   lookup?: HostLookup;
@@ -61,9 +65,10 @@ export function parseHttpUrl(raw: string | URL): URL {
 export async function vetUrl(raw: string | URL, opts: GuardOptions = {}): Promise<VettedTarget> {
   const url = parseHttpUrl(raw);
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const allowPrivate = opts.allowPrivateNetwork === true;
+  const listed = opts.allowedPrivateHosts ?? [];
+  const nameListed = listed.some((entry) => entry.toLowerCase() === hostname.toLowerCase());
 
-  if (!allowPrivate && isLocalName(hostname)) {
+  if (!nameListed && isLocalName(hostname)) {
     throw appError("blocked_url", "Local hostnames are not allowed.", { url: url.href });
   }
 
@@ -71,13 +76,13 @@ export async function vetUrl(raw: string | URL, opts: GuardOptions = {}): Promis
     ? [{ address: hostname, family: hostname.includes(":") ? 6 : 4 } as ResolvedAddress]
     : await resolve(hostname, opts.lookup ?? systemLookup, url);
 
-  if (!allowPrivate) {
+  if (!nameListed) {
     // Every answer must be public: a mixed answer would let an attacker win on a retry or on a
     // resolver that orders differently.
     const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
     for (const a of addresses) {
       const reason = blockedReason(a.address);
-      if (reason && !isAllowedTarget(a.address, port, opts.allowedTargets ?? [])) {
+      if (reason && !isAllowedTarget(a.address, port, opts.allowedTargets ?? []) && !listed.some((entry) => matchesAddress(a.address, entry))) {
         throw appError("blocked_url", `The URL points to a non-public address (${reason}).`, {
           url: url.href,
         });

@@ -72,7 +72,7 @@ async function fetchHops(url: string | URL, opts: SafeFetchOptions, signal: Abor
   for (let hop = 0; ; hop++) {
     const target = await abortable(
       vetUrl(current, {
-        allowPrivateNetwork: opts.allowPrivateNetwork,
+        allowedPrivateHosts: opts.allowedPrivateHosts,
         allowedTargets: opts.allowedTargets,
         lookup: opts.lookup,
       }),

@@ -57,7 +57,7 @@ async function load(ref: FileReference, ctx: ToolContext): Promise<LoadedFile> {
       maxBytes: limits.maxFileBytes,
       timeoutMs: limits.timeoutMs,
       connectTimeoutMs: limits.connectTimeoutMs,
-      allowPrivateNetwork: limits.allowPrivateNetwork,
+      allowedPrivateHosts: limits.allowedPrivateHosts,
       allowedTargets: limits.allowedTargets,
       lookup: ctx.lookup,
       signal: ctx.signal,

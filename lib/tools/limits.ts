@@ -13,7 +13,7 @@ export function toolLimitsFromConfig(config: Config): ToolLimits {
     maxTokens: config.fetch.maxTokens,
     maxPdfPages: config.files.maxPages,
     extractTimeoutMs: config.files.extractTimeoutMs,
-    allowPrivateNetwork: config.fetch.allowPrivateNetwork,
+    allowedPrivateHosts: config.fetch.allowedPrivateHosts,
     retry: { attempts: 3, baseMs: 500, maxWaitMs: 10_000 },
   };
 }

@@ -23,7 +23,7 @@ async function execute(input: ScrapeUrlInput, ctx: ToolContext): Promise<ToolRes
     maxBytes: limits.maxBytes,
     timeoutMs: limits.timeoutMs,
     connectTimeoutMs: limits.connectTimeoutMs,
-    allowPrivateNetwork: limits.allowPrivateNetwork,
+    allowedPrivateHosts: limits.allowedPrivateHosts,
     allowedTargets: limits.allowedTargets,
     lookup: ctx.lookup,
     signal: ctx.signal,

@@ -34,7 +34,8 @@ export interface ToolLimits {
   maxPdfPages: number;
   /** Time allowed for parsing one file (PDF, DOCX, XLSX). */
   extractTimeoutMs: number;
-  allowPrivateNetwork: boolean;
+  /** ALLOWED_PRIVATE_HOSTS: the only non-public hosts and ranges a fetch may reach. */
+  allowedPrivateHosts: readonly string[];
   allowedTargets?: AllowedTarget[];
   /** Retries of provider APIs (search, Hunter) on 429/5xx and network errors. */
   retry: { attempts: number; baseMs: number; maxWaitMs: number };

@@ -77,7 +77,7 @@ export interface EndpointOptions {
 }
 
 export function webhookGuard(config: Config, lookup?: HostLookup): GuardOptions {
-  return { allowPrivateNetwork: config.fetch.allowPrivateNetwork, ...(lookup ? { lookup } : {}) };
+  return { allowedPrivateHosts: config.fetch.allowedPrivateHosts, ...(lookup ? { lookup } : {}) };
 }
 
 /** The URL must be http(s) and resolve to public addresses now; delivery checks it again. */

@@ -62,6 +62,7 @@ export function baseEndpoints(base: () => string, row: () => string, column: () 
     { method: "GET", label: `${b}/rows`, path: () => `/api/v1/bases/${base()}/rows` },
     { method: "GET", label: `${b}/rows?limit=10`, path: () => `/api/v1/bases/${base()}/rows?limit=10` },
     { method: "GET", label: `${b}/rows/{rowId}`, path: () => `/api/v1/bases/${base()}/rows/${row()}` },
+    { method: "GET", label: `${b}/export?format=csv`, path: () => `/api/v1/bases/${base()}/export?format=csv` },
     { method: "GET", label: `${b}/base-structure`, path: () => `/api/v1/bases/${base()}/base-structure` },
     { method: "POST", label: `${b}/add-rows`, path: () => `/api/v1/bases/${base()}/add-rows`, body: { rows: [{ cells: { Company: "x" } }] } },
     {

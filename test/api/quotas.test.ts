@@ -11,7 +11,7 @@ let app: TestApp;
 let baseId: string;
 
 beforeAll(async () => {
-  app = await createTestApp({ ALLOW_PRIVATE_NETWORK: "true" });
+  app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" });
   baseId = (await createBase(app, { columns: [{ name: "Name", isPrimary: true }] })).baseId;
 });
 afterAll(() => app.close());

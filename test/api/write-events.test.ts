@@ -118,7 +118,7 @@ describe("bases and columns", () => {
   const changed = (): Partial<AppEvent>[] => [{ type: "structure.changed", baseId: s.baseId }];
 
   scenarios(() => app, [
-    { name: "POST a base", method: "POST", path: "/api/v1/bases", body: { baseName: "Fresh", columns: [{ name: "A" }] }, status: 201, events: [], webhooks: [] },
+    { name: "POST a base", method: "POST", path: "/api/v1/bases", body: { baseName: "Fresh", columns: [{ name: "A" }] }, status: 201, events: [{ type: "structure.changed" }], webhooks: [] },
     { name: "PATCH a base", method: "PATCH", path: () => `/api/v1/bases/${s.baseId}`, body: { baseName: "Reshaped" }, status: 200, events: changed, webhooks: [] },
     { name: "POST a column", method: "POST", path: () => colPath(s.baseId), body: { name: "Country" }, status: 201, events: changed, webhooks: [] },
     {
@@ -132,7 +132,8 @@ describe("bases and columns", () => {
     },
     { name: "PATCH a column", method: "PATCH", path: () => colPath(s.baseId, s.col.Notes), body: { name: "Remarks" }, status: 200, events: changed, webhooks: [] },
     { name: "DELETE a column", method: "DELETE", path: () => `${colPath(s.baseId, s.col.Extra)}?force=true`, status: 200, events: changed, webhooks: [] },
-    { name: "DELETE a base", method: "DELETE", path: () => `/api/v1/bases/${doomed.baseId}`, status: 200, events: [], webhooks: [] },
+    // Open streams of the base learn it is gone (their next read of its structure is a 404).
+    { name: "DELETE a base", method: "DELETE", path: () => `/api/v1/bases/${doomed.baseId}`, status: 200, events: () => [{ type: "structure.changed", baseId: doomed.baseId }], webhooks: [] },
     { name: "PATCH another workspace's base", method: "PATCH", path: () => `/api/v1/bases/${s.baseId}`, key: "B", body: { baseName: "Mine" }, status: 404, code: "base_not_found", ...EMITS_NOTHING },
     { name: "DELETE another workspace's base", method: "DELETE", path: () => `/api/v1/bases/${s.baseId}`, key: "B", status: 404, code: "base_not_found", ...EMITS_NOTHING },
   ]);

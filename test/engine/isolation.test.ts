@@ -19,7 +19,7 @@ beforeAll(async () => {
     "/poisoned": { contentType: "text/plain; charset=utf-8", body: "Acme\u0000 makes widgets \ud800 in Rotterdam.\u0000" },
     "/clean": { contentType: "text/plain; charset=utf-8", body: "Globex makes gadgets in Lyon." },
   });
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", ALLOW_PRIVATE_NETWORK: "true", AI_CONCURRENCY: "8" }, { engine: true });
+  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", AI_CONCURRENCY: "8" }, { engine: true });
 });
 afterAll(async () => {
   await app.close();

@@ -13,7 +13,7 @@ beforeAll(async () => {
   llm = await startFakeLlm();
   pages = await startPageServer();
   app = await createTestApp(
-    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "3", ALLOW_PRIVATE_NETWORK: "true" },
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "3", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" },
     { engine: true },
   );
 });

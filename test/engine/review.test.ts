@@ -76,8 +76,8 @@ describe("review", () => {
       status: 200,
     });
     expect(res.body.cells).toEqual([
-      { rowId: row.Acme, columnId: base.col.Employees, action: "accept", value: "120", status: "done", verified: true },
-      { rowId: row.Globex, columnId: base.col.Employees, action: "edit", value: "250", status: "done", verified: true },
+      { rowId: row.Acme, columnId: base.col.Employees, action: "accept", actionId: expect.stringMatching(/^rev_/), value: "120", status: "done", verified: true },
+      { rowId: row.Globex, columnId: base.col.Employees, action: "edit", actionId: expect.stringMatching(/^rev_/), value: "250", status: "done", verified: true },
     ]);
     expect(res.body.errors.map((e: any) => [e.rowId, e.code])).toEqual([
       [row.Initech, "not_reviewable"],

@@ -50,7 +50,7 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
     target = await freshPostgres();
 
     // The source: an embedded database with a bit of everything.
-    const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake", ALLOW_PRIVATE_NETWORK: "true" }));
+    const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" }));
     try {
       const ws = await createWorkspace(rt.db.prisma, "acme", 500);
       key = ws.key.key;

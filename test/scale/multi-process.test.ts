@@ -35,7 +35,7 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     WORKER_CONCURRENCY: "16",
     AI_LEASE_MS: "4000",
     AI_RETRY_BASE_MS: "200",
-    ALLOW_PRIVATE_NETWORK: "true",
+    ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
     WEBHOOK_RETRY_SCHEDULE: "0,1000,1000,1000,1000",
     ...extra,
   });

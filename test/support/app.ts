@@ -1,4 +1,5 @@
 import { loadConfig, type Env } from "../../lib/config.ts";
+import { TEST_RATE_LIMIT } from "./rate-limit-env.ts";
 import { createRuntime, installRuntime, stopRuntime, type Runtime } from "../../lib/runtime.ts";
 import { createWorkspace } from "../../lib/workspaces.ts";
 import { dispatch } from "./router.ts";
@@ -31,7 +32,7 @@ export interface TestApp {
 export async function createTestApp(env: Env = {}, opts: { credits?: number; engine?: boolean | EngineOptions; queue?: QueueEngineName } = {}): Promise<TestApp> {
   const { target, drop } = await freshDatabaseTarget();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, ...TEST_RATE_LIMIT, ...env });
   // The embedded queue on either database: suites that test the queue engine start it themselves.
   const rt = await createRuntime(config, { target, queue: opts.queue ?? "database" });
   const uninstall = installRuntime(rt);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { waitFor } from "./wait.ts";
+import { TEST_RATE_LIMIT } from "./rate-limit-env.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -24,7 +25,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   let log = "";
   const child = spawn("npx", ["--no-install", "tsx", "lib/cli/start.ts"], {
     cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...env, NEXT_DIST_DIR: TEST_DIST_DIR },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...TEST_RATE_LIMIT, ...env, NEXT_DIST_DIR: TEST_DIST_DIR },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -2,7 +2,7 @@ import { loadConfig, type Env } from "../../lib/config.ts";
 import { toolLimitsFromConfig, type ToolContext, type ToolLimits } from "../../lib/tools/index.ts";
 
 // A ToolContext for tests: config from an env map, fast retries, and loopback allowed (the
-// fake servers live on 127.0.0.1). Guard tests turn allowPrivateNetwork off explicitly.
+// fake servers live on 127.0.0.1). Guard tests set allowedPrivateHosts to [] explicitly.
 
 export function makeContext(
   env: Env = {},
@@ -14,7 +14,7 @@ export function makeContext(
     config,
     limits: {
       ...toolLimitsFromConfig(config),
-      allowPrivateNetwork: true,
+      allowedPrivateHosts: ["127.0.0.1", "::1"],
       retry: { attempts: 3, baseMs: 10, maxWaitMs: 2_000 },
       ...limits,
     },

@@ -128,7 +128,7 @@ describe("file-analysis", () => {
       "corrupt_file",
     );
     expect((await failure(fileAnalysisTool.execute({ url: `${pages.url}/empty` }, makeContext()))).code).toBe("empty_file");
-    const guarded = makeContext({}, { limits: { allowPrivateNetwork: false } });
+    const guarded = makeContext({}, { limits: { allowedPrivateHosts: [] } });
     expect((await failure(fileAnalysisTool.execute({ url: `${pages.url}/files/report.pdf` }, guarded))).code).toBe(
       "blocked_url",
     );

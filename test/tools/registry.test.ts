@@ -44,10 +44,10 @@ describe("tool registry", () => {
 
   it("derives default limits from the configuration", () => {
     const limits = toolLimitsFromConfig(
-      loadConfig({ FETCH_MAX_BYTES: "1000", FETCH_TIMEOUT_MS: "2000", FILE_MAX_PAGES: "7", ALLOW_PRIVATE_NETWORK: "true" }),
+      loadConfig({ FETCH_MAX_BYTES: "1000", FETCH_TIMEOUT_MS: "2000", FILE_MAX_PAGES: "7", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" }),
     );
-    expect(limits).toMatchObject({ maxBytes: 1000, timeoutMs: 2000, maxPdfPages: 7, allowPrivateNetwork: true });
-    expect(toolLimitsFromConfig(loadConfig({})).allowPrivateNetwork).toBe(false);
+    expect(limits).toMatchObject({ maxBytes: 1000, timeoutMs: 2000, maxPdfPages: 7, allowedPrivateHosts: ["127.0.0.1", "::1"] });
+    expect(toolLimitsFromConfig(loadConfig({})).allowedPrivateHosts).toEqual([]);
   });
 
   it("parses Retry-After as seconds or an HTTP date", () => {

@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 const base: SafeFetchOptions = { maxBytes: 1024 * 1024, timeoutMs: 5_000, connectTimeoutMs: 2_000 };
-const local = { ...base, allowPrivateNetwork: true };
+// "localhost" too: the cross-origin redirect test needs a second name for the same server.
+const local = { ...base, allowedPrivateHosts: ["127.0.0.1", "::1", "localhost"] };
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -96,7 +97,7 @@ describe("safeFetch guard: bypass spellings", () => {
     },
   );
 
-  it("lets allowPrivateNetwork reach loopback", async () => {
+  it("lets ALLOWED_PRIVATE_HOSTS reach loopback", async () => {
     const res = await safeFetch(`${pages.url}/article`, local);
     expect(res.status).toBe(200);
     expect(res.contentType).toBe("text/html");
@@ -261,7 +262,7 @@ describe("assertPublicUrl", () => {
     expect(await codeOf(assertPublicUrl("https://intranet.test/", { lookup: dns.lookup }))).toBe("blocked_url");
     expect(await codeOf(assertPublicUrl("http://[::1]/"))).toBe("blocked_url");
     expect(await codeOf(assertPublicUrl("ftp://hooks.example.com/", { lookup: dns.lookup }))).toBe("blocked_url");
-    const ok = await assertPublicUrl("http://127.0.0.1:9/", { allowPrivateNetwork: true });
+    const ok = await assertPublicUrl("http://127.0.0.1:9/", { allowedPrivateHosts: ["127.0.0.1", "::1"] });
     expect(ok.port).toBe("9");
   });
 });

@@ -105,7 +105,7 @@ describe("scrape-url", () => {
   it("refuses private targets when the network guard is on, without connecting", async () => {
     const trap = await startPageServer();
     try {
-      const ctx = makeContext({}, { limits: { allowPrivateNetwork: false } });
+      const ctx = makeContext({}, { limits: { allowedPrivateHosts: [] } });
       for (const url of [`${trap.url}/article`, `http://localhost:${trap.port}/`, `http://[::ffff:127.0.0.1]:${trap.port}/`]) {
         expect((await failure(scrapeUrlTool.execute({ url }, ctx))).code).toBe("blocked_url");
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTsv, toTsv } from "../../components/grid/tsv.ts";
-import { isLowConfidence, needsReview, parseSources } from "../../components/grid/cell-state.ts";
+import { isLowConfidence, parseSources } from "../../components/grid/cell-state.ts";
 
 describe("TSV", () => {
   it("parses spreadsheet clipboard text, with quoted tabs, newlines and quotes", () => {
@@ -29,12 +29,12 @@ describe("TSV", () => {
 });
 
 describe("cell state", () => {
-  const ai = [{ name: "Summary" }] as never[];
   it("flags low confidence only for finished, generated cells under the threshold", () => {
     expect(isLowConfidence({ value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.3 } }, 0.5)).toBe(true);
     expect(isLowConfidence({ value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.7 } }, 0.5)).toBe(false);
     expect(isLowConfidence({ value: "x", status: "running" }, 0.5)).toBe(false);
-    expect(needsReview({ Summary: { value: "", status: "error", error: { code: "timeout", message: "" } } }, ai, 0.5)).toBe(true);
+    // A reviewer who accepted the value outweighs the model's doubt: no tint.
+    expect(isLowConfidence({ value: "x", status: "done", verified: true, metadata: { sources: null, additionalDetails: null, confidenceScore: 0.3 } }, 0.5)).toBe(false);
   });
 
   it("parses Markdown sources, keeps excerpts by URL and ignores non-http links", () => {

@@ -71,7 +71,7 @@ const mentionsCode = (text: string, code: string) => text.includes("`" + code + 
 describe("environment variables of lib/config.ts", () => {
   it("are found by parsing lib/config.ts", () => {
     expect(configVariables.length).toBeGreaterThan(20);
-    for (const known of ["PORT", "DATA_DIR", "DATABASE_URL", "API_KEY", "OPENAI_API_KEY", "AI_MODEL", "ALLOW_PRIVATE_NETWORK"]) {
+    for (const known of ["PORT", "DATA_DIR", "DATABASE_URL", "API_KEY", "OPENAI_API_KEY", "AI_MODEL", "ALLOWED_PRIVATE_HOSTS"]) {
       expect(configVariables, `lib/config.ts reads ${known}`).toContain(known);
     }
   });
@@ -150,10 +150,10 @@ describe("docs/deployment.md configuration reference", () => {
     expect(new Set(documented).size).toBe(documented.length);
   });
 
-  it("calls ALLOW_PRIVATE_NETWORK dangerous and off by default", () => {
+  it("calls ALLOW_PRIVATE_NETWORK removed and names its replacement", () => {
     const row = config.split("\n").find((l) => l.startsWith("| `ALLOW_PRIVATE_NETWORK`"))!;
-    expect(row).toMatch(/`false`/);
-    expect(row).toMatch(/Dangerous/i);
+    expect(row).toMatch(/removed/i);
+    expect(row).toMatch(/`ALLOWED_PRIVATE_HOSTS`/);
   });
 });
 

@@ -29,7 +29,7 @@ afterAll(async () => {
 const env = () => ({
   DATA_DIR: dataDir,
   API_KEY: KEY,
-  ALLOW_PRIVATE_NETWORK: "true",
+  ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
   WEBHOOK_RETRY_SCHEDULE: "0,2000,2000,2000,2000,2000,2000,2000,2000,2000",
   // Its own build directory: suites that start the server may run in parallel.
 });

@@ -16,7 +16,7 @@ let sheetId: string;
 let relay: WebhookRelay;
 
 beforeAll(async () => {
-  app = await createTestApp({ ALLOW_PRIVATE_NETWORK: "true", WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" });
+  app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" });
   relay = await startRelay(app);
   ({ baseId } = await createBase(app, { columns: PLAIN_COLUMNS }));
   sheetId = (await app.api("GET", `/api/v1/bases/${baseId}/base-structure`)).body.sheet.id;

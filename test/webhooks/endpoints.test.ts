@@ -15,7 +15,7 @@ let hook: any;
 const URL_A = "http://127.0.0.1:9/hooks";
 
 beforeAll(async () => {
-  app = await createTestApp({ ALLOW_PRIVATE_NETWORK: "true" });
+  app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" });
   baseA = (await createBase(app, { columns: PLAIN_COLUMNS })).baseId;
   baseB = (await createBase(app, { columns: PLAIN_COLUMNS, key: app.keyB })).baseId;
   hook = (await app.api("POST", "/api/v1/webhooks", { body: { url: URL_A, events: ["row.sheet.processed"], description: "CRM sync" } })).body;

@@ -23,7 +23,7 @@ const COLUMNS = [
 beforeAll(async () => {
   llm = await startFakeLlm();
   app = await createTestApp(
-    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_MAX_ATTEMPTS: "1", AI_CONCURRENCY: "4", ALLOW_PRIVATE_NETWORK: "true", WEBHOOK_TIMEOUT_MS: "15000" },
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_MAX_ATTEMPTS: "1", AI_CONCURRENCY: "4", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", WEBHOOK_TIMEOUT_MS: "15000" },
     { engine: true },
   );
   await startRelay(app);

@@ -8,7 +8,7 @@ import { createEndpoint, createEndpointSchema } from "../../lib/webhooks/endpoin
 import { createBase } from "../support/bases.ts";
 import { addRows, deliveries, PLAIN_COLUMNS, startRelay } from "./helpers.ts";
 
-// The outbound guard on (ALLOW_PRIVATE_NETWORK unset): private and loopback targets are refused
+// The outbound guard on (ALLOWED_PRIVATE_HOSTS unset): private and loopback targets are refused
 // at registration, and again at delivery, where a name that resolved publicly at registration
 // now resolves to loopback (DNS rebinding).
 

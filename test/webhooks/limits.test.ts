@@ -12,7 +12,7 @@ const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
   app = await createTestApp({
-    ALLOW_PRIVATE_NETWORK: "true",
+    ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
     WEBHOOK_CONCURRENCY_PER_ENDPOINT: "2",
     WEBHOOK_TIMEOUT_MS: "800",
     WEBHOOK_RETRY_SCHEDULE: "0,200",

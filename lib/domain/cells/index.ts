@@ -4,7 +4,8 @@
 export * from "./types.ts";
 export * from "./transitions.ts";
 export { insertCellsOfNewRows, queueCells, supplyCells, markStale, finishedCellsOfColumn, cellHashes } from "./queue.ts";
-export { acceptCells, correctCells, readReviewState, type ReviewedCellState } from "./review.ts";
+export { acceptCells, correctCells, readReviewState, unverifyCell, type ReviewedCellState } from "./review.ts";
 export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
 export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
 export { claimReadyCells, claimListedCells, countLiveLeases, renewLeases, releaseCells, returnLeases, inputsSettledSql, runnableSql, runOpenSql, type ListedCellState } from "./leases.ts";
+export { pruneCellRuns } from "./retention.ts";

@@ -67,3 +67,22 @@ export async function correctCells(tx: Tx, sheetId: string, edits: readonly (Cel
     edits.map((e) => e.aiValue),
   );
 }
+
+/**
+ * Takes back the review that verified a done cell: `verified` and `stale` return to what they
+ * were before it, and `dropAiValue` removes the model's answer a correction had set aside.
+ * False when the cell is no longer a verified done cell.
+ */
+export async function unverifyCell(tx: Tx, ref: CellRef, before: { verified: boolean; stale: boolean; dropAiValue: boolean }): Promise<boolean> {
+  const n = await tx.$executeRawUnsafe(
+    `UPDATE cells SET status = ${toStatusSql("unverify")}, verified = $3, stale = $4, reviewed_at = CASE WHEN $3 THEN reviewed_at ELSE NULL END,
+       metadata = CASE WHEN $5 THEN metadata - 'aiValue' ELSE metadata END, updated_at = now()
+     WHERE row_id = $1 AND column_id = $2 AND verified AND ${fromStatusSql("unverify")}`,
+    ref.rowId,
+    ref.columnId,
+    before.verified,
+    before.stale,
+    before.dropAiValue,
+  );
+  return n === 1;
+}

@@ -15,6 +15,8 @@ export const CELL_TRANSITIONS = {
   supply: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
   /** A reviewer accepted the value as it is: it is verified, and never regenerated unless forced. */
   accept: { from: ["done"], to: "done" },
+  /** A reviewer took back an accept or a correction: the cell is as it was before it. */
+  unverify: { from: ["done"], to: "done" },
   /** A reviewer corrected the value: it is theirs, verified, and the model's answer is kept aside. */
   correct: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
   /** A worker takes a ready cell under a lease. */

@@ -19,4 +19,6 @@ export interface RunRecord {
   outputTokens: number;
   latencyMs: number;
   costUsd?: number | null;
+  /** Requests sent to the model in this attempt. */
+  modelCalls?: number;
 }

@@ -1,32 +1,14 @@
 import { appError } from "../../errors.ts";
-import { CELL_STATUSES } from "../cells/transitions.ts";
 import { columnOptionsOf, nameKey, reviewThresholdOf, type ColumnRecord } from "../column-model.ts";
 import { columnType } from "../column-types/index.ts";
 import { selectOptions } from "../column-types/select.ts";
+import { FILTER_OPS, FILTERABLE_STATUSES, OPS_BY_COMPARISON, comparisonOf, type Comparison, type FilterOp } from "./operators.ts";
 
 // The filter grammar of Query Rows and views, parsed into a checked tree. Everything a client can
 // get wrong is caught here, with the path to the bad node, before any SQL is built.
 
-export const FILTER_OPS = ["eq", "neq", "contains", "notContains", "startsWith", "gt", "gte", "lt", "lte", "in", "isEmpty", "isNotEmpty"] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
+export { FILTER_OPS, FILTERABLE_STATUSES, OPS_BY_COMPARISON, comparisonOf, type Comparison, type FilterOp } from "./operators.ts";
 
-/** What a column type compares as; it decides the operators and how values are read. */
-export type Comparison = "text" | "number" | "date" | "checkbox" | "select";
-
-const COMPARISON_OF: Record<string, Comparison> = { number: "number", date: "date", checkbox: "checkbox", select: "select" };
-export const comparisonOf = (column: Pick<ColumnRecord, "type">): Comparison => COMPARISON_OF[column.type] ?? "text";
-
-const ALWAYS: FilterOp[] = ["eq", "neq", "in", "isEmpty", "isNotEmpty"];
-export const OPS_BY_COMPARISON: Record<Comparison, readonly FilterOp[]> = {
-  text: [...ALWAYS, "contains", "notContains", "startsWith"],
-  number: [...ALWAYS, "gt", "gte", "lt", "lte"],
-  date: [...ALWAYS, "gt", "gte", "lt", "lte"],
-  checkbox: ALWAYS,
-  select: ALWAYS,
-};
-
-/** Cell statuses a filter can name: the table's, plus idle (no cell yet). A new status is one line there. */
-export const FILTERABLE_STATUSES = ["idle", ...CELL_STATUSES] as const;
 const CONFIDENCE_OPS = ["lt", "lte", "gt", "gte"] as const;
 type ConfidenceOp = (typeof CONFIDENCE_OPS)[number];
 

@@ -6,7 +6,7 @@ import { rowJson } from "../row-view.ts";
 import { loadView } from "../views.ts";
 import { parseFilter, type FilterNode } from "./filter.ts";
 import type { RowsQueryInput } from "./request.ts";
-import { compileSort, decodeQueryCursor, encodeQueryCursor, parseSort, sortFromQueryText } from "./sort.ts";
+import { compileSort, decodeQueryCursor, encodeQueryCursor, parseSort, sortFromQueryText, type Cursor } from "./sort.ts";
 import { cleanSearch, compileFilter, Params, searchSql, sqlId } from "./sql.ts";
 
 // Query Rows: one page of the rows that match a filter and a search, in a typed sort order. All of
@@ -14,9 +14,15 @@ import { cleanSearch, compileFilter, Params, searchSql, sqlId } from "./sql.ts";
 
 export const DEFAULT_QUERY_LIMIT = 100;
 
-type RawRow = { id: string; seq: bigint; values: unknown; cells?: unknown } & Record<`k${number}`, string | null>;
+export type QueryRawRow = { id: string; seq: bigint; values: unknown; cells?: unknown } & Record<`k${number}`, string | null>;
 
-export async function queryRows(tx: Tx, workspaceId: string, baseId: string, q: RowsQueryInput) {
+export type RowsQuerySpec = Pick<RowsQueryInput, "filter" | "sort" | "search" | "viewId">;
+
+/**
+ * A query checked against the base once (columns, view, filter, sort, search), read in keyset
+ * pages: Query Rows reads one page of it, an export reads every page in turn.
+ */
+export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: string, q: RowsQuerySpec) {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
   const view = q.viewId ? await loadView(tx, ctx.baseId, q.viewId) : undefined;
@@ -27,35 +33,49 @@ export async function queryRows(tx: Tx, workspaceId: string, baseId: string, q: 
   const sortKeys = q.sort ? parseSort(q.sort, columns) : parseSort(view?.sort ?? [], columns, "view.sort");
   const search = cleanSearch(q.search ?? view?.search ?? "");
 
-  const p = new Params();
-  const where = [`r.sheet_id = ${sqlId(ctx.sheetId)}`, ...filters.map((f) => compileFilter(f, p))];
-  if (search) where.push(searchSql(search, p));
-  // The count statement takes only the WHERE's parameters; the sort and the page add theirs after.
-  const whereParams = [...p.values];
-  const sort = compileSort(sortKeys, p);
+  // Each statement numbers its own parameters: the WHERE's first, then the sort's and the page's.
+  const whereOf = (p: Params) => {
+    const where = [`r.sheet_id = ${sqlId(ctx.sheetId)}`, ...filters.map((f) => compileFilter(f, p))];
+    if (search) where.push(searchSql(search, p));
+    return where;
+  };
 
-  let total: number | undefined;
-  if (q.count) {
-    const [{ n }] = await tx.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM rows r WHERE ${where.join(" AND ")}`, ...whereParams);
-    total = Number(n);
+  async function count(): Promise<number> {
+    const p = new Params();
+    const [{ n }] = await tx.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM rows r WHERE ${whereOf(p).join(" AND ")}`, ...p.values);
+    return Number(n);
   }
-  const limit = q.limit ?? DEFAULT_QUERY_LIMIT;
-  const pageWhere = q.cursor ? [...where, sort.after(decodeQueryCursor(q.cursor), p)] : where;
-  const rows = await tx.$queryRawUnsafe<RawRow[]>(
-    `SELECT r.id, r.seq, r."values"${q.expand ? `, ${CELLS_OF_ROW} AS cells` : ""}${sort.select}
-     FROM rows r WHERE ${pageWhere.join(" AND ")}
-     ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int`,
-    ...p.values,
-  );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > limit && last
-      ? encodeQueryCursor({ fingerprint: sort.fingerprint, keys: sortKeys.map((_, i) => last[`k${i}`] ?? null), seq: BigInt(last.seq) })
-      : null;
+
+  /** The `limit` rows after `cursor` (from the start when null), and the cursor after them when more follow. */
+  async function page(cursor: Cursor | null, limit: number, expand: boolean): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
+    const p = new Params();
+    const where = whereOf(p);
+    const sort = compileSort(sortKeys, p);
+    if (cursor) where.push(sort.after(cursor, p));
+    const rows = await tx.$queryRawUnsafe<QueryRawRow[]>(
+      `SELECT r.id, r.seq, r."values"${expand ? `, ${CELLS_OF_ROW} AS cells` : ""}${sort.select}
+       FROM rows r WHERE ${where.join(" AND ")}
+       ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int`,
+      ...p.values,
+    );
+    if (rows.length <= limit) return { rows, next: null };
+    rows.length = limit;
+    const last = rows[limit - 1];
+    return { rows, next: { fingerprint: sort.fingerprint, keys: sortKeys.map((_, i) => last[`k${i}`] ?? null), seq: BigInt(last.seq) } };
+  }
+
+  return { ctx, columns, view, count, page };
+}
+
+export type PreparedRowsQuery = Awaited<ReturnType<typeof prepareRowsQuery>>;
+
+export async function queryRows(tx: Tx, workspaceId: string, baseId: string, q: RowsQueryInput) {
+  const query = await prepareRowsQuery(tx, workspaceId, baseId, q);
+  const total = q.count ? await query.count() : undefined;
+  const { rows, next } = await query.page(q.cursor ? decodeQueryCursor(q.cursor) : null, q.limit ?? DEFAULT_QUERY_LIMIT, Boolean(q.expand));
   return {
-    rows: page.map((r) => rowJson(columns, { id: r.id, values: parsed(r.values) }, Boolean(q.expand), q.expand ? statesOf(r.cells) : undefined)),
-    nextCursor,
+    rows: rows.map((r) => rowJson(query.columns, { id: r.id, values: parsed(r.values) }, Boolean(q.expand), q.expand ? statesOf(r.cells) : undefined)),
+    nextCursor: next ? encodeQueryCursor(next) : null,
     ...(total !== undefined ? { total } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { appError } from "../../errors.ts";
 import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
 import { selectOptions } from "../column-types/select.ts";
 import { comparisonOf, resolveColumn } from "./filter.ts";
-import { foldedText, numberValue, rawValue, type Params } from "./sql.ts";
+import { dateValue, foldedText, numberValue, rawValue, type Params } from "./sql.ts";
 
 // Typed, stable sorting with empty values last, and keyset cursors over it: a cursor holds the
 // sort keys of the last row served, so rows added, changed or deleted meanwhile never make a page
@@ -52,6 +52,8 @@ function keyExpr(k: SortKey, p: Params): KeyExpr {
       return { sql: `array_position(${p.add(selectOptions(columnOptionsOf(k.column)))}::text[], ${rawValue(k.column)})`, type: "int", direction: k.direction };
     case "text":
       return { sql: `${foldedText(rawValue(k.column))} COLLATE "C"`, type: "text", direction: k.direction };
+    case "date":
+      return { sql: dateValue(k.column), type: "text", direction: k.direction };
     default:
       return { sql: `${rawValue(k.column)} COLLATE "C"`, type: "text", direction: k.direction };
   }

@@ -23,6 +23,8 @@ export function sqlId(id: string): string {
 export const rawValue = (column: Pick<ColumnRecord, "id">) => `NULLIF(r."values"->>${sqlId(column.id)}, '')`;
 /** Text compared case-insensitively after Unicode normalisation. */
 export const foldedText = (sql: string) => `lower(normalize(${sql}, NFC))`;
+/** A date column's value: ISO 8601 text in UTC, so byte order ("C") is time order. */
+export const dateValue = (column: Pick<ColumnRecord, "id">) => `(${rawValue(column)} COLLATE "C")`;
 /** The typed value of a number column (values are stored normalised, so the cast cannot fail). */
 export const numberValue = (column: Pick<ColumnRecord, "id">) => `(${rawValue(column)})::numeric`;
 
@@ -54,9 +56,12 @@ function valueCondition(c: ValueCondition, p: Params): string {
       if (c.op === "in") return `(${v} = ANY(${p.add(c.values)}::numeric[]))`;
       return `(${v} ${SQL_OP[c.op]} ${p.add(value)}::numeric)`;
     }
-    case "date":
+    case "date": {
+      const v = dateValue(c.column);
+      if (c.op === "in") return `(${v} = ANY(${p.add(c.values)}::text[]))`;
+      return `(${v} ${SQL_OP[c.op]} ${p.add(value)}::text)`;
+    }
     case "select":
-      // Dates are stored as ISO 8601 text in UTC, so text order is time order.
       if (c.op === "in") return `(${raw} = ANY(${p.add(c.values)}::text[]))`;
       return `(${raw} ${SQL_OP[c.op]} ${p.add(value)}::text)`;
     case "checkbox": {

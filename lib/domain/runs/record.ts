@@ -78,6 +78,26 @@ export async function startRun(w: Work, policy: RunPolicy, run: Omit<NewRun, "ce
   return createRun(w, { ...run, cellCost: policy.cellCost, maxCredits: run.maxCredits ?? policy.defaultMaxCredits });
 }
 
+/**
+ * Adds `cells` queued cells to a run that is still open, or that finished while its request was
+ * still writing (a long import writes batch after batch, and its cells may all be done between
+ * two): one import, one run. Null when the run was cancelled; the caller starts another.
+ */
+export async function extendRun(w: Work, runId: string, cells: number): Promise<string | null> {
+  const rows = await w.tx.$queryRawUnsafe<{ id: string; workspace_id: string; base_id: string }[]>(
+    `UPDATE runs SET estimated_credits = estimated_credits + $2 * cell_cost, updated_at = now(),
+       status = CASE WHEN status = 'done' THEN 'running' ELSE status END,
+       finished_at = CASE WHEN status = 'done' THEN NULL ELSE finished_at END
+     WHERE id = $1 AND status IN ('running', 'paused', 'done')
+     RETURNING id, workspace_id, base_id`,
+    runId,
+    cells,
+  );
+  if (rows.length === 0) return null;
+  w.emit({ type: "run.updated", workspaceId: rows[0].workspace_id, baseId: rows[0].base_id, runId });
+  return runId;
+}
+
 export interface NewRun {
   workspaceId: string;
   baseId: string;

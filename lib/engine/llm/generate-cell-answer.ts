@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { appError, isAppError } from "../../errors.ts";
 import { classifyError } from "./classify-error.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
+import { budgetedModel, type CallBudget } from "./call-budget.ts";
 import {
   fallbackMode,
   isStrictCompatible,
@@ -32,6 +33,8 @@ export interface CellAnswerRequest<T> {
   timeoutMs: number;
   maxOutputTokens?: number;
   abortSignal?: AbortSignal;
+  /** Counts every request sent, probes and steps included; the call past it throws call_limit_reached. */
+  budget?: CallBudget;
 }
 
 export interface CellAnswer<T> {
@@ -58,11 +61,11 @@ function tallyStep(tally: Tally, step: StepResult<ToolSet>) {
   tally.toolCalls += step.toolCalls.filter((c) => c.toolName !== FINAL_ANSWER_TOOL).length;
 }
 
-type Attempt<T> = Omit<CellAnswerRequest<T>, "abortSignal" | "timeoutMs"> & { signal: AbortSignal; tally: Tally };
+type Attempt<T> = Omit<CellAnswerRequest<T>, "abortSignal" | "timeoutMs" | "budget"> & { signal: AbortSignal; tally: Tally; callModel: ResolvedModel["model"] };
 
 function common<T>(a: Attempt<T>) {
   return {
-    model: a.model.model,
+    model: a.callModel,
     prompt: a.prompt,
     maxOutputTokens: a.maxOutputTokens || undefined,
     maxRetries: 0,
@@ -141,7 +144,8 @@ export async function generateCellAnswer<T>(req: CellAnswerRequest<T>): Promise<
   const signals = [deadline, req.abortSignal].filter((s): s is AbortSignal => !!s);
   const signal = AbortSignal.any(signals);
   const tally: Tally = { inputTokens: 0, outputTokens: 0, toolCalls: 0 };
-  const attempt: Attempt<T> = { ...req, maxSteps: Math.max(1, req.maxSteps), signal, tally };
+  const callModel = req.budget ? budgetedModel(req.model.model, req.budget, FINAL_ANSWER_TOOL) : req.model.model;
+  const attempt: Attempt<T> = { ...req, maxSteps: Math.max(1, req.maxSteps), signal, tally, callModel };
   let mode = learnedMode(req.model) ?? "json_schema";
   try {
     for (;;) {

@@ -5,7 +5,9 @@ import * as bases from "./bases.ts";
 import * as columns from "./columns.ts";
 import * as credits from "./credits.ts";
 import * as events from "./events.ts";
+import * as exportFile from "./export.ts";
 import * as files from "./files.ts";
+import * as imports from "./imports.ts";
 import * as openapi from "./openapi.ts";
 import * as review from "./review.ts";
 import * as rows from "./rows.ts";
@@ -23,9 +25,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
   rows.getRows,
   rows.getRow,
   rows.queryRows,
+  exportFile.exportRows,
   writeRows.addRows,
   writeRows.updateRows,
   writeRows.deleteRows,
+  imports.createImport,
+  imports.listImports,
+  imports.getImport,
+  imports.previewImport,
   bases.listBases,
   bases.createBase,
   bases.getBase,
@@ -42,6 +49,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   views.deleteView,
   review.reviewCells,
   review.reviewHistory,
+  review.undoReview,
   run.runCells,
   run.estimateRun,
   runs.getRun,
@@ -62,6 +70,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   session.signIn,
   session.signOut,
   session.autoSignIn,
+  session.signInWithLink,
   webhooks.listWebhooks,
   webhooks.createWebhook,
   webhooks.getWebhook,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint, intQuery } from "../endpoint.ts";
-import { baseParams } from "./common.ts";
-import { REVIEW_ACTIONS, reviewRequestSchema } from "../../domain/review.ts";
+import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
+import { baseIdParam, baseParams } from "./common.ts";
+import { HISTORY_ACTIONS, REVIEW_ACTIONS, reviewRequestSchema } from "../../domain/review.ts";
 
 // Review: accept, correct or re-run AI cells; and the history of those actions.
 
@@ -10,6 +10,7 @@ const reviewedCellSchema = z
     rowId: z.string().describe("The row's id."),
     columnId: z.string().describe("The column's id."),
     action: z.enum(REVIEW_ACTIONS).describe("The action applied."),
+    actionId: z.string().describe("The action's id in the review history (rev_…): undo an accept or an edit with it."),
     value: z.string().describe('The cell\'s value now ("" while a re-run is pending).'),
     status: z.string().describe("The cell's status now."),
     verified: z.boolean().describe("Whether the cell is verified now."),
@@ -64,7 +65,7 @@ export const reviewHistory = defineEndpoint({
             id: z.string().describe("The action's id (rev_…)."),
             rowId: z.string().describe("The row."),
             columnId: z.string().describe("The column."),
-            action: z.enum(REVIEW_ACTIONS).describe("What was done."),
+            action: z.enum(HISTORY_ACTIONS).describe("What was done; undo took back the cell's previous accept or edit."),
             actorKeyId: z.string().describe("The API key (or the key of the signed-in session) that did it."),
             before: snapshotSchema,
             after: snapshotSchema,
@@ -73,5 +74,24 @@ export const reviewHistory = defineEndpoint({
           .describe("One review action."),
       )
       .describe("The actions, newest first."),
+  }),
+});
+
+export const undoReview = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/bases/{baseId}/review/{actionId}/undo",
+  summary: "Undo a review action",
+  description:
+    "Takes back an accept or an edit: the cell's value, verified and stale return to what they were just before it, and the undo is recorded in the history. Only the cell's latest review action can be undone, and only while the cell is as that action left it (409 not_reviewable otherwise); a re-run cannot be undone.",
+  params: z.object({ baseId: baseIdParam, actionId: pathId("The review action's id (rev_…), as Review Cells or the history gave it.", "review_action_not_found") }),
+  response: z.strictObject({
+    rowId: z.string().describe("The row."),
+    columnId: z.string().describe("The column."),
+    action: z.literal("undo").describe("Always undo."),
+    actionId: z.string().describe("The undo's own id in the history."),
+    undone: z.string().describe("The id of the action taken back."),
+    value: z.string().describe("The cell's value now."),
+    status: z.string().describe("The cell's status now."),
+    verified: z.boolean().describe("Whether the cell is verified now (true when an earlier review had verified it)."),
   }),
 });

@@ -54,3 +54,16 @@ export const autoSignIn = defineEndpoint({
   responseContentType: "none (303 redirect with Set-Cookie)",
   response: z.null().describe("No body: a 303 redirect to next, with the session cookie."),
 });
+
+export const signInWithLink = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/session/link",
+  summary: "Sign in with a one-time link",
+  description:
+    "Opened from the link printed at the first start or by `npm run cli -- sign-in-link`: uses the token once, sets the session cookie and redirects (303) to the bases page. An invalid, expired or used token answers 401 invalid_sign_in_link, or, for a browser, redirects to the sign-in page, which says so.",
+  public: true,
+  query: z.object({ token: z.string().max(200).describe("The token from the link: valid 15 minutes, once.") }),
+  status: 303,
+  responseContentType: "none (303 redirect with Set-Cookie)",
+  response: z.null().describe("No body: a 303 redirect to /, with the session cookie."),
+});

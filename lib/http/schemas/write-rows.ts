@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, limitedArray } from "../endpoint.ts";
 import { baseParams, rowIdSchema, standardRowSchema } from "./common.ts";
 import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domain/row-input.ts";
+import { MAX_MERGE_COLUMNS } from "../../domain/rows-upsert.ts";
 
 // Add Rows (spec §4.4), Update Rows (§4.5) and delete-rows. The rows of Add and Update Rows are
 // checked one by one by the domain (checkNewRow, checkRowUpdate, with these same row schemas), so
@@ -13,17 +14,30 @@ const runIdSchema = z.string().nullable().describe("The run of the AI cells this
 const rowsOf = <T extends z.ZodType>(row: T, description: string) =>
   z.object({ rows: limitedArray(row, MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(description) });
 
+const mergeOnSchema = z
+  .array(z.string().min(1).max(255).describe("A column name (NFC, case-insensitive)."))
+  .min(1)
+  .max(MAX_MERGE_COLUMNS)
+  .optional()
+  .describe(
+    "Upsert on a natural key: a row whose values in these columns match an existing row updates that row's supplied cells instead of adding one; a key repeated in the request updates the row its earlier row made; an empty key value always adds.",
+  );
+
+const addRowsBody = <T extends z.ZodType>(row: T, description: string) => rowsOf(row, description).extend({ mergeOn: mergeOnSchema });
+
 export const addRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/add-rows",
   summary: "Add Rows",
   description:
-    'All or nothing: when any row is invalid nothing is written and the answer is 400 validation_failed with details.errors, each { rowIndex, column?, code, message }. More than 10,000 rows is 400 too_many_rows. AI cells left out or "" are generated.',
+    'All or nothing: when any row is invalid nothing is written and the answer is 400 validation_failed with details.errors, each { rowIndex, column?, code, message }. More than 10,000 rows is 400 too_many_rows. AI cells left out or "" are generated. With mergeOn it is an upsert; a mergeOn name that matches no column is 400 unknown_column.',
   params: baseParams,
-  body: rowsOf(newRowSchema, "The rows to add, at most 10,000."),
-  parseBody: rowsOf(z.unknown(), "The rows to add."),
+  body: addRowsBody(newRowSchema, "The rows to add, at most 10,000."),
+  parseBody: addRowsBody(z.unknown(), "The rows to add."),
   response: z.strictObject({
-    rows: z.array(standardRowSchema).describe("The new rows with their ids, every column present."),
+    rows: z.array(standardRowSchema).describe("The new rows with their ids, every column present; with mergeOn, the row each input row went to, in input order."),
+    createdRowIds: z.array(rowIdSchema).optional().describe("With mergeOn: the rows added."),
+    updatedRowIds: z.array(rowIdSchema).optional().describe("With mergeOn: the existing rows updated."),
     runId: runIdSchema,
   }),
 });

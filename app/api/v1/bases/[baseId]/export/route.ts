@@ -1,0 +1,17 @@
+import { route } from "@/lib/http/respond";
+import { streamResponse } from "@/lib/http/stream";
+import { attachmentDisposition } from "@/lib/http/download";
+import { openExport } from "@/lib/domain/export/export";
+import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/export";
+
+export const GET = route(api.exportRows, async ({ params, query, rt, auth }) => {
+  const file = await openExport(rt.db.prisma, auth.workspaceId, params.baseId, query);
+  return streamResponse(file.chunks, file.contentType, {
+    "content-disposition": attachmentDisposition(file.filename),
+    "x-content-type-options": "nosniff",
+    "cache-control": "private, no-store",
+  });
+});
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,0 +1,16 @@
+import { route } from "@/lib/http/respond";
+import { otherMethods } from "@/lib/http/methods";
+import { receiveUpload } from "@/lib/http/stream-upload";
+import { createImport } from "@/lib/imports/create";
+import { listImports } from "@/lib/imports/store";
+import * as api from "@/lib/http/schemas/imports";
+
+export const POST = route(api.createImport, async ({ req, params, query, rt, auth }) =>
+  createImport(rt, auth.workspaceId, params.baseId, query, (target) => receiveUpload(req, target, rt.config.imports.maxBytes)),
+);
+
+export const GET = route(api.listImports, async ({ params, query, rt, auth }) => ({
+  imports: await listImports(rt.db.prisma, auth.workspaceId, params.baseId, query.limit ?? 20),
+}));
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,0 +1,69 @@
+import { once } from "node:events";
+import type { Duplex } from "node:stream";
+import { parsed, statesOf } from "../rows-read.ts";
+import type { RowValues } from "../row-view.ts";
+import type { PreparedRowsQuery } from "../query/rows-query.ts";
+import type { Cursor } from "../query/sort.ts";
+import type { ExportRow } from "./columns.ts";
+
+/** Rows per keyset page: large enough that a round trip is a small share, small enough to stay flat. */
+export const EXPORT_PAGE_ROWS = 2_000;
+
+/** Every row the query matches, a keyset page at a time; the next page is read only when asked for. */
+export async function* exportPages(query: PreparedRowsQuery, withStates: boolean, pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ExportRow[]> {
+  let cursor: Cursor | null = null;
+  do {
+    const page = await query.page(cursor, pageRows, withStates);
+    cursor = page.next;
+    if (page.rows.length > 0) {
+      yield page.rows.map((r) => ({ id: r.id, values: (parsed<RowValues | null>(r.values) ?? {}) as RowValues, ...(withStates ? { states: statesOf(r.cells) } : {}) }));
+    }
+  } while (cursor);
+}
+
+/**
+ * Writes records into a transform (a CSV writer) while its output is read, honouring its
+ * back-pressure, and yields the output in chunks of about `chunkBytes`. When the reader stops
+ * early the transform is destroyed and the writing stops with it.
+ */
+export async function* pumpThrough<T>(transform: Duplex, records: AsyncIterable<T[]>, chunkBytes = 64 * 1024): AsyncGenerator<string | Uint8Array> {
+  const stop = new AbortController();
+  const feeding = (async () => {
+    try {
+      for await (const page of records) {
+        for (const record of page) {
+          if (!transform.write(record)) await once(transform, "drain", { signal: stop.signal });
+        }
+      }
+      transform.end();
+    } catch (e) {
+      transform.destroy(e as Error);
+    }
+  })();
+  try {
+    yield* coalesce(transform, chunkBytes);
+    await feeding;
+  } finally {
+    stop.abort();
+    transform.destroy();
+  }
+}
+
+/** Joins many small chunks (a CSV writer emits one per record) into fewer large ones. */
+export async function* coalesce(chunks: AsyncIterable<string | Uint8Array>, chunkBytes: number): AsyncGenerator<string | Uint8Array> {
+  let parts: (string | Uint8Array)[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    parts.push(chunk);
+    size += chunk.length;
+    if (size >= chunkBytes) {
+      yield join(parts);
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield join(parts);
+}
+
+const join = (parts: (string | Uint8Array)[]) =>
+  parts.every((p) => typeof p === "string") ? parts.join("") : Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));

@@ -1,0 +1,171 @@
+import type { Work } from "../db/work.ts";
+import type { Tx } from "../db/database.ts";
+import type { BaseContext } from "./base-context.ts";
+import { touchBase } from "./base-context.ts";
+import type { ColumnRecord } from "./column-model.ts";
+import type { RowValues } from "./row-view.ts";
+import { decideByHash, planInsert, planUpdate } from "./cell-plan.ts";
+import { settleRows } from "./row-settled.ts";
+import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "./cells/index.ts";
+import { extendRun, startRun, type RunPolicy, type RunTrigger } from "./runs/record.ts";
+
+/**
+ * What one write request does to a base's rows, once every value has been validated: rows to add
+ * (with their new ids) and cells to change in existing rows. Add Rows, Update Rows, an upsert and
+ * an import batch all go through applyWrites, so AI cells follow one set of rules whichever way
+ * the values came in, and one run carries every cell the request queued.
+ */
+export interface WritePlan {
+  inserts: { id: string; values: RowValues }[];
+  /** Per existing row: the cells written (column id → value; "" clears). */
+  updates: Map<string, Map<string, string>>;
+  /** The current values of the rows in `updates`, as read in this transaction. */
+  current: Map<string, RowValues>;
+}
+
+export interface AppliedWrites {
+  runId: string | null;
+  /** The final values of every row added or updated. */
+  values: Map<string, RowValues>;
+}
+
+type Pair = { rowId: string; columnId: string };
+
+export interface ApplyOptions {
+  /** false: queue no AI cells (new rows' stay empty, changed inputs mark dependents stale). */
+  runAi?: boolean;
+  /** Add the queued cells to this run if it can take them (an import's one run), instead of a new one. */
+  runId?: string | null;
+  /** Refresh the planner's statistics after this insert; default: when it adds 1,000 rows or more. */
+  analyze?: boolean;
+}
+
+export async function applyWrites(
+  w: Work,
+  ctx: BaseContext,
+  columns: readonly ColumnRecord[],
+  plan: WritePlan,
+  policy: RunPolicy,
+  trigger: RunTrigger,
+  opts: ApplyOptions = {},
+): Promise<AppliedWrites> {
+  const { tx } = w;
+  const { workspaceId, baseId, sheetId } = ctx;
+  await insertRows(tx, sheetId, plan.inserts);
+  // PGlite has no autovacuum and PostgreSQL's analyses only now and then. Without fresh
+  // statistics the planner reads a large sheet by sorting all its rows for every batch of Get
+  // Rows and every page, so a large insert refreshes them: a sample of the two columns those
+  // reads filter and sort on (tens of milliseconds; with `values` it would be three times that).
+  if (opts.analyze ?? plan.inserts.length >= ANALYZE_AFTER_ROWS) await tx.$executeRawUnsafe(`ANALYZE rows (sheet_id, seq)`);
+
+  const fresh = planNewRowCells(columns, plan.inserts, opts.runAi !== false);
+  const changes = await planRowChanges(tx, columns, plan);
+  if (opts.runAi === false) changes.stale.push(...changes.rerun.splice(0));
+  const pending = fresh.cells.filter((c) => c.status === "pending").length + changes.rerun.length;
+  const extended = opts.runId && pending > 0 ? await extendRun(w, opts.runId, pending) : null;
+  const runId = extended ?? (await startRun(w, policy, { workspaceId, baseId, trigger, cells: pending }));
+
+  await insertCellsOfNewRows(w, sheetId, fresh.cells, runId);
+  await supplyCells(tx, sheetId, changes.supplied);
+  await markStale(tx, changes.stale);
+  // Before the values change: a queued cell keeps the value it had, for a cancelled run to restore.
+  if (runId) await queueCells(w, sheetId, changes.rerun, runId);
+  await writeRowValues(tx, changes.updated);
+  const waiting = new Set(changes.rerun.map((p) => p.rowId));
+  await settleRows(w, ctx, [...fresh.settled, ...[...changes.updated.keys()].filter((id) => !waiting.has(id))]);
+
+  if (plan.inserts.length > 0 || changes.updated.size > 0) await touchBase(tx, baseId);
+  const added = plan.inserts.map((r) => r.id);
+  if (added.length > 0) w.emit({ type: "rows.changed", workspaceId, baseId, rowIds: added, kind: "added" });
+  if (changes.updated.size > 0) w.emit({ type: "rows.changed", workspaceId, baseId, rowIds: [...changes.updated.keys()], kind: "updated" });
+  const values = new Map<string, RowValues>(plan.inserts.map((r) => [r.id, r.values]));
+  for (const [id, v] of changes.updated) values.set(id, v);
+  return { runId, values };
+}
+
+const ANALYZE_AFTER_ROWS = 1_000;
+
+function planNewRowCells(columns: readonly ColumnRecord[], rows: WritePlan["inserts"], runAi: boolean) {
+  const aiColumns = columns.filter((c) => c.isAiEnabled);
+  const cells: { rowId: string; columnId: string; status: "done" | "pending" }[] = [];
+  const settled: string[] = [];
+  for (const row of rows) {
+    const plan = planInsert(aiColumns, new Set(Object.keys(row.values)));
+    let waiting = false;
+    for (const [columnId, action] of plan) {
+      if (action === "idle" || (action === "pending" && !runAi)) continue;
+      waiting ||= action === "pending";
+      cells.push({ rowId: row.id, columnId, status: action === "supplied" ? "done" : "pending" });
+    }
+    if (!waiting) settled.push(row.id);
+  }
+  return { cells, settled };
+}
+
+/**
+ * A dependent AI cell runs again only when what it is generated from changed (its input hash);
+ * with autoRun onInsert or never it is marked stale instead. Decided per row on its final values,
+ * so a change and its undo in one request cost nothing.
+ */
+async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { updates, current }: WritePlan) {
+  const ids = [...updates.keys()];
+  const hashes = await cellHashes(tx, ids, columns.filter((c) => c.isAiEnabled).map((c) => c.id));
+  const verified = await verifiedCells(tx, ids);
+  const updated = new Map<string, RowValues>();
+  const rerun: Pair[] = [];
+  const supplied: Pair[] = [];
+  const stale: Pair[] = [];
+  for (const [rowId, written] of updates) {
+    const before = current.get(rowId) ?? {};
+    const next = { ...before };
+    for (const [id, v] of written) {
+      if (v === "") delete next[id];
+      else next[id] = v;
+    }
+    const changed = new Set([...written].filter(([id, v]) => (before[id] ?? "") !== v).map(([id]) => id));
+    const plan = planUpdate(columns, written, changed);
+    const decided = decideByHash(columns, written, changed, next, (columnId) => hashes.get(`${rowId}:${columnId}`));
+    // A verified cell is never regenerated because its inputs changed: it keeps its value and
+    // becomes stale, so it goes back to review. Writing "" into it is an explicit re-run.
+    const keep = (columnId: string) => verified.has(`${rowId}:${columnId}`) && !written.has(columnId);
+    for (const columnId of decided.rerun) {
+      if (keep(columnId)) stale.push({ rowId, columnId });
+      else {
+        delete next[columnId];
+        rerun.push({ rowId, columnId });
+      }
+    }
+    for (const columnId of decided.stale) stale.push({ rowId, columnId });
+    for (const columnId of plan.supplied) supplied.push({ rowId, columnId });
+    updated.set(rowId, next);
+  }
+  return { updated, rerun, supplied, stale };
+}
+
+async function verifiedCells(tx: Tx, rowIds: readonly string[]): Promise<Set<string>> {
+  if (rowIds.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ k: string }[]>(`SELECT row_id || ':' || column_id AS k FROM cells WHERE row_id = ANY($1::text[]) AND verified`, rowIds);
+  return new Set(rows.map((r) => r.k));
+}
+
+// One statement per table for a whole request, in the order given (seq is insertion order):
+// Prisma's createMany costs several times as much at 10,000 rows.
+async function insertRows(tx: Tx, sheetId: string, rows: WritePlan["inserts"]) {
+  if (rows.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO rows (id, sheet_id, "values")
+     SELECT id, $1, v FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(id, v, n) ORDER BY n`,
+    sheetId,
+    rows.map((r) => r.id),
+    rows.map((r) => JSON.stringify(r.values)),
+  );
+}
+
+async function writeRowValues(tx: Tx, rows: ReadonlyMap<string, RowValues>) {
+  if (rows.size === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE rows SET "values" = t.v, updated_at = now() FROM unnest($1::text[], $2::jsonb[]) AS t(id, v) WHERE rows.id = t.id`,
+    [...rows.keys()],
+    [...rows.values()].map((v) => JSON.stringify(v)),
+  );
+}

@@ -1,0 +1,19 @@
+// The documented limits of an import (docs/import.md); the file size is IMPORT_MAX_BYTES.
+export const IMPORT_LIMITS = {
+  /** Data lines (records) in one file. */
+  lines: 1_000_000,
+  /** Columns (fields) in one file; a base holds at most 500 columns as well. */
+  columns: 500,
+  /** Characters of one value, as for a cell. */
+  valueChars: 100_000,
+  /** Lines written per transaction: the unit of progress and of resumption. */
+  batchLines: 2_000,
+  /** The errors an import keeps (its counters count them all). */
+  keptErrors: 100,
+  /** Lines a preview shows. */
+  previewLines: 20,
+  /** An import's lease: another worker takes it up this long after its worker stopped renewing. */
+  leaseMs: 30_000,
+  /** Attempts after which an import whose worker keeps dying fails. */
+  maxAttempts: 3,
+} as const;

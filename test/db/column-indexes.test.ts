@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { createBase, type TestBase } from "../support/bases.ts";
+import { waitFor } from "../support/wait.ts";
+import { dateValue, numberValue } from "../../lib/domain/query/sql.ts";
+
+// Number and date columns get a partial expression index each, built after the column is, and the
+// expressions Query Rows writes are the ones indexed (the planner uses them when it may not scan).
+
+let app: TestApp;
+let base: TestBase;
+let sheetId: string;
+
+const indexes = async () =>
+  (await app.rt.db.prisma.$queryRawUnsafe<{ indexname: string }[]>(`SELECT indexname FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE 'rows_by_%'`)).map((r) => r.indexname);
+const named = (columnId: string, type: string) => `rows_by_${columnId}_${type}`.toLowerCase();
+
+beforeAll(async () => {
+  app = await createTestApp();
+  base = await createBase(app, {
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "Employees", type: "number" },
+      { name: "Founded", type: "date" },
+      { name: "Notes", type: "long-text" },
+    ],
+  });
+  const rows = Array.from({ length: 300 }, (_, i) => ({ cells: { Company: `C${i}`, Employees: String(i), Founded: `20${String(i % 30).padStart(2, "0")}-01-01` } }));
+  await app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, { body: { rows } });
+  sheetId = (await app.rt.db.prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sheets WHERE base_id = $1`, base.baseId))[0].id;
+});
+afterAll(() => app.close());
+
+async function plan(sql: string): Promise<string> {
+  return app.rt.db.prisma.$transaction(async (tx) => {
+    // Whether the planner can use an index at all, not what it prefers on a 300-row table.
+    await tx.$executeRawUnsafe(`SET LOCAL enable_seqscan = off`);
+    await tx.$executeRawUnsafe(`SET LOCAL enable_sort = off`);
+    await tx.$executeRawUnsafe(`SET LOCAL enable_bitmapscan = off`);
+    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${sql}`);
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
+}
+
+describe("column expression indexes", () => {
+  it("exist for number and date columns only", async () => {
+    const want = [named(base.col.Employees, "number"), named(base.col.Founded, "date")];
+    const found = await waitFor(async () => {
+      const list = await indexes();
+      return want.every((n) => list.includes(n)) ? list : undefined;
+    }, "the column indexes");
+    expect(found.filter((n) => n.includes(base.col.Notes.toLowerCase()) || n.includes(base.col.Company.toLowerCase()))).toEqual([]);
+  });
+
+  it("serve the filters and sorts Query Rows writes", async () => {
+    await app.rt.db.prisma.$executeRawUnsafe(`ANALYZE rows`);
+    const employees = { id: base.col.Employees };
+    const founded = { id: base.col.Founded };
+    const from = `FROM rows r WHERE r.sheet_id = '${sheetId}'`;
+    expect(await plan(`SELECT r.id ${from} ORDER BY ${numberValue(employees)} ASC NULLS LAST, r.seq ASC LIMIT 10`)).toContain(named(base.col.Employees, "number"));
+    expect(await plan(`SELECT r.id ${from} AND ${numberValue(employees)} >= 250`)).toContain(named(base.col.Employees, "number"));
+    expect(await plan(`SELECT r.id ${from} AND ${dateValue(founded)} > '2028-06-01' ORDER BY ${dateValue(founded)} ASC NULLS LAST, r.seq ASC`)).toContain(
+      named(base.col.Founded, "date"),
+    );
+  });
+
+  it("follow a type change and a deletion", async () => {
+    await app.api("PATCH", `/api/v1/bases/${base.baseId}/columns/${base.col.Founded}`, { body: { type: "short-text" } });
+    await app.api("DELETE", `/api/v1/bases/${base.baseId}/columns/${base.col.Employees}`);
+    await waitFor(async () => ((await indexes()).some((n) => n.includes(base.col.Employees.toLowerCase()) || n.includes(base.col.Founded.toLowerCase())) ? undefined : true), "the indexes to go");
+    const res = await app.api("POST", `/api/v1/bases/${base.baseId}/columns`, { body: { name: "Revenue", type: "number" } });
+    await waitFor(async () => ((await indexes()).includes(named(res.body.id, "number")) ? true : undefined), "the new column's index");
+  });
+});
