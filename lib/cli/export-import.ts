@@ -41,8 +41,8 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "imports", key: ["id"] },
 ];
 
-/** Left out on purpose: browser sessions (sign in again), caches, live limiter state and 24-hour idempotency keys. */
-export const SKIPPED_TABLES = ["_cellwright_migrations", "sessions", "search_cache", "rate_limit_buckets", "idempotency_keys"];
+/** Left out on purpose: browser sessions and one-time sign-in links (sign in again), caches, live limiter state and 24-hour idempotency keys. */
+export const SKIPPED_TABLES = ["_cellwright_migrations", "sessions", "sign_in_tokens", "search_cache", "rate_limit_buckets", "api_rate_buckets", "idempotency_keys"];
 
 const PAGE = 2_000;
 const BATCH_ROWS = 1_000;
