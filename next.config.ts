@@ -15,6 +15,7 @@ const nextConfig: NextConfig = {
     "unpdf",
     "mammoth",
     "exceljs",
+    "piscina",
   ],
   poweredByHeader: false,
   typescript: { tsconfigPath: "tsconfig.json" },

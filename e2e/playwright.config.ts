@@ -56,8 +56,8 @@ export default defineConfig({
           reuseExistingServer: false,
         },
         {
-          // `npm start`'s entry: it builds only when the shared test build is missing or stale.
-          command: `npx --no-install tsx lib/cli/start.ts`,
+          // `npm start`: it builds only when the shared test build is missing or stale.
+          command: `npm start --silent`,
           cwd: root,
           url: `http://127.0.0.1:${PORT}/api/health`,
           timeout: 240_000,

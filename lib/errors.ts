@@ -8,6 +8,8 @@ export const ERROR_CATALOG = {
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_query: { status: 400, message: "A query parameter is not valid." },
   invalid_path: { status: 400, message: "The path is not valid." },
+  malformed_request: { status: 400, message: "The request is not valid HTTP." },
+  headers_too_large: { status: 431, message: "The request's headers are too large." },
   too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
   invalid_filter: { status: 400, message: "The filter is not valid." },
   invalid_messages: { status: 400, message: "The messages are not valid." },

@@ -50,3 +50,33 @@ export function storableJson<T>(value: T): T {
   }
   return value;
 }
+
+/** Why a string cannot be stored as text (PostgreSQL refuses NUL; a lone surrogate is not Unicode), or null. */
+export const textProblem = (s: string): string | null => {
+  if (s.includes("\u0000")) return "contains a NUL character (\\u0000)";
+  if (!s.isWellFormed()) return "contains an unpaired UTF-16 surrogate";
+  return null;
+};
+
+/**
+ * The first string (key or value) of a JSON-like value that cannot be stored, or the first node
+ * nested deeper than `maxDepth`, with where it is. Iterative, so depth cannot overflow the stack.
+ */
+export function unstorableText(root: unknown, maxDepth = Infinity): { path: (string | number)[]; problem: string } | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      const problem = textProblem(value);
+      if (problem) return { path, problem: `The text ${problem}.` };
+    } else if (value !== null && typeof value === "object") {
+      if (path.length >= maxDepth) return { path, problem: `JSON is nested more than ${maxDepth} levels deep here.` };
+      for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+        const problem = typeof key === "string" ? textProblem(key) : null;
+        if (problem) return { path: [...path, key], problem: `A key ${problem}.` };
+        stack.push({ value: child, path: [...path, key] });
+      }
+    }
+  }
+  return null;
+}

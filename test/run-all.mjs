@@ -1,5 +1,6 @@
 // `npm test`: the unit and API suites on PGlite, then the e2e suite when Chromium is present.
 import { spawnSync } from "node:child_process";
+import { runVitest } from "./run-vitest.mjs";
 import { existsSync } from "node:fs";
 
 const run = (cmd, args, env = {}) =>
@@ -14,10 +15,7 @@ const built = spawnSync("npx", ["--no-install", "tsx", "lib/cli/start.ts", "--bu
 if (built !== 0) process.exit(built ?? 1);
 
 const { TEST_DATABASE_URL: _ignored, ...rest } = process.env;
-let status = spawnSync("npx", ["--no-install", "vitest", "run", "--config", "test/vitest.config.ts"], {
-  stdio: "inherit",
-  env: { ...rest, NEXT_TELEMETRY_DISABLED: "1" },
-}).status ?? 1;
+let status = runVitest(rest);
 if (status !== 0) process.exit(status);
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

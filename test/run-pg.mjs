@@ -1,5 +1,6 @@
 // `npm run test:pg`: the same unit and API suites against PostgreSQL (a fresh database per file).
 import { spawnSync } from "node:child_process";
+import { runVitest } from "./run-vitest.mjs";
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log("== PostgreSQL suites SKIPPED: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)");
@@ -13,8 +14,4 @@ const built = spawnSync("npx", ["--no-install", "tsx", "lib/cli/start.ts", "--bu
 }).status;
 if (built !== 0) process.exit(built ?? 1);
 
-const result = spawnSync("npx", ["--no-install", "vitest", "run", "--config", "test/vitest.config.ts"], {
-  stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-});
-process.exit(result.status ?? 1);
+process.exit(runVitest(process.env));

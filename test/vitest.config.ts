@@ -2,17 +2,21 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+// Files named *.alone.test.ts measure responsiveness, which other test files sharing the cores
+// would distort: they run by themselves, after the rest (VITEST_ALONE=1, see test/run-all.mjs).
+const alone = process.env.VITEST_ALONE === "1";
 
 export default defineConfig({
   root,
   resolve: { alias: { "@": root } },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: alone ? ["test/**/*.alone.test.ts"] : ["test/**/*.test.ts"],
+    exclude: alone ? [] : ["**/node_modules/**", "test/**/*.alone.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file gets its own PGlite database; two workers fit the 2-core machines.
     pool: "forks",
-    maxWorkers: 2,
+    maxWorkers: alone ? 1 : 2,
   },
 });

@@ -8,6 +8,7 @@ import { decideByHash, planInsert, planUpdate } from "./cell-plan.ts";
 import { settleRows } from "./row-settled.ts";
 import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "./cells/index.ts";
 import { extendRun, startRun, type RunPolicy, type RunTrigger } from "./runs/record.ts";
+import { chunksByBytes } from "../db/statement-chunks.ts";
 
 /**
  * What one write request does to a base's rows, once every value has been validated: rows to add
@@ -148,24 +149,29 @@ async function verifiedCells(tx: Tx, rowIds: readonly string[]): Promise<Set<str
   return new Set(rows.map((r) => r.k));
 }
 
-// One statement per table for a whole request, in the order given (seq is insertion order):
-// Prisma's createMany costs several times as much at 10,000 rows.
+// Set-based statements, in the order given (seq is insertion order): Prisma's createMany costs
+// several times as much at 10,000 rows. Long values split a request into several statements
+// (statement-chunks.ts), so that memory follows the work, not the size of the request.
 async function insertRows(tx: Tx, sheetId: string, rows: WritePlan["inserts"]) {
-  if (rows.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO rows (id, sheet_id, "values")
-     SELECT id, $1, v FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(id, v, n) ORDER BY n`,
-    sheetId,
-    rows.map((r) => r.id),
-    rows.map((r) => JSON.stringify(r.values)),
-  );
+  const encoded = rows.map((r) => ({ id: r.id, json: JSON.stringify(r.values) }));
+  for (const chunk of chunksByBytes(encoded, (r) => r.json.length)) {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO rows (id, sheet_id, "values")
+       SELECT id, $1, v FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(id, v, n) ORDER BY n`,
+      sheetId,
+      chunk.map((r) => r.id),
+      chunk.map((r) => r.json),
+    );
+  }
 }
 
 async function writeRowValues(tx: Tx, rows: ReadonlyMap<string, RowValues>) {
-  if (rows.size === 0) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE rows SET "values" = t.v, updated_at = now() FROM unnest($1::text[], $2::jsonb[]) AS t(id, v) WHERE rows.id = t.id`,
-    [...rows.keys()],
-    [...rows.values()].map((v) => JSON.stringify(v)),
-  );
+  const encoded = [...rows].map(([id, v]) => ({ id, json: JSON.stringify(v) }));
+  for (const chunk of chunksByBytes(encoded, (r) => r.json.length)) {
+    await tx.$executeRawUnsafe(
+      `UPDATE rows SET "values" = t.v, updated_at = now() FROM unnest($1::text[], $2::jsonb[]) AS t(id, v) WHERE rows.id = t.id`,
+      chunk.map((r) => r.id),
+      chunk.map((r) => r.json),
+    );
+  }
 }

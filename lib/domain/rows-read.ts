@@ -5,14 +5,16 @@ import { rowJson, standardRowWriter, type RowValues, type ViewColumn } from "./r
 import type { CellState } from "./cell-view.ts";
 import type { ColumnRecord } from "./column-model.ts";
 
+/** A streamed batch holds at most this many rows, and this many bytes of values as stored. */
 const BATCH = 2_000;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 type RawRow = { id: string; seq: bigint; values: unknown };
 
 // Expanded reads take each row's cell states in the same statement as its values: one statement
 // is one snapshot, so a row is never seen half way through a commit (status done, value missing).
-export const CELLS_OF_ROW = `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
-    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified)) FROM cells c WHERE c.row_id = r.id)`;
+export const cellsOfRow = (row = "r") => `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
+    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified)) FROM cells c WHERE c.row_id = ${row}.id)`;
 
 type RawCell = CellState & { columnId: string };
 
@@ -28,7 +30,7 @@ export function statesOf(raw: unknown): Map<string, CellState> {
  */
 export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
   const [hit] = await tx.$queryRawUnsafe<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null; cells?: unknown }[]>(
-    `SELECT r.id AS row_id, r."values",${expand ? ` ${CELLS_OF_ROW} AS cells,` : ""}
+    `SELECT r.id AS row_id, r."values",${expand ? ` ${cellsOfRow()} AS cells,` : ""}
        (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled, 'columnOptions', c.column_options) ORDER BY c.position)
           FROM columns c WHERE c.sheet_id = s.id) AS columns
      FROM bases b JOIN sheets s ON s.base_id = b.id LEFT JOIN rows r ON r.sheet_id = s.id AND r.id = $3
@@ -46,11 +48,27 @@ export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId:
 
 const selectRows = (tx: Tx, sheetId: string, afterSeq: bigint, limit: number, expand: boolean) =>
   tx.$queryRawUnsafe<(RawRow & { cells?: unknown })[]>(
-    `SELECT r.id, r.seq, r."values"${expand ? `, ${CELLS_OF_ROW} AS cells` : ""}
+    `SELECT r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}
      FROM rows r WHERE r.sheet_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3`,
     sheetId,
     afterSeq,
     limit,
+  );
+
+/**
+ * The next streamed batch: up to BATCH rows, cut once their values pass BATCH_BYTES (always at
+ * least one row), so that a base of long texts is read in smaller batches, not larger ones.
+ */
+const selectBatchWithin = (tx: Tx, sheetId: string, afterSeq: bigint, expand: boolean) =>
+  tx.$queryRawUnsafe<(RawRow & { cells?: unknown })[]>(
+    `SELECT t.id, t.seq, t."values"${expand ? `, ${cellsOfRow("t")} AS cells` : ""}
+     FROM (SELECT r.id, r.seq, r."values", sum(pg_column_size(r."values")) OVER (ORDER BY r.seq) AS upto, row_number() OVER (ORDER BY r.seq) AS n
+           FROM rows r WHERE r.sheet_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3) t
+     WHERE t.n = 1 OR t.upto <= $4 ORDER BY t.seq`,
+    sheetId,
+    afterSeq,
+    BATCH,
+    BATCH_BYTES,
   );
 
 /** One batch of rows in insertion order after `afterSeq`, serialised as the API shows them. */
@@ -96,23 +114,14 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
     let after = start;
     let first = true;
     for (;;) {
-      let body: string;
-      let full: boolean;
-      if (q.expand) {
-        const batch = await readRowBatch(tx, ctx.sheetId, columns, after, BATCH, true);
-        body = batch.rows.map((r) => JSON.stringify(r)).join(",");
-        ({ full, lastSeq: after } = batch);
-      } else {
-        const rows = await selectRows(tx, ctx.sheetId, after, BATCH, false);
-        body = rows.map((r) => write(r.id, (r.values ?? {}) as RowValues)).join(",");
-        full = rows.length === BATCH;
-        if (rows.length > 0) after = rows[rows.length - 1].seq;
-      }
-      if (body) {
-        yield first ? body : "," + body;
-        first = false;
-      }
-      if (!full) break;
+      const rows = await selectBatchWithin(tx, ctx.sheetId, after, q.expand);
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].seq;
+      const body = q.expand
+        ? rows.map((r) => JSON.stringify(rowJson(columns, r, true, statesOf(r.cells)))).join(",")
+        : rows.map((r) => write(r.id, (r.values ?? {}) as RowValues)).join(",");
+      yield first ? body : "," + body;
+      first = false;
     }
     yield "]}";
   }

@@ -1,6 +1,7 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
+import { appError } from "../errors.ts";
 
 // HTML → Markdown of the main content. Readability finds the article; when it finds nothing
 // (short pages, app shells), the body minus navigation and page furniture stands in.
@@ -24,7 +25,13 @@ turndown.addRule("images", {
   },
 });
 
+/** Browsers stop nesting at 512 levels; past this, the parsers below turn quadratic or overflow. */
+export const MAX_MARKUP_DEPTH = 1_000;
+
 export function htmlToMarkdown(html: string, pageUrl?: string): HtmlContent {
+  if (markupDepth(html) > MAX_MARKUP_DEPTH) {
+    throw appError("corrupt_file", `The page nests elements more than ${MAX_MARKUP_DEPTH} levels deep.`);
+  }
   const { document } = parseHTML(html);
   absolutizeLinks(document, pageUrl);
   const pageTitle = clean(document.querySelector("title")?.textContent ?? "");
@@ -65,6 +72,41 @@ function absolutizeLinks(document: ReturnType<typeof parseHTML>["document"], pag
       }
     }
   }
+}
+
+// Void elements, and those whose end tag is optional (they close themselves).
+const NOT_NESTING = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "p", "li", "td", "th", "tr", "option", "dt", "dd"]);
+
+const RAW_TEXT = new Set(["script", "style", "textarea", "title"]);
+
+/** The deepest element nesting, counted in one pass over the tags (optional end tags ignored). */
+export function markupDepth(markup: string): number {
+  const html = markup.toLowerCase();
+  let depth = 0;
+  let max = 0;
+  for (let i = html.indexOf("<"); i !== -1 && i < html.length - 1; i = html.indexOf("<", i + 1)) {
+    const closing = html[i + 1] === "/";
+    let j = closing ? i + 2 : i + 1;
+    const start = j;
+    while (j < html.length && /[a-z0-9-]/.test(html[j])) j++;
+    if (j === start) continue;
+    const tag = html.slice(start, j);
+    if (!closing && RAW_TEXT.has(tag)) {
+      // Script and style bodies are text, whatever "<" they contain.
+      const end = html.indexOf(`</${tag}`, j);
+      if (end === -1) break;
+      i = end;
+      continue;
+    }
+    const end = html.indexOf(">", j);
+    if (end === -1) break;
+    // Resume after this tag, so that every character is looked at a bounded number of times.
+    i = end;
+    if (NOT_NESTING.has(tag)) continue;
+    if (closing) depth = Math.max(0, depth - 1);
+    else if (html[end - 1] !== "/") max = Math.max(max, ++depth);
+  }
+  return max;
 }
 
 const clean = (s: string) => s.replace(/\s+/g, " ").trim();

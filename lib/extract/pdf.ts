@@ -2,8 +2,9 @@ import { getDocumentProxy } from "unpdf";
 import { appError, isAppError } from "../errors.ts";
 import { trimLineEnds } from "../text.ts";
 
-// PDF → text, page by page, stopping at the page limit. pdf.js throws PasswordException for
-// encrypted files and InvalidPDFException for damaged ones; both become corrupt_file.
+// PDF → text, page by page, stopping at the page limit (in an extraction worker, which the caller
+// terminates on timeout). pdf.js throws PasswordException for encrypted files and
+// InvalidPDFException for damaged ones; both become corrupt_file.
 
 export interface PdfText {
   text: string;
@@ -12,7 +13,7 @@ export interface PdfText {
   pagesRead: number;
 }
 
-export async function pdfToText(bytes: Buffer, maxPages: number, signal: AbortSignal): Promise<PdfText> {
+export async function pdfToText(bytes: Buffer, maxPages: number): Promise<PdfText> {
   let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     // pdf.js may detach the buffer it is given; hand it a copy.
@@ -20,9 +21,6 @@ export async function pdfToText(bytes: Buffer, maxPages: number, signal: AbortSi
     const pagesRead = Math.min(doc.numPages, maxPages);
     const pages: string[] = [];
     for (let n = 1; n <= pagesRead; n++) {
-      // pdf.js can run long stretches on microtasks alone; yield so the deadline timer can fire.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal.aborted) throw signal.reason;
       const content = await (await doc.getPage(n)).getTextContent();
       pages.push(trimLineEnds(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join("")).trim());
     }
@@ -30,7 +28,7 @@ export async function pdfToText(bytes: Buffer, maxPages: number, signal: AbortSi
     const title = typeof info?.Title === "string" && info.Title.trim() ? info.Title.trim() : undefined;
     return { text: pages.filter(Boolean).join("\n\n"), title, pages: doc.numPages, pagesRead };
   } catch (e) {
-    if (isAppError(e) || signal.aborted) throw e;
+    if (isAppError(e)) throw e;
     const name = (e as { name?: string } | null)?.name;
     if (name === "PasswordException") throw appError("corrupt_file", "The PDF is encrypted.");
     throw appError("corrupt_file", "The PDF is damaged or not a PDF.");

@@ -28,8 +28,12 @@ export interface ExtractLimits {
   /** Rows read per spreadsheet sheet. */
   maxSheetRows: number;
   timeoutMs: number;
-  /** Total uncompressed size allowed inside a DOCX/XLSX container. */
-  maxUnzippedBytes: number;
+  /**
+   * Total uncompressed size allowed inside a container, by the declared sizes. A DOCX is parsed
+   * whole, a workbook as a stream; a container that lies about its sizes meets the worker's heap
+   * limit instead.
+   */
+  maxUnzippedBytes: { docx: number; xlsx: number };
 }
 
 export interface ExtractedContent {
@@ -45,5 +49,5 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxPdfPages: 200,
   maxSheetRows: 2_000,
   timeoutMs: 20_000,
-  maxUnzippedBytes: 100 * 1024 * 1024,
+  maxUnzippedBytes: { docx: 64 * 1024 * 1024, xlsx: 256 * 1024 * 1024 },
 };

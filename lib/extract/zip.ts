@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { appError } from "../errors.ts";
 
 // Reads a ZIP's central directory without inflating anything. DOCX and XLSX are ZIPs, so this
@@ -9,12 +10,17 @@ export interface ZipEntry {
   compressedSize: number;
   uncompressedSize: number;
   encrypted: boolean;
+  /** 0: stored, 8: deflate. */
+  method: number;
+  localHeaderOffset: number;
 }
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 
-export const isZip = (b: Buffer) => b.length >= 4 && b.readUInt32LE(0) === 0x04034b50;
+const LOCAL_SIGNATURE = 0x04034b50;
+
+export const isZip = (b: Buffer) => b.length >= 4 && b.readUInt32LE(0) === LOCAL_SIGNATURE;
 
 /** Lists the entries; throws corrupt_file when the directory cannot be read. */
 export function listZipEntries(b: Buffer): ZipEntry[] {
@@ -46,17 +52,51 @@ export function listZipEntries(b: Buffer): ZipEntry[] {
       // 0xffffffff means the real size is in a ZIP64 field: far beyond any sane document.
       uncompressedSize: b.readUInt32LE(offset + 24),
       encrypted: (flags & 1) === 1,
+      method: b.readUInt16LE(offset + 10),
+      localHeaderOffset: b.readUInt32LE(offset + 42),
     });
     offset += 46 + nameLen + extraLen + commentLen;
   }
   return entries;
 }
 
-/** Throws corrupt_file for encrypted entries and file_too_large past maxUnzippedBytes. */
-export function assertZipWithinLimits(entries: ZipEntry[], maxUnzippedBytes: number): void {
+/**
+ * Throws corrupt_file for encrypted entries and file_too_large past maxUnzippedBytes, by the
+ * declared sizes first, then by inflating every entry and counting (output discarded): a zip
+ * bomb may declare any size it likes.
+ */
+export async function assertZipWithinLimits(b: Buffer, maxUnzippedBytes: number): Promise<void> {
+  const entries = listZipEntries(b);
   if (entries.some((e) => e.encrypted)) throw appError("corrupt_file", "The file is encrypted.");
-  const total = entries.reduce((n, e) => n + e.uncompressedSize, 0);
-  if (total > maxUnzippedBytes) {
-    throw appError("file_too_large", `The file expands to more than ${maxUnzippedBytes} bytes.`);
+  const tooLarge = () => appError("file_too_large", `The file expands to more than ${maxUnzippedBytes} bytes.`);
+  if (entries.reduce((n, e) => n + e.uncompressedSize, 0) > maxUnzippedBytes) throw tooLarge();
+  let total = 0;
+  for (const entry of entries) {
+    total += await inflatedSize(b, entry, maxUnzippedBytes - total);
+    if (total > maxUnzippedBytes) throw tooLarge();
   }
+}
+
+/** The real size of one entry, counted up to just past `budget`. */
+async function inflatedSize(b: Buffer, entry: ZipEntry, budget: number): Promise<number> {
+  const at = entry.localHeaderOffset;
+  if (at + 30 > b.length || b.readUInt32LE(at) !== LOCAL_SIGNATURE) throw appError("corrupt_file", "The ZIP directory is damaged.");
+  const start = at + 30 + b.readUInt16LE(at + 26) + b.readUInt16LE(at + 28);
+  const data = b.subarray(start, start + entry.compressedSize);
+  if (entry.method === 0) return data.length;
+  if (entry.method !== 8) throw appError("corrupt_file", "The ZIP uses an unsupported compression method.");
+  const inflate = zlib.createInflateRaw();
+  let size = 0;
+  return new Promise((resolve, reject) => {
+    inflate.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > budget) {
+        inflate.destroy();
+        resolve(size);
+      }
+    });
+    inflate.on("end", () => resolve(size));
+    inflate.on("error", () => reject(appError("corrupt_file", "The ZIP data is damaged.")));
+    inflate.end(data);
+  });
 }

@@ -1,14 +1,12 @@
 import path from "node:path";
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import type { Config } from "../config.ts";
 import type { Prisma } from "../db/database.ts";
+import type { FileStore } from "../tools/index.ts";
+import { appError } from "../errors.ts";
 
 /** What the file store needs of the runtime: where the data directory is, and the database. */
 type FilesRt = { config: Pick<Config, "dataDir">; db: { prisma: Prisma } };
-import type { FileStore } from "../tools/index.ts";
-import { appError } from "../errors.ts";
-import { newId } from "../ids.ts";
 
 export const filesDir = (rt: Pick<FilesRt, "config">) => path.resolve(rt.config.dataDir, "files");
 export const fileUrl = (id: string) => `/api/v1/files/${id}`;
@@ -21,36 +19,12 @@ export interface StoredFileView {
   contentType: string;
 }
 
-/** Writes the bytes under DATA_DIR/files (atomically, by rename) and records the file. */
-export async function saveFile(
+/** Records a file that the upload wrote under DATA_DIR/files, named by its id. */
+export async function recordFile(
   rt: FilesRt,
-  owner: { workspaceId: string; baseId: string },
-  file: { name: string; contentType: string; bytes: Buffer },
-): Promise<StoredFileView> {
-  const id = newId.file();
-  const dir = filesDir(rt);
-  await mkdir(dir, { recursive: true });
-  const target = path.join(dir, id);
-  await writeFile(`${target}.part`, file.bytes);
-  await rename(`${target}.part`, target);
-  try {
-    await rt.db.prisma.storedFile.create({
-      data: {
-        id,
-        workspaceId: owner.workspaceId,
-        baseId: owner.baseId,
-        name: file.name,
-        contentType: file.contentType,
-        size: file.bytes.length,
-        sha256: createHash("sha256").update(file.bytes).digest("hex"),
-        storagePath: id,
-      },
-    });
-  } catch (e) {
-    await rm(target, { force: true });
-    throw e;
-  }
-  return { fileId: id, url: fileUrl(id), name: file.name, size: file.bytes.length, contentType: file.contentType };
+  file: { id: string; workspaceId: string; baseId: string; name: string; contentType: string; size: number; sha256: string },
+): Promise<void> {
+  await rt.db.prisma.storedFile.create({ data: { ...file, storagePath: file.id } });
 }
 
 export async function readStoredFile(rt: FilesRt, fileId: string, workspaceId: string) {

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
-import type { UploadedPart } from "../files/upload.ts";
 
 // An endpoint is declared once, schema first: method, path, path params, query, body and
 // response, each field with its limits and a description. Handlers parse with it (route() in
@@ -16,7 +15,7 @@ export type BodyType =
   | "json"
   /** As json, but no body and no content type means `{}`, so `curl -X POST` works. */
   | "optional-json"
-  /** multipart/form-data with one file field; the handler receives the file's bytes. */
+  /** multipart/form-data with the file field `file`: the handler streams it from the request. */
   | "multipart"
   /** A file as the body itself, or as the multipart field `file`: the handler streams it from the request. */
   | "upload";
@@ -61,8 +60,8 @@ type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 export type ParamsOf<E> = E extends { params: infer P } ? Out<P> : Record<string, never>;
 export type QueryOf<E> = E extends { query: infer Q } ? Out<Q> : Record<string, never>;
-export type BodyOf<E> = E extends { bodyType: "multipart" }
-  ? UploadedPart
+export type BodyOf<E> = E extends { bodyType: "multipart" | "upload" }
+  ? undefined
   : E extends { parseBody: infer B }
     ? Out<B>
     : E extends { body: infer B }

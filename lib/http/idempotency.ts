@@ -35,10 +35,10 @@ export function idempotencyKeyOf(req: Request, endpoint: Endpoint | undefined, w
 export function fingerprintOf(req: Request, body: unknown): string {
   const url = new URL(req.url);
   const hash = createHash("sha256").update(`${req.method} ${url.pathname}${url.search}\n${req.headers.get("accept") ?? ""}\n`);
-  if (body && typeof body === "object" && Buffer.isBuffer((body as { bytes?: unknown }).bytes)) {
-    const part = body as { name: string; contentType: string; bytes: Buffer };
-    hash.update(`${part.name}\n${part.contentType}\n`).update(part.bytes);
-  } else hash.update(canonicalJson(body));
+  // A streamed upload (body undefined here) is claimed before it is read, so it is known by its
+  // length; not by its Content-Type, whose multipart boundary changes on every retry.
+  if (body === undefined) hash.update(`length ${req.headers.get("content-length") ?? "?"}`);
+  else hash.update(canonicalJson(body));
   return hash.digest("hex");
 }
 

@@ -1,4 +1,5 @@
 import { appError } from "../errors.ts";
+import { unstorableText } from "../text.ts";
 
 // What PostgreSQL cannot store, and what would only be trouble downstream, is refused at the
 // edge, naming where it is: a NUL character (text columns refuse it), a lone UTF-16 surrogate
@@ -7,30 +8,10 @@ import { appError } from "../errors.ts";
 
 export const MAX_JSON_DEPTH = 32;
 
-/** Why a string cannot be stored as text, or null. */
-export const textProblem = (s: string): string | null => {
-  if (s.includes("\u0000")) return "contains a NUL character (\\u0000)";
-  if (!s.isWellFormed()) return "contains an unpaired UTF-16 surrogate";
-  return null;
-};
-
 /** Throws 400 validation_failed naming the first bad string (key or value) or the too-deep node. */
 export function assertStorableJson(root: unknown): void {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (typeof value === "string") {
-      const problem = textProblem(value);
-      if (problem) throw refused(path, `The text ${problem}.`);
-    } else if (value !== null && typeof value === "object") {
-      if (path.length >= MAX_JSON_DEPTH) throw refused(path, `JSON is nested more than ${MAX_JSON_DEPTH} levels deep here.`);
-      const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-      for (const [key, child] of entries) {
-        if (typeof key === "string" && textProblem(key)) throw refused([...path, key], `A key ${textProblem(key)}.`);
-        stack.push({ value: child, path: [...path, key] });
-      }
-    }
-  }
+  const bad = unstorableText(root, MAX_JSON_DEPTH);
+  if (bad) throw refused(bad.path, bad.problem);
 }
 
 function refused(path: (string | number)[], message: string) {

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { appError, type ErrorCode } from "../errors.ts";
+import { textProblem } from "../text.ts";
 import { readJson, readOptionalJson } from "./body.ts";
-import { readMultipartFile } from "./multipart.ts";
 import { notFoundCodeOf, type Endpoint } from "./endpoint.ts";
 
 // Turns a request into an endpoint's typed params, query and body, answering mistakes the way
@@ -32,6 +32,10 @@ export function parseQuery(endpoint: Endpoint, url: URL): unknown {
     const v = url.searchParams.get(key);
     if (v !== null) raw[key] = v;
   }
+  for (const [key, value] of Object.entries(raw)) {
+    const problem = [value].flat().map(textProblem).find(Boolean);
+    if (problem) throw appError("invalid_query", `${key} ${problem}.`, { issues: [{ path: key, message: problem }] });
+  }
   const result = endpoint.query.safeParse(raw);
   if (result.success) return result.data;
   const first = result.error.issues[0];
@@ -45,13 +49,12 @@ function isList(schema: unknown): boolean {
   return def?.type === "array";
 }
 
-export async function readEndpointBody(endpoint: Endpoint, req: Request, defaultMaxBytes: number, multipartMaxBytes: number): Promise<unknown> {
+export async function readEndpointBody(endpoint: Endpoint, req: Request, defaultMaxBytes: number): Promise<unknown> {
   const schema = endpoint.parseBody ?? endpoint.body;
   if (!schema) return undefined;
   const maxBytes = endpoint.maxBodyBytes ?? defaultMaxBytes;
   switch (endpoint.bodyType ?? "json") {
     case "multipart":
-      return readMultipartFile(req, multipartMaxBytes);
     case "upload":
       return undefined;
     case "optional-json":

@@ -75,7 +75,7 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       if (endpoint) {
         const params = parseParams(endpoint, (await context?.params) ?? {});
         const query = parseQuery(endpoint, new URL(req.url));
-        const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes, rt.config.files.maxBytes);
+        const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes);
         ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;
       }
       // A POST with an Idempotency-Key that passed validation runs at most once (idempotency.ts).

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
@@ -6,23 +7,37 @@ import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { appError } from "../errors.ts";
 
-// An import's file, streamed from the request straight to disk: the body itself, or the
-// multipart field `file`. It is never held in memory, and stops at maxBytes.
+// An uploaded file (an import's or a base's), streamed from the request straight to disk and
+// hashed on the way: the body itself, or the multipart field `file`. It is never held in memory,
+// so a large upload costs the event loop nothing, and it stops at the limit.
 
 export interface ReceivedFile {
   name: string;
   contentType: string;
   size: number;
+  sha256: string;
+}
+
+export interface UploadLimit {
+  maxBytes: number;
+  /** The setting that sets maxBytes, named in the error. */
+  setting: string;
+  /** Only a multipart body (field `file`) is taken, not the file as the body itself. */
+  multipartOnly?: boolean;
 }
 
 /** Writes the request's file to `target` (via a .part file, renamed when complete). */
-export async function receiveUpload(req: Request, target: string, maxBytes: number): Promise<ReceivedFile> {
+export async function receiveUpload(req: Request, target: string, limit: UploadLimit): Promise<ReceivedFile> {
+  const type = req.headers.get("content-type") ?? "application/octet-stream";
+  const multipart = /^multipart\/form-data/i.test(type);
+  if (limit.multipartOnly && (!multipart || !req.body)) {
+    throw appError("unsupported_media_type", 'Upload a file as multipart/form-data with a field named "file".');
+  }
   if (!req.body) throw appError("empty_file", "The request has no body: send the file as the body, or as the multipart field \"file\".");
   await mkdir(path.dirname(target), { recursive: true });
   const part = `${target}.part`;
-  const type = req.headers.get("content-type") ?? "application/octet-stream";
   try {
-    const received = /^multipart\/form-data/i.test(type) ? await receiveMultipart(req, type, part, maxBytes) : await receiveBody(req, type, part, maxBytes);
+    const received = multipart ? await receiveMultipart(req, type, part, limit) : await receiveBody(req, type, part, limit);
     if (received.size === 0) throw appError("empty_file", "The file is empty.");
     await rename(part, target);
     return received;
@@ -32,48 +47,58 @@ export async function receiveUpload(req: Request, target: string, maxBytes: numb
   }
 }
 
-const tooLarge = (maxBytes: number) => appError("file_too_large", `An import file is at most ${Math.round(maxBytes / 1024 / 1024)} MB (IMPORT_MAX_BYTES).`);
+const tooLarge = (limit: UploadLimit) => appError("file_too_large", `A file is at most ${Math.round(limit.maxBytes / 1024 / 1024)} MB (${limit.setting}).`);
 
-function counter(maxBytes: number) {
+/** Counts and hashes the bytes passing through, and stops them past the limit. */
+function meter(limit: UploadLimit) {
   let size = 0;
+  const hash = createHash("sha256");
   const stream = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      if (size > maxBytes) done(tooLarge(maxBytes));
-      else done(null, chunk);
+      if (size > limit.maxBytes) return done(tooLarge(limit));
+      hash.update(chunk);
+      done(null, chunk);
     },
   });
-  return { stream, size: () => size };
+  return { stream, size: () => size, sha256: () => hash.digest("hex") };
 }
 
-async function receiveBody(req: Request, type: string, part: string, maxBytes: number): Promise<ReceivedFile> {
+async function receiveBody(req: Request, type: string, part: string, limit: UploadLimit): Promise<ReceivedFile> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const count = counter(maxBytes);
-  await pipeline(Readable.fromWeb(req.body as never), count.stream, createWriteStream(part));
+  if (declared > limit.maxBytes) throw tooLarge(limit);
+  const m = meter(limit);
+  await pipeline(Readable.fromWeb(req.body as never), m.stream, createWriteStream(part));
   const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(req.headers.get("content-disposition") ?? "")?.[1];
-  return { name: safeName(name ? decodeURIComponentSafe(name) : undefined), contentType: type.split(";")[0].trim().toLowerCase(), size: count.size() };
+  return { name: safeName(name ? decodeURIComponentSafe(name) : undefined), contentType: type.split(";")[0].trim().toLowerCase(), size: m.size(), sha256: m.sha256() };
 }
 
-function receiveMultipart(req: Request, type: string, part: string, maxBytes: number): Promise<ReceivedFile> {
+function receiveMultipart(req: Request, type: string, part: string, limit: UploadLimit): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { files: 1, fileSize: maxBytes, fields: 10 } });
+      // Filenames in UTF-8, as browsers send them (busboy's default is latin1); RFC 5987
+      // `filename*` is read as declared.
+      bb = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { files: 1, fileSize: limit.maxBytes, fields: 10 } });
     } catch {
       return reject(appError("validation_failed", "The multipart body has no boundary in its Content-Type."));
     }
     let found: Promise<ReceivedFile> | undefined;
     bb.on("file", (field, stream, info) => {
       if (field !== "file" || found) return void stream.resume();
-      const count = counter(maxBytes);
-      stream.on("limit", () => count.stream.destroy(tooLarge(maxBytes)));
-      found = pipeline(stream, count.stream, createWriteStream(part)).then(() => ({
+      const m = meter(limit);
+      stream.on("limit", () => m.stream.destroy(tooLarge(limit)));
+      found = pipeline(stream, m.stream, createWriteStream(part)).then(() => ({
         name: safeName(info.filename),
         contentType: (info.mimeType || "application/octet-stream").toLowerCase(),
-        size: count.size(),
+        size: m.size(),
+        sha256: m.sha256(),
       }));
-      found.catch(() => stream.resume());
+      // A refused file answers at once: busboy may never close once its file stream is destroyed.
+      found.catch((e) => {
+        stream.resume();
+        reject(e);
+      });
     });
     bb.on("error", () => reject(appError("validation_failed", "The multipart body is malformed.")));
     bb.on("close", () => (found ? found.then(resolve, reject) : reject(appError("validation_failed", 'No file field in the upload (use a field named "file").'))));

@@ -31,12 +31,14 @@ export async function runImport(rt: ImportRuntime, job: ImportRow, owner: string
     if (!plan) plan = await prepare(rt, job, file, format, options, owner);
     let start = job.linesDone;
     let batch: { line: number; fields: string[] }[] = [];
+    let batchChars = 0;
     let index = 0;
     let headerSkipped = !options.header || format === "jsonl";
     const flush = async () => {
       if (stopping()) throw new LeaseLost();
       start = await writeBatch(rt, job, plan!, options, owner, start, batch);
       batch = [];
+      batchChars = 0;
     };
     for await (const record of readRecords(file, format, { sheet: options.sheet })) {
       if (!headerSkipped && "fields" in record) {
@@ -46,7 +48,8 @@ export async function runImport(rt: ImportRuntime, job: ImportRow, owner: string
       if (index++ < start) continue;
       const fields = "object" in record ? plan.keys!.map((k) => record.object[k] ?? "") : record.fields;
       batch.push({ line: record.line, fields });
-      if (batch.length >= IMPORT_LIMITS.batchLines) await flush();
+      for (const f of fields) batchChars += f.length;
+      if (batch.length >= IMPORT_LIMITS.batchLines || batchChars >= IMPORT_LIMITS.batchChars) await flush();
     }
     await flush();
     await finish(rt, job, owner);

@@ -8,6 +8,8 @@ export const IMPORT_LIMITS = {
   valueChars: 100_000,
   /** Lines written per transaction: the unit of progress and of resumption. */
   batchLines: 2_000,
+  /** Characters per transaction as well, so that memory stays flat however long the values are. */
+  batchChars: 4_000_000,
   /** The errors an import keeps (its counters count them all). */
   keptErrors: 100,
   /** Lines a preview shows. */

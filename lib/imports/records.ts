@@ -4,6 +4,7 @@ import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
 import ExcelJS from "exceljs";
 import { appError } from "../errors.ts";
+import { excelCellText } from "../extract/xlsx.ts";
 
 // The three formats as one stream of records, read with maintained parsers (csv-parse, exceljs's
 // streaming reader) and never held whole. A record is a line of the file: its fields in order
@@ -149,7 +150,8 @@ async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGener
       }
       found = true;
       for await (const row of ws) {
-        const values = (row.values as unknown[]).slice(1).map(excelText);
+        // Array.from, not map: an empty cell is a hole in exceljs's array, and must become "".
+        const values = Array.from((row.values as unknown[]).slice(1), excelCellText);
         yield { line: row.number, fields: values };
       }
     }
@@ -161,22 +163,4 @@ async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGener
     if (sheet !== undefined) throw appError("validation_failed", `The workbook has no sheet named "${sheet}".`);
     throw new ParseFailure(1, "The workbook has no worksheet.");
   }
-}
-
-function excelText(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  if (v instanceof Date) {
-    const iso = v.toISOString();
-    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-  }
-  if (typeof v === "object") {
-    const o = v as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: string; hyperlink?: string };
-    if (o.richText) return o.richText.map((r) => r.text).join("");
-    if ("result" in o) return excelText(o.result);
-    if (o.hyperlink !== undefined) return excelText(o.text ?? o.hyperlink);
-    if (o.text !== undefined) return excelText(o.text);
-    if (o.error) return "";
-    return JSON.stringify(v);
-  }
-  return String(v);
 }

@@ -1,5 +1,5 @@
 import type { Config } from "../config.ts";
-import type { ExtractLimits } from "../extract/index.ts";
+import { DEFAULT_EXTRACT_LIMITS, type ExtractLimits } from "../extract/index.ts";
 import type { ToolLimits } from "./types.ts";
 
 // Default per-call limits from the configuration; the engine may tighten them per column.
@@ -23,7 +23,6 @@ export function extractLimitsFrom(limits: ToolLimits): ExtractLimits {
     maxPdfPages: limits.maxPdfPages,
     maxSheetRows: 2_000,
     timeoutMs: limits.extractTimeoutMs,
-    // DOCX/XLSX compress text about 10:1; anything far beyond that is a bomb, not a document.
-    maxUnzippedBytes: Math.max(limits.maxFileBytes * 20, 50 * 1024 * 1024),
+    maxUnzippedBytes: DEFAULT_EXTRACT_LIMITS.maxUnzippedBytes,
   };
 }

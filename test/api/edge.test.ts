@@ -50,6 +50,8 @@ describe("the /api edge of the real server", () => {
     ["TRACE", "/api/v1/bases", 405, "method_not_allowed"],
     ["PROPFIND", "/api/v1/bases/x/rows", 405, "method_not_allowed"],
     ["PUT", "/api/v1/bases", 405, "method_not_allowed"],
+    // Refused by Node's HTTP parser, before any handler: still JSON from the catalog.
+    ["FOO", "/api/v1/bases", 400, "malformed_request"],
   ])("%s %s answers %i %s in JSON", async (method, p, status, code) => {
     const res = await raw(method, p);
     expect(res.status).toBe(status);

@@ -146,3 +146,22 @@ describe("requests", () => {
     expect(await allRows(app, baseId)).toHaveLength(1);
   });
 });
+
+describe("the size limit", () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await createTestApp({ IMPORT_MAX_BYTES: "1000" });
+  });
+  afterAll(() => small.close());
+
+  it("answers 413 at once for a file over IMPORT_MAX_BYTES, as the body or as a multipart field, and keeps nothing", async () => {
+    const { baseId } = await createBase(small, { columns: [{ name: "Name" }] });
+    const big = `Name\n${lines(400, (i) => `name ${i}`)}\n`;
+    for (const multipart of [undefined, { name: "big.csv" }]) {
+      const res = await upload(small, baseId, big, { multipart });
+      expect(res.status, res.text).toBe(413);
+      expect(res.body.error.code).toBe("file_too_large");
+    }
+    expect((await small.api("GET", `/api/v1/bases/${baseId}/imports`)).body.imports).toEqual([]);
+  });
+});

@@ -23,7 +23,7 @@ export interface ServerProcess {
  */
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
   let log = "";
-  const child = spawn("npx", ["--no-install", "tsx", "lib/cli/start.ts"], {
+  const child = spawn("npm", ["start", "--silent"], {
     cwd: root,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...TEST_RATE_LIMIT, ...env, NEXT_DIST_DIR: TEST_DIST_DIR },
     detached: true,

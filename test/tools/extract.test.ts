@@ -102,7 +102,7 @@ describe("file extraction", () => {
     const ole = Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), Buffer.alloc(512)]);
     expect(await codeOf(extractContent({ bytes: ole, contentType: DOCX, name: "x.docx" }))).toBe("corrupt_file");
     const bomb = buildDocx("T", ["x"], { "word/media/pad.bin": Buffer.alloc(2 * 1024 * 1024) });
-    const limits = { ...DEFAULT_EXTRACT_LIMITS, maxUnzippedBytes: 1024 * 1024 };
+    const limits = { ...DEFAULT_EXTRACT_LIMITS, maxUnzippedBytes: { docx: 1024 * 1024, xlsx: 1024 * 1024 } };
     expect(await codeOf(extractContent({ bytes: bomb, contentType: DOCX }, limits))).toBe("file_too_large");
   });
 

@@ -70,14 +70,21 @@ function rc4(key: Buffer, data: Buffer): Buffer {
 
 /** A ZIP container (deflate), enough for DOCX and for zip-bomb declarations. */
 export function buildZip(entries: Record<string, Buffer | string>): Buffer {
+  return buildRawZip(
+    Object.entries(entries).map(([name, content]) => {
+      const data = Buffer.from(content);
+      return { name, packed: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length };
+    }),
+  );
+}
+
+/** A ZIP of already deflated entries, whose declared `size` may be anything (a lying bomb). */
+export function buildRawZip(entries: { name: string; packed: Buffer; crc: number; size: number }[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const [name, content] of Object.entries(entries)) {
-    const data = Buffer.from(content);
-    const packed = zlib.deflateRawSync(data);
+  for (const { name, packed, crc, size } of entries) {
     const nameBuf = Buffer.from(name, "utf8");
-    const crc = zlib.crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -85,7 +92,7 @@ export function buildZip(entries: Record<string, Buffer | string>): Buffer {
     local.writeUInt16LE(8, 8); // deflate
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(nameBuf.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -95,7 +102,7 @@ export function buildZip(entries: Record<string, Buffer | string>): Buffer {
     central.writeUInt16LE(8, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(nameBuf.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBuf, packed);
@@ -105,8 +112,8 @@ export function buildZip(entries: Record<string, Buffer | string>): Buffer {
   const dir = Buffer.concat(centrals);
   const eocd = Buffer.alloc(22);
   eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(Object.keys(entries).length, 8);
-  eocd.writeUInt16LE(Object.keys(entries).length, 10);
+  eocd.writeUInt16LE(entries.length, 8);
+  eocd.writeUInt16LE(entries.length, 10);
   eocd.writeUInt32LE(dir.length, 12);
   eocd.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, dir, eocd]);
@@ -116,10 +123,15 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 
 /** A DOCX with a heading and paragraphs. */
 export function buildDocx(heading: string, paragraphs: string[], extra: Record<string, string | Buffer> = {}): Buffer {
+  return buildZip({ ...docxParts(heading, paragraphs), ...extra });
+}
+
+/** The parts of a minimal DOCX, by name. */
+export function docxParts(heading: string, paragraphs: string[]): Record<string, string> {
   const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
   const para = (text: string, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ""}<w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
-  return buildZip({
+  return {
     "[Content_Types].xml":
       `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -133,8 +145,7 @@ export function buildDocx(heading: string, paragraphs: string[], extra: Record<s
       para(heading, "Heading1") +
       paragraphs.map((p) => para(p)).join("") +
       `</w:body></w:document>`,
-    ...extra,
-  });
+  };
 }
 
 /** An XLSX with two sheets, a formula, a date and a value that needs CSV quoting. */

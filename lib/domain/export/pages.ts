@@ -6,19 +6,35 @@ import type { PreparedRowsQuery } from "../query/rows-query.ts";
 import type { Cursor } from "../query/sort.ts";
 import type { ExportRow } from "./columns.ts";
 
-/** Rows per keyset page: large enough that a round trip is a small share, small enough to stay flat. */
+/** Rows per keyset page at most: large enough that a round trip is a small share. */
 export const EXPORT_PAGE_ROWS = 2_000;
+/** Characters of values a page aims at, so that long texts make shorter pages and memory stays flat. */
+const PAGE_CHARS = 4_000_000;
+const FIRST_PAGE_ROWS = 200;
 
-/** Every row the query matches, a keyset page at a time; the next page is read only when asked for. */
-export async function* exportPages(query: PreparedRowsQuery, withStates: boolean, pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ExportRow[]> {
+/**
+ * Every row the query matches, a keyset page at a time; the next page is read only when asked for.
+ * Each page is sized from the last one's characters per row.
+ */
+export async function* exportPages(query: PreparedRowsQuery, withStates: boolean, maxPageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ExportRow[]> {
   let cursor: Cursor | null = null;
+  let pageRows = Math.min(FIRST_PAGE_ROWS, maxPageRows);
   do {
     const page = await query.page(cursor, pageRows, withStates);
     cursor = page.next;
     if (page.rows.length > 0) {
-      yield page.rows.map((r) => ({ id: r.id, values: (parsed<RowValues | null>(r.values) ?? {}) as RowValues, ...(withStates ? { states: statesOf(r.cells) } : {}) }));
+      const rows = page.rows.map((r) => ({ id: r.id, values: (parsed<RowValues | null>(r.values) ?? {}) as RowValues, ...(withStates ? { states: statesOf(r.cells) } : {}) }));
+      const chars = rows.reduce((n, r) => n + valueChars(r.values), 0);
+      pageRows = Math.max(1, Math.min(maxPageRows, Math.floor((PAGE_CHARS * rows.length) / Math.max(1, chars))));
+      yield rows;
     }
   } while (cursor);
+}
+
+function valueChars(values: RowValues): number {
+  let n = 0;
+  for (const v of Object.values(values)) n += typeof v === "string" ? v.length : 8;
+  return n;
 }
 
 /**

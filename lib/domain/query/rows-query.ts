@@ -1,7 +1,8 @@
 import type { Tx } from "../../db/database.ts";
 import { appError } from "../../errors.ts";
+import { unstorableText } from "../../text.ts";
 import { loadBase, loadColumns } from "../base-context.ts";
-import { CELLS_OF_ROW, openRowsReader, parsed, statesOf } from "../rows-read.ts";
+import { cellsOfRow, openRowsReader, parsed, statesOf } from "../rows-read.ts";
 import { rowJson } from "../row-view.ts";
 import { loadView } from "../views.ts";
 import { parseFilter, type FilterNode } from "./filter.ts";
@@ -53,7 +54,7 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
     const sort = compileSort(sortKeys, p);
     if (cursor) where.push(sort.after(cursor, p));
     const rows = await tx.$queryRawUnsafe<QueryRawRow[]>(
-      `SELECT r.id, r.seq, r."values"${expand ? `, ${CELLS_OF_ROW} AS cells` : ""}${sort.select}
+      `SELECT r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}${sort.select}
        FROM rows r WHERE ${where.join(" AND ")}
        ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int`,
       ...p.values,
@@ -103,6 +104,9 @@ export function queryFromGet(q: RowsGetQuery): RowsQueryInput {
     } catch {
       throw appError("invalid_filter", "filter is a JSON filter tree, URL-encoded (at filter).", { path: "filter" });
     }
+    // JSON escapes can spell what the query string itself may not carry (\u0000).
+    const bad = unstorableText(filter);
+    if (bad) throw appError("invalid_filter", `${bad.problem} (at filter.${bad.path.join(".")})`, { path: ["filter", ...bad.path].join(".") });
   }
   return {
     filter,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { appError } from "../../errors.ts";
+import { textProblem } from "../../text.ts";
 import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
 import { selectOptions } from "../column-types/select.ts";
 import { comparisonOf, resolveColumn } from "./filter.ts";
@@ -114,7 +115,7 @@ export function encodeQueryCursor(c: Cursor): string {
 export function decodeQueryCursor(text: string): Cursor {
   try {
     const o = JSON.parse(Buffer.from(text, "base64url").toString());
-    const okKeys = Array.isArray(o.k) && o.k.length <= MAX_SORT_KEYS && o.k.every((k: unknown) => k === null || (typeof k === "string" && k.length <= 2_000));
+    const okKeys = Array.isArray(o.k) && o.k.length <= MAX_SORT_KEYS && o.k.every((k: unknown) => k === null || (typeof k === "string" && k.length <= 2_000 && !textProblem(k)));
     if (typeof o.f === "string" && okKeys && typeof o.s === "string" && /^\d{1,19}$/.test(o.s)) return { fingerprint: o.f, keys: o.k, seq: BigInt(o.s) };
   } catch {
     // answered below

@@ -1,0 +1,47 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { ERROR_CATALOG } from "../errors.ts";
+import { guardApiRequest } from "./request-guard.ts";
+import { allowedMethods } from "./schemas/index.ts";
+import { securityHeaders } from "./security-headers.ts";
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** TLS on this socket, or a trusted reverse proxy that says the browser used HTTPS. */
+function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  const proto = trustProxy ? req.headers["x-forwarded-proto"] : undefined;
+  return typeof proto === "string" && proto.split(",")[0].trim().toLowerCase() === "https";
+}
+
+/**
+ * What every request meets before the app: the security headers, then, under /api, the request
+ * guard, so that what the framework would answer with a redirect, a text 500 or an HTML page is
+ * answered in JSON from the error catalog instead. `handle` serves whatever passes.
+ */
+export function edgeListener(trustProxy: boolean, handle: NodeHandler, control?: ((req: IncomingMessage, res: ServerResponse) => boolean) | null): NodeHandler {
+  return (req, res) => {
+    for (const [name, value] of Object.entries(securityHeaders(isHttps(req, trustProxy)))) res.setHeader(name, value);
+    if (control?.(req, res)) return;
+    const blocked = guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
+    if (!blocked) return void handle(req, res);
+    res.writeHead(blocked.status, blocked.headers);
+    res.end(blocked.body);
+  };
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before any handler runs (an unknown method, a broken
+ * request line, oversized headers) in JSON from the catalog too, instead of Node's bare 400.
+ * Serve as the server's `clientError` listener.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT") return void socket.destroy();
+  const code = err.code === "HPE_HEADER_OVERFLOW" ? "headers_too_large" : "malformed_request";
+  const { status, message } = ERROR_CATALOG[code];
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

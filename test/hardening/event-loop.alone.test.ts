@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { largeWorkbook, lyingZipBombDocx, nestedDivPage } from "./hostile-files.ts";
+
+// While hostile inputs go through the real server, another client keeps asking /api/health.
+// Parsing runs in worker threads and every pattern is linear, so none of them may hold that client
+// up: the worst health answer during each input stays within 100 ms of the calm ones. The file
+// runs alone (*.alone.test.ts), so that other suites do not take the cores; a case is still tried
+// twice against a stray hiccup of the machine, which a blocked event loop (seconds, as before the
+// worker threads) fails both times.
+
+const KEY = "cw_eventLoopTestKey00000000000000000000000001";
+const DELAY_LIMIT_MS = 100;
+let server: ServerProcess;
+let dataDir: string;
+let baseId: string;
+
+const api = (method: string, p: string, body?: unknown) =>
+  fetch(`${server.url}${p}`, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+function upload(name: string, bytes: Buffer, type: string) {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(bytes)], { type }), name);
+  return fetch(`${server.url}/api/v1/bases/${baseId}/files`, { method: "POST", headers: { "x-api-key": KEY }, body: form });
+}
+
+// The pinger runs in a thread of its own, so that sending a 24 MB upload from this thread does
+// not delay the pings it is measuring.
+const PINGER = `
+const { parentPort, workerData } = require("node:worker_threads");
+let running = true;
+const times = [];
+parentPort.on("message", () => (running = false));
+(async () => {
+  while (running) {
+    const t0 = performance.now();
+    await fetch(workerData.url).then((r) => r.arrayBuffer());
+    times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  parentPort.postMessage(times);
+})();
+`;
+
+/** Health answer times (ms), sampled back to back until `done` settles. */
+async function healthTimesDuring(done: Promise<unknown>): Promise<number[]> {
+  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${server.url}/api/health` } });
+  const times = new Promise<number[]>((resolve, reject) => pinger.once("message", resolve).once("error", reject));
+  await done.catch(() => undefined);
+  pinger.postMessage("stop");
+  try {
+    return await times;
+  } finally {
+    await pinger.terminate();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "cw-loop-"));
+  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, 38_000 + Math.floor(Math.random() * 1000));
+  const res = await api("POST", "/api/v1/bases", { baseName: "Loop", columns: [{ name: "Name" }, { name: "Count", type: "number" }] });
+  const base = (await res.json()) as { baseId: string };
+  expect(res.status, JSON.stringify(base)).toBe(201);
+  baseId = base.baseId;
+  // Warm the extraction threads and the routes, so that start-up costs are not counted.
+  await upload("warm.html", Buffer.from("<html><body><p>warm</p></body></html>"), "text/html");
+  await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: [{ cells: { Name: "warm", Count: 1 } }] });
+}, 300_000);
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const worst: Record<string, number> = {};
+
+describe("no input blocks the event loop", () => {
+  const cases: [string, () => Promise<Response>, number, string | null][] = [
+    ["a 60,000-digit number followed by x", () => api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: [{ cells: { Name: "n", Count: `${"1".repeat(60_000)}x` } }] }), 400, "validation_failed"],
+    ["a page of 20,000 nested divs", () => upload("deep.html", nestedDivPage(), "text/html"), 400, "corrupt_file"],
+    ["a zip bomb that lies about its size", () => upload("bomb.docx", lyingZipBombDocx(), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"), 413, "file_too_large"],
+    ["a 24 MB spreadsheet", () => upload("big.xlsx", largeWorkbook(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), 201, null],
+  ];
+
+  it.each(cases)("%s", { timeout: 120_000, retry: 1 }, async (name, send, status, code) => {
+    const calm = await healthTimesDuring(sleep(1_000));
+    const request = send();
+    const during = await healthTimesDuring(request);
+    const res = await request;
+    const body = (await res.json()) as { error?: { code: string } };
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    if (code) expect(body.error?.code).toBe(code);
+    worst[name] = Math.round(Math.max(...during) - median(calm));
+    expect(during.length).toBeGreaterThan(0);
+    expect(worst[name], `health answers during "${name}": ${during.map(Math.round).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
+  });
+
+  afterAll(() => {
+    console.log("worst extra delay of /api/health per hostile input (ms):", worst);
+  });
+});

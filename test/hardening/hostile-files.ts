@@ -1,0 +1,56 @@
+import zlib from "node:zlib";
+import { buildRawZip, docxParts } from "../tools/fixtures.ts";
+
+// Documents built to hurt a parser, for the event-loop and extraction tests.
+
+/** A page of `depth` nested divs: quadratic or stack-overflowing for DOM and Markdown converters. */
+export const nestedDivPage = (depth = 20_000) =>
+  Buffer.from(`<html><body>${"<div>".repeat(depth)}deep${"</div>".repeat(depth)}</body></html>`);
+
+/**
+ * A DOCX whose document.xml declares 1 KB but inflates to `mb` megabytes: only counting what
+ * really comes out of the archive can stop it. Built from one flushed deflate segment repeated,
+ * so the test never holds the inflated bytes itself.
+ */
+export function lyingZipBombDocx(mb = 2_000): Buffer {
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const { "word/document.xml": _document, ...rest } = docxParts("Bomb", []);
+  const block = zlib.deflateRawSync(Buffer.alloc(1024 * 1024, "a"), flush);
+  const head = `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>`;
+  const packed = Buffer.concat([zlib.deflateRawSync(head, flush), ...Array<Buffer>(mb).fill(block), zlib.deflateRawSync("</w:t></w:r></w:p></w:body></w:document>")]);
+  const parts = Object.entries(rest).map(([name, text]) => ({ name, packed: zlib.deflateRawSync(text), crc: zlib.crc32(text), size: Buffer.byteLength(text) }));
+  // The CRC cannot be known without inflating; readers check sizes, and this one's is a lie anyway.
+  return buildRawZip([...parts, { name: "word/document.xml", packed, crc: 0, size: 1024 }]);
+}
+
+/**
+ * A workbook of about `mb` megabytes that is mostly incompressible text, stored in one sheet of
+ * inline strings: large to upload and slow to parse, yet within the expansion cap.
+ */
+export function largeWorkbook(mb = 24): Buffer {
+  const rows: string[] = [];
+  let bytes = 0;
+  for (let r = 1; bytes < mb * 1024 * 1024; r++) {
+    const cells = Array.from({ length: 4 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r}" t="inlineStr"><is><t>${randomText(24)}</t></is></c>`);
+    const row = `<row r="${r}">${cells.join("")}</row>`;
+    rows.push(row);
+    bytes += row.length / 3; // deflate takes this text to about a third
+  }
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join("")}</sheetData></worksheet>`;
+  const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  const files: Record<string, string> = {
+    "[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
+    "_rels/.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    "xl/workbook.xml": `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${R}"><sheets><sheet name="Big" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    "xl/_rels/workbook.xml.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    "xl/worksheets/sheet1.xml": sheet,
+  };
+  return buildRawZip(Object.entries(files).map(([name, text]) => ({ name, packed: zlib.deflateRawSync(text, { level: 1 }), crc: zlib.crc32(text), size: Buffer.byteLength(text) })));
+}
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ";
+function randomText(n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
+  return s;
+}
