@@ -6,7 +6,10 @@ import type { Database } from "./database.ts";
 // match it; a test checks the plans.
 // Text columns have none: their values may exceed a B-tree entry's size, and search has its own
 // trigram index. Indexes follow the columns after each structure change, outside the request's
-// transaction: on PostgreSQL they are built CONCURRENTLY, so no write ever waits for one.
+// transaction: on PostgreSQL they are built CONCURRENTLY, so no write ever waits for one. Such a
+// build can lose a deadlock (a write transaction that asks for ANALYZE's lock while the build
+// waits for it to end) and leave an INVALID index behind, which IF NOT EXISTS would then keep for
+// good: invalid indexes count as stale, and a base whose sync failed is tried again.
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 
@@ -16,6 +19,8 @@ const EXPRESSIONS: Record<string, (columnId: string) => string> = {
 };
 
 export const INDEX_PREFIX = "rows_by_";
+const MAX_TRIES = 4;
+const RETRY_MS = 2_000;
 /** Named after the column and its type, so a type change is a new index (and the old one goes). */
 const indexName = (columnId: string, type: string) => `${INDEX_PREFIX}${columnId}_${type}`.toLowerCase();
 
@@ -28,8 +33,11 @@ export async function syncColumnIndexes(db: Database, baseId: string): Promise<v
   // Across every base: a deleted base leaves no columns behind to name its indexes by.
   const stale = await db.prisma.$queryRawUnsafe<{ indexname: string }[]>(
     `SELECT i.indexname FROM pg_indexes i
+       JOIN pg_class ic ON ic.relname = i.indexname AND ic.relkind = 'i'
+       JOIN pg_index x ON x.indexrelid = ic.oid
      WHERE i.tablename = 'rows' AND i.indexname LIKE '${INDEX_PREFIX}%'
-       AND NOT EXISTS (SELECT 1 FROM columns c WHERE lower('${INDEX_PREFIX}' || c.id || '_' || c.type) = i.indexname AND c.type = ANY($1::text[]))`,
+       AND (NOT x.indisvalid
+            OR NOT EXISTS (SELECT 1 FROM columns c WHERE lower('${INDEX_PREFIX}' || c.id || '_' || c.type) = i.indexname AND c.type = ANY($1::text[])))`,
     Object.keys(EXPRESSIONS),
   );
   const concurrently = db.exclusive ? "" : " CONCURRENTLY";
@@ -49,11 +57,22 @@ export async function syncColumnIndexes(db: Database, baseId: string): Promise<v
  */
 export function watchColumnIndexes(db: Database, bus: { on(fn: (e: { type: string; baseId?: string }) => void): () => void }): { stop: () => Promise<void> } {
   const due = new Set<string>();
+  const failures = new Map<string, number>();
   let running: Promise<void> | null = null;
+  let stopped = false;
   const drain = async () => {
     for (const baseId of due) {
       due.delete(baseId);
-      await syncColumnIndexes(db, baseId).catch((err) => console.error(`[cellwright] column indexes of base ${baseId}:`, err instanceof Error ? err.message : err));
+      try {
+        await syncColumnIndexes(db, baseId);
+        failures.delete(baseId);
+      } catch (err) {
+        const tries = (failures.get(baseId) ?? 0) + 1;
+        failures.set(baseId, tries);
+        const again = tries < MAX_TRIES && !stopped;
+        console.error(`[cellwright] column indexes of base ${baseId}${again ? " (will retry)" : ""}:`, err instanceof Error ? err.message : err);
+        if (again) setTimeout(() => !stopped && schedule(baseId), RETRY_MS * tries).unref();
+      }
     }
     running = null;
   };
@@ -70,6 +89,7 @@ export function watchColumnIndexes(db: Database, bus: { on(fn: (e: { type: strin
     .catch(() => undefined);
   return {
     stop: async () => {
+      stopped = true;
       off();
       due.clear();
       await startup;

@@ -71,13 +71,16 @@ const selectBatchWithin = (tx: Tx, sheetId: string, afterSeq: bigint, expand: bo
     BATCH_BYTES,
   );
 
-/** One batch of rows in insertion order after `afterSeq`, serialised as the API shows them. */
-export async function readRowBatch(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean) {
-  const rows = await selectRows(tx, sheetId, afterSeq, limit, expand);
+/**
+ * One page of rows in insertion order after `afterSeq`, serialised as the API shows them. One row
+ * more than the page is read, so that a page is said to have more only when it has.
+ */
+async function readRowPage(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean) {
+  const read = await selectRows(tx, sheetId, afterSeq, limit + 1, expand);
+  const rows = read.slice(0, limit);
   return {
     rows: rows.map((r) => rowJson(columns, r, expand, expand ? statesOf(r.cells) : undefined)),
-    lastSeq: rows.length > 0 ? rows[rows.length - 1].seq : afterSeq,
-    full: rows.length === limit,
+    next: read.length > limit ? encodeCursor(rows[rows.length - 1].seq) : null,
   };
 }
 
@@ -105,8 +108,8 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
   const columns = await loadColumns(tx, ctx.sheetId);
   const start = q.cursor ? decodeCursor(q.cursor) : 0n;
   if (q.limit !== undefined || q.cursor !== undefined) {
-    const page = await readRowBatch(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand);
-    return { kind: "page" as const, rows: page.rows, nextCursor: page.full ? encodeCursor(page.lastSeq) : null };
+    const page = await readRowPage(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand);
+    return { kind: "page" as const, rows: page.rows, nextCursor: page.next };
   }
   const write = standardRowWriter(columns);
   async function* chunks(): AsyncGenerator<string> {

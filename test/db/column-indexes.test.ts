@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
 import { waitFor } from "../support/wait.ts";
 import { dateValue, numberValue } from "../../lib/domain/query/sql.ts";
+import { syncColumnIndexes } from "../../lib/db/column-indexes.ts";
 
 // Number and date columns get a partial expression index each, built after the column is, and the
 // expressions Query Rows writes are the ones indexed (the planner uses them when it may not scan).
@@ -62,6 +63,17 @@ describe("column expression indexes", () => {
     expect(await plan(`SELECT r.id ${from} AND ${dateValue(founded)} > '2028-06-01' ORDER BY ${dateValue(founded)} ASC NULLS LAST, r.seq ASC`)).toContain(
       named(base.col.Founded, "date"),
     );
+  });
+
+  it("rebuild an index left invalid, as a concurrent build that lost a deadlock leaves it", async () => {
+    const name = named(base.col.Employees, "number");
+    const valid = async () =>
+      (await app.rt.db.prisma.$queryRawUnsafe<{ v: boolean }[]>(`SELECT x.indisvalid AS v FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = $1`, name))[0]?.v;
+    await waitFor(async () => ((await valid()) ? true : undefined), "the index");
+    await app.rt.db.prisma.$executeRawUnsafe(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = '"${name}"'::regclass`);
+    expect(await valid()).toBe(false);
+    await syncColumnIndexes(app.rt.db, base.baseId);
+    expect(await valid()).toBe(true);
   });
 
   it("follow a type change and a deletion", async () => {

@@ -79,14 +79,21 @@ afterAll(async () => {
 });
 
 const worst: Record<string, number> = {};
+// Random text, so its size varies a little: at least 25 MB, and within the 25 MiB upload limit.
+const workbook = largeWorkbook(24.6);
 
 describe("no input blocks the event loop", () => {
   const cases: [string, () => Promise<Response>, number, string | null][] = [
     ["a 60,000-digit number followed by x", () => api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: [{ cells: { Name: "n", Count: `${"1".repeat(60_000)}x` } }] }), 400, "validation_failed"],
     ["a page of 20,000 nested divs", () => upload("deep.html", nestedDivPage(), "text/html"), 400, "corrupt_file"],
     ["a zip bomb that lies about its size", () => upload("bomb.docx", lyingZipBombDocx(), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"), 413, "file_too_large"],
-    ["a 24 MB spreadsheet", () => upload("big.xlsx", largeWorkbook(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), 201, null],
+    ["a 25 MB spreadsheet", () => upload("big.xlsx", workbook, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), 201, null],
   ];
+
+  it("sends a spreadsheet of at least 25 MB that the upload limit still takes", () => {
+    expect(workbook.length).toBeGreaterThanOrEqual(25_000_000);
+    expect(workbook.length).toBeLessThan(25 * 1024 * 1024);
+  });
 
   it.each(cases)("%s", { timeout: 120_000, retry: 1 }, async (name, send, status, code) => {
     const calm = await healthTimesDuring(sleep(1_000));

@@ -27,7 +27,7 @@ export function lyingZipBombDocx(mb = 2_000): Buffer {
  * A workbook of about `mb` megabytes that is mostly incompressible text, stored in one sheet of
  * inline strings: large to upload and slow to parse, yet within the expansion cap.
  */
-export function largeWorkbook(mb = 24): Buffer {
+export function largeWorkbook(mb: number): Buffer {
   const rows: string[] = [];
   let bytes = 0;
   for (let r = 1; bytes < mb * 1024 * 1024; r++) {

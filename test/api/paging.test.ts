@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { createBase } from "../support/bases.ts";
+import { topUp } from "../../lib/credits/ledger.ts";
+import { addRows } from "./fixtures.ts";
+
+// Every paged list says "no more" on its last page, also when the total is an exact multiple of
+// the page size: a client that follows nextCursor never fetches an empty page.
+
+let app: TestApp;
+let baseId: string;
+const ROWS = 6;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  ({ baseId } = await createBase(app, { columns: [{ name: "N", type: "number", isPrimary: true }] }));
+  for (let i = 0; i < ROWS; i++) await addRows(app, baseId, [{ N: i }]);
+  for (let i = 0; i < ROWS; i++) await topUp(app.rt.db.prisma, app.workspaceA, 10);
+});
+afterAll(() => app.close());
+
+type Page = { items: unknown[]; next: string | null };
+
+const lists: [string, (limit: number, cursor: string | null) => Promise<Page>][] = [
+  ["Get Rows", async (limit, cursor) => {
+    const res = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+    return { items: res.body.rows, next: res.body.nextCursor };
+  }],
+  ["Query Rows", async (limit, cursor) => {
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body: { limit, sort: [{ column: "N", direction: "desc" }], ...(cursor ? { cursor } : {}) } });
+    return { items: res.body.rows, next: res.body.nextCursor };
+  }],
+  ["the credit ledger", async (limit, cursor) => {
+    const res = await app.api("GET", `/api/v1/credits?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+    return { items: res.body.entries, next: res.body.nextCursor };
+  }],
+];
+
+async function walk(list: (limit: number, cursor: string | null) => Promise<Page>, limit: number) {
+  const pages: unknown[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await list(limit, cursor);
+    pages.push(page.items);
+    cursor = page.next;
+  } while (cursor && pages.length < 100);
+  return pages;
+}
+
+describe("the last page", () => {
+  it.each(lists)("of %s has nextCursor null, at exact multiples of the page size too", async (_name, list) => {
+    const total = (await walk(list, 100)).flat().length;
+    expect(total).toBeGreaterThanOrEqual(ROWS);
+    const divisors = [1, 2, 3, total].filter((d) => total % d === 0);
+    expect(divisors.length).toBeGreaterThanOrEqual(2);
+    for (const size of divisors) {
+      const pages = await walk(list, size);
+      expect(pages.map((p) => p.length), `page size ${size}`).toEqual(Array(total / size).fill(size));
+    }
+    // And a size that leaves a short last page.
+    const size = total - 1;
+    expect((await walk(list, size)).map((p) => p.length)).toEqual([size, 1]);
+  });
+});
