@@ -78,13 +78,16 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
         if (checked.ok) {
           // A newer generation may have superseded this run while it was in flight: then its
           // result is dropped, uncharged.
-          // The slot is freed without waiting for the batched write: until it lands the cell stays
-          // running under this worker's lease, so a crash in between only means a re-run, never a
+          // The slot is held until the batched write lands, so answers never pile up unsaved
+          // beyond the worker's slots: a crash re-asks at most one cell per slot. Until then the
+          // cell stays running under this worker's lease, so a crash means a re-run, never a
           // second charge.
-          void deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run, inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values) }).catch((e) => {
-            if (e instanceof InsufficientCredits) return noCredits();
+          try {
+            await deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run, inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values) });
+          } catch (e) {
+            if (e instanceof InsufficientCredits) return void (await noCredits());
             console.error("[cellwright] storing a cell's value failed:", e);
-          });
+          }
           return;
         }
         correction = checked.problem;

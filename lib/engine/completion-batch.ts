@@ -10,28 +10,21 @@ interface Pending extends Completion {
 /**
  * Stores finished cells in batches: one transaction of set-based statements for many cells,
  * instead of a transaction each. On the embedded database every statement runs on the one event
- * loop, so this is what lets a large run keep up with the model calls. A batch that fails (a
- * credit shortfall, or one cell's bad write) is redone cell by cell, so that exactly the cells
- * the balance covers are stored and one cell's trouble never costs another its answer.
+ * loop, so this is what lets a large run keep up with the model calls. Group commit: an answer is
+ * written at once when no write is under way, and the answers that arrive during a write make up
+ * the next batch, so a cell waits for at most one write before its own (its worker slot waits with
+ * it). A batch that fails (a credit shortfall, or one cell's bad write) is redone cell by cell, so
+ * that exactly the cells the balance covers are stored and one cell's trouble never costs another
+ * its answer.
  */
 export function createCompletionBatcher(
   uow: UnitOfWork,
   owner: string,
   onStored: (rowIds: string[]) => void = () => undefined,
-  opts = { maxBatch: 64, maxDelayMs: 5 },
+  opts = { maxBatch: 64 },
 ) {
-  let queue: Pending[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let writing = Promise.resolve();
-
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    writing = writing.then(() => write(batch));
-  };
+  const queue: Pending[] = [];
+  let writing: Promise<void> | null = null;
 
   const store = async (batch: Pending[]) => {
     const results = await inTransaction(uow, (w) => storeValues(w, owner, batch));
@@ -51,17 +44,22 @@ export function createCompletionBatcher(
     }
   }
 
+  /** Writes until nothing waits; answers that came in the same turn of the event loop share a batch. */
+  const pump = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (queue.length > 0) await write(queue.splice(0, opts.maxBatch));
+    writing = null;
+  };
+
   return {
     complete(c: Completion): Promise<CompleteResult> {
       return new Promise((resolve, reject) => {
         queue.push({ ...c, resolve, reject });
-        if (queue.length >= opts.maxBatch) flush();
-        else timer ??= setTimeout(flush, opts.maxDelayMs);
+        writing ??= pump();
       });
     },
     /** Writes whatever is waiting (shutdown). */
     async drain() {
-      flush();
       await writing;
     },
   };

@@ -8,15 +8,20 @@ import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
 
 // Kill -9 the real server while 200 AI cells run, start it again, and check that every cell
-// completes and none is charged twice. Runs on the embedded database.
+// completes and none is charged twice, and that the crash cost at most one model call per worker
+// slot: a slot is held until its answer is stored, so answers never pile up unsaved. Runs on the
+// embedded database.
 
 const KEY = "cw_crashcrashcrashcrashcrashcrashcrash00";
+const SLOTS = 8;
+const LATENCY_MS = 50;
 let llm: FakeLlm;
 let dataDir: string;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  llm = await startFakeLlm({ latencyMs: 150 });
+  // Answers come fast, so that storing them, not asking for them, is what the engine waits on.
+  llm = await startFakeLlm({ latencyMs: LATENCY_MS });
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-crash-"));
 });
 afterAll(async () => {
@@ -30,7 +35,7 @@ const env = () => ({
   API_KEY: KEY,
   OPENAI_BASE_URL: llm.baseUrl,
   AI_MODEL: "openai:fake",
-  AI_CONCURRENCY: "8",
+  AI_CONCURRENCY: String(SLOTS),
 });
 
 async function api(method: string, p: string, body?: unknown) {
@@ -76,6 +81,11 @@ it("resumes every pending cell after kill -9, charging each exactly once", { tim
     return (c.done ?? 0) === 200 ? c : undefined;
   }, "all 200 cells done after the restart", 180_000, 250);
   expect(final).toEqual({ done: 200 });
+  // Every request past one per cell was a cell asked again: at most the calls in flight at the kill.
+  const askedAgain = llm.totalRequests - 200;
+  console.log(`kill -9 during the run: ${askedAgain} cell(s) asked again (${SLOTS} slots)`);
+  expect(askedAgain).toBeGreaterThanOrEqual(0);
+  expect(askedAgain).toBeLessThanOrEqual(SLOTS);
   const rows = (await api("GET", `/api/v1/bases/${baseId}/rows`)).body.rows as any[];
   // The fake LLM echoes a cell's inputs, so the second column's value embeds the first's.
   expect(rows).toHaveLength(100);

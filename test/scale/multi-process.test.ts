@@ -15,6 +15,7 @@ skipMessage("scale-out multi-process suite");
 const KEY = "cw_scalescalescalescalescalescalescale00";
 const ROWS = 1_000;
 const CREDITS = 100_000;
+const WORKER_SLOTS = 16;
 
 describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
   let llm: FakeLlm;
@@ -32,7 +33,7 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     OPENAI_BASE_URL: llm.baseUrl,
     AI_MODEL: "openai:fake",
     AI_CONCURRENCY: "64",
-    WORKER_CONCURRENCY: "16",
+    WORKER_CONCURRENCY: String(WORKER_SLOTS),
     AI_LEASE_MS: "4000",
     AI_RETRY_BASE_MS: "200",
     ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
@@ -113,6 +114,12 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
       return c.done === 2 * ROWS ? c : undefined;
     }, "every cell done after the kill", 150_000, 250);
     expect(final).toEqual({ done: 2 * ROWS });
+    // A worker holds each slot until its answer is stored, so the killed one's crash re-asks at most
+    // one cell per slot: every request past one per cell was such a re-ask.
+    const askedAgain = llm.totalRequests - 2 * ROWS;
+    console.log(`[scale] kill -9 of a worker with ${WORKER_SLOTS} slots: ${askedAgain} cell(s) asked again`);
+    expect(askedAgain).toBeGreaterThanOrEqual(0);
+    expect(askedAgain).toBeLessThanOrEqual(WORKER_SLOTS);
     // The fake model echoes a cell's inputs: each Second embeds its row's First.
     const rows = (await api("GET", `/api/v1/bases/${baseId}/rows`)).body.rows as any[];
     expect(rows).toHaveLength(ROWS);
