@@ -22,8 +22,6 @@ function printedLink(): string {
   return match![1];
 }
 
-test.skip(Boolean(process.env.E2E_BASE_URL), "needs the server this suite starts (its DATA_DIR)");
-
 test("the printed sign-in link opens the bases page, once; the page makes an API key", async ({ page, context }) => {
   const link = printedLink();
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sign-in\?token=[A-Za-z0-9_-]{43}$/);

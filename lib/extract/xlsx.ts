@@ -13,6 +13,22 @@ export interface SheetText {
 }
 
 export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetText> {
+  try {
+    return await streamedSheets(bytes, maxRows);
+  } catch (streamError) {
+    // exceljs's streaming reader now and then rejects a workbook its whole-file reader takes
+    // (it races its own zip entries); the archive's size was already bounded before parsing, so
+    // the whole-file reader is a safe second opinion. Only when both refuse is the file damaged.
+    try {
+      return await loadedSheets(bytes, maxRows);
+    } catch {
+      console.warn(`xlsx: the streaming reader failed (${(streamError as Error).message})`);
+      throw appError("corrupt_file", "The spreadsheet is damaged.");
+    }
+  }
+}
+
+async function streamedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
     worksheets: "emit",
     sharedStrings: "cache",
@@ -20,29 +36,54 @@ export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetT
     styles: "cache",
     entries: "ignore",
   });
-  const blocks: string[] = [];
-  const cutSheets: string[] = [];
-  try {
-    for await (const worksheet of reader) {
-      const sheet = worksheet as unknown as AsyncIterable<ExcelJS.Row> & { name: string };
-      const lines: string[] = [];
-      let cut = false;
-      for await (const row of sheet) {
-        // The rest of the sheet is still read (the stream has no skip), but not kept.
-        if (lines.length >= maxRows) {
-          cut = true;
-          continue;
-        }
-        const values = (row.values as unknown[]).slice(1).map((v) => csvField(excelCellText(v)));
-        if (values.some(Boolean)) lines.push(values.join(","));
-      }
-      if (cut) cutSheets.push(sheet.name);
-      if (lines.length) blocks.push(`## Sheet: ${sheet.name}\n\n${lines.join("\n")}`);
-    }
-  } catch {
-    throw appError("corrupt_file", "The spreadsheet is damaged.");
+  const out = new SheetCollector(maxRows);
+  for await (const worksheet of reader) {
+    const sheet = worksheet as unknown as AsyncIterable<ExcelJS.Row> & { name: string };
+    const lines: string[] = [];
+    let cut = false;
+    // The rest of the sheet is still read (the stream has no skip), but not kept.
+    for await (const row of sheet) cut = out.addRow(lines, row) || cut;
+    out.addSheet(sheet.name, lines, cut);
   }
-  return { text: blocks.join("\n\n"), cutSheets };
+  return out.result();
+}
+
+async function loadedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  const out = new SheetCollector(maxRows);
+  for (const sheet of workbook.worksheets) {
+    const lines: string[] = [];
+    let cut = false;
+    sheet.eachRow((row) => {
+      cut = out.addRow(lines, row) || cut;
+    });
+    out.addSheet(sheet.name, lines, cut);
+  }
+  return out.result();
+}
+
+class SheetCollector {
+  private blocks: string[] = [];
+  private cutSheets: string[] = [];
+  constructor(private maxRows: number) {}
+
+  /** Keeps the row's line unless the sheet is full; answers whether the row was cut. */
+  addRow(lines: string[], row: ExcelJS.Row): boolean {
+    if (lines.length >= this.maxRows) return true;
+    const values = (row.values as unknown[]).slice(1).map((v) => csvField(excelCellText(v)));
+    if (values.some(Boolean)) lines.push(values.join(","));
+    return false;
+  }
+
+  addSheet(name: string, lines: string[], cut: boolean) {
+    if (cut) this.cutSheets.push(name);
+    if (lines.length) this.blocks.push(`## Sheet: ${name}\n\n${lines.join("\n")}`);
+  }
+
+  result(): SheetText {
+    return { text: this.blocks.join("\n\n"), cutSheets: this.cutSheets };
+  }
 }
 
 /** A cell's value as text: formula results, rich and hyperlink text, dates as ISO dates. */

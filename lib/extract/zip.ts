@@ -68,7 +68,7 @@ export function listZipEntries(b: Buffer): ZipEntry[] {
 export async function assertZipWithinLimits(b: Buffer, maxUnzippedBytes: number): Promise<void> {
   const entries = listZipEntries(b);
   if (entries.some((e) => e.encrypted)) throw appError("corrupt_file", "The file is encrypted.");
-  const tooLarge = () => appError("file_too_large", `The file expands to more than ${maxUnzippedBytes} bytes.`);
+  const tooLarge = () => appError("file_too_large", `The file expands to more than ${Math.round(maxUnzippedBytes / 1_048_576)} MB.`);
   if (entries.reduce((n, e) => n + e.uncompressedSize, 0) > maxUnzippedBytes) throw tooLarge();
   let total = 0;
   for (const entry of entries) {

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 
 // The real server, asked what a hostile or careless client sends: every answer under /api is
 // JSON from the error catalog, with the right status, and never a redirect, an HTML page or a 500.
@@ -28,7 +28,7 @@ function raw(method: string, rawPath: string): Promise<{ status: number; type: s
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-edge-"));
-  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, 36_000 + Math.floor(Math.random() * 1000));
+  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, await pickServerPort());
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
 
@@ -38,7 +38,7 @@ async function api(method: string, p: string, body?: unknown) {
 }
 
 it("a run cancelled just before kill -9 stays cancelled after the restart, and nothing is charged twice", { timeout: 300_000 }, async () => {
-  const port = 35_000 + Math.floor(Math.random() * 1000);
+  const port = await pickServerPort();
   server = await startServerProcess(env(), port);
   const base = await api("POST", "/api/v1/bases", {
     baseName: "Cancel crash",

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
 
@@ -55,7 +55,7 @@ async function countStatuses(baseId: string) {
 }
 
 it("resumes every pending cell after kill -9, charging each exactly once", { timeout: 400_000 }, async () => {
-  const port = 34_000 + Math.floor(Math.random() * 1000);
+  const port = await pickServerPort();
   server = await startServerProcess(env(), port);
   const base = await api("POST", "/api/v1/bases", {
     baseName: "Crash",

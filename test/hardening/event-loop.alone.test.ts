@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { largeWorkbook, lyingZipBombDocx, nestedDivPage } from "./hostile-files.ts";
 
 // While hostile inputs go through the real server, another client keeps asking /api/health.
@@ -30,12 +30,15 @@ function upload(name: string, bytes: Buffer, type: string) {
 
 // The pinger runs in a thread of its own, so that sending a 24 MB upload from this thread does
 // not delay the pings it is measuring.
+// It sends one request before it reports ready, so that its own first connection is not counted.
 const PINGER = `
 const { parentPort, workerData } = require("node:worker_threads");
 let running = true;
 const times = [];
 parentPort.on("message", () => (running = false));
 (async () => {
+  await fetch(workerData.url).then((r) => r.arrayBuffer());
+  parentPort.postMessage("ready");
   while (running) {
     const t0 = performance.now();
     await fetch(workerData.url).then((r) => r.arrayBuffer());
@@ -46,14 +49,26 @@ parentPort.on("message", () => (running = false));
 })();
 `;
 
-/** Health answer times (ms), sampled back to back until `done` settles. */
-async function healthTimesDuring(done: Promise<unknown>): Promise<number[]> {
+/** Health answer times (ms), sampled back to back while `work` runs; it starts once the pinger is ready. */
+async function healthTimesDuring<T>(work: () => Promise<T>): Promise<{ times: number[]; result: Promise<T> }> {
   const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${server.url}/api/health` } });
-  const times = new Promise<number[]>((resolve, reject) => pinger.once("message", resolve).once("error", reject));
-  await done.catch(() => undefined);
-  pinger.postMessage("stop");
+  const messages: unknown[] = [];
+  let wake = () => {};
+  pinger.on("message", (m) => {
+    messages.push(m);
+    wake();
+  });
+  const failed = new Promise<never>((_, reject) => pinger.once("error", reject));
+  const next = async () => {
+    while (!messages.length) await Promise.race([new Promise<void>((r) => (wake = r)), failed]);
+    return messages.shift();
+  };
   try {
-    return await times;
+    await next(); // "ready"
+    const result = work();
+    await result.catch(() => undefined);
+    pinger.postMessage("stop");
+    return { times: (await next()) as number[], result };
   } finally {
     await pinger.terminate();
   }
@@ -64,7 +79,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-loop-"));
-  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, 38_000 + Math.floor(Math.random() * 1000));
+  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, await pickServerPort());
   const res = await api("POST", "/api/v1/bases", { baseName: "Loop", columns: [{ name: "Name" }, { name: "Count", type: "number" }] });
   const base = (await res.json()) as { baseId: string };
   expect(res.status, JSON.stringify(base)).toBe(201);
@@ -96,10 +111,9 @@ describe("no input blocks the event loop", () => {
   });
 
   it.each(cases)("%s", { timeout: 120_000, retry: 1 }, async (name, send, status, code) => {
-    const calm = await healthTimesDuring(sleep(1_000));
-    const request = send();
-    const during = await healthTimesDuring(request);
-    const res = await request;
+    const { times: calm } = await healthTimesDuring(() => sleep(1_000));
+    const { times: during, result } = await healthTimesDuring(send);
+    const res = await result;
     const body = (await res.json()) as { error?: { code: string } };
     expect(res.status, JSON.stringify(body)).toBe(status);
     if (code) expect(body.error?.code).toBe(code);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { call, callError, connect } from "./helpers.ts";
 
 // Against the real server (the production build): the MCP endpoint over the network, the stdio
@@ -17,7 +17,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-mcp-"));
-  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, 35_000 + Math.floor(Math.random() * 1000));
+  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY }, await pickServerPort());
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { waitFor } from "../support/wait.ts";
 import { collectSse, freshPostgres, pgAdminUrl, skipMessage, startWorker, type WorkerProcess } from "./support.ts";
@@ -65,7 +65,7 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     db = await freshPostgres();
     sqlClient = new pg.Client({ connectionString: db.url });
     await sqlClient.connect();
-    const port = 36_000 + Math.floor(Math.random() * 1000);
+    const port = await pickServerPort();
     web = await startServerProcess(env({ WORKER_IN_PROCESS: "false" }), port);
   }, 300_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { freshPostgres, pgAdminUrl, skipMessage, startWorker, type WorkerProcess } from "./support.ts";
 
@@ -45,7 +45,7 @@ describe.skipIf(!pgAdminUrl)("run budgets with two worker processes", () => {
     db = await freshPostgres();
     sqlClient = new pg.Client({ connectionString: db.url });
     await sqlClient.connect();
-    web = await startServerProcess(env({ WORKER_IN_PROCESS: "false" }), 37_000 + Math.floor(Math.random() * 1000));
+    web = await startServerProcess(env({ WORKER_IN_PROCESS: "false" }), await pickServerPort());
     workers.push(await startWorker(env()), await startWorker(env()));
   }, 300_000);
   afterAll(async () => {

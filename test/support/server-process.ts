@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 import { waitFor } from "./wait.ts";
 import { TEST_RATE_LIMIT } from "./rate-limit-env.ts";
@@ -15,6 +16,22 @@ export interface ServerProcess {
   /** SIGKILL to the whole process group: no cleanup, no graceful shutdown. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * A free port for a server process. It is drawn below 32768, outside Linux's ephemeral range, so
+ * that no outgoing connection of another suite can take it between the pick and a restart on it.
+ */
+export async function pickServerPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -44,7 +44,7 @@ async function api(method: string, p: string, body?: unknown) {
 }
 
 it("delivers every pending message after kill -9, once per webhook-id", { timeout: 400_000 }, async () => {
-  const port = 35_000 + Math.floor(Math.random() * 1000);
+  const port = await pickServerPort();
   server = await startServerProcess(env(), port);
   const base = await api("POST", "/api/v1/bases", { baseName: "Crash", columns: [{ name: "Company", isPrimary: true }] });
   expect(base.status).toBe(201);
