@@ -63,10 +63,15 @@ async function loadedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> 
   return out.result();
 }
 
+// No TypeScript parameter properties here: extraction threads load this file with Node's own
+// type stripping, which only erases types.
 class SheetCollector {
   private blocks: string[] = [];
   private cutSheets: string[] = [];
-  constructor(private maxRows: number) {}
+  private maxRows: number;
+  constructor(maxRows: number) {
+    this.maxRows = maxRows;
+  }
 
   /** Keeps the row's line unless the sheet is full; answers whether the row was cut. */
   addRow(lines: string[], row: ExcelJS.Row): boolean {
