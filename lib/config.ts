@@ -77,7 +77,7 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(15_000),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: int(4),
 
-  CELLWRIGHT_URL: z.string().default("http://localhost:3000"),
+  CELLWRIGHT_URL: optionalString,
   CELLWRIGHT_API_KEY: optionalString,
 });
 
@@ -149,7 +149,9 @@ function buildConfig(e: z.infer<typeof schema>) {
       cellRun: e.CREDITS_COST_CELL_RUN,
     },
     // `npm run cli -- mcp`: the running Cellwright a stdio MCP client is forwarded to.
-    mcpBridge: { url: e.CELLWRIGHT_URL, apiKey: e.CELLWRIGHT_API_KEY },
+    mcpBridge: { url: e.CELLWRIGHT_URL ?? "http://localhost:3000", apiKey: e.CELLWRIGHT_API_KEY },
+    /** `npm run cli -- eval`'s server unless --url names one: CELLWRIGHT_URL, else the server this environment starts. */
+    cliServerUrl: e.CELLWRIGHT_URL ?? `http://127.0.0.1:${e.PORT}`,
     /** What every run starts with: the cost of a cell, and the cap a run gets when none is asked for. */
     runs: { cellCost: e.CREDITS_COST_CELL_RUN, defaultMaxCredits: e.DEFAULT_RUN_MAX_CREDITS ?? null },
     /** How long records that only grow are kept (0: forever), and how often they are pruned (0: never). */

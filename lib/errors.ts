@@ -35,6 +35,7 @@ export const ERROR_CATALOG = {
   run_not_found: { status: 404, message: "Run not found." },
   review_action_not_found: { status: 404, message: "Review action not found." },
   import_not_found: { status: 404, message: "Import not found." },
+  evaluation_not_found: { status: 404, message: "Evaluation not found." },
   method_not_allowed: { status: 405, message: "Method not allowed." },
   // structure conflicts
   dependency_cycle: { status: 409, message: "The column inputs would form a cycle." },
@@ -50,6 +51,8 @@ export const ERROR_CATALOG = {
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with a different request." },
   idempotency_in_progress: { status: 409, message: "A request with this Idempotency-Key is still in progress; retry later." },
   run_finished: { status: 409, message: "The run has finished; start a new run instead." },
+  nothing_to_evaluate: { status: 409, message: "The column has no verified cells to evaluate on." },
+  evaluation_not_finished: { status: 409, message: "The evaluation has not finished." },
   run_budget_reached: { status: 409, message: "The run has spent its credit cap; resume it with a higher maxCredits." },
   // values and types
   invalid_value: { status: 400, message: "The value is not valid for the column type." },

@@ -31,4 +31,5 @@ export const newId = {
   file: () => `file_${randomBase62(20)}`,
   view: () => `view_${randomBase62(16)}`,
   reviewAction: () => `rev_${randomBase62(20)}`,
+  evaluation: () => `eval_${randomBase62(20)}`,
 };

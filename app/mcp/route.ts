@@ -17,10 +17,13 @@ import * as runById from "../api/v1/runs/[runId]/route";
 import * as cancelRun from "../api/v1/runs/[runId]/cancel/route";
 import * as queryRows from "../api/v1/bases/[baseId]/rows/query/route";
 import * as review from "../api/v1/bases/[baseId]/review/route";
+import * as quality from "../api/v1/bases/[baseId]/columns/[columnId]/quality/route";
+import * as evaluate from "../api/v1/bases/[baseId]/columns/[columnId]/evaluate/route";
+import * as evaluation from "../api/v1/evaluations/[evaluationId]/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
 // endpoint needs its route module here and its entry in lib/mcp/tools.ts.
-const handlers = handlersOf([bases, base, structure, rows, row, addRows, updateRows, deleteRows, columns, column, run, estimate, configure, runById, cancelRun, queryRows, review]);
+const handlers = handlersOf([bases, base, structure, rows, row, addRows, updateRows, deleteRows, columns, column, run, estimate, configure, runById, cancelRun, queryRows, review, quality, evaluate, evaluation]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });
 

@@ -19,6 +19,7 @@ import { RunBar } from "./run-bar";
 import { Grid } from "./grid";
 import { Toolbar } from "./toolbar";
 import { ImportDialog } from "../imports/import-dialog";
+import { QualityPanel } from "../quality/quality-panel";
 import { useBaseRows } from "./use-base-rows";
 import { useGridQuery } from "./use-grid-query";
 import { useThrottledInvalidate } from "./use-throttled-invalidate";
@@ -48,6 +49,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   const [query, setQuery] = useGridQuery();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [importing, setImporting] = useState(false);
+  const [qualityOf, setQualityOf] = useState<string | null>(null);
   const qc = useQueryClient();
   const toast = useToast();
 
@@ -56,7 +58,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   const rows = useBaseRows(baseId, structure.data?.sheetColumns, request);
   const table = useGridTable(rows.store, rows.all, columns);
   const reviewCount = useRowCount(baseId, keys.reviewCount(baseId), useMemo(() => needsReviewFilter(columns), [columns]));
-  useThrottledInvalidate(rows.store, [keys.reviewCount(baseId), keys.base(baseId)]);
+  useThrottledInvalidate(rows.store, [keys.reviewCount(baseId), keys.base(baseId), keys.qualities(baseId)]);
   const focusCell = useCallback((t: { rowId: string; columnId: string }) => table.setFocusedCell(t.rowId, t.columnId), [table]);
   const confirmRun = useCallback(
     (cells: number) => new Promise<{ maxCredits?: number } | null>((answer) => setDialog({ kind: "confirm-run", cells, answer })),
@@ -69,6 +71,9 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
     () => Object.keys(table.state.rowSelection).filter((id) => table.state.rowSelection[id] && rows.store.has(id)),
     [table.state.rowSelection, rows.store, rows.all],
   );
+  const qualityColumn = columns.find((c) => c.id === qualityOf);
+  const primaryName = (columns.find((c) => c.isPrimary) ?? columns[0])?.name;
+  const rowLabel = useCallback((rowId: string) => (primaryName ? rows.store.get(rowId)?.cells[primaryName]?.value || undefined : undefined), [rows.store, primaryName]);
   const aiIds = useMemo(() => new Set(columns.filter((c) => c.isAiEnabled).map((c) => c.id)), [columns]);
 
   const rerunRequest = (): RunRequest | null => {
@@ -177,6 +182,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                     edit: (column) => setDialog({ kind: "column", column }),
                     rerun: (column) => setDialog({ kind: "run", title: `Re-run “${column.name}”?`, request: { columnIds: [column.id] } }),
                     estimate: (column) => void estimateColumn(column),
+                    quality: (column) => setQualityOf(column.id),
                     remove: (column) => setDialog({ kind: "delete-column", column }),
                   }}
                   empty={
@@ -199,6 +205,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
               onExit={() => setQuery({ ...query, review: false })}
             />
           ) : null}
+          {qualityColumn ? <QualityPanel key={qualityColumn.id} baseId={baseId} column={qualityColumn} rowLabel={rowLabel} onClose={() => setQualityOf(null)} /> : null}
           {side}
         </div>
       )}

@@ -2,7 +2,7 @@
 import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../data/types";
 import { Menu, type MenuItem } from "../ui/menu";
-import { CoinsIcon, DotsIcon, KeyIcon, PencilIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../ui/icons";
+import { ChartIcon, CoinsIcon, DotsIcon, KeyIcon, PencilIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../ui/icons";
 import { TypeIcon, typeLabel } from "./column-kinds";
 import { GUTTER_WIDTH } from "./use-grid-table";
 
@@ -12,6 +12,7 @@ export interface ColumnMenuActions {
   edit(column: ColumnView): void;
   rerun(column: ColumnView): void;
   estimate(column: ColumnView): void;
+  quality(column: ColumnView): void;
   remove(column: ColumnView): void;
 }
 
@@ -80,6 +81,7 @@ function HeaderCell({
     { label: "Edit column…", icon: <PencilIcon />, onSelect: () => actions.edit(column) },
     { label: "Re-run column…", icon: <RefreshIcon />, onSelect: () => actions.rerun(column), disabled: Boolean(runHint), hint: runHint },
     { label: "Estimate re-run cost", icon: <CoinsIcon />, onSelect: () => actions.estimate(column), disabled: Boolean(runHint), hint: runHint },
+    { label: "Quality…", icon: <ChartIcon />, onSelect: () => actions.quality(column), disabled: !column.isAiEnabled, hint: column.isAiEnabled ? undefined : "Only AI columns are measured" },
     { label: "Delete column…", icon: <TrashIcon />, onSelect: () => actions.remove(column), danger: true },
   ];
   return (

@@ -45,7 +45,9 @@ export function RunBar({ baseId }: { baseId: string }) {
   const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled;
   const failed = counts.error + counts.cancelled;
   const active = run.status === "running" || run.status === "paused";
-  if (!active && failed === 0) return null;
+  // An evaluation's rows are not the base's cells: retrying "failed" would re-run nothing of it.
+  const evaluation = run.trigger === "evaluation";
+  if (!active && (failed === 0 || evaluation)) return null;
 
   const act = async (path: string, body?: unknown) => {
     try {
@@ -57,7 +59,7 @@ export function RunBar({ baseId }: { baseId: string }) {
   };
   const pct = (n: number) => `${total ? (100 * n) / total : 0}%`;
   const label =
-    run.status === "paused" ? (run.pausedReason === "budget" ? "Paused: credit cap reached" : "Paused") : run.status === "running" ? "Running" : run.status === "cancelled" ? "Cancelled" : "Finished";
+    run.status === "paused" ? (run.pausedReason === "budget" ? "Paused: credit cap reached" : "Paused") : run.status === "running" ? (evaluation ? "Evaluating" : "Running") : run.status === "cancelled" ? "Cancelled" : "Finished";
 
   return (
     <div role="status" aria-label="Run progress" data-run-status={run.status} className="flex flex-wrap items-center gap-3 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-950">

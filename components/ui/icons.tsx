@@ -155,3 +155,9 @@ export const TableIcon = (p: IconProps) => (
     <path d="M2 6h12M2 9.75h12M6.5 6v7.5" />
   </Svg>
 );
+export const ChartIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 2.5v11h11" />
+    <path d="M5 11V8.5M8 11V6.5M11 11V4" />
+  </Svg>
+);

@@ -1,10 +1,11 @@
 // The e2e suite's model: test/support/fake-llm.ts over HTTP, with the assistant's side scripted.
-// Cell runs get the fake's default, deterministic answers. An assistant turn whose message asks
-// for a "company research table" creates three columns and tries one change that would form a
-// cycle (so the UI shows a failed tool call too), then explains. Plain erasable TypeScript: Node
-// runs this file directly.
+// Cell runs get the fake's default, deterministic answers, except the quality spec's columns
+// (see quality-script.ts). An assistant turn whose message asks for a "company research table"
+// creates three columns and tries one change that would form a cycle (so the UI shows a failed
+// tool call too), then explains. Plain erasable TypeScript: Node runs this file directly.
 import { startFakeLlm, type FakeLlmRequest, type FakeReply } from "../../test/support/fake-llm.ts";
 import { startPageServer } from "../../test/support/page-server.ts";
+import { qualityAnswer } from "./quality-script.ts";
 
 // Cells of a column with scrape-url really browse: the model asks for the article page served
 // here, the product fetches it through its URL guard, and the answer cites it, so the popover
@@ -16,6 +17,9 @@ const pages = await startPageServer();
 const flakySeen = new Set<string>();
 
 function cellReply(req: FakeLlmRequest): FakeReply | undefined {
+  // The quality spec's columns are right on some rows and wrong on others (see quality-script.ts).
+  const scripted = qualityAnswer(`${req.system}\n${req.lastUserText}`);
+  if (scripted) return { json: { ...scripted, sources: [], additionalDetails: "Scripted by the quality spec." } };
   const flaky = /"Company": "(Flaky [^"]*)"/.exec(req.lastUserText)?.[1];
   if (flaky && !flakySeen.has(flaky)) {
     flakySeen.add(flaky);

@@ -6,13 +6,13 @@ export interface CommandInput {
   options: Record<string, string | boolean | undefined>;
   positionals: string[];
   out: (line: string) => void;
+  /** Notes and warnings, apart from the result on `out` (which --json keeps machine-readable). */
+  err: (line: string) => void;
+  /** A progress bar redrawn in place; absent when stderr is not a terminal. */
+  progress?: (text: string) => void;
 }
 
-/**
- * One CLI command. The table in commands.ts lists them all; the runner parses the options each
- * declares, opens the runtime, calls `run` and closes the runtime again.
- */
-export interface CliCommand {
+interface CommandShape {
   /** The words that select it, e.g. "workspace create". */
   path: string;
   summary: string;
@@ -21,10 +21,27 @@ export interface CliCommand {
   options: Record<string, { type: "string" | "boolean"; required?: boolean }>;
   /** Positional arguments allowed after the options (export/import take a file). */
   positionals?: { min: number; max: number };
+}
+
+/** A command on the database the environment names: the runner opens the runtime around `run`. */
+export interface DatabaseCommand extends CommandShape {
+  runtime?: true;
   run(rt: Runtime, input: CommandInput): Promise<void>;
   /** Run instead when the embedded database is held by a running server (see control.ts). */
   whenBusy?(config: Config, input: CommandInput): Promise<void>;
 }
+
+/**
+ * A client of a running server's REST API (`eval`): the runner opens no database, so it works
+ * while the server holds the embedded one, and the work runs in that server's engine.
+ */
+export interface ServerClientCommand extends CommandShape {
+  runtime: false;
+  run(config: Config, input: CommandInput): Promise<void>;
+}
+
+/** One CLI command. The table in commands.ts lists them all; the runner parses the options each declares. */
+export type CliCommand = DatabaseCommand | ServerClientCommand;
 
 /** A mistake in how the CLI was called: printed with the command's usage, exit code 64. */
 export class UsageError extends Error {

@@ -4,10 +4,11 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
 import { intOption, stringOption, table, type CliCommand, type CommandInput } from "./command.ts";
 import { CREDITS_COMMANDS } from "./credits-command.ts";
 import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
+import { EVAL_COMMAND } from "./eval-command.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
 import { signInLinkFromServer } from "./control.ts";
 
-// The command table. A new command (credits add, export, import) is one more entry here.
+// The command table. A new command (credits add, export, import, eval) is one more entry here.
 
 async function workspaceId(rt: Runtime, input: CommandInput): Promise<{ id: string; name: string }> {
   return findWorkspaceByName(rt.db.prisma, stringOption(input, "workspace"));
@@ -95,4 +96,5 @@ export const COMMANDS: CliCommand[] = [
   },
   ...CREDITS_COMMANDS,
   ...EXPORT_IMPORT_COMMANDS,
+  EVAL_COMMAND,
 ];

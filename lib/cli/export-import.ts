@@ -39,6 +39,8 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "files", key: ["id"] },
   { name: "review_actions", key: ["id"] },
   { name: "imports", key: ["id"] },
+  { name: "evaluations", key: ["id"] },
+  { name: "evaluation_items", key: ["evaluation_id", "row_id"] },
 ];
 
 /** Left out on purpose: browser sessions and one-time sign-in links (sign in again), caches, live limiter state and 24-hour idempotency keys. */

@@ -9,12 +9,18 @@ import { COMMANDS } from "./commands.ts";
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Redraws a progress bar in place; only when stderr is a terminal. */
+  progress?: (text: string) => void;
 }
 
 /** Exit codes: 0 done, 1 the command failed, 2 the embedded database is busy, 64 wrong usage. */
 export const EXIT = { ok: 0, failed: 1, busy: 2, usage: 64 } as const;
 
-const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+const consoleIo: CliIo = {
+  out: (l) => console.log(l),
+  err: (l) => console.error(l),
+  progress: process.stderr.isTTY ? (t) => void process.stderr.write(t) : undefined,
+};
 
 function help(io: CliIo, commands: CliCommand[]) {
   io.out("Usage: npm run cli -- <command> [options]");
@@ -47,7 +53,8 @@ function parse(command: CliCommand, args: string[]) {
 }
 
 /**
- * Runs one CLI command against the database the environment names and returns the exit code.
+ * Runs one CLI command against the database the environment names (or, for a client of a running
+ * server, with the configuration alone) and returns the exit code.
  * Errors are printed as one clear sentence, never as a stack trace.
  */
 export async function runCli(argv: string[], env: Env, io: CliIo = consoleIo, commands = COMMANDS): Promise<number> {
@@ -73,13 +80,17 @@ export async function runCli(argv: string[], env: Env, io: CliIo = consoleIo, co
   let rt: Runtime | undefined;
   let input: CommandInput | undefined;
   try {
-    input = { ...parse(command, rest), out: io.out };
+    input = { ...parse(command, rest), out: io.out, err: io.err, progress: io.progress };
+    if (command.runtime === false) {
+      await command.run(loadConfig(env), input);
+      return EXIT.ok;
+    }
     // Commands run no enrichment: no queue engine to start (pending work waits for a worker).
     rt = await createRuntime(loadConfig(env), { queue: "database" });
     await command.run(rt, input);
     return EXIT.ok;
   } catch (e) {
-    if (e instanceof DataDirBusyError && command.whenBusy && input) {
+    if (e instanceof DataDirBusyError && command.runtime !== false && command.whenBusy && input) {
       try {
         await command.whenBusy(loadConfig(env), input);
         return EXIT.ok;

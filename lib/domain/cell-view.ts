@@ -1,5 +1,6 @@
 import type { Cell } from "../db/generated/client.ts";
-import { reviewThresholdOf, type ColumnRecord } from "./column-model.ts";
+import { calibrationOf, reviewThresholdOf, type ColumnRecord } from "./column-model.ts";
+import { calibrate } from "./quality/isotonic.ts";
 
 export interface CellMetadata {
   sources: string[] | null;
@@ -10,6 +11,8 @@ export interface CellMetadata {
   excerpts?: Record<string, string>;
   /** A reviewer corrected the value: what the model had answered. */
   aiValue?: string;
+  /** The confidence mapped through the column's calibration (columns with 30 or more reviews). */
+  calibratedConfidence?: number;
 }
 
 export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale"> & { verified?: boolean };
@@ -25,10 +28,15 @@ export interface ExpandedCell {
 }
 
 /** The expanded form (spec §2.3), with our documented additions: status, error and stale. A cancelled cell carries error.code "cancelled". */
-export function expandCell(column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions">>, value: string, cell: CellState | undefined): ExpandedCell {
+export function expandCell(
+  column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>,
+  value: string,
+  cell: CellState | undefined,
+): ExpandedCell {
   if (!column.isAiEnabled && !cell) return { value };
   if (!cell) return { value, status: "idle", needsReview: false, verified: false };
   const meta = (cell.metadata ?? {}) as Partial<CellMetadata>;
+  const fit = calibrationOf(column);
   const out: ExpandedCell = {
     value,
     metadata: {
@@ -38,9 +46,10 @@ export function expandCell(column: Pick<ColumnRecord, "isAiEnabled"> & Partial<P
       ...(meta.suppliedByUser ? { suppliedByUser: true } : {}),
       ...(meta.excerpts ? { excerpts: meta.excerpts } : {}),
       ...(typeof meta.aiValue === "string" ? { aiValue: meta.aiValue } : {}),
+      ...(fit && typeof meta.confidenceScore === "number" ? { calibratedConfidence: calibrate(fit, meta.confidenceScore) } : {}),
     },
     status: cell.status,
-    needsReview: needsReview(cell, reviewThresholdOf({ columnOptions: column.columnOptions ?? {} })),
+    needsReview: needsReview(cell, reviewThresholdOf({ columnOptions: column.columnOptions ?? {}, calibration: column.calibration })),
     verified: Boolean(cell.verified),
   };
   if (cell.status === "error" || cell.status === "cancelled") out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appError } from "../errors.ts";
 import { columnType, COLUMN_TYPE_NAMES } from "./column-types/index.ts";
-import { AUTO_RUN_MODES, TOOL_NAMES, nameKey, type ColumnRecord } from "./column-model.ts";
+import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "./column-model.ts";
 import { findCycle } from "./graph.ts";
 import { parseModelSpec } from "./model-spec.ts";
 
@@ -30,7 +30,7 @@ export const columnFields = {
   tools: z.array(toolRef).max(TOOL_NAMES.length).describe("Tools the AI may use for this column; replaces the list."),
   columnOptions: z
     .record(z.string(), z.unknown())
-    .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7). At most 20,000 characters of JSON.`),
+    .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
 };
 
@@ -135,5 +135,8 @@ function validateColumnOptions(options: Record<string, unknown>): void {
   const t = options.reviewThreshold;
   if (t !== undefined && (typeof t !== "number" || !(t >= 0 && t <= 1))) {
     throw appError("validation_failed", "columnOptions.reviewThreshold is a number from 0 to 1 (default 0.7).", { field: "columnOptions.reviewThreshold" });
+  }
+  if (options.reviewBy !== undefined && !(REVIEW_BY as readonly unknown[]).includes(options.reviewBy)) {
+    throw appError("validation_failed", `columnOptions.reviewBy must be one of: ${REVIEW_BY.join(", ")}.`, { field: "columnOptions.reviewBy" });
   }
 }

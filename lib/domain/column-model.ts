@@ -1,4 +1,5 @@
 import type { Column } from "../db/generated/client.ts";
+import { rawThresholdFor, type CalibrationFit } from "./quality/isotonic.ts";
 
 export type ColumnRecord = Column;
 
@@ -50,7 +51,29 @@ export const nameKey = (name: string) => name.normalize("NFC").trim().toLowerCas
 /** Done cells below this confidence need review (columnOptions.reviewThreshold, 0 to 1). */
 export const DEFAULT_REVIEW_THRESHOLD = 0.7;
 
-export function reviewThresholdOf(c: Pick<ColumnRecord, "columnOptions">): number {
+/** What the review threshold is compared with: the model's confidence, or its calibrated value. */
+export const REVIEW_BY = ["model", "calibrated"] as const;
+
+type ReviewSettings = Pick<ColumnRecord, "columnOptions"> & Partial<Pick<ColumnRecord, "calibration">>;
+
+/** The column's threshold as set (columnOptions.reviewThreshold). */
+export function statedReviewThreshold(c: Pick<ColumnRecord, "columnOptions">): number {
   const t = ((c.columnOptions ?? {}) as Record<string, unknown>).reviewThreshold;
   return typeof t === "number" && t >= 0 && t <= 1 ? t : DEFAULT_REVIEW_THRESHOLD;
+}
+
+export const reviewByOf = (c: Pick<ColumnRecord, "columnOptions">): (typeof REVIEW_BY)[number] =>
+  ((c.columnOptions ?? {}) as Record<string, unknown>).reviewBy === "calibrated" ? "calibrated" : "model";
+
+export const calibrationOf = (c: Partial<Pick<ColumnRecord, "calibration">>): CalibrationFit | null => (c.calibration as CalibrationFit | null | undefined) ?? null;
+
+/**
+ * The model confidence below which a done cell needs review. With reviewBy "calibrated" and a
+ * fitted column, the stated threshold applies to the calibrated value; the fit is monotone, so
+ * that is a threshold on the model's confidence too, and the database filters on it as before.
+ */
+export function reviewThresholdOf(c: ReviewSettings): number {
+  const stated = statedReviewThreshold(c);
+  const fit = calibrationOf(c);
+  return reviewByOf(c) === "calibrated" && fit ? rawThresholdFor(fit, stated) : stated;
 }

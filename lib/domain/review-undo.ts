@@ -4,6 +4,7 @@ import { loadBase, touchBase } from "./base-context.ts";
 import { readReviewState, unverifyCell } from "./cells/index.ts";
 import { recordActions, snapshot } from "./review.ts";
 import { writeReviewedValues } from "./rows-write.ts";
+import { refitCalibration } from "./quality/calibration.ts";
 
 // Undo of a review: an accept or an edit is taken back, and the cell returns to what it was just
 // before (its value, verified and stale). The undo is itself recorded, so the history still tells
@@ -44,6 +45,7 @@ export async function undoReview(w: Work, actor: { workspaceId: string; keyId: s
   if (action.action === "edit") await writeReviewedValues(tx, [{ ...ref, value: before.value }]);
   const [now] = await readReviewState(tx, [ref]);
   const [undoId] = await recordActions(tx, actor, ctx.baseId, [{ ...ref, action: "undo", before: current, after: snapshot(before.value, now) }]);
+  await refitCalibration(tx, [ref.columnId]);
 
   await touchBase(tx, ctx.baseId);
   w.emit({ type: "cell.updated", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowId: ref.rowId, columnId: ref.columnId, status: "done" });

@@ -12,6 +12,7 @@ import { MAX_CELL_CHARS } from "./row-input.ts";
 import { settleRows } from "./row-settled.ts";
 import { writeReviewedValues } from "./rows-write.ts";
 import { runCells } from "./run-request.ts";
+import { refitCalibration } from "./quality/calibration.ts";
 import type { RunPolicy } from "./runs/record.ts";
 
 // Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
@@ -120,6 +121,8 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
     done.map((p) => ({ rowId: p.rowId, columnId: p.columnId, action: p.action, before: snapshot(valueOf(p), before.get(`${p.rowId}:${p.columnId}`)), after: snapshot(afterValue(p), after.get(`${p.rowId}:${p.columnId}`)) })),
   );
 
+  // The column's calibration follows its history, in the same transaction.
+  await refitCalibration(tx, done.map((p) => p.columnId));
   if (edits.length > 0) await settleEditedRows(w, ctx, edits);
   if (done.length > 0) {
     await touchBase(tx, ctx.baseId);

@@ -4,7 +4,7 @@ import { expandCell, type CellState } from "./cell-view.ts";
 export type RowValues = Record<string, string>;
 
 /** What rendering a row needs of a column (Get Row loads just this much). */
-export type ViewColumn = Pick<ColumnRecord, "id" | "name" | "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions">>;
+export type ViewColumn = Pick<ColumnRecord, "id" | "name" | "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>;
 
 /** The spec's standard row: every column by name, "" where there is no value. */
 export function standardRow(columns: readonly ViewColumn[], id: string, values: RowValues) {

@@ -2,6 +2,7 @@ import type { Work } from "../db/work.ts";
 import { appError } from "../errors.ts";
 import { loadBase } from "./base-context.ts";
 import { cancelRunCells, pendingCellsOfRun } from "./cells/index.ts";
+import { cancelItemsOfRun } from "./evaluations/items.ts";
 import { getRun, lockRun, setMaxCredits, transitionRun, type RunView } from "./runs/record.ts";
 
 // Control of a run: cancel, pause and resume. Each locks the run first, the order every outcome
@@ -20,6 +21,7 @@ export async function cancelRun(w: Work, workspaceId: string, runId: string): Pr
     await transitionRun(w, run, "cancel");
     const base = await loadBase(w.tx, workspaceId, run.baseId);
     await cancelRunCells(w, base, runId);
+    await cancelItemsOfRun(w.tx, runId);
   }
   return getRun(w.tx, workspaceId, runId);
 }

@@ -114,7 +114,7 @@ async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellCo
 type ExampleRow = { column_id: string; row_id: string; values: unknown };
 
 /** Up to MAX_EXAMPLES + 1 per column (one may be the cell being filled), through the partial index on verified cells. */
-async function loadExamples(db: Tx, columnIds: string[]): Promise<Map<string, ExampleRow[]>> {
+export async function loadExamples(db: Tx, columnIds: string[]): Promise<Map<string, ExampleRow[]>> {
   const rows = await db.$queryRawUnsafe<ExampleRow[]>(
     `SELECT col.id AS column_id, ex.row_id, ex."values"
      FROM unnest($1::text[]) AS col(id)

@@ -5,6 +5,7 @@ import { dbSearchCache } from "./search-cache.ts";
 import { systemDnsResolver } from "../tools/index.ts";
 import { storedFiles } from "../files/file-store.ts";
 import { createCompletionBatcher } from "./completion-batch.ts";
+import { startEvaluationWorker } from "./evaluation-worker.ts";
 
 export interface EngineOptions {
   tools?: RunnerDeps["tools"];
@@ -13,17 +14,15 @@ export interface EngineOptions {
 /**
  * Starts the enrichment engine in this process: it claims ready cells from the runtime's queue,
  * at most AI_CONCURRENCY at once and AI_RPM a minute, and wakes whenever a commit queues work.
+ * The rows of evaluations run beside it, with slots of their own and the same rate limit.
  */
 export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promise<CellQueue> {
   const queue = rt.queue.createCellQueue(() => rt.bus.emit({ type: "work.available" }));
   const batcher = createCompletionBatcher(rt, queue.owner, (rowIds) => queue.stored?.(rowIds));
-  const worker = createCellWorker(rt, {
-    limiter: rt.limiter,
-    owner: queue.owner,
-    complete: (c) => batcher.complete(c),
-    tools: { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools },
-  });
+  const tools = { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools };
+  const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete: (c) => batcher.complete(c), tools });
   queue.start(worker);
+  startEvaluationWorker(rt, { limiter: rt.limiter, tools });
   const off = rt.bus.on((e) => {
     if (e.type === "work.available") queue.wake();
     else if (e.type === "cells.cancelled") queue.cancel(e.refs);

@@ -4,6 +4,7 @@ import * as assistant from "../http/schemas/assistant.ts";
 import * as bases from "../http/schemas/bases.ts";
 import * as columns from "../http/schemas/columns.ts";
 import * as rows from "../http/schemas/rows.ts";
+import * as quality from "../http/schemas/quality.ts";
 import * as review from "../http/schemas/review.ts";
 import * as run from "../http/schemas/run.ts";
 import * as runs from "../http/schemas/runs.ts";
@@ -154,6 +155,29 @@ export const TOOLS: readonly McpTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     maxItems: { cells: 100 },
     summary: (r) => `${plural(r.cells?.length ?? 0, "cell")} reviewed${r.errors?.length ? `; ${plural(r.errors.length, "error")}` : ""}.`,
+  },
+  {
+    name: "column_quality",
+    title: "Measure a column's quality",
+    endpoints: [quality.columnQuality],
+    annotations: READ,
+    summary: (r) =>
+      `${plural(r.reviewed, "reviewed cell")}, agreement ${r.agreement ?? "n/a"}, calibration error ${r.expectedCalibrationError ?? "n/a"}; suggested review threshold ${r.suggestedReviewThreshold ?? "none yet"}; ${r.needsReview} need review.`,
+  },
+  {
+    name: "evaluate_column",
+    title: "Evaluate a column on its verified rows",
+    description: "Regenerates an AI column blind on its verified rows, optionally with other instructions, model or tools, and measures accuracy; charged per row, never changes cells. Poll get_evaluation.",
+    endpoints: [quality.evaluateColumn],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    summary: (r) => `Evaluation ${r.id} started on ${plural(r.rows, "row")} (about ${r.estimatedCredits} credits); poll get_evaluation.`,
+  },
+  {
+    name: "get_evaluation",
+    title: "Get an evaluation",
+    endpoints: [quality.getEvaluation],
+    annotations: READ,
+    summary: (r) => `Evaluation ${r.id}: ${r.status}; accuracy ${r.accuracy ?? "n/a"} (the column's own: ${r.previousAccuracy ?? "n/a"}) on ${r.counts.correct + r.counts.incorrect} of ${r.counts.rows} rows.`,
   },
   {
     name: "get_run",

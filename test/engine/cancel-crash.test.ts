@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { keyedApi, pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
 
@@ -28,14 +28,7 @@ afterAll(async () => {
 
 const env = () => ({ DATA_DIR: dataDir, API_KEY: KEY, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake", AI_CONCURRENCY: "8" });
 
-async function api(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${server!.url}${p}`, {
-    method,
-    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = keyedApi(() => server, KEY);
 
 it("a run cancelled just before kill -9 stays cancelled after the restart, and nothing is charged twice", { timeout: 300_000 }, async () => {
   const port = await pickServerPort();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { keyedApi, pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
 
@@ -38,14 +38,7 @@ const env = () => ({
   AI_CONCURRENCY: String(SLOTS),
 });
 
-async function api(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${server!.url}${p}`, {
-    method,
-    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = keyedApi(() => server, KEY);
 
 async function countStatuses(baseId: string) {
   const rows = (await api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows as any[];

@@ -28,6 +28,9 @@ const EXPECTED = [
   "get_run",
   "cancel_run",
   "review_cells",
+  "column_quality",
+  "evaluate_column",
+  "get_evaluation",
   "configure_base",
 ];
 
@@ -146,6 +149,8 @@ describe("isolation", () => {
       ["estimate_run", { baseId }],
       ["run_cells", { baseId }],
       ["review_cells", { baseId, cells: [{ rowId: row.id, columnId: "scol_none", action: "accept" }] }],
+      ["column_quality", { baseId, columnId: "scol_none" }],
+      ["evaluate_column", { baseId, columnId: "scol_none" }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];
     const withBaseId = TOOLS.filter((x) => x.endpoints.some((e) => e.path.includes("{baseId}")) || x.name === "configure_base").map((x) => x.name);

@@ -75,3 +75,15 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   };
   return { url, child, output: () => log, kill9: () => signalGroup("SIGKILL"), stop: () => signalGroup("SIGTERM") };
 }
+
+/** JSON calls with one API key to whichever server process `current` gives (it changes across restarts). */
+export function keyedApi(current: () => ServerProcess | undefined, key: string) {
+  return async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${current()!.url}${p}`, {
+      method,
+      headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+}

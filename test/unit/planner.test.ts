@@ -20,6 +20,7 @@ function col(id: string, o: { ai?: boolean; inputs?: string[]; autoRun?: string 
     instructions: "",
     columnOptions: o.autoRun ? { autoRun: o.autoRun } : {},
     configVersion: 1,
+    calibration: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   } as ColumnRecord;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { keyedApi, pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -34,14 +34,7 @@ const env = () => ({
   // Its own build directory: suites that start the server may run in parallel.
 });
 
-async function api(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${server!.url}${p}`, {
-    method,
-    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = keyedApi(() => server, KEY);
 
 it("delivers every pending message after kill -9, once per webhook-id", { timeout: 400_000 }, async () => {
   const port = await pickServerPort();

@@ -5,9 +5,10 @@ import { newId } from "../../ids.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
-// belongs to the last run that queued it), so the two can never disagree.
+// belongs to the last run that queued it), so the two can never disagree. An evaluation's run
+// counts the evaluation's rows instead, which wait in `evaluation_items` as cells do in `cells`.
 
-export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant"] as const;
+export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation"] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;
@@ -127,14 +128,16 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
 
 async function countsOf(tx: Tx, ids: readonly string[]): Promise<Map<string, RunCounts>> {
   const rows = await tx.$queryRawUnsafe<{ run_id: string; status: string; n: number }[]>(
-    `SELECT run_id, status, count(*)::int AS n FROM cells WHERE run_id = ANY($1::text[]) GROUP BY run_id, status`,
+    `SELECT run_id, status, count(*)::int AS n FROM cells WHERE run_id = ANY($1::text[]) GROUP BY run_id, status
+     UNION ALL
+     SELECT run_id, status, count(*)::int AS n FROM evaluation_items WHERE run_id = ANY($1::text[]) GROUP BY run_id, status`,
     [...ids],
   );
   const out = new Map<string, RunCounts>();
   for (const id of ids) out.set(id, { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 });
   for (const r of rows) {
     const c = out.get(r.run_id)!;
-    if (r.status in c) c[r.status as keyof RunCounts] = r.n;
+    if (r.status in c) c[r.status as keyof RunCounts] += r.n;
   }
   return out;
 }
@@ -251,6 +254,7 @@ export async function finishRuns(w: Work, runIds: readonly string[]): Promise<vo
     `UPDATE runs SET status = ${toSql("finish")}, finished_at = now(), paused_reason = NULL, updated_at = now()
      WHERE id = ANY($1::text[]) AND ${fromSql("finish")}
        AND NOT EXISTS (SELECT 1 FROM cells c WHERE c.run_id = runs.id AND c.status IN ('pending', 'running'))
+       AND NOT EXISTS (SELECT 1 FROM evaluation_items e WHERE e.run_id = runs.id AND e.status IN ('pending', 'running'))
      RETURNING id`,
     ids,
   );

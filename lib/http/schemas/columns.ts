@@ -6,7 +6,7 @@ import { columnInputSchema } from "../../domain/column-input.ts";
 // Columns of a base. The body is the one column schema that base creation and the assistant's
 // manageColumn use too.
 
-const columnParams = z.object({ baseId: baseIdParam, columnId: pathId("The column's id (scol_…).", "column_not_found") });
+export const columnParams = z.object({ baseId: baseIdParam, columnId: pathId("The column's id (scol_…).", "column_not_found") });
 
 export const createColumn = defineEndpoint({
   method: "POST",

@@ -41,6 +41,12 @@ export const cellMetadataSchema = z
       .optional()
       .describe("The excerpt of each source the answer was grounded on, by source URL."),
     aiValue: z.string().optional().describe("Present when a reviewer corrected the value: what the model had answered."),
+    calibratedConfidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("Present once the column has 30 or more reviews: confidenceScore mapped through an isotonic fit of the column's review history (see Measuring quality)."),
   })
   .describe("Metadata of an AI cell.");
 
@@ -93,7 +99,9 @@ export const columnViewSchema = z
     instructions: z.string().max(20_000).describe("What the AI should produce, or a description of the column."),
     columnOptions: z
       .record(z.string(), z.unknown())
-      .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column).`),
+      .describe(
+        `Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold and reviewBy (AI columns: when a done cell needs review).`,
+      ),
   })
   .describe("A column of a sheet.");
 

@@ -9,6 +9,7 @@ import * as exportFile from "./export.ts";
 import * as files from "./files.ts";
 import * as imports from "./imports.ts";
 import * as openapi from "./openapi.ts";
+import * as quality from "./quality.ts";
 import * as review from "./review.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
@@ -50,6 +51,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   review.reviewCells,
   review.reviewHistory,
   review.undoReview,
+  quality.columnQuality,
+  quality.estimateEvaluation,
+  quality.evaluateColumn,
+  quality.getEvaluation,
+  quality.listEvaluations,
+  quality.applyEvaluation,
   run.runCells,
   run.estimateRun,
   runs.getRun,

@@ -12,7 +12,7 @@ export const runSchema = z
   .strictObject({
     id: z.string().describe("The run's id (run_…)."),
     baseId: z.string().describe("The base whose cells it runs."),
-    trigger: z.enum(RUN_TRIGGERS).describe("What started it: add-rows, update-rows, run, import or assistant."),
+    trigger: z.enum(RUN_TRIGGERS).describe("What started it: add-rows, update-rows, run, import, assistant or evaluation (whose counts are the evaluation's rows)."),
     status: z.enum(RUN_STATUSES).describe("running, paused, done (no cell pending or running) or cancelled."),
     counts: z
       .strictObject({

@@ -1,0 +1,10 @@
+import { route } from "@/lib/http/respond";
+import { estimateEvaluation } from "@/lib/domain/evaluations/evaluations";
+import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/quality";
+
+export const POST = route(api.estimateEvaluation, async ({ params, body, rt, auth }) =>
+  estimateEvaluation(rt.db.prisma, auth.workspaceId, params.baseId, params.columnId, body, { ...rt.config.runs, defaultModel: rt.config.ai.model }),
+);
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

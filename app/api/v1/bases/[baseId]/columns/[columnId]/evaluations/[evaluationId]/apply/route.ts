@@ -1,0 +1,11 @@
+import { route } from "@/lib/http/respond";
+import { inTransaction } from "@/lib/db/work";
+import { applyEvaluation } from "@/lib/domain/evaluations/evaluations";
+import { otherMethods } from "@/lib/http/methods";
+import * as api from "@/lib/http/schemas/quality";
+
+export const POST = route(api.applyEvaluation, async ({ params, rt, auth }) =>
+  inTransaction(rt, (w) => applyEvaluation(w, auth.workspaceId, params.baseId, params.columnId, params.evaluationId)),
+);
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

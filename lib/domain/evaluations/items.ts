@@ -1,0 +1,157 @@
+import type { Tx } from "../../db/database.ts";
+import type { Work } from "../../db/work.ts";
+import { debit } from "../../credits/ledger.ts";
+import { addSpent, finishRuns, lockRun, transitionRun } from "../runs/record.ts";
+
+// The one owner of `evaluation_items`: an evaluation's rows, which are also the evaluation
+// worker's queue. A row is claimed under a lease, like a cell of a run; its outcome is fenced by
+// that lease (a lost lease or a cancelled run changes nothing), and stored exactly when it is
+// charged, under a key per evaluation row, so a resumed evaluation never pays twice.
+
+export interface ClaimedItem {
+  evaluationId: string;
+  rowId: string;
+  runId: string;
+  attempts: number;
+}
+
+export interface ItemOutcome {
+  got: string;
+  correct: boolean;
+  confidence: number | null;
+  reason: string | null;
+}
+
+export interface ItemCharge {
+  workspaceId: string;
+  baseId: string;
+  columnId: string;
+  amount: number;
+}
+
+const FENCE = `evaluation_items.status = 'running' AND evaluation_items.lease_owner = $3`;
+
+/** Leases up to `limit` ready rows of running runs. */
+export async function claimItems(tx: Tx, owner: string, limit: number, leaseMs: number): Promise<ClaimedItem[]> {
+  if (limit <= 0) return [];
+  return tx.$queryRawUnsafe<ClaimedItem[]>(
+    `UPDATE evaluation_items SET status = 'running', lease_owner = $1, lease_until = now() + make_interval(secs => $3::float8 / 1000)
+     FROM (SELECT e.evaluation_id, e.row_id FROM evaluation_items e JOIN runs ON runs.id = e.run_id
+           WHERE e.status = 'pending' AND e.available_at <= now() AND runs.status = 'running'
+           ORDER BY e.available_at, e.evaluation_id, e.row_id LIMIT $2 FOR UPDATE OF e SKIP LOCKED) t
+     WHERE evaluation_items.evaluation_id = t.evaluation_id AND evaluation_items.row_id = t.row_id
+     RETURNING evaluation_items.evaluation_id AS "evaluationId", evaluation_items.row_id AS "rowId",
+       evaluation_items.run_id AS "runId", evaluation_items.attempts`,
+    owner,
+    limit,
+    leaseMs,
+  );
+}
+
+export async function renewItemLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `UPDATE evaluation_items SET lease_until = now() + make_interval(secs => $2::float8 / 1000) WHERE status = 'running' AND lease_owner = $1`,
+    owner,
+    leaseMs,
+  );
+}
+
+/** Rows whose worker died (lease ran out), or all running rows when this process owns the database alone. */
+export async function returnItemLeases(tx: Tx, all: boolean): Promise<number> {
+  return tx.$executeRawUnsafe(
+    `UPDATE evaluation_items SET status = 'pending', lease_owner = NULL, lease_until = NULL
+     WHERE status = 'running' AND ($1::boolean OR lease_until < now())`,
+    all,
+  );
+}
+
+/**
+ * Stores a row's verdict with its charge. The run is locked first (as cells' outcomes do), so the
+ * cap holds exactly: a row its budget cannot cover goes back to pending, uncharged, and the run
+ * pauses. Answers "stored", "over_budget", "no_credits" or "superseded".
+ */
+export async function completeItem(w: Work, item: ClaimedItem, owner: string, outcome: ItemOutcome, charge: ItemCharge) {
+  const run = await lockRun(w.tx, item.runId);
+  const left = run.maxCredits === null ? Infinity : run.maxCredits - run.creditsSpent;
+  if (run.status !== "running" || charge.amount > left) {
+    const back = await release(w.tx, item, owner, 0);
+    if (back && run.status === "running") await transitionRun(w, run, "budget");
+    return back ? ("over_budget" as const) : ("superseded" as const);
+  }
+  const stored = await w.tx.$executeRawUnsafe(
+    `UPDATE evaluation_items SET status = 'done', got = $4, correct = $5, confidence = $6, reason = $7, error_code = NULL,
+       lease_owner = NULL, lease_until = NULL, finished_at = now()
+     WHERE evaluation_id = $1 AND row_id = $2 AND ${FENCE}`,
+    item.evaluationId,
+    item.rowId,
+    owner,
+    outcome.got,
+    outcome.correct,
+    outcome.confidence,
+    outcome.reason,
+  );
+  if (stored === 0) return "superseded" as const;
+  const paid = await debit(w.tx, {
+    ...charge,
+    reason: "evaluation",
+    rowId: item.rowId,
+    idempotencyKey: `evaluation:${item.evaluationId}:${item.rowId}`,
+  });
+  if (!paid.ok) throw new NoCredits();
+  if (paid.charged) await addSpent(w.tx, run.id, charge.amount);
+  if (left - charge.amount < run.cellCost && run.maxCredits !== null) await transitionRun(w, run, "budget");
+  await finishRuns(w, [run.id]);
+  return "stored" as const;
+}
+
+/** The workspace ran dry while the answer was in flight: thrown to roll the row back. */
+export class NoCredits extends Error {
+  constructor() {
+    super("insufficient credits");
+    this.name = "NoCredits";
+  }
+}
+
+/** A row that cannot be evaluated: it ends in error, uncharged. */
+export async function failItem(w: Work, item: ClaimedItem, owner: string, error: { code: string; message: string }) {
+  const n = await w.tx.$executeRawUnsafe(
+    `UPDATE evaluation_items SET status = 'error', error_code = $4, reason = $5, attempts = attempts + 1,
+       lease_owner = NULL, lease_until = NULL, finished_at = now()
+     WHERE evaluation_id = $1 AND row_id = $2 AND ${FENCE}`,
+    item.evaluationId,
+    item.rowId,
+    owner,
+    error.code,
+    error.message,
+  );
+  if (n > 0) await finishRuns(w, [item.runId]);
+}
+
+/** Back to pending after `delayMs`, one attempt spent (delay 0 and no attempt: handed back). */
+export async function retryItem(tx: Tx, item: ClaimedItem, owner: string, delayMs: number): Promise<boolean> {
+  return release(tx, item, owner, delayMs, 1);
+}
+
+async function release(tx: Tx, item: ClaimedItem, owner: string, delayMs: number, attempt = 0): Promise<boolean> {
+  const n = await tx.$executeRawUnsafe(
+    `UPDATE evaluation_items SET status = 'pending', lease_owner = NULL, lease_until = NULL, attempts = attempts + $5,
+       available_at = now() + make_interval(secs => $4::float8 / 1000)
+     WHERE evaluation_id = $1 AND row_id = $2 AND ${FENCE}`,
+    item.evaluationId,
+    item.rowId,
+    owner,
+    delayMs,
+    attempt,
+  );
+  return n > 0;
+}
+
+/** A cancelled run's rows: waiting and running ones end cancelled (an answer still in flight is dropped). */
+export async function cancelItemsOfRun(tx: Tx, runId: string): Promise<number> {
+  return tx.$executeRawUnsafe(
+    `UPDATE evaluation_items SET status = 'cancelled', error_code = 'cancelled', reason = 'The evaluation was cancelled.',
+       lease_owner = NULL, lease_until = NULL, finished_at = now()
+     WHERE run_id = $1 AND status IN ('pending', 'running')`,
+    runId,
+  );
+}

@@ -1,0 +1,146 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Runtime } from "../runtime.ts";
+import { inTransaction } from "../db/work.ts";
+import { isAppError } from "../errors.ts";
+import { answersMatch } from "../domain/evaluations/compare.ts";
+import { evaluatedColumn, type EvaluationSettings } from "../domain/evaluations/settings.ts";
+import { claimItems, completeItem, failItem, NoCredits, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/items.ts";
+import { classifyError } from "./llm/index.ts";
+import { backoffMs } from "./backoff.ts";
+import { askColumn, startAsking, type AskDeps, type ColumnQuestion } from "./ask-column.ts";
+import { loadExamples, MAX_EXAMPLES } from "./cell-context.ts";
+import { judgeAnswer } from "./judge.ts";
+
+// The evaluation worker of a process that runs background work: it claims evaluation rows,
+// asks the model the column's question with the evaluation's settings, compares the answer with
+// the verified value, and stores the verdict with its charge. It has slots of its own
+// (AI_CONCURRENCY), so an evaluation never waits behind a large run, nor holds one up; both share
+// the provider's rate limit.
+
+const POLL_MS = 1_000;
+
+export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () => Promise<void> } {
+  const owner = `${hostname()}:${process.pid}:eval:${randomBytes(4).toString("hex")}`;
+  const { leaseMs, concurrency } = rt.config.ai;
+  const prisma = rt.db.prisma;
+  const inFlight = new Map<string, AbortController>();
+  let stopped = false;
+  let claiming: Promise<void> | undefined;
+  let ready = rt.db.exclusive ? returnItemLeases(prisma, true) : Promise.resolve(0);
+
+  const tick = () => {
+    if (stopped || claiming) return;
+    claiming = (async () => {
+      try {
+        await ready;
+        ready = returnItemLeases(prisma, false);
+        const items = await claimItems(prisma, owner, concurrency - inFlight.size, leaseMs);
+        for (const item of items) {
+          const ctl = new AbortController();
+          const key = `${item.evaluationId}:${item.rowId}`;
+          inFlight.set(key, ctl);
+          void evaluateRow(rt, deps, owner, item, ctl.signal)
+            .catch((e) => console.error("[cellwright] evaluating a row failed:", e))
+            .finally(() => {
+              inFlight.delete(key);
+              tick();
+            });
+        }
+      } catch (e) {
+        if (!stopped) console.error("[cellwright] the evaluation worker failed to claim:", e);
+      } finally {
+        claiming = undefined;
+      }
+    })();
+  };
+  const poll = setInterval(tick, POLL_MS);
+  const heartbeat = setInterval(() => {
+    if (inFlight.size > 0) void renewItemLeases(prisma, owner, leaseMs).catch(() => undefined);
+  }, Math.max(250, leaseMs / 3));
+  const off = rt.bus.on((e) => {
+    if (e.type === "work.available") tick();
+  });
+  tick();
+
+  const stop = async () => {
+    stopped = true;
+    clearInterval(poll);
+    clearInterval(heartbeat);
+    off();
+    await claiming;
+    for (const ctl of inFlight.values()) ctl.abort(new Error("shutting down"));
+    // Handed back at once: the next worker (or this one, restarted) asks again, uncharged.
+    await prisma.$executeRawUnsafe(`UPDATE evaluation_items SET status = 'pending', lease_owner = NULL, lease_until = NULL WHERE status = 'running' AND lease_owner = $1`, owner).catch(() => undefined);
+  };
+  rt.services.push({ name: "evaluation worker", stop });
+  return { stop };
+}
+
+interface RowContext {
+  question: ColumnQuestion;
+  settings: EvaluationSettings;
+  baseId: string;
+  expected: string;
+  credits: number | null;
+}
+
+async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | null> {
+  const prisma = rt.db.prisma;
+  const [row] = await prisma.$queryRawUnsafe<{ settings: EvaluationSettings; column_id: string; base_id: string; base_name: string; workspace_id: string; sheet_id: string; values: Record<string, string> | null; expected: string; credits: bigint | null }[]>(
+    `SELECT ev.settings, ev.column_id, b.id AS base_id, b.name AS base_name, b.workspace_id, s.id AS sheet_id, r."values", ei.expected, w.credits
+     FROM evaluation_items ei JOIN evaluations ev ON ev.id = ei.evaluation_id JOIN bases b ON b.id = ev.base_id
+     JOIN sheets s ON s.base_id = b.id JOIN workspaces w ON w.id = b.workspace_id LEFT JOIN rows r ON r.id = ei.row_id AND r.sheet_id = s.id
+     WHERE ei.evaluation_id = $1 AND ei.row_id = $2`,
+    item.evaluationId,
+    item.rowId,
+  );
+  if (!row) return null;
+  const columns = await prisma.column.findMany({ where: { sheetId: row.sheet_id }, orderBy: { position: "asc" } });
+  const column = columns.find((c) => c.id === row.column_id);
+  if (!column || row.values === null) return null;
+  // Other rows' verified values may guide the model; this row's own never does (it is the answer key).
+  const examples = ((await loadExamples(prisma, [column.id])).get(column.id) ?? [])
+    .filter((e) => e.row_id !== item.rowId)
+    .slice(0, MAX_EXAMPLES)
+    .map((e) => ({ values: (e.values ?? {}) as Record<string, string>, value: ((e.values ?? {}) as Record<string, string>)[column.id] ?? "" }));
+  const asked = evaluatedColumn(column, row.settings);
+  return {
+    question: { baseName: row.base_name, workspaceId: row.workspace_id, column: asked, columns: columns.map((c) => (c.id === asked.id ? asked : c)), values: row.values, examples },
+    settings: row.settings,
+    baseId: row.base_id,
+    expected: row.expected,
+    credits: row.credits === null ? null : Number(row.credits),
+  };
+}
+
+async function evaluateRow(rt: Runtime, deps: AskDeps, owner: string, item: ClaimedItem, signal: AbortSignal) {
+  const fail = (code: string, message: string) => inTransaction(rt, (w) => failItem(w, item, owner, { code, message }));
+  const ctx = await loadRow(rt, item);
+  if (!ctx) return fail("row_not_found", "The row or the column was deleted.");
+  const cost = rt.config.credits.cellRun;
+  const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and evaluate again.");
+  if (ctx.credits !== null && ctx.credits < cost) return noCredits();
+  try {
+    const asking = startAsking(rt, ctx.question.column, 0);
+    const checked = await askColumn(rt, deps, ctx.question, asking, signal);
+    if (!checked.ok) return fail("invalid_output", `The model's answer did not fit the column: ${checked.problem}`);
+    const { column } = ctx.question;
+    const judged =
+      column.type === "long-text" && ctx.settings.judgeModel && checked.value.trim() && ctx.expected.trim()
+        ? await judgeAnswer(rt, deps.limiter, { judgeModel: ctx.settings.judgeModel, column, expected: ctx.expected, got: checked.value, signal })
+        : { correct: answersMatch(column, ctx.expected, checked.value), reason: null };
+    const outcome = { got: checked.value, correct: judged.correct, confidence: checked.metadata.confidenceScore, reason: judged.reason };
+    const charge = { workspaceId: ctx.question.workspaceId, baseId: ctx.baseId, columnId: column.id, amount: cost };
+    await inTransaction(rt, (w) => completeItem(w, item, owner, outcome, charge));
+  } catch (e) {
+    if (e instanceof NoCredits) return noCredits();
+    if (signal.aborted) return;
+    const c = classifyError(e);
+    if (c.detail) console.warn(`[cellwright] evaluation ${item.evaluationId} row ${item.rowId}: ${c.code}: ${c.detail}`);
+    if (c.retryable && item.attempts + 1 < rt.config.ai.maxAttempts) {
+      return void (await retryItem(rt.db.prisma, item, owner, backoffMs(item.attempts + 1, rt.config.ai.retryBaseMs, c.retryAfterMs)));
+    }
+    await fail(isAppError(e) ? e.code : c.code, c.message);
+  }
+}
