@@ -101,6 +101,8 @@ export async function completeItem(w: Work, item: ClaimedItem, owner: string, ou
   if (paid.charged) await addSpent(w.tx, run.id, charge.amount);
   if (left - charge.amount < run.cellCost && run.maxCredits !== null) await transitionRun(w, run, "budget");
   await finishRuns(w, [run.id]);
+  // Live views follow an evaluation's progress on the base's event stream, as they do a run's.
+  w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });
   return "stored" as const;
 }
 
