@@ -2,6 +2,7 @@ import { appError } from "../../errors.ts";
 import type { CellMetadata, CellState } from "../cell-view.ts";
 import type { ColumnRecord } from "../column-model.ts";
 import { resolveColumn } from "../query/filter.ts";
+import { sqlId } from "../query/sql.ts";
 import type { RowValues } from "../row-view.ts";
 
 // What an export writes, column by column: the header, the kind of value (which decides how each
@@ -22,6 +23,8 @@ export interface ExportColumn {
   header: string;
   kind: ExportKind;
   read(row: ExportRow): ExportValue;
+  /** The same value as SQL text over row `r`, for columns the database can format itself. */
+  sql?: string;
 }
 
 export const ROW_ID_HEADER = "Row ID";
@@ -74,9 +77,9 @@ export function exportColumns(all: readonly ColumnRecord[], choice: ColumnChoice
     const hidden = new Set(choice.hiddenColumnIds ?? []);
     chosen = all.filter((c) => !hidden.has(c.id));
   }
-  const out: ExportColumn[] = choice.ids ? [{ header: ROW_ID_HEADER, kind: "text", read: (r) => r.id }] : [];
+  const out: ExportColumn[] = choice.ids ? [{ header: ROW_ID_HEADER, kind: "text", read: (r) => r.id, sql: "r.id" }] : [];
   for (const c of chosen) {
-    out.push({ header: c.name, kind: KIND_OF_TYPE[c.type] ?? "text", read: (r) => r.values[c.id] ?? "" });
+    out.push({ header: c.name, kind: KIND_OF_TYPE[c.type] ?? "text", read: (r) => r.values[c.id] ?? "", sql: `COALESCE(r."values"->>${sqlId(c.id)}, '')` });
     if (choice.metadata && c.isAiEnabled) out.push(...metadataColumns(c));
   }
   return out;

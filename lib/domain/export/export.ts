@@ -2,7 +2,8 @@ import type { Tx } from "../../db/database.ts";
 import { prepareRowsQuery, queryFromGet } from "../query/rows-query.ts";
 import { exportColumns } from "./columns.ts";
 import { csvChunks } from "./csv.ts";
-import { jsonlChunks } from "./jsonl.ts";
+import { csvLineChunks, sqlFormattable } from "./csv-lines.ts";
+import { jsonlChunks, jsonlLineChunks } from "./jsonl.ts";
 import { exportPages } from "./pages.ts";
 import { xlsxChunks } from "./xlsx.ts";
 
@@ -53,11 +54,17 @@ export async function openExport(tx: Tx, workspaceId: string, baseId: string, o:
   const query = await prepareRowsQuery(tx, workspaceId, baseId, { filter, sort, search, viewId });
   const columns = exportColumns(query.columns, { columns: o.columns, hiddenColumnIds: query.view?.hiddenColumnIds, metadata: o.metadata, ids: o.ids });
   const pages = exportPages(query, o.metadata);
+  // Without metadata columns the database formats CSV and JSON Lines records itself (csv-lines.ts).
+  const inSql = sqlFormattable(columns);
   const chunks =
     o.format === "csv"
-      ? csvChunks(columns, pages, { bom: o.bom, raw: o.raw })
+      ? inSql
+        ? csvLineChunks(query, columns, { bom: o.bom, raw: o.raw })
+        : csvChunks(columns, pages, { bom: o.bom, raw: o.raw })
       : o.format === "xlsx"
         ? xlsxChunks(columns, pages, { raw: o.raw, sheet: query.ctx.name })
-        : jsonlChunks(columns, pages);
+        : inSql
+          ? jsonlLineChunks(query, columns)
+          : jsonlChunks(columns, pages);
   return { filename: exportFileName(query.ctx.name, o.format), contentType: EXPORT_CONTENT_TYPES[o.format], chunks };
 }

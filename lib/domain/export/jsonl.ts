@@ -1,4 +1,6 @@
+import type { PreparedRowsQuery } from "../query/rows-query.ts";
 import type { ExportColumn, ExportRow } from "./columns.ts";
+import { linePages } from "./pages.ts";
 
 // JSON Lines: one object per row, keyed by the headers, each line ending in \n. Values keep their
 // JSON types (cells are the stored text, as the API returns them); no formula guard: not a sheet.
@@ -16,3 +18,16 @@ export async function* jsonlChunks(columns: readonly ExportColumn[], pages: Asyn
     yield text;
   }
 }
+
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * The same lines formatted by the database, for columns it can read alone: PostgreSQL's JSON
+ * string escaping is JSON.stringify's for any text it can store, and the keys are written in.
+ */
+export function jsonlLineSql(columns: readonly ExportColumn[]): string {
+  const fields = columns.map((c, i) => `${sqlText(`${i === 0 ? "{" : ","}${JSON.stringify(c.header)}:`)} || to_json(${c.sql!})::text`);
+  return `${fields.join(" || ")} || '}'`;
+}
+
+export const jsonlLineChunks = (query: PreparedRowsQuery, columns: readonly ExportColumn[], maxPageRows?: number) => linePages(query, jsonlLineSql(columns), "\n", maxPageRows);

@@ -83,3 +83,24 @@ export async function* coalesce(chunks: AsyncIterable<string | Uint8Array>, chun
 
 const join = (parts: (string | Uint8Array)[]) =>
   parts.every((p) => typeof p === "string") ? parts.join("") : Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+
+/** Characters of formatted records a page aims at, so that long texts make shorter pages. */
+const LINE_PAGE_CHARS = 8_000_000;
+/** Larger pages than the value path: a page of records costs the client one string, not a parse per row. */
+const MAX_LINE_PAGE_ROWS = EXPORT_PAGE_ROWS * 5;
+
+/**
+ * Every row the query matches as a record the database formats (`line`, an SQL expression over
+ * `r`), a page of records at a time, each page one text with `separator` after every record.
+ */
+export async function* linePages(query: PreparedRowsQuery, line: string, separator: string, maxPageRows = MAX_LINE_PAGE_ROWS): AsyncGenerator<string> {
+  let cursor: Cursor | null = null;
+  let pageRows = Math.min(FIRST_PAGE_ROWS, maxPageRows);
+  do {
+    const page = await query.linesPage(cursor, pageRows, line, separator);
+    cursor = page.next;
+    if (page.rows === 0) break;
+    pageRows = Math.max(1, Math.min(maxPageRows, Math.floor((LINE_PAGE_CHARS * page.rows) / Math.max(1, page.text.length))));
+    yield page.text + separator;
+  } while (cursor);
+}

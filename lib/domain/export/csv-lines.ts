@@ -1,0 +1,39 @@
+import { stringify } from "csv-stringify/sync";
+import type { PreparedRowsQuery } from "../query/rows-query.ts";
+import type { ExportColumn } from "./columns.ts";
+import { guardFormula } from "./guard.ts";
+import type { CsvOptions } from "./csv.ts";
+import { linePages } from "./pages.ts";
+
+// CSV with its records formatted by the database: each page arrives as one finished text, so
+// neither the values' JSON nor a CSV writer passes through JavaScript. The same rules as csv.ts:
+// fields holding a quote, comma, CR or LF are quoted with quotes doubled, and free text that a
+// spreadsheet would run as a formula gets a leading quote (not with raw). It serves every export
+// whose columns the database can read alone (no metadata columns, which need the cells).
+
+export const sqlFormattable = (columns: readonly ExportColumn[]) => columns.every((c) => c.sql !== undefined);
+
+/**
+ * A field as CSV in SQL: the guard on free text, then quotes when it holds a quote, comma, CR or
+ * LF. Inline expressions only: a subquery per field costs a plan node per row.
+ */
+function fieldSql(c: ExportColumn, raw: boolean): string {
+  const v = c.sql!;
+  // Stored numbers, dates and checkboxes are normalised: never a formula, never a character to quote.
+  if (c.kind === "number" || c.kind === "date" || c.kind === "checkbox") return v;
+  const quoted = (g: string) => `(CASE WHEN ${v} ~ '[",\\r\\n]' THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END)`;
+  if (raw) return quoted(v);
+  // Most values need neither the guard nor quotes: one test finds them, and only the rest pay for both.
+  const guarded = `(CASE WHEN left(${v}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${v} ELSE ${v} END)`;
+  return `(CASE WHEN ${v} ~ '[",\\r\\n]|^[-=+@\\t]' THEN ${quoted(guarded)} ELSE ${v} END)`;
+}
+
+export function csvLineSql(columns: readonly ExportColumn[], raw: boolean): string {
+  return columns.map((c) => fieldSql(c, raw)).join(` || ',' || `);
+}
+
+export async function* csvLineChunks(query: PreparedRowsQuery, columns: readonly ExportColumn[], options: CsvOptions, maxPageRows?: number): AsyncGenerator<string> {
+  const headers = columns.map((c) => (options.raw ? c.header : guardFormula(c.header)));
+  yield (options.bom ? "\uFEFF" : "") + stringify([headers], { record_delimiter: "windows", quote_record_delimiter: true });
+  yield* linePages(query, csvLineSql(columns, options.raw), "\r\n", maxPageRows);
+}
