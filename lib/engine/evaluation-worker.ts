@@ -19,6 +19,7 @@ import { judgeAnswer } from "./judge.ts";
 // the provider's rate limit.
 
 const POLL_MS = 1_000;
+const QUIET_MS = 500;
 
 export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () => Promise<void> } {
   const owner = `${hostname()}:${process.pid}:eval:${randomBytes(4).toString("hex")}`;
@@ -27,15 +28,19 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
   const inFlight = new Map<string, AbortController>();
   let stopped = false;
   let claiming: Promise<void> | undefined;
-  let ready = rt.db.exclusive ? returnItemLeases(prisma, true) : Promise.resolve(0);
+  // The engine announces work.available on every commit that queues cells; after a claim that
+  // found nothing, those wake-ups are ignored for a while (the poll still comes), so a busy run
+  // does not pay a claim statement per commit.
+  let quietUntil = 0;
+  const ready = rt.db.exclusive ? returnItemLeases(prisma, true) : Promise.resolve(0);
 
-  const tick = () => {
-    if (stopped || claiming) return;
+  const tick = (woken = false) => {
+    if (stopped || claiming || (woken && Date.now() < quietUntil)) return;
     claiming = (async () => {
       try {
         await ready;
-        ready = returnItemLeases(prisma, false);
         const items = await claimItems(prisma, owner, concurrency - inFlight.size, leaseMs);
+        quietUntil = items.length === 0 ? Date.now() + QUIET_MS : 0;
         for (const item of items) {
           const ctl = new AbortController();
           const key = `${item.evaluationId}:${item.rowId}`;
@@ -54,12 +59,14 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
       }
     })();
   };
-  const poll = setInterval(tick, POLL_MS);
+  const poll = setInterval(() => tick(), POLL_MS);
+  // Renews this worker's leases, and hands back those of workers that died.
   const heartbeat = setInterval(() => {
     if (inFlight.size > 0) void renewItemLeases(prisma, owner, leaseMs).catch(() => undefined);
+    void returnItemLeases(prisma, false).catch(() => undefined);
   }, Math.max(250, leaseMs / 3));
   const off = rt.bus.on((e) => {
-    if (e.type === "work.available") tick();
+    if (e.type === "work.available") tick(true);
   });
   tick();
 
