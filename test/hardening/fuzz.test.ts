@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction } from "../../lib/db/work.ts";
+import { createEvaluation } from "../../lib/domain/evaluations/evaluations.ts";
 import { ERROR_CATALOG } from "../../lib/errors.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
@@ -50,7 +52,10 @@ async function seed(key: string): Promise<Ids> {
   expect(file.status).toBe(201);
   // An evaluation needs a verified cell; with no model configured here, one is marked so directly.
   await app.rt.db.prisma.$executeRawUnsafe(`UPDATE cells SET status = 'done', verified = true WHERE row_id = $1 AND column_id = $2`, added.rows[0].id, col.Summary);
-  const evaluationId = (await api("POST", `/api/v1/bases/${baseId}/columns/${col.Summary}/evaluate`, {})).id;
+  // No model is configured here either, so the evaluation is made through the domain, which the API would refuse.
+  const workspaceId = (await app.rt.db.prisma.base.findUniqueOrThrow({ where: { id: baseId } })).workspaceId;
+  const policy = { ...app.rt.config.runs, defaultModel: undefined, checkModel: () => undefined };
+  const evaluationId = (await inTransaction(app.rt, (w) => createEvaluation(w, workspaceId, baseId, col.Summary, {}, policy))).id;
   return {
     baseId,
     evaluationId,

@@ -253,6 +253,13 @@ describe("evaluations", () => {
     expect([unverified.status, unverified.body.error.code]).toEqual([400, "validation_failed"]);
     const badTool = await app.api("POST", `${columnPath()}/evaluate`, { body: { tools: ["telepathy"] } });
     expect(badTool.status).toBe(400);
+    // A provider this deployment lacks is refused before anything is queued.
+    const evaluations = await app.rt.db.prisma.evaluation.count();
+    const unconfigured = await app.api("POST", `${columnPath()}/evaluate`, { body: { model: "anthropic:claude-sonnet-4-5" } });
+    expect([unconfigured.status, unconfigured.body.error.code]).toEqual([503, "ai_not_configured"]);
+    const judge = await app.api("POST", `${columnPath()}/evaluate/estimate`, { body: { judgeModel: "anthropic:claude-sonnet-4-5" } });
+    expect(judge.body.error.code).toBe("ai_not_configured");
+    expect(await app.rt.db.prisma.evaluation.count()).toBe(evaluations);
 
     const theirs = { key: app.keyB };
     expect((await app.api("GET", `/api/v1/evaluations/${evaluationId}`, theirs)).body.error.code).toBe("evaluation_not_found");

@@ -14,6 +14,15 @@ import { evaluationView } from "./view.ts";
 export interface EvaluationPolicy extends RunPolicy {
   /** AI_MODEL: the model of columns that name none. */
   defaultModel: string | undefined;
+  /** Throws when a model cannot be called here (its provider is not configured). */
+  checkModel(spec: string): void;
+}
+
+/** Refuses before anything is queued what every row would fail on. */
+function usableSettings(settings: EvaluationSettings, policy: EvaluationPolicy): EvaluationSettings {
+  policy.checkModel(settings.modelLabel);
+  if (settings.judgeModel) policy.checkModel(settings.judgeModel);
+  return settings;
 }
 
 // Evaluations: an AI column regenerated blind on its verified rows, each answer compared with
@@ -61,7 +70,7 @@ function previousAnswer(row: LabelRow): { value: string; correct: boolean } | nu
 
 export async function estimateEvaluation(tx: Tx, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  evaluationSettings(await loadColumn(tx, ctx, columnId), req, policy.defaultModel);
+  usableSettings(evaluationSettings(await loadColumn(tx, ctx, columnId), req, policy.defaultModel), policy);
   const rows = await labelledRows(tx, columnId, req);
   return { rows: rows.length, estimatedCredits: rows.length * policy.cellCost };
 }
@@ -69,7 +78,7 @@ export async function estimateEvaluation(tx: Tx, workspaceId: string, baseId: st
 export async function createEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
   const ctx = await loadBase(w.tx, workspaceId, baseId);
   const column = await loadColumn(w.tx, ctx, columnId);
-  const settings: EvaluationSettings = evaluationSettings(column, req, policy.defaultModel);
+  const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel), policy);
   const rows = await labelledRows(w.tx, column.id, req);
   const runId = await createRun(w, {
     workspaceId,

@@ -1,11 +1,12 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
 import { createEvaluation } from "@/lib/domain/evaluations/evaluations";
+import { evaluationPolicy } from "@/lib/engine/evaluation-policy";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";
 
 export const POST = route(api.evaluateColumn, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => createEvaluation(w, auth.workspaceId, params.baseId, params.columnId, body, { ...rt.config.runs, defaultModel: rt.config.ai.model })),
+  inTransaction(rt, (w) => createEvaluation(w, auth.workspaceId, params.baseId, params.columnId, body, evaluationPolicy(rt.config))),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
