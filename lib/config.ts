@@ -148,10 +148,11 @@ function buildConfig(e: z.infer<typeof schema>) {
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
       cellRun: e.CREDITS_COST_CELL_RUN,
     },
-    // `npm run cli -- mcp`: the running Cellwright a stdio MCP client is forwarded to.
-    mcpBridge: { url: e.CELLWRIGHT_URL ?? "http://localhost:3000", apiKey: e.CELLWRIGHT_API_KEY },
-    /** `npm run cli -- eval`'s server unless --url names one: CELLWRIGHT_URL, else the server this environment starts. */
-    cliServerUrl: e.CELLWRIGHT_URL ?? `http://127.0.0.1:${e.PORT}`,
+    /**
+     * The running Cellwright that the CLI's client commands (mcp, import --base, export --base,
+     * eval) talk to: CELLWRIGHT_URL, else the server this environment starts.
+     */
+    remote: { url: e.CELLWRIGHT_URL ?? `http://127.0.0.1:${e.PORT}`, apiKey: e.CELLWRIGHT_API_KEY },
     /** What every run starts with: the cost of a cell, and the cap a run gets when none is asked for. */
     runs: { cellCost: e.CREDITS_COST_CELL_RUN, defaultMaxCredits: e.DEFAULT_RUN_MAX_CREDITS ?? null },
     /** How long records that only grow are kept (0: forever), and how often they are pruned (0: never). */

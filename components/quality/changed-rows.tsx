@@ -21,18 +21,11 @@ export function ChangedRows({ results, rowLabel }: { results: EvaluationResult[]
         </caption>
         <thead className="bg-zinc-50 text-zinc-600 dark:bg-zinc-950 dark:text-zinc-400">
           <tr>
-            <th scope="col" className="px-2.5 py-1 font-medium">
-              Row
-            </th>
-            <th scope="col" className="px-2.5 py-1 font-medium">
-              Expected
-            </th>
-            <th scope="col" className="px-2.5 py-1 font-medium">
-              Before
-            </th>
-            <th scope="col" className="px-2.5 py-1 font-medium">
-              Now
-            </th>
+            {["Row", "Expected", "Before", "Now"].map((h) => (
+              <th key={h} scope="col" className="px-2.5 py-1 font-medium">
+                {h}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">

@@ -18,6 +18,7 @@ export interface Draft {
 const INPUT =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2.5 text-sm font-normal text-zinc-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100";
 
+/** The API's cap on an evaluation's rows (the UI may import schema types only, not the value). */
 const MAX_ROWS = 500;
 
 export function draftOf(column: ColumnView): Draft {

@@ -40,7 +40,7 @@ function exportQuery(v: Record<string, string | boolean | undefined>): URLSearch
 }
 
 /** Exit codes as the other commands: 0 done, 1 the export failed, 64 wrong usage. */
-export async function runBaseExport(argv: string[], remote: Config["mcpBridge"], io: BaseExportIo): Promise<number> {
+export async function runBaseExport(argv: string[], remote: Config["remote"], io: BaseExportIo): Promise<number> {
   const fail = (code: number, message: string) => (io.stderr.write(`error: ${message}\n`), code);
   let values: Record<string, string | boolean | undefined>;
   try {

@@ -1,6 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { nameKey, type ColumnRecord } from "../domain/column-model.ts";
 import { answersMatch } from "../domain/evaluations/compare.ts";
+import { MAX_EVALUATION_ROWS } from "../domain/evaluations/settings.ts";
+import { MAX_REVIEW_CELLS } from "../domain/review.ts";
 import { ApiError, apiClient, pages, type ApiClient } from "./api-client.ts";
 import { stringOption, UsageError, type CommandInput, type ServerClientCommand } from "./command.ts";
 import { MAX_LABELS_BYTES, planReview, readLabels, type LabelledCell, type ReviewItem } from "./eval-labels.ts";
@@ -11,9 +13,6 @@ import { finished, progressBar, progressLine, summaryLines, type Evaluation } fr
 // an evaluation re-answers those rows in the running server's engine and is compared with them.
 // It is a client of the REST API: the server holds the database and runs the work.
 
-/** The API's limits: cells per Review Cells request, rows per evaluation (MAX_REVIEW_CELLS, MAX_EVALUATION_ROWS). */
-const REVIEW_BATCH = 1_000;
-const MAX_EVALUATED_ROWS = 500;
 const ROWS_PAGE = 1_000;
 const POLL_MS = 1_000;
 /** How long polling rides out a server that does not answer (a restart resumes the evaluation). */
@@ -60,9 +59,9 @@ export const EVAL_COMMAND: ServerClientCommand = {
   },
   runtime: false,
   async run(config, input) {
-    const apiKey = input.options["api-key"] === undefined ? config.mcpBridge.apiKey : stringOption(input, "api-key");
+    const apiKey = input.options["api-key"] === undefined ? config.remote.apiKey : stringOption(input, "api-key");
     if (!apiKey) throw new UsageError("An API key is needed: pass --api-key <key> or set CELLWRIGHT_API_KEY.");
-    const api = apiClient({ url: input.options.url === undefined ? config.cliServerUrl : stringOption(input, "url"), apiKey });
+    const api = apiClient({ url: input.options.url === undefined ? config.remote.url : stringOption(input, "url"), apiKey });
     const baseId = stringOption(input, "base");
     const labelsText = await readTextFile(stringOption(input, "labels"), "labels", MAX_LABELS_BYTES);
     const instructions = input.options.instructions === undefined ? undefined : await readInstructions(stringOption(input, "instructions"));
@@ -98,11 +97,11 @@ export const EVAL_COMMAND: ServerClientCommand = {
     );
     if (rowIds.length === 0) throw new Error(`No label could be imported, so there is nothing to evaluate. Do the keys in the file match the base's "${keyColumn.name}" column?`);
 
-    if (rowIds.length > MAX_EVALUATED_ROWS) {
-      input.err(`An evaluation takes at most ${MAX_EVALUATED_ROWS} rows: it runs on ${MAX_EVALUATED_ROWS} of the ${rowIds.length} labelled rows, spread evenly over the file.`);
+    if (rowIds.length > MAX_EVALUATION_ROWS) {
+      input.err(`An evaluation takes at most ${MAX_EVALUATION_ROWS} rows: it runs on ${MAX_EVALUATION_ROWS} of the ${rowIds.length} labelled rows, spread evenly over the file.`);
     }
     const started = await api.post<{ id: string; rows: number; estimatedCredits: number }>(`/api/v1/bases/${enc(baseId)}/columns/${enc(column.id)}/evaluate`, {
-      rowIds: spread(rowIds, MAX_EVALUATED_ROWS),
+      rowIds: spread(rowIds, MAX_EVALUATION_ROWS),
       ...(instructions === undefined ? {} : { instructions }),
       ...(model === undefined ? {} : { model }),
     });
@@ -164,8 +163,8 @@ async function cellsByKey(api: ApiClient, baseId: string, keyName: string, colum
 async function review(api: ApiClient, baseId: string, items: readonly ReviewItem[], keyOf: ReadonlyMap<string, string>, input: CommandInput) {
   const result = { rowIds: [] as string[], accepted: 0, edited: 0 };
   const errors: Reviewed["errors"] = [];
-  for (let i = 0; i < items.length; i += REVIEW_BATCH) {
-    const answer = await api.post<Reviewed>(`/api/v1/bases/${enc(baseId)}/review`, { cells: items.slice(i, i + REVIEW_BATCH) });
+  for (let i = 0; i < items.length; i += MAX_REVIEW_CELLS) {
+    const answer = await api.post<Reviewed>(`/api/v1/bases/${enc(baseId)}/review`, { cells: items.slice(i, i + MAX_REVIEW_CELLS) });
     for (const cell of answer.cells.filter((c) => c.verified)) {
       result.rowIds.push(cell.rowId);
       if (cell.action === "accept") result.accepted++;

@@ -27,7 +27,7 @@ const TYPES: Record<string, string> = {
 
 const USAGE = "Usage: npm run cli -- import --base <baseId> <file> [--merge-on <column>]… [--sheet <name>] [--no-ai] [--no-create-columns] [--no-typecast] [--no-header]";
 
-export async function runImportFile(argv: string[], { url, apiKey }: Config["mcpBridge"], io: ImportFileIo): Promise<number> {
+export async function runImportFile(argv: string[], { url, apiKey }: Config["remote"], io: ImportFileIo): Promise<number> {
   let args;
   try {
     args = parseArgs({

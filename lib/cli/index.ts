@@ -13,10 +13,10 @@ const fileImport = argv[0] === "import" && argv.some((a) => a === "--base" || a.
 const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l), progress: process.stderr.isTTY ? (t: string) => void process.stderr.write(t) : undefined };
 const code =
   argv[0] === "mcp"
-    ? await runMcpBridge(loadConfig(process.env).mcpBridge)
+    ? await runMcpBridge(loadConfig(process.env).remote)
     : fileImport
-      ? await runImportFile(argv.slice(1), loadConfig(process.env).mcpBridge, io)
+      ? await runImportFile(argv.slice(1), loadConfig(process.env).remote, io)
       : isBaseExport(argv)
-        ? await runBaseExport(argv, loadConfig(process.env).mcpBridge, { stdout: process.stdout, stderr: process.stderr })
+        ? await runBaseExport(argv, loadConfig(process.env).remote, { stdout: process.stdout, stderr: process.stderr })
         : await runCli(argv, process.env);
 process.exit(code);

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 // database: every message is forwarded to a running Cellwright's /mcp (CELLWRIGHT_URL) with
 // CELLWRIGHT_API_KEY, so its tools are exactly the server's.
 
-export async function runMcpBridge({ url, apiKey }: Config["mcpBridge"], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
+export async function runMcpBridge({ url, apiKey }: Config["remote"], log: (line: string) => void = (l) => console.error(l)): Promise<number> {
   if (!apiKey) {
     log("error: CELLWRIGHT_API_KEY is required (an API key of the Cellwright at CELLWRIGHT_URL).");
     return 64;

@@ -27,5 +27,13 @@ export async function loadColumns(tx: Tx, sheetId: string): Promise<ColumnRecord
   return tx.column.findMany({ where: { sheetId }, orderBy: { position: "asc" } });
 }
 
+/** One AI column of the base: 404 column_not_found, or 409 not_reviewable for a column the AI does not fill. */
+export async function loadAiColumn(tx: Tx, ctx: BaseContext, columnId: string): Promise<ColumnRecord> {
+  const column = await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId } });
+  if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
+  if (!column.isAiEnabled) throw appError("not_reviewable", `"${column.name}" is not an AI column; quality and evaluations are measured on AI columns.`);
+  return column;
+}
+
 export const touchBase = (tx: Tx, baseId: string) =>
   tx.base.update({ where: { id: baseId }, data: { updatedAt: new Date() }, select: { id: true } });

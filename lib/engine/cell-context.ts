@@ -103,15 +103,23 @@ async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellCo
       failedInputs: sheetColumns.filter((c) => failed.has(c.id)),
       credits: row.credits === null ? null : Number(row.credits),
       callsSpent: Number(row.calls_spent),
-      examples: (examples.get(job.columnId) ?? [])
-        .filter((e) => e.row_id !== job.rowId)
-        .slice(0, MAX_EXAMPLES)
-        .map((e) => ({ values: (e.values ?? {}) as Record<string, string>, value: ((e.values ?? {}) as Record<string, string>)[job.columnId] ?? "" })),
+      examples: examplesFor(examples, job.columnId, job.rowId),
     };
   });
 }
 
 type ExampleRow = { column_id: string; row_id: string; values: unknown };
+
+/** A column's worked examples for one row: other rows' verified values, never the row's own. */
+export function examplesFor(loaded: ReadonlyMap<string, ExampleRow[]>, columnId: string, rowId: string): CellContext["examples"] {
+  return (loaded.get(columnId) ?? [])
+    .filter((e) => e.row_id !== rowId)
+    .slice(0, MAX_EXAMPLES)
+    .map((e) => {
+      const values = (e.values ?? {}) as Record<string, string>;
+      return { values, value: values[columnId] ?? "" };
+    });
+}
 
 /** Up to MAX_EXAMPLES + 1 per column (one may be the cell being filled), through the partial index on verified cells. */
 export async function loadExamples(db: Tx, columnIds: string[]): Promise<Map<string, ExampleRow[]>> {

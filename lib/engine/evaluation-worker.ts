@@ -2,14 +2,15 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Runtime } from "../runtime.ts";
 import { inTransaction } from "../db/work.ts";
-import { isAppError } from "../errors.ts";
 import { answersMatch } from "../domain/evaluations/compare.ts";
 import { evaluatedColumn, type EvaluationSettings } from "../domain/evaluations/settings.ts";
-import { claimItems, completeItem, failItem, NoCredits, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/items.ts";
+import { claimItems, completeItem, failItem, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/items.ts";
+import { InsufficientCredits } from "../domain/cells/index.ts";
+import { loadColumns } from "../domain/base-context.ts";
 import { classifyError } from "./llm/index.ts";
 import { backoffMs } from "./backoff.ts";
 import { askColumn, startAsking, type AskDeps, type ColumnQuestion } from "./ask-column.ts";
-import { loadExamples, MAX_EXAMPLES } from "./cell-context.ts";
+import { examplesFor, loadExamples } from "./cell-context.ts";
 import { judgeAnswer } from "./judge.ts";
 
 // The evaluation worker of a process that runs background work: it claims evaluation rows,
@@ -32,7 +33,7 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
   // found nothing, those wake-ups are ignored for a while (the poll still comes), so a busy run
   // does not pay a claim statement per commit.
   let quietUntil = 0;
-  const ready = rt.db.exclusive ? returnItemLeases(prisma, true) : Promise.resolve(0);
+  const ready = rt.db.exclusive ? returnItemLeases(prisma, { all: true }) : Promise.resolve(0);
 
   const tick = (woken = false) => {
     if (stopped || claiming || (woken && Date.now() < quietUntil)) return;
@@ -63,7 +64,7 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
   // Renews this worker's leases, and hands back those of workers that died.
   const heartbeat = setInterval(() => {
     if (inFlight.size > 0) void renewItemLeases(prisma, owner, leaseMs).catch(() => undefined);
-    void returnItemLeases(prisma, false).catch(() => undefined);
+    void returnItemLeases(prisma, {}).catch(() => undefined);
   }, Math.max(250, leaseMs / 3));
   const off = rt.bus.on((e) => {
     if (e.type === "work.available") tick(true);
@@ -78,7 +79,7 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
     await claiming;
     for (const ctl of inFlight.values()) ctl.abort(new Error("shutting down"));
     // Handed back at once: the next worker (or this one, restarted) asks again, uncharged.
-    await prisma.$executeRawUnsafe(`UPDATE evaluation_items SET status = 'pending', lease_owner = NULL, lease_until = NULL WHERE status = 'running' AND lease_owner = $1`, owner).catch(() => undefined);
+    await returnItemLeases(prisma, { owner }).catch(() => undefined);
   };
   rt.services.push({ name: "evaluation worker", stop });
   return { stop };
@@ -103,14 +104,11 @@ async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | nul
     item.rowId,
   );
   if (!row) return null;
-  const columns = await prisma.column.findMany({ where: { sheetId: row.sheet_id }, orderBy: { position: "asc" } });
+  const columns = await loadColumns(prisma, row.sheet_id);
   const column = columns.find((c) => c.id === row.column_id);
   if (!column || row.values === null) return null;
   // Other rows' verified values may guide the model; this row's own never does (it is the answer key).
-  const examples = ((await loadExamples(prisma, [column.id])).get(column.id) ?? [])
-    .filter((e) => e.row_id !== item.rowId)
-    .slice(0, MAX_EXAMPLES)
-    .map((e) => ({ values: (e.values ?? {}) as Record<string, string>, value: ((e.values ?? {}) as Record<string, string>)[column.id] ?? "" }));
+  const examples = examplesFor(await loadExamples(prisma, [column.id]), column.id, item.rowId);
   const asked = evaluatedColumn(column, row.settings);
   return {
     question: { baseName: row.base_name, workspaceId: row.workspace_id, column: asked, columns: columns.map((c) => (c.id === asked.id ? asked : c)), values: row.values, examples },
@@ -141,13 +139,13 @@ async function evaluateRow(rt: Runtime, deps: AskDeps, owner: string, item: Clai
     const charge = { workspaceId: ctx.question.workspaceId, baseId: ctx.baseId, columnId: column.id, amount: cost };
     await inTransaction(rt, (w) => completeItem(w, item, owner, outcome, charge));
   } catch (e) {
-    if (e instanceof NoCredits) return noCredits();
+    if (e instanceof InsufficientCredits) return noCredits();
     if (signal.aborted) return;
     const c = classifyError(e);
     if (c.detail) console.warn(`[cellwright] evaluation ${item.evaluationId} row ${item.rowId}: ${c.code}: ${c.detail}`);
     if (c.retryable && item.attempts + 1 < rt.config.ai.maxAttempts) {
       return void (await retryItem(rt.db.prisma, item, owner, backoffMs(item.attempts + 1, rt.config.ai.retryBaseMs, c.retryAfterMs)));
     }
-    await fail(isAppError(e) ? e.code : c.code, c.message);
+    await fail(c.code, c.message);
   }
 }

@@ -5,7 +5,8 @@ import type { CellRef, ClaimedCell } from "./types.ts";
 // Leases: how workers take cells and give them back. A claimed cell is running under its
 // worker's lease; a worker that dies leaves its cells to be returned once the lease runs out.
 
-const leaseFor = (param: string) => `now() + make_interval(secs => ${param}::double precision / 1000)`;
+/** SQL: a lease that runs out `param` milliseconds from now. */
+export const leaseFor = (param: string) => `now() + make_interval(secs => ${param}::double precision / 1000)`;
 
 /** SQL: none of cell `c`'s AI input cells of its row is still pending or running (the DAG's rule). */
 export const inputsSettledSql = (c: string, inputIds: string) => `NOT EXISTS (

@@ -2,13 +2,17 @@ import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
-import { loadBase, type BaseContext } from "../base-context.ts";
+import { loadAiColumn, loadBase } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
 import { updateColumn } from "../columns.ts";
 import { columnOptionsOf } from "../column-model.ts";
-import { createRun, type RunPolicy } from "../runs/record.ts";
-import { DEFAULT_EVALUATION_ROWS, evaluationSettings, requireAiColumn, type EvaluateRequest, type EvaluationSettings } from "./settings.ts";
+import { createRun, getRun, type RunPolicy } from "../runs/record.ts";
+import { DEFAULT_EVALUATION_ROWS, evaluationSettings, type EvaluateRequest, type EvaluationSettings } from "./settings.ts";
 import { evaluationView } from "./view.ts";
+
+// Evaluations: an AI column regenerated blind on its verified rows, each answer compared with
+// the verified value. It is a run (trigger "evaluation"): charged per row like a cell, capped,
+// paused and cancelled like any run. It never writes the base's cells.
 
 /** What an evaluation starts with, from the deployment's configuration. */
 export interface EvaluationPolicy extends RunPolicy {
@@ -25,18 +29,10 @@ function usableSettings(settings: EvaluationSettings, policy: EvaluationPolicy):
   return settings;
 }
 
-// Evaluations: an AI column regenerated blind on its verified rows, each answer compared with
-// the verified value. It is a run (trigger "evaluation"): charged per row like a cell, capped,
-// paused and cancelled like any run. It never writes the base's cells.
-
 interface LabelRow {
   row_id: string;
   expected: string;
   metadata: Partial<CellMetadata> | null;
-}
-
-async function loadColumn(tx: Tx, ctx: BaseContext, columnId: string) {
-  return requireAiColumn(await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId } }), columnId);
 }
 
 /** The verified rows to evaluate on, with the verified value and the column's own answer. */
@@ -70,14 +66,14 @@ function previousAnswer(row: LabelRow): { value: string; correct: boolean } | nu
 
 export async function estimateEvaluation(tx: Tx, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  usableSettings(evaluationSettings(await loadColumn(tx, ctx, columnId), req, policy.defaultModel), policy);
+  usableSettings(evaluationSettings(await loadAiColumn(tx, ctx, columnId), req, policy.defaultModel), policy);
   const rows = await labelledRows(tx, columnId, req);
   return { rows: rows.length, estimatedCredits: rows.length * policy.cellCost };
 }
 
 export async function createEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
   const ctx = await loadBase(w.tx, workspaceId, baseId);
-  const column = await loadColumn(w.tx, ctx, columnId);
+  const column = await loadAiColumn(w.tx, ctx, columnId);
   const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel), policy);
   const rows = await labelledRows(w.tx, column.id, req);
   const runId = await createRun(w, {
@@ -112,9 +108,9 @@ export async function applyEvaluation(w: Work, workspaceId: string, baseId: stri
   const ctx = await loadBase(w.tx, workspaceId, baseId);
   const found = await w.tx.evaluation.findFirst({ where: { id: evaluationId, workspaceId, baseId: ctx.baseId, columnId } });
   if (!found) throw appError("evaluation_not_found", `No evaluation "${evaluationId}" of this column.`);
-  const current = await evaluationView(w.tx, workspaceId, evaluationId, { results: false });
-  if (current.status !== "done") throw appError("evaluation_not_finished", `The evaluation is ${current.status}; apply it once it is done.`);
-  const column = await loadColumn(w.tx, ctx, columnId);
+  const { status } = await getRun(w.tx, workspaceId, found.runId);
+  if (status !== "done") throw appError("evaluation_not_finished", `The evaluation is ${status}; apply it once it is done.`);
+  const column = await loadAiColumn(w.tx, ctx, columnId);
   const s = found.settings as unknown as EvaluationSettings;
   const options = { ...columnOptionsOf(column) };
   if (s.model === null) delete options.model;

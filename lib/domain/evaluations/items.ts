@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { debit } from "../../credits/ledger.ts";
+import { InsufficientCredits, leaseFor } from "../cells/index.ts";
 import { addSpent, finishRuns, lockRun, transitionRun } from "../runs/record.ts";
 
 // The one owner of `evaluation_items`: an evaluation's rows, which are also the evaluation
@@ -35,7 +36,7 @@ const FENCE = `evaluation_items.status = 'running' AND evaluation_items.lease_ow
 export async function claimItems(tx: Tx, owner: string, limit: number, leaseMs: number): Promise<ClaimedItem[]> {
   if (limit <= 0) return [];
   return tx.$queryRawUnsafe<ClaimedItem[]>(
-    `UPDATE evaluation_items SET status = 'running', lease_owner = $1, lease_until = now() + make_interval(secs => $3::float8 / 1000)
+    `UPDATE evaluation_items SET status = 'running', lease_owner = $1, lease_until = ${leaseFor("$3")}
      FROM (SELECT e.evaluation_id, e.row_id FROM evaluation_items e JOIN runs ON runs.id = e.run_id
            WHERE e.status = 'pending' AND e.available_at <= now() AND runs.status = 'running'
            ORDER BY e.available_at, e.evaluation_id, e.row_id LIMIT $2 FOR UPDATE OF e SKIP LOCKED) t
@@ -50,25 +51,31 @@ export async function claimItems(tx: Tx, owner: string, limit: number, leaseMs: 
 
 export async function renewItemLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE evaluation_items SET lease_until = now() + make_interval(secs => $2::float8 / 1000) WHERE status = 'running' AND lease_owner = $1`,
+    `UPDATE evaluation_items SET lease_until = ${leaseFor("$2")} WHERE status = 'running' AND lease_owner = $1`,
     owner,
     leaseMs,
   );
 }
 
-/** Rows whose worker died (lease ran out), or all running rows when this process owns the database alone. */
-export async function returnItemLeases(tx: Tx, all: boolean): Promise<number> {
+/**
+ * Back to pending: the rows whose worker died (lease ran out); all running rows (`all`, when this
+ * process owns the database alone); or `owner`'s, when it stops.
+ */
+export async function returnItemLeases(tx: Tx, which: { all?: boolean; owner?: string }): Promise<number> {
   return tx.$executeRawUnsafe(
     `UPDATE evaluation_items SET status = 'pending', lease_owner = NULL, lease_until = NULL
-     WHERE status = 'running' AND ($1::boolean OR lease_until < now())`,
-    all,
+     WHERE status = 'running' AND ($1::boolean OR lease_owner = $2::text OR ($2::text IS NULL AND lease_until < now()))`,
+    which.all ?? false,
+    which.owner ?? null,
   );
 }
 
 /**
  * Stores a row's verdict with its charge. The run is locked first (as cells' outcomes do), so the
  * cap holds exactly: a row its budget cannot cover goes back to pending, uncharged, and the run
- * pauses. Answers "stored", "over_budget", "no_credits" or "superseded".
+ * pauses; so does a row of a run paused meanwhile. Throws InsufficientCredits when the balance
+ * cannot pay (nothing is stored then). Answers "stored", "handed_back" or "superseded" (the lease
+ * was lost, or the run cancelled).
  */
 export async function completeItem(w: Work, item: ClaimedItem, owner: string, outcome: ItemOutcome, charge: ItemCharge) {
   const run = await lockRun(w.tx, item.runId);
@@ -76,7 +83,7 @@ export async function completeItem(w: Work, item: ClaimedItem, owner: string, ou
   if (run.status !== "running" || charge.amount > left) {
     const back = await release(w.tx, item, owner, 0);
     if (back && run.status === "running") await transitionRun(w, run, "budget");
-    return back ? ("over_budget" as const) : ("superseded" as const);
+    return back ? ("handed_back" as const) : ("superseded" as const);
   }
   const stored = await w.tx.$executeRawUnsafe(
     `UPDATE evaluation_items SET status = 'done', got = $4, correct = $5, confidence = $6, reason = $7, error_code = NULL,
@@ -97,21 +104,13 @@ export async function completeItem(w: Work, item: ClaimedItem, owner: string, ou
     rowId: item.rowId,
     idempotencyKey: `evaluation:${item.evaluationId}:${item.rowId}`,
   });
-  if (!paid.ok) throw new NoCredits();
+  if (!paid.ok) throw new InsufficientCredits();
   if (paid.charged) await addSpent(w.tx, run.id, charge.amount);
   if (left - charge.amount < run.cellCost && run.maxCredits !== null) await transitionRun(w, run, "budget");
   await finishRuns(w, [run.id]);
   // Live views follow an evaluation's progress on the base's event stream, as they do a run's.
   w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });
   return "stored" as const;
-}
-
-/** The workspace ran dry while the answer was in flight: thrown to roll the row back. */
-export class NoCredits extends Error {
-  constructor() {
-    super("insufficient credits");
-    this.name = "NoCredits";
-  }
 }
 
 /** A row that cannot be evaluated: it ends in error, uncharged. */

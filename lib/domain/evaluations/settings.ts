@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { appError } from "../../errors.ts";
 import { columnOptionsOf, TOOL_NAMES, type ColumnRecord } from "../column-model.ts";
 import { DEFAULT_MODEL_SPEC, parseModelSpec } from "../model-spec.ts";
 
@@ -74,10 +73,4 @@ export function evaluationSettings(column: ColumnRecord, req: EvaluateRequest, d
 /** The column as the evaluation runs it: its own record with the evaluated settings. */
 export function evaluatedColumn(column: ColumnRecord, s: EvaluationSettings): ColumnRecord {
   return { ...column, instructions: s.instructions, tools: s.tools, columnOptions: { ...columnOptionsOf(column), model: s.model ?? undefined } };
-}
-
-export function requireAiColumn(column: ColumnRecord | null | undefined, columnId: string): ColumnRecord {
-  if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
-  if (!column.isAiEnabled) throw appError("not_reviewable", `"${column.name}" is not an AI column; only AI columns are evaluated.`);
-  return column;
 }

@@ -29,6 +29,9 @@ export interface ExportColumn {
 
 export const ROW_ID_HEADER = "Row ID";
 
+/** Whether the database can format every column itself (no metadata columns, which need the cells). */
+export const sqlFormattable = (columns: readonly ExportColumn[]) => columns.every((c) => c.sql !== undefined);
+
 const KIND_OF_TYPE: Record<string, ExportKind> = { number: "number", date: "date", checkbox: "checkbox" };
 
 const metaOf = (row: ExportRow, columnId: string) => (row.states?.get(columnId)?.metadata ?? {}) as Partial<CellMetadata>;

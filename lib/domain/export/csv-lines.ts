@@ -11,8 +11,6 @@ import { linePages } from "./pages.ts";
 // spreadsheet would run as a formula gets a leading quote (not with raw). It serves every export
 // whose columns the database can read alone (no metadata columns, which need the cells).
 
-export const sqlFormattable = (columns: readonly ExportColumn[]) => columns.every((c) => c.sql !== undefined);
-
 /**
  * A field as CSV in SQL: the guard on free text, then quotes when it holds a quote, comma, CR or
  * LF. Inline expressions only: a subquery per field costs a plan node per row.

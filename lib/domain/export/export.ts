@@ -1,8 +1,8 @@
 import type { Tx } from "../../db/database.ts";
 import { prepareRowsQuery, queryFromGet } from "../query/rows-query.ts";
-import { exportColumns } from "./columns.ts";
+import { exportColumns, sqlFormattable } from "./columns.ts";
 import { csvChunks } from "./csv.ts";
-import { csvLineChunks, sqlFormattable } from "./csv-lines.ts";
+import { csvLineChunks } from "./csv-lines.ts";
 import { jsonlChunks, jsonlLineChunks } from "./jsonl.ts";
 import { exportPages } from "./pages.ts";
 import { xlsxChunks } from "./xlsx.ts";

@@ -1,6 +1,5 @@
 import type { Tx } from "../../db/database.ts";
-import { appError } from "../../errors.ts";
-import { loadBase } from "../base-context.ts";
+import { loadAiColumn, loadBase } from "../base-context.ts";
 import { reviewByOf, reviewThresholdOf, statedReviewThreshold } from "../column-model.ts";
 import { needsReviewSql } from "../query/sql.ts";
 import { reviewLabels, withConfidence } from "./labels.ts";
@@ -11,9 +10,7 @@ import { agreementOf, byConfidence, expectedCalibrationError, MIN_LABELS, sugges
 
 export async function columnQuality(tx: Tx, workspaceId: string, baseId: string, columnId: string) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId } });
-  if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
-  if (!column.isAiEnabled) throw appError("not_reviewable", `"${column.name}" is not an AI column; only AI columns have a quality.`);
+  const column = await loadAiColumn(tx, ctx, columnId);
 
   const labels = await reviewLabels(tx, column.id);
   const labelled = withConfidence(labels);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
-import { baseIdParam, columnViewSchema, isoDate, nullableIsoDate } from "./common.ts";
+import { columnViewSchema, isoDate, nullableIsoDate } from "./common.ts";
 import { columnParams } from "./columns.ts";
 import { RUN_STATUSES } from "../../domain/runs/record.ts";
 import { REVIEW_BY, TOOL_NAMES } from "../../domain/column-model.ts";
@@ -162,7 +162,7 @@ export const applyEvaluation = defineEndpoint({
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluations/{evaluationId}/apply",
   summary: "Apply an evaluation",
   description: "Writes the evaluation's instructions, model and tools to its column (a change of the column like any other). 409 evaluation_not_finished unless it is done.",
-  params: columnParams.extend(evaluationParams.shape).extend({ baseId: baseIdParam }),
+  params: columnParams.extend(evaluationParams.shape),
   bodyType: "optional-json",
   body: z.strictObject({}).describe("No fields."),
   response: z.strictObject({ column: columnViewSchema, evaluation: evaluationSummary }),
