@@ -20,6 +20,8 @@ export type AppEvent =
   | { type: "import.updated"; workspaceId: string; baseId: string; importId: string; status: string; linesDone: number; linesTotal: number | null }
   /** These cells were cancelled: whichever worker runs one aborts its model call and tool fetches. */
   | { type: "cells.cancelled"; refs: { rowId: string; columnId: string }[] }
+  /** This evaluation run was cancelled: whichever worker runs one of its rows aborts the row's model calls. */
+  | { type: "evaluation.cancelled"; runId: string }
   /** A webhook message became due outside a settle (a redelivery): wakes the relay. */
   | { type: "webhooks.queued" }
   /** Stored files whose records were deleted (with their base): their bytes can go. */

@@ -21,7 +21,7 @@ export async function cancelRun(w: Work, workspaceId: string, runId: string): Pr
     await transitionRun(w, run, "cancel");
     const base = await loadBase(w.tx, workspaceId, run.baseId);
     await cancelRunCells(w, base, runId);
-    await cancelItemsOfRun(w.tx, runId);
+    if ((await cancelItemsOfRun(w.tx, runId)) > 0) w.emit({ type: "evaluation.cancelled", runId });
   }
   return getRun(w.tx, workspaceId, runId);
 }

@@ -26,7 +26,7 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
   const owner = `${hostname()}:${process.pid}:eval:${randomBytes(4).toString("hex")}`;
   const { leaseMs, concurrency } = rt.config.ai;
   const prisma = rt.db.prisma;
-  const inFlight = new Map<string, AbortController>();
+  const inFlight = new Map<string, { ctl: AbortController; runId: string }>();
   let stopped = false;
   let claiming: Promise<void> | undefined;
   // The engine announces work.available on every commit that queues cells; after a claim that
@@ -45,7 +45,7 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
         for (const item of items) {
           const ctl = new AbortController();
           const key = `${item.evaluationId}:${item.rowId}`;
-          inFlight.set(key, ctl);
+          inFlight.set(key, { ctl, runId: item.runId });
           void evaluateRow(rt, deps, owner, item, ctl.signal)
             .catch((e) => console.error("[cellwright] evaluating a row failed:", e))
             .finally(() => {
@@ -68,6 +68,8 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
   }, Math.max(250, leaseMs / 3));
   const off = rt.bus.on((e) => {
     if (e.type === "work.available") tick(true);
+    // A cancelled evaluation stops paying for calls at once: its rows here abort (they are already cancelled).
+    else if (e.type === "evaluation.cancelled") for (const f of inFlight.values()) if (f.runId === e.runId) f.ctl.abort(new Error("cancelled"));
   });
   tick();
 
@@ -77,7 +79,7 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
     clearInterval(heartbeat);
     off();
     await claiming;
-    for (const ctl of inFlight.values()) ctl.abort(new Error("shutting down"));
+    for (const { ctl } of inFlight.values()) ctl.abort(new Error("shutting down"));
     // Handed back at once: the next worker (or this one, restarted) asks again, uncharged.
     await returnItemLeases(prisma, { owner }).catch(() => undefined);
   };
@@ -93,7 +95,7 @@ interface RowContext {
   credits: number | null;
 }
 
-async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | null> {
+async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | "row_not_found" | "column_not_found"> {
   const prisma = rt.db.prisma;
   const [row] = await prisma.$queryRawUnsafe<{ settings: EvaluationSettings; column_id: string; base_id: string; base_name: string; workspace_id: string; sheet_id: string; values: Record<string, string> | null; expected: string; credits: bigint | null }[]>(
     `SELECT ev.settings, ev.column_id, b.id AS base_id, b.name AS base_name, b.workspace_id, s.id AS sheet_id, r."values", ei.expected, w.credits
@@ -103,10 +105,10 @@ async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | nul
     item.evaluationId,
     item.rowId,
   );
-  if (!row) return null;
+  if (!row || row.values === null) return "row_not_found";
   const columns = await loadColumns(prisma, row.sheet_id);
   const column = columns.find((c) => c.id === row.column_id);
-  if (!column || row.values === null) return null;
+  if (!column) return "column_not_found";
   // Other rows' verified values may guide the model; this row's own never does (it is the answer key).
   const examples = examplesFor(await loadExamples(prisma, [column.id]), column.id, item.rowId);
   const asked = evaluatedColumn(column, row.settings);
@@ -122,7 +124,8 @@ async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | nul
 async function evaluateRow(rt: Runtime, deps: AskDeps, owner: string, item: ClaimedItem, signal: AbortSignal) {
   const fail = (code: string, message: string) => inTransaction(rt, (w) => failItem(w, item, owner, { code, message }));
   const ctx = await loadRow(rt, item);
-  if (!ctx) return fail("row_not_found", "The row or the column was deleted.");
+  if (ctx === "row_not_found") return fail(ctx, "The row was deleted.");
+  if (ctx === "column_not_found") return fail(ctx, "The column was deleted.");
   const cost = rt.config.credits.cellRun;
   const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and evaluate again.");
   if (ctx.credits !== null && ctx.credits < cost) return noCredits();
