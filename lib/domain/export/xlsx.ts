@@ -11,7 +11,7 @@ import { coalesce } from "./pages.ts";
 
 /** Excel's own cap on the text of a cell. */
 export const XLSX_MAX_CELL_CHARS = 32_767;
-/** How much written output may wait for the reader before the next page is formatted. */
+/** How much written XML and output may wait before the next page is formatted. */
 const BACKLOG_BYTES = 1024 * 1024;
 const DATE_FORMAT = "yyyy-mm-dd";
 const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
@@ -53,6 +53,23 @@ function widthOf(column: ExportColumn, sample: readonly ExportRow[]): number {
   return Math.min(Math.max(longest + 2, 10), 60);
 }
 
+/** A stream of the zip library's own copy of `readable-stream`, which predates `writableLength`. */
+interface BufferedStream {
+  _writableState?: { length: number };
+  _readableState?: { length: number };
+}
+
+/**
+ * The bytes written and not yet taken on: the sheet's XML queued for deflate (exceljs's stream hands
+ * each 64 KB to the zip entry's pass-through without waiting for it) and the zip output not yet read.
+ */
+function backlog(sheet: ExcelJS.Worksheet, out: PassThrough): number {
+  const entries = (sheet as unknown as { stream: { pipes: BufferedStream[] } }).stream.pipes;
+  let queued = out.readableLength;
+  for (const e of entries) queued += (e._writableState?.length ?? 0) + (e._readableState?.length ?? 0);
+  return queued;
+}
+
 export async function* xlsxChunks(columns: readonly ExportColumn[], pages: AsyncIterable<ExportRow[]>, options: { raw: boolean; sheet: string }) {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
@@ -74,8 +91,8 @@ export async function* xlsxChunks(columns: readonly ExportColumn[], pages: Async
       let page = first;
       while (!page.done) {
         for (const row of page.value) addRow(row);
-        // exceljs writes without back-pressure: wait here until the reader has taken the output.
-        while (out.readableLength > BACKLOG_BYTES && !stop.signal.aborted) await sleep(2);
+        // exceljs writes without back-pressure: wait here until deflate and the reader have caught up.
+        while (backlog(sheet, out) > BACKLOG_BYTES && !stop.signal.aborted) await sleep(2);
         if (stop.signal.aborted) return void (await iterator.return?.(undefined));
         page = await iterator.next();
       }
