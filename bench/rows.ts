@@ -4,6 +4,7 @@
 //   Get Rows, all rows at 10,000 and 100,000            vs raw SELECT + JSON.stringify          (≤ 2×)
 //   server RSS growth while streaming 100,000 rows                                              (< 150 MB)
 //   Get Row under load, autocannon 10 connections 10 s  vs a bare route handler's requests/s   (≥ 50%)
+//   Update Rows at 1,000 and 100 rows a request          vs Add Rows at the same batch size      (≥ 0.7×)
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -150,6 +151,9 @@ async function benchStore(store: "pglite" | "postgres") {
     }
     const gzip100k = await timed(() => getAll(bases[3].baseId, BIG, "gzip"));
 
+    console.log("   Update Rows against Add Rows, at 1,000 and 100 rows a request");
+    const writes = await updatesAgainstInserts(server, key, bases[1].baseId);
+
     console.log(`   Get Row and the bare route handler under load (${LOAD_SECONDS} s each, in alternating slices)`);
     const [getRow, floorRow] = await loadPair(
       { url: `${server.url}/api/v1/bases/${bases[0].baseId}/rows/${someRowId}`, headers: { "x-api-key": key } },
@@ -193,6 +197,15 @@ async function benchStore(store: "pglite" | "postgres") {
           target: "≥ 50%",
           ok: getRow.rps / floorRow.rps >= 0.5,
         },
+        ...writes.map(({ batch, update, insert }) => ({
+          store,
+          measure: `Update Rows, ${batch.toLocaleString("en-US")} a request, rows/s`,
+          value: update.toFixed(0),
+          floor: `${insert.toFixed(0)} (Add Rows)`,
+          ratio: `${(update / insert).toFixed(2)}×`,
+          target: "≥ 0.7×",
+          ok: update / insert >= 0.7,
+        })),
         { store, measure: "Get Row latency p50 / p99", value: `${getRow.p50} / ${getRow.p99} ms`, floor: `${floorRow.p50} / ${floorRow.p99} ms`, ratio: "", target: "", ok: true },
       );
     } finally {
@@ -203,6 +216,37 @@ async function benchStore(store: "pglite" | "postgres") {
     await pgdb?.drop().catch((e) => console.error("could not drop the bench database:", e));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Rows/s of Update Rows and of Add Rows at the same batch size, in alternating rounds on one base
+ * of 10,000 rows: every update changes all six cells of rows spread over the base.
+ */
+async function updatesAgainstInserts(server: BenchServer, key: string, baseId: string) {
+  const listed = await call(server, key, "GET", `/api/v1/bases/${baseId}/rows`);
+  const ids: string[] = listed.rows.map((r: { id: string }) => r.id);
+  const out: { batch: number; update: number; insert: number }[] = [];
+  for (const batch of [1_000, 100]) {
+    const requests = batch === 1_000 ? 5 : 30;
+    let updated = 0;
+    let inserted = 0;
+    let updateMs = 0;
+    let insertMs = 0;
+    for (let round = 0; round < requests; round++) {
+      const pick = Array.from({ length: batch }, (_, i) => ids[(round * batch + i * 7) % ids.length]);
+      const update = { rows: pick.map((id, i) => ({ id, cells: cellsOf(round * batch + i + 500_000) })) };
+      const insert = { rows: Array.from({ length: batch }, (_, i) => ({ cells: cellsOf(round * batch + i + 900_000) })) };
+      updateMs += await timed(async () => {
+        const res = await call(server, key, "POST", `/api/v1/bases/${baseId}/update-rows`, update);
+        if (res.errors.length > 0) throw new Error(`Update Rows: ${JSON.stringify(res.errors[0])}`);
+      });
+      insertMs += await timed(() => call(server, key, "POST", `/api/v1/bases/${baseId}/add-rows`, insert));
+      updated += batch;
+      inserted += batch;
+    }
+    out.push({ batch, update: updated / (updateMs / 1000), insert: inserted / (insertMs / 1000) });
+  }
+  return out;
 }
 
 const reachable = (port: number) =>

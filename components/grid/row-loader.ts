@@ -24,12 +24,17 @@ export class RowLoader {
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
 
-  constructor(
-    private readonly baseId: string,
-    private readonly store: RowStore,
-    private readonly onError: (message: string) => void = () => {},
-    private readonly query: object | null = null,
-  ) {}
+  private readonly baseId: string;
+  private readonly store: RowStore;
+  private readonly onError: (message: string) => void;
+  private readonly query: object | null;
+
+  constructor(baseId: string, store: RowStore, onError: (message: string) => void = () => {}, query: object | null = null) {
+    this.baseId = baseId;
+    this.store = store;
+    this.onError = onError;
+    this.query = query;
+  }
 
   dispose(): void {
     this.disposed = true;

@@ -10,7 +10,10 @@ mkdirSync(ARTIFACTS, { recursive: true });
 
 /** The REST API as an external client sees it (X-API-Key), to seed data and to act "elsewhere". */
 export class Api {
-  constructor(private readonly request: APIRequestContext) {}
+  private readonly request: APIRequestContext;
+  constructor(request: APIRequestContext) {
+    this.request = request;
+  }
 
   async call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.request.fetch(path, {

@@ -11,12 +11,12 @@ export interface ApiClientOptions {
 
 /** The server answered with an error envelope (or something that is not JSON). */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
     this.name = "ApiError";
   }
 }

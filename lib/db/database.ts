@@ -90,6 +90,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 
 // Row search's trigram index (see the find_and_review migration).
 const PGLITE_EXTENSIONS = { pg_trgm };
+// PostgreSQL's default 128 MB of shared buffers sit in the embedded database's wasm memory, which
+// never shrinks. 32 MB holds the hot pages; the data directory's files stay in the OS's page cache,
+// where a miss costs a read, not a disk seek. Measured: about 75 MB less resident memory.
+const PGLITE_OPTIONS = { extensions: PGLITE_EXTENSIONS, startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"] };
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let lock: DataDirLock | undefined;
@@ -97,9 +101,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     lock = acquireDataDirLock(dataDir);
-    pglite = new PGlite(path.join(dataDir, "pglite"), { extensions: PGLITE_EXTENSIONS });
+    pglite = new PGlite(path.join(dataDir, "pglite"), PGLITE_OPTIONS);
   } else {
-    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    pglite = new PGlite(PGLITE_OPTIONS);
   }
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });

@@ -74,7 +74,9 @@ export class ColumnIndex {
   private byName = new Map<string, ColumnRecord>();
   private byKey = new Map<string, ColumnRecord>();
 
-  constructor(readonly columns: readonly ColumnRecord[]) {
+  readonly columns: readonly ColumnRecord[];
+  constructor(columns: readonly ColumnRecord[]) {
+    this.columns = columns;
     for (const c of columns) {
       this.byName.set(c.name, c);
       this.byKey.set(c.nameKey, c);

@@ -17,11 +17,10 @@ export type FileRecord = { line: number; fields: string[] } | { line: number; ob
 
 /** Why a file cannot be read, with the line where it broke. */
 export class ParseFailure extends Error {
-  constructor(
-    readonly line: number,
-    message: string,
-  ) {
+  readonly line: number;
+  constructor(line: number, message: string) {
     super(message);
+    this.line = line;
   }
 }
 

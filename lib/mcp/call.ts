@@ -24,12 +24,12 @@ export type Invoke = (req: ApiRequest) => Promise<ApiAnswer>;
 
 /** An error of the API's catalog, carried to the agent as a tool error. */
 export class ToolError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
+  readonly code: string;
+  readonly details?: unknown;
+  constructor(code: string, message: string, details?: unknown) {
     super(message);
+    this.code = code;
+    this.details = details;
   }
   toJSON() {
     return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };

@@ -15,11 +15,13 @@ export const MAX_TOOL_CALLS_PER_STEP = 5;
 export class CallBudget {
   /** Calls made through this budget (not counting `spentBefore`). */
   made = 0;
-  constructor(
-    readonly limit: number,
-    /** Calls earlier attempts of the same generation already made. */
-    readonly spentBefore = 0,
-  ) {}
+  readonly limit: number;
+  /** Calls earlier attempts of the same generation already made. */
+  readonly spentBefore: number;
+  constructor(limit: number, spentBefore = 0) {
+    this.limit = limit;
+    this.spentBefore = spentBefore;
+  }
 
   get remaining(): number {
     return Math.max(0, this.limit - this.spentBefore - this.made);
