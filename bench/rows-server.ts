@@ -1,37 +1,25 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
-// The production server for bench:rows: built once, started with `next start` as its own process
-// (so its memory can be watched), stopped with SIGTERM like a deploy would.
+// The production server for the HTTP benchmarks: started with `npm start`'s own command line
+// (without npm in front, so the process measured is the server), stopped with SIGTERM like a deploy.
 
 export const root = path.resolve(import.meta.dirname, "..");
 
-function newestSource(): number {
-  let newest = 0;
-  const walk = (p: string) => {
-    const s = statSync(p);
-    if (!s.isDirectory()) newest = Math.max(newest, s.mtimeMs);
-    else if (!/^(node_modules|generated|\.next)$/.test(path.basename(p))) for (const n of readdirSync(p)) walk(path.join(p, n));
-  };
-  for (const p of ["app", "components", "lib", "public", "next.config.ts", "instrumentation.ts", "package-lock.json"]) {
-    if (existsSync(path.join(root, p))) walk(path.join(root, p));
-  }
-  return newest;
+/** `npm start`'s arguments to node, read from package.json. */
+export function npmStartArgs(): string[] {
+  const script = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = script.split(/\s+/);
+  if (command !== "node") throw new Error(`npm start runs ${command}, not node`);
+  return args;
 }
 
-/** Builds the app unless the build is newer than every source. */
+/** Builds the app as `npm start` does, unless the build is newer than every source. */
 export function ensureBuild(): void {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  if (existsSync(buildId) && statSync(buildId).mtimeMs >= newestSource()) return;
-  console.log("building the app (next build)…");
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(process.execPath, [...npmStartArgs(), "--build-only"], { cwd: root, encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (r.status !== 0) throw new Error(`the build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
 export function freePort(): Promise<number> {
@@ -72,24 +60,16 @@ export function sampleRss(pid: number, everyMs = 20): { stop(): number } {
 export interface BenchServer {
   url: string;
   pid: number;
+  /** From spawn to the first answer of `probe`. */
+  startMs: number;
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<BenchServer> {
+/** Starts `command` on a free port (PORT) and waits until `probe` answers 2xx. */
+export async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, probe: string): Promise<BenchServer> {
   const port = await freePort();
-  // The server gets exactly the database and key of this run, never the caller's.
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ["DATABASE_URL", "DATA_DIR", "API_KEY", "PORT"]) delete childEnv[k];
-  // The per-key limit stays on, so its cost is in the figures, but high enough never to refuse
-  // (API_RATE_LIMIT=0 in the caller's environment measures without it).
-  childEnv.API_RATE_LIMIT ??= "1000000000";
-  childEnv.API_RATE_BURST ??= "1000000000";
-  Object.assign(childEnv, { NEXT_TELEMETRY_DISABLED: "1" }, env);
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
-    cwd: root,
-    env: childEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(command, args, { cwd: root, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
@@ -98,14 +78,14 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${log}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the server did not become healthy:\n${log}`);
-    await new Promise((r) => setTimeout(r, 200));
+    if (await fetch(url + probe).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`the server did not answer:\n${log}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
   return {
     url,
     pid: child.pid!,
+    startMs: performance.now() - t0,
     async stop() {
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
@@ -113,4 +93,27 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
       await exited;
     },
   };
+}
+
+/** The production server as `npm start` runs it, with exactly the database and key of this run. */
+export async function startServer(env: Record<string, string>): Promise<BenchServer> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ["DATABASE_URL", "DATA_DIR", "API_KEY", "PORT", "HOST"]) delete childEnv[k];
+  // The per-key limit stays on, so its cost is in the figures, but high enough never to refuse
+  // (API_RATE_LIMIT=0 in the caller's environment measures without it).
+  childEnv.API_RATE_LIMIT ??= "1000000000";
+  childEnv.API_RATE_BURST ??= "1000000000";
+  return startProcess(process.execPath, npmStartArgs(), { ...childEnv, NEXT_TELEMETRY_DISABLED: "1", ...env }, "/api/health");
+}
+
+/** One API request with the run's key; a non-2xx answer throws with its body. */
+export async function call(server: { url: string }, key: string, method: string, p: string, body?: unknown) {
+  const res = await fetch(server.url + p, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p} → ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
 }

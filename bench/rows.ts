@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { ensureBuild, rssOf, sampleRss, startServer, type BenchServer } from "./rows-server.ts";
+import { call, ensureBuild, rssOf, sampleRss, startServer, type BenchServer } from "./rows-server.ts";
 import { freshPostgres, insertRows, openDriver, selectAndStringify } from "./rows-floor.ts";
 
 const ROWS = 10_000;
@@ -53,17 +53,6 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
-}
-
-async function call(server: BenchServer, key: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(server.url + p, {
-    method,
-    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p} → ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
 }
 
 /**

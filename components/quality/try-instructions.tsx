@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { api, columnPath, errorMessage } from "../data/api";
 import { keys } from "../data/queries";
 import type { ColumnView, EvaluationEstimate, EvaluationRequest } from "../data/types";
+import { MAX_EVALUATION_ROWS } from "@/lib/domain/evaluations/settings.ts";
 import { Button } from "../ui/button";
 import { plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
@@ -18,9 +19,6 @@ export interface Draft {
 const INPUT =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2.5 text-sm font-normal text-zinc-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100";
 
-/** The API's cap on an evaluation's rows (the UI may import schema types only, not the value). */
-const MAX_ROWS = 500;
-
 export function draftOf(column: ColumnView): Draft {
   const model = column.columnOptions.model;
   return { instructions: column.instructions, model: typeof model === "string" ? model : "", limit: "" };
@@ -32,7 +30,7 @@ export function requestOf(draft: Draft): EvaluationRequest {
   return {
     instructions: draft.instructions,
     ...(draft.model.trim() ? { model: draft.model.trim() } : {}),
-    ...(draft.limit.trim() && Number.isInteger(limit) && limit > 0 ? { limit: Math.min(limit, MAX_ROWS) } : {}),
+    ...(draft.limit.trim() && Number.isInteger(limit) && limit > 0 ? { limit: Math.min(limit, MAX_EVALUATION_ROWS) } : {}),
   };
 }
 
@@ -108,7 +106,7 @@ export function TryInstructions({
         </label>
         <label className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
           Rows at most
-          <input className={`${INPUT} h-8 text-right tabular-nums`} type="number" min={1} max={MAX_ROWS} value={draft.limit} onChange={(e) => set("limit", e.target.value)} placeholder="50" aria-describedby={`${id}-limit`} />
+          <input className={`${INPUT} h-8 text-right tabular-nums`} type="number" min={1} max={MAX_EVALUATION_ROWS} value={draft.limit} onChange={(e) => set("limit", e.target.value)} placeholder="50" aria-describedby={`${id}-limit`} />
         </label>
       </div>
       <p id={`${id}-limit`} className="text-[11px] text-zinc-500 dark:text-zinc-400">

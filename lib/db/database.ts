@@ -91,8 +91,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 // Row search's trigram index (see the find_and_review migration).
 const PGLITE_EXTENSIONS = { pg_trgm };
 // PostgreSQL's default 128 MB of shared buffers sit in the embedded database's wasm memory, which
-// never shrinks. 32 MB holds the hot pages; the data directory's files stay in the OS's page cache,
-// where a miss costs a read, not a disk seek. Measured: about 75 MB less resident memory.
+// never shrinks once they are used. 32 MB holds the hot pages; the rest of the data directory stays
+// in the OS's page cache, a read away. After a scan of a 48 MB table: 75 MB less resident memory, at
+// the same scan time.
 const PGLITE_OPTIONS = { extensions: PGLITE_EXTENSIONS, startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"] };
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {

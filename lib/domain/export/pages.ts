@@ -25,11 +25,15 @@ export async function* exportPages(query: PreparedRowsQuery, withStates: boolean
     if (page.rows.length > 0) {
       const rows = page.rows.map((r) => ({ id: r.id, values: (parsed<RowValues | null>(r.values) ?? {}) as RowValues, ...(withStates ? { states: statesOf(r.cells) } : {}) }));
       const chars = rows.reduce((n, r) => n + valueChars(r.values), 0);
-      pageRows = Math.max(1, Math.min(maxPageRows, Math.floor((PAGE_CHARS * rows.length) / Math.max(1, chars))));
+      pageRows = nextPageRows(PAGE_CHARS, maxPageRows, rows.length, chars);
       yield rows;
     }
   } while (cursor);
 }
+
+/** The rows of the next page: as many as `aimChars` at the last page's characters per row. */
+const nextPageRows = (aimChars: number, maxPageRows: number, rows: number, chars: number) =>
+  Math.max(1, Math.min(maxPageRows, Math.floor((aimChars * rows) / Math.max(1, chars))));
 
 function valueChars(values: RowValues): number {
   let n = 0;
@@ -100,7 +104,7 @@ export async function* linePages(query: PreparedRowsQuery, line: string, separat
     const page = await query.linesPage(cursor, pageRows, line, separator);
     cursor = page.next;
     if (page.rows === 0) break;
-    pageRows = Math.max(1, Math.min(maxPageRows, Math.floor((LINE_PAGE_CHARS * page.rows) / Math.max(1, page.text.length))));
+    pageRows = nextPageRows(LINE_PAGE_CHARS, maxPageRows, page.rows, page.text.length);
     yield page.text + separator;
   } while (cursor);
 }

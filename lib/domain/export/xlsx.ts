@@ -64,7 +64,8 @@ interface BufferedStream {
  * each 64 KB to the zip entry's pass-through without waiting for it) and the zip output not yet read.
  */
 function backlog(sheet: ExcelJS.Worksheet, out: PassThrough): number {
-  const entries = (sheet as unknown as { stream: { pipes: BufferedStream[] } }).stream.pipes;
+  // exceljs's internals: should they change shape, the pacing falls back to the output alone.
+  const entries = (sheet as unknown as { stream?: { pipes?: BufferedStream[] } }).stream?.pipes ?? [];
   let queued = out.readableLength;
   for (const e of entries) queued += (e._writableState?.length ?? 0) + (e._readableState?.length ?? 0);
   return queued;

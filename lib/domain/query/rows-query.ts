@@ -48,27 +48,28 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
     return Number(n);
   }
 
-  /**
-   * The `limit` rows after `cursor` (from the start when null), and the cursor after them when more
-   * follow; `select` is what each row gives (the sort keys are added).
-   */
-  async function pageOf<T extends { seq: bigint | string }>(cursor: Cursor | null, limit: number, select: string): Promise<{ rows: (T & SortKeys)[]; next: Cursor | null }> {
-    const p = new Params();
+  /** The WHERE and ORDER BY of a page after `cursor`, and the cursor that follows a page's last row. */
+  const keyset = (p: Params, cursor: Cursor | null) => {
     const where = whereOf(p);
     const sort = compileSort(sortKeys, p);
     if (cursor) where.push(sort.after(cursor, p));
-    const rows = await tx.$queryRawUnsafe<(T & SortKeys)[]>(
-      `SELECT ${select}${sort.select} FROM rows r WHERE ${where.join(" AND ")} ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int`,
+    const cursorAt = (last: SortKeys & { seq: bigint | string }): Cursor => ({ fingerprint: sort.fingerprint, keys: sortKeys.map((_, i) => last[`k${i}`] ?? null), seq: BigInt(last.seq) });
+    return { where: where.join(" AND "), sort, cursorAt };
+  };
+
+  /** The `limit` rows after `cursor` (from the start when null), and the cursor after them when more follow. */
+  async function page(cursor: Cursor | null, limit: number, expand: boolean): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
+    const p = new Params();
+    const { where, sort, cursorAt } = keyset(p, cursor);
+    const rows = await tx.$queryRawUnsafe<QueryRawRow[]>(
+      `SELECT r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}${sort.select}
+       FROM rows r WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int`,
       ...p.values,
     );
     if (rows.length <= limit) return { rows, next: null };
     rows.length = limit;
-    const last = rows[limit - 1];
-    return { rows, next: { fingerprint: sort.fingerprint, keys: sortKeys.map((_, i) => last[`k${i}`] ?? null), seq: BigInt(last.seq) } };
+    return { rows, next: cursorAt(rows[limit - 1]) };
   }
-
-  const page = (cursor: Cursor | null, limit: number, expand: boolean) =>
-    pageOf<QueryRawRow>(cursor, limit, `r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}`);
 
   /**
    * As `page`, but each row is one text, computed in SQL by `line` (an expression over `r`), and the
@@ -77,22 +78,19 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
    */
   async function linesPage(cursor: Cursor | null, limit: number, line: string, separator: string): Promise<{ text: string; rows: number; next: Cursor | null }> {
     const p = new Params();
+    const { where, sort, cursorAt } = keyset(p, cursor);
     const sep = `${p.add(separator)}::text`;
-    const where = whereOf(p);
-    const sort = compileSort(sortKeys, p);
-    if (cursor) where.push(sort.after(cursor, p));
     const n = `${p.add(limit)}::int`;
     const lastKeys = sortKeys.map((_, i) => `, max(t.k${i}) FILTER (WHERE t.ord = ${n}) AS k${i}`).join("");
     const [page] = await tx.$queryRawUnsafe<({ text: string | null; n: number; seq: bigint | null } & SortKeys)[]>(
       `SELECT string_agg(t.line, ${sep} ORDER BY t.ord) FILTER (WHERE t.ord <= ${n}) AS text, count(*)::int AS n,
          max(t.seq) FILTER (WHERE t.ord = ${n}) AS seq${lastKeys}
        FROM (SELECT ${line} AS line, r.seq${sort.select}, row_number() OVER (ORDER BY ${sort.orderBy}) AS ord
-             FROM rows r WHERE ${where.join(" AND ")} ORDER BY ${sort.orderBy} LIMIT ${n} + 1) t`,
+             FROM rows r WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${n} + 1) t`,
       ...p.values,
     );
-    const rows = Math.min(page.n, limit);
-    const next = page.n > limit ? { fingerprint: sort.fingerprint, keys: sortKeys.map((_, i) => page[`k${i}`] ?? null), seq: BigInt(page.seq!) } : null;
-    return { text: page.text ?? "", rows, next };
+    const next = page.n > limit ? cursorAt({ ...page, seq: page.seq! }) : null;
+    return { text: page.text ?? "", rows: Math.min(page.n, limit), next };
   }
 
   return { ctx, columns, view, count, page, linesPage };
