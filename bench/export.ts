@@ -71,6 +71,8 @@ const loadSecs = ((Date.now() - t0) / 1000).toFixed(1);
 
 interface Result { label: string; rows: number; ms: number; bytes: number; rssGrowth: number }
 
+// Each line's growth starts from a collected heap (npm run bench:export passes --expose-gc), so
+// that the garbage an earlier line left is not counted against the next.
 async function measure(label: string, run: () => Promise<{ rows: number; bytes: number }>): Promise<Result> {
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
@@ -132,7 +134,7 @@ console.log(
 const csv = results[2];
 console.log(
   `\ngoal: CSV ≥ ${GOAL_ROWS_PER_S.toLocaleString("en-US")} rows/s (${rate(csv) >= GOAL_ROWS_PER_S ? "met" : "missed"}), ` +
-    `RSS growth < ${GOAL_RSS_MB} MB for each (${results.every((r) => r.rssGrowth < GOAL_RSS_MB * 1024 * 1024) ? "met" : "missed"}); ` +
+    `RSS growth < ${GOAL_RSS_MB} MB for each export (${results.filter((r) => r.label.startsWith("export")).every((r) => r.rssGrowth < GOAL_RSS_MB * 1024 * 1024) ? "met" : "missed"}); ` +
     `CSV runs at ${((rate(csv) / rate(results[0])) * 100).toFixed(0)}% of the Query Rows floor.`,
 );
 

@@ -45,8 +45,8 @@ export const runnableSql = (c: string) => `(${c}.run_id IS NULL OR EXISTS (
  * Claims up to `limit` pending cells that are due and ready (the embedded queue), fairly: runs
  * take turns round-robin within their workspace, and workspaces take turns above them, so a
  * small run is never stuck behind a large one. Each running run offers at most `limit` cells
- * (fewer when its budget is nearly spent), walking the (run_id, status, available_at) index, so a
- * claim stays cheap however many cells wait. Cells queued before runs existed form one more group.
+ * (fewer when its budget is nearly spent), walking its pending cells' partial index, so a claim
+ * stays cheap however many cells wait. Cells queued before runs existed form one more group.
  */
 export async function claimReadyCells(tx: Tx, owner: string, limit: number, leaseMs: number): Promise<ClaimedCell[]> {
   const rows = await tx.$queryRawUnsafe<ClaimRow[]>(
@@ -70,12 +70,18 @@ export async function claimReadyCells(tx: Tx, owner: string, limit: number, leas
      ranked AS (
        SELECT c.row_id, c.column_id, (c.k - 1) * g.n + g.j AS turn, dense_rank() OVER (ORDER BY c.workspace_id) AS ws
        FROM cand c JOIN groups g ON g.run_id IS NOT DISTINCT FROM c.run_id),
+     -- Each candidate in turn order, its cell locked by key until $1 are taken. A plain join let the
+     -- planner, which cannot know that there are at most $1 candidates a run, hash every pending
+     -- cell: 89 ms a claim at 100,000 pending against 8 ms at 100 (bench:claim).
      pick AS (
-       SELECT c.row_id, c.column_id FROM cells c JOIN ranked r ON r.row_id = c.row_id AND r.column_id = c.column_id
-       WHERE ${fromStatusSql("claim", "c")}
+       SELECT l.row_id, l.column_id
+       FROM (SELECT row_id, column_id, turn, ws FROM ranked ORDER BY turn, ws) r
+       CROSS JOIN LATERAL (
+         SELECT c.row_id, c.column_id FROM cells c
+         WHERE c.row_id = r.row_id AND c.column_id = r.column_id AND ${fromStatusSql("claim", "c")}
+         FOR UPDATE SKIP LOCKED) l
        ORDER BY r.turn, r.ws
-       LIMIT $1
-       FOR UPDATE OF c SKIP LOCKED)
+       LIMIT $1)
      UPDATE cells SET ${CLAIM_SET}
      FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id
      RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts`,

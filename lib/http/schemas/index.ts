@@ -90,18 +90,35 @@ export const ENDPOINTS: readonly Endpoint[] = [
 ];
 
 const pathParts = (pathname: string) => pathname.split("/").filter(Boolean);
-const paramCount = (e: Endpoint) => e.path.split("{").length;
 
-function servesPath(e: Endpoint, parts: readonly string[]): boolean {
-  const segments = pathParts(e.path);
-  return segments.length === parts.length && segments.every((s, i) => s.startsWith("{") || s === parts[i]);
+// Every request under /api is matched against this table (edge-listener.ts), so each endpoint's
+// path is split once here rather than on every request; grouped by segment count, since a path
+// can only match endpoints with as many segments.
+interface RouteEntry {
+  endpoint: Endpoint;
+  segments: readonly (string | null)[];
+  paramCount: number;
+}
+const ROUTES_BY_LENGTH = new Map<number, RouteEntry[]>();
+for (const endpoint of ENDPOINTS) {
+  const segments = pathParts(endpoint.path).map((s) => (s.startsWith("{") ? null : s));
+  const entry = { endpoint, segments, paramCount: segments.filter((s) => s === null).length };
+  ROUTES_BY_LENGTH.set(segments.length, [...(ROUTES_BY_LENGTH.get(segments.length) ?? []), entry]);
+}
+
+/** The routes serving a concrete path, fewest params first (static segments win, as in the App Router). */
+function routesServing(pathname: string): RouteEntry[] {
+  const parts = pathParts(pathname);
+  return (ROUTES_BY_LENGTH.get(parts.length) ?? [])
+    .filter((r) => r.segments.every((s, i) => s === null || s === parts[i]))
+    .sort((a, b) => a.paramCount - b.paramCount);
 }
 
 /** The endpoint serving a method and a concrete path (e.g. GET /api/v1/bases/AbCd1234/rows). */
 export function findEndpoint(method: string, pathname: string): Endpoint | undefined {
-  const parts = pathParts(pathname);
-  // Static segments win over params, as in the App Router (ai-configure-base is not a baseId).
-  return ENDPOINTS.filter((e) => e.method === method.toUpperCase() && servesPath(e, parts)).sort((a, b) => paramCount(a) - paramCount(b))[0];
+  const upper = method.toUpperCase();
+  // ai-configure-base is not a baseId: the static route serves it.
+  return routesServing(pathname).find((r) => r.endpoint.method === upper)?.endpoint;
 }
 
 /** The routes under /api that are not endpoints of the API (no key, no schema). */
@@ -110,10 +127,8 @@ const OTHER_ROUTES: Record<string, readonly string[]> = { "/api/health": ["GET"]
 /** The methods a concrete path serves, or null when no route serves it. */
 export function allowedMethods(pathname: string): readonly string[] | null {
   if (OTHER_ROUTES[pathname]) return OTHER_ROUTES[pathname];
-  const parts = pathParts(pathname);
-  const matching = ENDPOINTS.filter((e) => servesPath(e, parts));
+  const matching = routesServing(pathname);
   if (matching.length === 0) return null;
   // Where a static segment and a param both match, the static route is the one that serves.
-  const fewest = Math.min(...matching.map(paramCount));
-  return [...new Set(matching.filter((e) => paramCount(e) === fewest).map((e) => e.method))];
+  return [...new Set(matching.filter((r) => r.paramCount === matching[0].paramCount).map((r) => r.endpoint.method))];
 }
