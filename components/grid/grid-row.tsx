@@ -1,6 +1,6 @@
 "use client";
-import { useCallback, useSyncExternalStore } from "react";
-import type { Cell, Row } from "@tanstack/react-table";
+import { memo, useCallback, useSyncExternalStore } from "react";
+import type { Cell, CellSelectionState, Row } from "@tanstack/react-table";
 import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../data/types";
 import { Skeleton } from "../ui/skeleton";
@@ -11,6 +11,12 @@ import type { RowHandle, RowStore } from "./row-store";
 import { GUTTER_WIDTH, type GridFeatures } from "./use-grid-table";
 
 export const ROW_HEIGHT = 36;
+/**
+ * A row's layout, style and paint stay inside its fixed box, so rows entering the view while
+ * scrolling are laid out alone rather than with the whole grid. Not while a cell is edited: the
+ * editor's error message overflows the row.
+ */
+const ROW_CONTAIN = "strict";
 
 export type GridCell = Cell<GridFeatures, RowHandle, unknown>;
 
@@ -47,14 +53,24 @@ interface Props {
   threshold: number;
   edit: EditState | null;
   cb: RowCallbacks;
+  /**
+   * The table's cell selection and this row's checkbox: the cells read them from the table, so
+   * they are props only to tell the memo below that the row must render again.
+   */
+  cellSelection: CellSelectionState;
+  selected: boolean;
 }
 
-export function GridRow({ store, row, index, start, columns, dataColumns, totalWidth, threshold, edit, cb }: Props) {
+/**
+ * One row of the grid. Memoised: scrolling renders the grid on every frame, and only the rows
+ * entering the view, or whose record, selection or edit changed, render again (a row's record is
+ * its own subscription to the store).
+ */
+export const GridRow = memo(function GridRow({ store, row, index, start, columns, dataColumns, totalWidth, threshold, edit, cb, selected }: Props) {
   const id = row.id;
   const subscribe = useCallback((fn: () => void) => store.subscribeRow(id, fn), [store, id]);
   const record = useSyncExternalStore(subscribe, () => store.get(id), () => store.get(id));
   const cells = row.getAllCells();
-  const selected = row.getIsSelected();
 
   // Each row is its own stacking context (it is transformed): the row being edited is lifted
   // so that the editor's error message can overlap the rows below it.
@@ -64,7 +80,7 @@ export function GridRow({ store, row, index, start, columns, dataColumns, totalW
       aria-rowindex={index + 2}
       aria-selected={selected}
       className="group/row absolute top-0 left-0 flex"
-      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, zIndex: edit ? 10 : undefined }}
+      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, zIndex: edit ? 10 : undefined, contain: edit ? undefined : ROW_CONTAIN }}
     >
       <div
         role="rowheader"
@@ -126,12 +142,12 @@ export function GridRow({ store, row, index, start, columns, dataColumns, totalW
       })}
     </div>
   );
-}
+});
 
 /** A row that is still loading: the scrollbar already spans the whole base. */
 export function PlaceholderRow({ index, start, totalWidth }: { index: number; start: number; totalWidth: number }) {
   return (
-    <div role="row" aria-rowindex={index + 2} aria-busy="true" className="absolute top-0 left-0 flex" style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)` }}>
+    <div role="row" aria-rowindex={index + 2} aria-busy="true" className="absolute top-0 left-0 flex" style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, contain: ROW_CONTAIN }}>
       <div role="rowheader" aria-colindex={1} className="sticky left-0 flex h-full shrink-0 items-center border-r border-b border-zinc-200 bg-zinc-50 px-2 text-xs text-zinc-400 tabular-nums dark:border-zinc-800 dark:bg-zinc-900" style={{ width: GUTTER_WIDTH }}>
         {index + 1}
       </div>

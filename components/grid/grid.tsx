@@ -44,6 +44,9 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // A scroll renders in React's next batch, not synchronously inside the scroll event: a
+    // synchronous render there made the next scroll event's read of scrollTop force a layout.
+    useFlushSync: false,
     paddingStart: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
   });
@@ -53,6 +56,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => sizes[i] ?? 200,
     overscan: 3,
+    useFlushSync: false,
     paddingStart: GUTTER_WIDTH,
     scrollPaddingStart: GUTTER_WIDTH,
     getItemKey: colKey,
@@ -171,6 +175,8 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
                   threshold={threshold}
                   edit={ui.edit && ui.edit.rowId === row.id ? ui.edit : null}
                   cb={ui.callbacks}
+                  cellSelection={table.state.cellSelection}
+                  selected={row.getIsSelected()}
                 />
               );
             })}
