@@ -23,6 +23,12 @@ export class RowLoader {
   private refreshQueue = new Set<string>();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
+  /** Per row, the latest refetch started: an answer that an older refetch brings late is dropped. */
+  private latestFetch = new Map<string, number>();
+  private fetches = 0;
+  /** Page reads in flight (a load or a tail read), and the rows changed while any was. */
+  private pageReads = 0;
+  private changedDuringRead = new Set<string>();
 
   private readonly baseId: string;
   private readonly store: RowStore;
@@ -67,7 +73,11 @@ export class RowLoader {
 
   /** Refetches rows whose cells changed, coalescing bursts of events into one round. */
   refresh(rowIds: Iterable<string>): void {
-    for (const id of rowIds) if (this.store.has(id)) this.refreshQueue.add(id);
+    for (const id of rowIds) {
+      // A page read before this change may still land with the older row: fetch it again then.
+      if (this.pageReads > 0) this.changedDuringRead.add(id);
+      if (this.store.has(id)) this.refreshQueue.add(id);
+    }
     if (this.refreshQueue.size === 0 || this.refreshTimer) return;
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = null;
@@ -90,7 +100,24 @@ export class RowLoader {
     return api<RowsPage>(`${basePath(this.baseId)}/rows?expand=true&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
   }
 
-  private async loadAll(replace: boolean, swap = false): Promise<void> {
+  /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
+  private async readingPages(read: () => Promise<void>): Promise<void> {
+    this.pageReads++;
+    try {
+      await read();
+    } finally {
+      this.pageReads--;
+      const changed = [...this.changedDuringRead];
+      if (this.pageReads === 0) this.changedDuringRead.clear();
+      this.refresh(changed);
+    }
+  }
+
+  private loadAll(replace: boolean, swap = false): Promise<void> {
+    return this.readingPages(() => this.loadPages(replace, swap));
+  }
+
+  private async loadPages(replace: boolean, swap: boolean): Promise<void> {
     const gen = ++this.generation;
     this.store.setLoadState({ phase: "loading", error: null, loaded: replace ? this.store.size : 0, total: null });
     const starts: (string | undefined)[] = [];
@@ -133,7 +160,11 @@ export class RowLoader {
     }
   }
 
-  private async readTail(): Promise<void> {
+  private readTail(): Promise<void> {
+    return this.readingPages(() => this.readTailPages());
+  }
+
+  private async readTailPages(): Promise<void> {
     if (this.store.getLoadState().phase !== "done") return;
     const gen = this.generation;
     let index = Math.max(0, this.pageStarts.length - 1);
@@ -163,11 +194,15 @@ export class RowLoader {
     const worker = async () => {
       while (next < ids.length && !this.disposed) {
         const id = ids[next++];
+        const fetch = ++this.fetches;
+        this.latestFetch.set(id, fetch);
         try {
           const row = await api<RowRecord>(`${basePath(this.baseId)}/rows/${encodeURIComponent(id)}?expand=true`);
-          this.store.upsertExisting([row]);
+          if (this.latestFetch.get(id) === fetch) this.store.upsertExisting([row]);
         } catch (e) {
-          if (e instanceof ApiError && e.status === 404) gone.push(id);
+          if (e instanceof ApiError && e.status === 404 && this.latestFetch.get(id) === fetch) gone.push(id);
+        } finally {
+          if (this.latestFetch.get(id) === fetch) this.latestFetch.delete(id);
         }
       }
     };

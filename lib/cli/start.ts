@@ -2,10 +2,12 @@
 // the UI and API from this process. Migrations, seeding and the workers start inside the server
 // (instrumentation.ts → boot).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type Config } from "../config.ts";
 import { serve } from "./server.ts";
+import { acquireDataDirLock } from "../db/data-dir-lock.ts";
+import { createEmbeddedCluster } from "../db/embedded-cluster.ts";
 
 const root = process.cwd();
 
@@ -40,6 +42,17 @@ try {
 } catch (e) {
   console.error(`[cellwright] ${(e as Error).message}`);
   process.exit(1);
+}
+// A first start creates the embedded database while Next.js prepares (boot awaits it). A directory
+// another process holds is left alone here: the boot says so.
+if (!config.databaseUrl) {
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    acquireDataDirLock(config.dataDir);
+    createEmbeddedCluster(config.dataDir).catch(() => undefined);
+  } catch {
+    // reported by the boot
+  }
 }
 try {
   await serve(root, config);

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -7,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
+import { createEmbeddedCluster, embeddedDir } from "./embedded-cluster.ts";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 /** A Prisma client or an interactive transaction of one: domain functions accept either. */
@@ -102,7 +102,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     lock = acquireDataDirLock(dataDir);
-    pglite = new PGlite(path.join(dataDir, "pglite"), PGLITE_OPTIONS);
+    await createEmbeddedCluster(dataDir).catch((e) => {
+      lock?.release();
+      throw e;
+    });
+    pglite = new PGlite(embeddedDir(dataDir), PGLITE_OPTIONS);
   } else {
     pglite = new PGlite(PGLITE_OPTIONS);
   }
