@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 
@@ -23,13 +23,20 @@ export function createEmbeddedCluster(dataDir: string): Promise<void> {
   return created;
 }
 
+/**
+ * initdb writes into a sibling directory that takes the real name only once it is complete, so a
+ * process killed mid-creation leaves no half-made cluster for the next start to open.
+ */
 async function initdbApart(dir: string): Promise<void> {
+  const building = `${dir}.creating`;
+  rmSync(building, { recursive: true, force: true });
   // The child resolves the package from the app's directory: a bundler rewrites what this module
   // would resolve itself.
   const script = `(async () => { const db = new (require("@electric-sql/pglite").PGlite)(process.argv[1]); await db.waitReady; await db.close(); })()
     .catch((e) => { console.error(e?.message ?? e); process.exit(1); });`;
   try {
-    await promisify(execFile)(process.execPath, ["-e", script, dir], { cwd: process.cwd(), timeout: 120_000 });
+    await promisify(execFile)(process.execPath, ["-e", script, building], { cwd: process.cwd(), timeout: 120_000 });
+    renameSync(building, dir);
   } catch (e) {
     const detail = (e as { stderr?: string }).stderr?.trim() || (e as Error).message;
     throw new Error(`could not create the embedded database in ${dir}: ${detail}`);
