@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { createEmbeddedCluster, embeddedDir } from "./embedded-cluster.ts";
+import { preparedStatementClient } from "./pglite-statements.ts";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 /** A Prisma client or an interactive transaction of one: domain functions accept either. */
@@ -111,7 +112,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     pglite = new PGlite(PGLITE_OPTIONS);
   }
   await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(preparedStatementClient(pglite) as PGlite) });
   return {
     vendor: "pglite",
     exclusive: true,

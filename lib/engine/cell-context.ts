@@ -69,12 +69,16 @@ export function createCellContextLoader(db: Tx, owner: string): CellContextLoade
     });
 }
 
-// The columns as ColumnRecord's fields, so that the JSON needs no renaming.
-const COLUMN_JSON = `json_build_object('id', col.id, 'sheetId', col.sheet_id, 'position', col.position, 'name', col.name,
-  'nameKey', col.name_key, 'type', col.type, 'isAiEnabled', col.is_ai_enabled, 'isPrimary', col.is_primary,
-  'inputColumnIds', col.input_column_ids, 'tools', col.tools, 'instructions', col.instructions,
-  'columnOptions', col.column_options, 'configVersion', col.config_version, 'calibration', col.calibration,
-  'createdAt', col.created_at, 'updatedAt', col.updated_at)`;
+// Every field of ColumnRecord with its SQL column: `satisfies` makes a field added to the model a type error here,
+// rather than a field typed as present and missing from the JSON.
+const COLUMN_FIELDS = {
+  id: "id", sheetId: "sheet_id", position: "position", name: "name", nameKey: "name_key", type: "type",
+  isAiEnabled: "is_ai_enabled", isPrimary: "is_primary", inputColumnIds: "input_column_ids", tools: "tools",
+  instructions: "instructions", columnOptions: "column_options", configVersion: "config_version",
+  calibration: "calibration", createdAt: "created_at", updatedAt: "updated_at",
+} satisfies Record<keyof ColumnRecord, string>;
+
+const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS).map(([field, sql]) => `'${field}', col.${sql}`).join(", ")})`;
 
 /** One statement for a batch: its cells, rows and bases, its sheets' columns, its columns' worked examples. */
 async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellContext | null)[]> {
