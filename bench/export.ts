@@ -1,5 +1,6 @@
 // npm run bench:export — 100,000 rows × 8 columns (BENCH_ROWS for more, e.g. 1000000) on PGlite
-// (BENCH_DATABASE_URL for PostgreSQL), exported as CSV, XLSX and JSON Lines through the export
+// (BENCH_DATABASE_URL, an admin URL, for PostgreSQL: the run creates a database of its own and drops
+// it after), exported as CSV, XLSX and JSON Lines through the export
 // domain, beside the floors measured in the same run: the same keyset pages read through Query
 // Rows' compiler and through the bare driver, with no formatting; and CSV formatted in JavaScript,
 // as before rows were formatted in SQL. Goals: CSV at 100,000 rows/s or more, RSS growth < 100 MB.
@@ -17,13 +18,15 @@ import { openExport, type ExportFormat } from "../lib/domain/export/export.ts";
 import { exportColumns } from "../lib/domain/export/columns.ts";
 import { csvChunks } from "../lib/domain/export/csv.ts";
 import { mb, peakRss, table } from "./support.ts";
+import { freshPostgres } from "./rows-floor.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const GOAL_ROWS_PER_S = 100_000;
 const GOAL_RSS_MB = 100;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-export-"));
-const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }));
+const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
+const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }));
 const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
 const base = await inTransaction(rt, (w) =>
   createBase(w, workspace.id, {
@@ -139,4 +142,5 @@ console.log(
 );
 
 await stopRuntime(rt);
+await pgdb?.drop();
 rmSync(dataDir, { recursive: true, force: true });

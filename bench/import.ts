@@ -1,4 +1,5 @@
-// npm run bench:import — 100,000 rows × 8 columns on PGlite (BENCH_DATABASE_URL for PostgreSQL).
+// npm run bench:import — 100,000 rows × 8 columns on PGlite (BENCH_DATABASE_URL, an admin URL, for
+// PostgreSQL: each side gets a database of its own, dropped after).
 // Imports a CSV through the import job (both passes, batches, progress) and prints rows/s and RSS
 // growth, beside the floor measured in the same run: Add Rows at its largest batch (10,000 rows)
 // into an identical base. Goals: import at 0.8× the floor's rate or better, RSS growth < 100 MB.
@@ -16,6 +17,7 @@ import { addRows } from "../lib/domain/rows-write.ts";
 import { createImport } from "../lib/imports/create.ts";
 import { startImportWorker } from "../lib/imports/worker.ts";
 import { mb, peakRss, secs, table } from "./support.ts";
+import { freshPostgres } from "./rows-floor.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const COLUMNS = [
@@ -43,10 +45,11 @@ const valuesOf = (i: number) => [
 // memory one side's data took is not charged to the other.
 async function open() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-import-"));
-  const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }), {});
+  const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
+  const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }), {});
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
   const base = await inTransaction(rt, (w) => createBase(w, workspace.id, { baseName: "Bench", columns: COLUMNS }));
-  return { rt, dataDir, workspaceId: workspace.id, baseId: base.baseId };
+  return { rt, dataDir, pgdb, workspaceId: workspace.id, baseId: base.baseId };
 }
 
 // The file: written once, outside the measurement.
@@ -72,6 +75,7 @@ const floorMs = performance.now() - t1;
 const floorRss = peak.stop() - rssBefore;
 const vendor = floor.rt.db.vendor;
 await stopRuntime(floor.rt);
+await floor.pgdb?.drop();
 rmSync(floor.dataDir, { recursive: true, force: true });
 global.gc?.();
 
@@ -117,5 +121,6 @@ console.log(
 console.log(`\nratio: ${(rate(importMs) / rate(floorMs)).toFixed(2)}× the floor; the import's JS heap grew ${mb(importHeap)} at its peak`);
 if (vendor === "pglite") console.log("(on PGlite the RSS includes the embedded database's own memory, which grows with the data it holds)");
 await stopRuntime(rt);
+await target.pgdb?.drop();
 rmSync(target.dataDir, { recursive: true, force: true });
 rmSync(fileDir, { recursive: true, force: true });

@@ -163,18 +163,29 @@ async function fenced(tx: Tx, job: ClaimedCell, owner: string, set: string, para
   return n > 0;
 }
 
+// One statement text whatever the batch's size (createMany writes a VALUES list per size), so the
+// embedded database's statement cache keeps one prepared statement for it.
 async function recordRuns(tx: Tx, runs: { job: ClaimedCell; workspaceId: string; outcome: string; run: RunRecord; errorCode?: string }[]) {
-  await tx.cellRun.createMany({
-    data: runs.map((r) => ({
-      id: newId.cellRun(),
-      rowId: r.job.rowId,
-      columnId: r.job.columnId,
-      workspaceId: r.workspaceId,
-      generation: r.job.generation,
-      attempt: r.job.attempts + 1,
-      outcome: r.outcome,
-      errorCode: r.errorCode,
-      ...r.run,
-    })),
-  });
+  if (runs.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO cell_runs (id, row_id, column_id, workspace_id, generation, attempt, outcome, error_code,
+       provider, model, input_tokens, output_tokens, latency_ms, model_calls, cost_usd)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[],
+       $9::text[], $10::text[], $11::int[], $12::int[], $13::int[], $14::int[], $15::float8[])`,
+    runs.map(() => newId.cellRun()),
+    runs.map((r) => r.job.rowId),
+    runs.map((r) => r.job.columnId),
+    runs.map((r) => r.workspaceId),
+    runs.map((r) => r.job.generation),
+    runs.map((r) => r.job.attempts + 1),
+    runs.map((r) => r.outcome),
+    runs.map((r) => r.errorCode ?? null),
+    runs.map((r) => r.run.provider),
+    runs.map((r) => r.run.model),
+    runs.map((r) => r.run.inputTokens),
+    runs.map((r) => r.run.outputTokens),
+    runs.map((r) => r.run.latencyMs),
+    runs.map((r) => r.run.modelCalls ?? 0),
+    runs.map((r) => r.run.costUsd ?? null),
+  );
 }
