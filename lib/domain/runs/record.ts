@@ -126,18 +126,35 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
   return id;
 }
 
-async function countsOf(tx: Tx, ids: readonly string[]): Promise<Map<string, RunCounts>> {
-  const rows = await tx.$queryRawUnsafe<{ run_id: string; status: string; n: number }[]>(
-    `SELECT run_id, status, count(*)::int AS n FROM cells WHERE run_id = ANY($1::text[]) GROUP BY run_id, status
-     UNION ALL
-     SELECT run_id, status, count(*)::int AS n FROM evaluation_items WHERE run_id = ANY($1::text[]) GROUP BY run_id, status`,
+const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
+       max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
+       paused_reason AS "pausedReason", created_at AS "createdAt", finished_at AS "finishedAt"`;
+
+/**
+ * The runs read again with their cell counts, in one statement: one snapshot. Read apart, a batch
+ * committed in between showed a run done by its counts with the spending of before (PostgreSQL).
+ */
+async function withCounts(tx: Tx, ids: readonly string[]): Promise<Map<string, RunRow & { counts: RunCounts }>> {
+  const rows = await tx.$queryRawUnsafe<(RunRow & { counts: unknown })[]>(
+    `SELECT ${RUN_COLUMNS},
+       (SELECT json_object_agg(u.status, u.n) FROM (
+          SELECT status, sum(n)::int AS n FROM (
+            SELECT status, count(*) AS n FROM cells WHERE run_id = runs.id GROUP BY status
+            UNION ALL
+            SELECT status, count(*) AS n FROM evaluation_items WHERE run_id = runs.id GROUP BY status) s
+          GROUP BY status) u) AS counts
+     FROM runs WHERE id = ANY($1::text[])`,
     [...ids],
   );
-  const out = new Map<string, RunCounts>();
-  for (const id of ids) out.set(id, { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 });
+  const out = new Map<string, RunRow & { counts: RunCounts }>();
   for (const r of rows) {
-    const c = out.get(r.run_id)!;
-    if (r.status in c) c[r.status as keyof RunCounts] += r.n;
+    const counts: RunCounts = { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 };
+    const found = (typeof r.counts === "string" ? JSON.parse(r.counts) : r.counts) as Record<string, number> | null;
+    for (const [status, n] of Object.entries(found ?? {})) {
+      if (status in counts) counts[status as keyof RunCounts] += Number(n);
+    }
+    const { counts: _raw, ...row } = r;
+    out.set(r.id, { ...row, counts });
   }
   return out;
 }
@@ -161,9 +178,14 @@ function toView(r: RunRow, counts: RunCounts): RunView {
   };
 }
 
+/** The views of these runs, in their order; a run deleted meanwhile keeps the row it was read with. */
 async function views(tx: Tx, rows: RunRow[]): Promise<RunView[]> {
-  const counts = await countsOf(tx, rows.map((r) => r.id));
-  return rows.map((r) => toView(r, counts.get(r.id)!));
+  const fresh = await withCounts(tx, rows.map((r) => r.id));
+  const none: RunCounts = { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 };
+  return rows.map((r) => {
+    const f = fresh.get(r.id);
+    return f ? toView(f, f.counts) : toView(r, none);
+  });
 }
 
 /** The run as the API shows it, in the caller's workspace; 404 run_not_found otherwise. */
@@ -208,10 +230,7 @@ export async function lockRun(tx: Tx, runId: string, workspaceId?: string): Prom
 export async function lockRuns(tx: Tx, runIds: readonly string[]): Promise<RunRow[]> {
   if (runIds.length === 0) return [];
   return tx.$queryRawUnsafe<RunRow[]>(
-    `SELECT id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
-       max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
-       paused_reason AS "pausedReason", created_at AS "createdAt", finished_at AS "finishedAt"
-     FROM runs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
     [...new Set(runIds)].sort(),
   );
 }
