@@ -19,7 +19,14 @@ export function createEmbeddedCluster(dataDir: string): Promise<void> {
   const dir = embeddedDir(dataDir);
   if (existsSync(path.join(dir, "PG_VERSION"))) return Promise.resolve();
   let created = creating.get(dir);
-  if (!created) creating.set(dir, (created = initdbApart(dir)));
+  if (!created) {
+    // A failed creation is forgotten, so a retry in this process tries again.
+    created = initdbApart(dir).catch((e) => {
+      creating.delete(dir);
+      throw e;
+    });
+    creating.set(dir, created);
+  }
   return created;
 }
 

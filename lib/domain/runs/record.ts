@@ -2,6 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
+import { parsed } from "../rows-read.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
@@ -130,6 +131,8 @@ const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseId", tri
        max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
        paused_reason AS "pausedReason", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
+const noCounts = (): RunCounts => ({ pending: 0, running: 0, done: 0, error: 0, cancelled: 0 });
+
 /**
  * The runs read again with their cell counts, in one statement: one snapshot. Read apart, a batch
  * committed in between showed a run done by its counts with the spending of before (PostgreSQL).
@@ -148,9 +151,8 @@ async function withCounts(tx: Tx, ids: readonly string[]): Promise<Map<string, R
   );
   const out = new Map<string, RunRow & { counts: RunCounts }>();
   for (const r of rows) {
-    const counts: RunCounts = { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 };
-    const found = (typeof r.counts === "string" ? JSON.parse(r.counts) : r.counts) as Record<string, number> | null;
-    for (const [status, n] of Object.entries(found ?? {})) {
+    const counts = noCounts();
+    for (const [status, n] of Object.entries(parsed<Record<string, number> | null>(r.counts) ?? {})) {
       if (status in counts) counts[status as keyof RunCounts] += Number(n);
     }
     const { counts: _raw, ...row } = r;
@@ -181,10 +183,9 @@ function toView(r: RunRow, counts: RunCounts): RunView {
 /** The views of these runs, in their order; a run deleted meanwhile keeps the row it was read with. */
 async function views(tx: Tx, rows: RunRow[]): Promise<RunView[]> {
   const fresh = await withCounts(tx, rows.map((r) => r.id));
-  const none: RunCounts = { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 };
   return rows.map((r) => {
     const f = fresh.get(r.id);
-    return f ? toView(f, f.counts) : toView(r, none);
+    return f ? toView(f, f.counts) : toView(r, noCounts());
   });
 }
 
