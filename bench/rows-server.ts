@@ -75,7 +75,8 @@ export async function startProcess(command: string, args: string[], env: NodeJS.
   child.stderr!.on("data", (d) => (log += d));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  // A first start builds the app: minutes on a slow machine.
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${log}`);
     if (await fetch(url + probe).then((r) => r.ok, () => false)) break;

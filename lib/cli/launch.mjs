@@ -5,7 +5,7 @@ if (!process.features.typescript) {
   const { register } = await import("tsx/esm/api");
   register();
 }
-const entries = { start: "./start.ts", worker: "./worker.ts" };
+const entries = { start: "./start.ts", worker: "./worker.ts", "embedded-template": "./embedded-template.ts" };
 const entry = entries[process.argv[2]];
 if (!entry) {
   console.error(`usage: node lib/cli/launch.mjs ${Object.keys(entries).join("|")}`);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { loadConfig, type Config } from "../config.ts";
 import { serve } from "./server.ts";
 import { acquireDataDirLock } from "../db/data-dir-lock.ts";
-import { createEmbeddedCluster } from "../db/embedded-cluster.ts";
+import { createEmbeddedCluster, embeddedTemplate } from "../db/embedded-cluster.ts";
 
 const root = process.cwd();
 
@@ -32,8 +32,12 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
   const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-// The test runner builds once up front, so that parallel suites never build at the same time.
-if (process.argv.includes("--build-only")) process.exit(0);
+// The test runner builds once up front, so that parallel suites never build at the same time, and
+// makes the embedded database's template that every test server's data directory is copied from.
+if (process.argv.includes("--build-only")) {
+  await embeddedTemplate().catch((e) => console.warn(`[cellwright] no embedded database template: ${(e as Error).message}`));
+  process.exit(0);
+}
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 let config: Config;

@@ -98,19 +98,22 @@ const PGLITE_EXTENSIONS = { pg_trgm };
 const PGLITE_OPTIONS = { extensions: PGLITE_EXTENSIONS, startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"] };
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  let lock: DataDirLock | undefined;
-  let pglite: PGlite;
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    lock = acquireDataDirLock(dataDir);
-    await createEmbeddedCluster(dataDir).catch((e) => {
-      lock?.release();
-      throw e;
-    });
-    pglite = new PGlite(embeddedDir(dataDir), PGLITE_OPTIONS);
-  } else {
-    pglite = new PGlite(PGLITE_OPTIONS);
+  if (!dataDir) return pgliteDatabase(new PGlite(PGLITE_OPTIONS));
+  mkdirSync(dataDir, { recursive: true });
+  const lock = acquireDataDirLock(dataDir);
+  try {
+    await createEmbeddedCluster(dataDir);
+    return await pgliteDatabase(new PGlite(embeddedDir(dataDir), PGLITE_OPTIONS), lock);
+  } catch (e) {
+    lock.release();
+    throw e;
   }
+}
+
+/** A cluster directory opened as it is, created by PGlite when missing: the template's maker (embedded-cluster.ts) only. */
+export const openEmbeddedCluster = (dir: string): Promise<Database> => pgliteDatabase(new PGlite(dir, PGLITE_OPTIONS));
+
+async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Database> {
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(preparedStatementClient(pglite) as PGlite) });
   return {

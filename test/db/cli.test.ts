@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PGlite } from "@electric-sql/pglite";
 import { openDatabase } from "../../lib/db/database.ts";
 import { createRuntime, stopRuntime } from "../../lib/runtime.ts";
 import { loadConfig } from "../../lib/config.ts";
@@ -155,9 +156,13 @@ describe("the embedded database is busy while another process has it open", () =
 });
 
 describe("npm run db:migrate", () => {
-  it("applies migrations to a fresh database, then finds it up to date", async () => {
+  it("applies migrations to a database that has none, then finds it up to date", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cw-migrate-"));
     try {
+      // A bare cluster: a new data directory would be copied from the install's migrated template.
+      const bare = new PGlite(path.join(dir, "pglite"));
+      await bare.waitReady;
+      await bare.close();
       const first = await cli([], { DATA_DIR: dir, DATABASE_URL: "" }, "lib/cli/migrate.ts");
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toMatch(/applied \d{14}_/);

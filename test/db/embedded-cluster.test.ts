@@ -3,9 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../lib/db/database.ts";
+import { embeddedTemplate } from "../../lib/db/embedded-cluster.ts";
+import { migrate, readMigrations } from "../../lib/db/migrate.ts";
 
 // The embedded database is created apart and takes its name only when complete: what a start
-// killed mid-creation left behind is cleared, never opened as a cluster.
+// killed mid-creation left behind is cleared, never opened as a cluster. It is a copy of the
+// install's template, which holds every migration.
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "cw-cluster-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -28,3 +31,19 @@ it("creates the cluster in a sibling directory, clearing one a killed start left
     await again.close();
   }
 }, 120_000);
+
+it("copies a new data directory from the install's template, with every migration applied", async () => {
+  const template = await embeddedTemplate();
+  expect(existsSync(path.join(template, "PG_VERSION"))).toBe(true);
+
+  const fresh = mkdtempSync(path.join(tmpdir(), "cw-cluster-"));
+  const db = await openDatabase({ kind: "pglite", dataDir: fresh });
+  try {
+    const applied = await db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM "_cellwright_migrations" ORDER BY name`);
+    expect(applied.map((m) => m.name)).toEqual(readMigrations().map((m) => m.name));
+    expect(await migrate(db)).toEqual([]);
+  } finally {
+    await db.close();
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}, 180_000);
