@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { readMigrations } from "./migrate.ts";
+import { readMigrations } from "./migration-files.ts";
 
 // The embedded database's cluster. PostgreSQL's initdb and the migrations run once per install,
 // into a template kept in node_modules/.cache; each new data directory is a copy of it (50 ms

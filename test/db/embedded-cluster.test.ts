@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../lib/db/database.ts";
 import { embeddedTemplate } from "../../lib/db/embedded-cluster.ts";
-import { migrate, readMigrations } from "../../lib/db/migrate.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { readMigrations } from "../../lib/db/migration-files.ts";
 
 // The embedded database is created apart and takes its name only when complete: what a start
 // killed mid-creation left behind is cleared, never opened as a cluster. It is a copy of the

@@ -2,7 +2,8 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { migrate, readMigrations } from "../../lib/db/migrate.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { readMigrations } from "../../lib/db/migration-files.ts";
 import { freshDatabaseTarget } from "../support/database.ts";
 
 // schema.prisma and the hand-written migrations must agree (the schema engine that would diff
