@@ -32,14 +32,14 @@ export function createEmbeddedCluster(dataDir: string): Promise<void> {
 }
 
 /** Runs make once per key at a time; a failure is forgotten, so a retry tries again. */
-function once<T>(memo: Memo, key: string, make: () => Promise<T>): Promise<T> {
-  let p = memo.get(key) as Promise<T> | undefined;
+function once<T>(running: Memo, key: string, make: () => Promise<T>): Promise<T> {
+  let p = running.get(key) as Promise<T> | undefined;
   if (!p) {
     p = make().catch((e) => {
-      memo.delete(key);
+      running.delete(key);
       throw e;
     });
-    memo.set(key, p);
+    running.set(key, p);
   }
   return p;
 }
@@ -74,7 +74,7 @@ export function embeddedTemplate(): Promise<string> {
   if (isCluster(dir)) return Promise.resolve(dir);
   return once(templates, dir, async () => {
     mkdirSync(path.dirname(dir), { recursive: true });
-    clearAbandoned(dir);
+    clearStale(dir);
     const building = `${dir}.${process.pid}`;
     rmSync(building, { recursive: true, force: true });
     await makeCluster(building);
@@ -98,12 +98,17 @@ function templateKey(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Half-made templates of processes killed while making them, an hour or more ago. */
-function clearAbandoned(dir: string): void {
-  const prefix = `${path.basename(dir)}.`;
-  for (const name of readdirSync(path.dirname(dir))) {
-    const p = path.join(path.dirname(dir), name);
-    if (name.startsWith(prefix) && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
+/**
+ * Templates of an earlier PGlite or migration set, which this install no longer uses, and
+ * half-made ones that a process killed while making them left an hour or more ago.
+ */
+function clearStale(dir: string): void {
+  const parent = path.dirname(dir);
+  for (const name of readdirSync(parent)) {
+    const p = path.join(parent, name);
+    const building = name.includes(".");
+    if (name === path.basename(dir) || !name.startsWith("pglite-")) continue;
+    if (!building || Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import ExcelJS from "exceljs";
+import type { Row } from "exceljs";
 import { appError } from "../errors.ts";
 
 // XLSX → one CSV-like block per sheet, under a "## Sheet: name" heading. Cells show their
@@ -11,6 +11,12 @@ export interface SheetText {
   /** Sheets whose rows were cut at the row limit. */
   cutSheets: string[];
 }
+
+/**
+ * exceljs, loaded at the first spreadsheet: imported with the server, it held about 10 MB of every
+ * idle server's heap (bench:server).
+ */
+export const loadExceljs = async () => (await import("exceljs")).default;
 
 export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetText> {
   try {
@@ -29,6 +35,7 @@ export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetT
 }
 
 async function streamedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> {
+  const ExcelJS = await loadExceljs();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
     worksheets: "emit",
     sharedStrings: "cache",
@@ -38,7 +45,7 @@ async function streamedSheets(bytes: Buffer, maxRows: number): Promise<SheetText
   });
   const out = new SheetCollector(maxRows);
   for await (const worksheet of reader) {
-    const sheet = worksheet as unknown as AsyncIterable<ExcelJS.Row> & { name: string };
+    const sheet = worksheet as unknown as AsyncIterable<Row> & { name: string };
     const lines: string[] = [];
     let cut = false;
     // The rest of the sheet is still read (the stream has no skip), but not kept.
@@ -49,6 +56,7 @@ async function streamedSheets(bytes: Buffer, maxRows: number): Promise<SheetText
 }
 
 async function loadedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> {
+  const ExcelJS = await loadExceljs();
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   const out = new SheetCollector(maxRows);
@@ -74,7 +82,7 @@ class SheetCollector {
   }
 
   /** Keeps the row's line unless the sheet is full; answers whether the row was cut. */
-  addRow(lines: string[], row: ExcelJS.Row): boolean {
+  addRow(lines: string[], row: Row): boolean {
     if (lines.length >= this.maxRows) return true;
     const values = (row.values as unknown[]).slice(1).map((v) => csvField(excelCellText(v)));
     if (values.some(Boolean)) lines.push(values.join(","));

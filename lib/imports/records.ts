@@ -2,9 +2,9 @@ import { createReadStream } from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
-import ExcelJS from "exceljs";
+import type { Row } from "exceljs";
 import { appError } from "../errors.ts";
-import { excelCellText } from "../extract/xlsx.ts";
+import { excelCellText, loadExceljs } from "../extract/xlsx.ts";
 
 // The three formats as one stream of records, read with maintained parsers (csv-parse, exceljs's
 // streaming reader) and never held whole. A record is a line of the file: its fields in order
@@ -138,11 +138,12 @@ async function* jsonlRecords(path: string): AsyncGenerator<FileRecord> {
 const jsonText = (v: unknown): string => (v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGenerator<FileRecord> {
+  const ExcelJS = await loadExceljs();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: "emit", sharedStrings: "cache", hyperlinks: "ignore", styles: "cache", entries: "ignore" });
   let found = false;
   try {
     for await (const worksheet of reader) {
-      const ws = worksheet as unknown as AsyncIterable<ExcelJS.Row> & { name: string };
+      const ws = worksheet as unknown as AsyncIterable<Row> & { name: string };
       if (found || (sheet !== undefined && ws.name.normalize("NFC").toLowerCase() !== sheet.normalize("NFC").toLowerCase())) {
         for await (const _ of ws) void _;
         continue;

@@ -6,11 +6,11 @@ import {
   detectKind,
   estimateTokens,
   extractContent,
-  htmlToMarkdown,
   rankPassages,
   selectRelevant,
   truncateToTokens,
 } from "../../lib/extract/index.ts";
+import { htmlToMarkdown } from "../../lib/extract/html.ts";
 import { ARTICLE_FACT, ARTICLE_TITLE, BOILERPLATE, articleHtml } from "../support/page-server.ts";
 import { buildDocx, buildLongXlsx, buildPdf, buildXlsx, buildZip } from "./fixtures.ts";
 
