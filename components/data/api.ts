@@ -78,7 +78,6 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : "Something went wrong.");
 
 export const basePath = (baseId: string) => `/api/v1/bases/${encodeURIComponent(baseId)}`;
-export const structurePath = (baseId: string) => `${basePath(baseId)}/base-structure`;
 
 export const columnPath = (baseId: string, columnId: string) => `${basePath(baseId)}/columns/${encodeURIComponent(columnId)}`;
 

@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { api, basePath, columnPath, evaluationPath, structurePath } from "./api";
+import { api, basePath, columnPath, evaluationPath } from "./api";
 import type { BaseStructure, BaseSummary, ColumnQuality, Evaluation, EvaluationSummary, RowsPage, ViewRecord } from "./types";
 
 export const keys = {
@@ -26,7 +26,7 @@ export function useBaseSummary(baseId: string) {
 }
 
 export function useStructure(baseId: string) {
-  return useQuery({ queryKey: keys.structure(baseId), queryFn: () => api<BaseStructure>(structurePath(baseId)), retry: false });
+  return useQuery({ queryKey: keys.structure(baseId), queryFn: () => api<BaseStructure>(`${basePath(baseId)}/base-structure`), retry: false });
 }
 
 export function useViews(baseId: string) {

@@ -1,6 +1,5 @@
 import { api, ApiError, basePath, errorMessage } from "../data/api";
 import type { RowRecord, RowsPage } from "../data/types";
-import { FIRST_PAGE, rowsPagePath } from "./first-requests";
 import type { RowStore } from "./row-store";
 
 // Fills a RowStore from the paged rows API and keeps it current as change events arrive.
@@ -9,6 +8,7 @@ import type { RowStore } from "./row-store";
 // by re-reading from the start of the last page. With a query (filter, sort, search) the pages
 // come from Query Rows instead, whose keyset cursors behave the same way.
 
+const FIRST_PAGE = 300;
 const PAGE = 5_000;
 /** While a large base loads, new rows reach the table at most this often (each costs a model rebuild). */
 const FLUSH_MS = 1_200;
@@ -97,7 +97,7 @@ export class RowLoader {
       const body = { ...this.query, limit, cursor: cursor ?? null, expand: true, count: cursor === undefined };
       return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
     }
-    return api<RowsPage>(rowsPagePath(this.baseId, limit, cursor));
+    return api<RowsPage>(`${basePath(this.baseId)}/rows?expand=true&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
   }
 
   /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
