@@ -69,7 +69,9 @@ async function copyApart(dir: string): Promise<void> {
  * version and the migrations, so an upgrade of either makes a new one. Processes making it at the
  * same time (parallel test files) each build apart; the first rename wins.
  */
-export function embeddedTemplate(): Promise<string> {
+export async function embeddedTemplate(): Promise<string> {
+  // Async, so that a key that cannot be read (no PGlite package where expected) is a rejection
+  // the callers fall back on, not a throw.
   const dir = embeddedTemplateDir();
   if (isCluster(dir)) return Promise.resolve(dir);
   return once(templates, dir, async () => {
