@@ -73,7 +73,7 @@ export async function embeddedTemplate(): Promise<string> {
   // Async, so that a key that cannot be read (no PGlite package where expected) is a rejection
   // the callers fall back on, not a throw.
   const dir = embeddedTemplateDir();
-  if (isCluster(dir)) return Promise.resolve(dir);
+  if (isCluster(dir)) return dir;
   return once(templates, dir, async () => {
     mkdirSync(path.dirname(dir), { recursive: true });
     clearStale(dir);
@@ -107,9 +107,9 @@ function templateKey(): string {
 function clearStale(dir: string): void {
   const parent = path.dirname(dir);
   for (const name of readdirSync(parent)) {
+    if (name === path.basename(dir) || !name.startsWith("pglite-")) continue;
     const p = path.join(parent, name);
     const building = name.includes(".");
-    if (name === path.basename(dir) || !name.startsWith("pglite-")) continue;
     if (!building || Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
   }
 }
