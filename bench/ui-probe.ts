@@ -74,6 +74,14 @@ export const probeScript = `
     toTop() {
       scroller().scrollTop = 0;
     },
+    /** Jumps to a fraction of the height; resolves with the time until a loaded row is in view. */
+    async jump(fraction) {
+      const el = scroller();
+      const t0 = performance.now();
+      el.scrollTop = Math.round((el.scrollHeight - el.clientHeight) * fraction);
+      while (loadedInView(el).length === 0 && performance.now() - t0 < 30000) await frame();
+      return performance.now() - t0;
+    },
     /** The text of the cell at a 1-based row number and a 1-based data column. */
     cell(row, column) {
       const el = document.querySelector('[role=row][aria-rowindex="' + (row + 1) + '"]:not([aria-busy]) [aria-colindex="' + (column + 1) + '"]');

@@ -27,10 +27,13 @@ const LOAD_WAIT_MS = 90_000;
 const LIVE_EVERY_MS = 100;
 const LIVE_ROWS = 100;
 const LIVE_SPREAD = 200;
+const JUMP_AT = 0.6;
 const GOALS = { firstRowsMs: 1_500, p95Ms: 33, heapBytes: 300 * 1024 * 1024 };
 
 interface Figures {
   firstRowsMs: number;
+  /** Right after the first rows, a jump to JUMP_AT of the height: time until loaded rows are in view. */
+  jumpMs: number;
   scroll: { p95: number; max: number; blank: number; seen: number; settleMs: number };
   /** The same scroll once every row is loaded (null when the rows did not finish loading). */
   loadedP95: number | null;
@@ -69,6 +72,9 @@ async function measure(page: Page, url: string, live: (ms: number) => Promise<vo
   const heap = await heapSampler(page);
   await page.waitForFunction(() => (window as unknown as { __firstRows: number | null }).__firstRows !== null, null, { timeout: 60_000 });
   const firstRowsMs = await page.evaluate(() => (window as unknown as { __firstRows: number }).__firstRows);
+  const jumpMs = await page.evaluate((at) => (window as any).__bench.jump(at), JUMP_AT);
+  await page.evaluate(() => (window as any).__bench.toTop());
+  await sleep(500);
   const s = await page.evaluate(([steps, ms]) => (window as any).__bench.scroll(steps, ms), [STEPS, SCROLL_MS]);
   await page.evaluate(() => (window as any).__bench.toTop());
   await sleep(1_000);
@@ -79,6 +85,7 @@ async function measure(page: Page, url: string, live: (ms: number) => Promise<vo
   return {
     loadedP95: loaded && quantile(loaded, 0.95),
     firstRowsMs,
+    jumpMs,
     scroll: { p95: quantile(s.gaps, 0.95), max: Math.max(...s.gaps), blank: s.blank, seen: s.seen, settleMs: s.settleMs },
     liveP95: quantile(gaps, 0.95),
     liveMax: Math.max(...gaps),
@@ -175,6 +182,7 @@ try {
     table([
       ["measure", "grid", "floor", "goal", ""],
       ["navigation to first rows visible", ms(grid.firstRowsMs), ms(floor.firstRowsMs), `< ${ms(GOALS.firstRowsMs)}`, met(grid.firstRowsMs < GOALS.firstRowsMs)],
+      [`jump to ${JUMP_AT * 100}% of the base right after: loaded rows in view after`, ms(grid.jumpMs), ms(floor.jumpMs), "", ""],
       [`scroll top to bottom in ${SCROLL_MS / 1000} s: frame time p95`, ms(grid.scroll.p95), ms(floor.scroll.p95), `< ${GOALS.p95Ms} ms`, met(grid.scroll.p95 < GOALS.p95Ms)],
       ["  frame time max", ms(grid.scroll.max), ms(floor.scroll.max), "", ""],
       ["  frame time p95, the same scroll once every row is loaded", grid.loadedP95 === null ? "not loaded" : ms(grid.loadedP95), floor.loadedP95 === null ? "" : ms(floor.loadedP95), "", ""],

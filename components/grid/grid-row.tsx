@@ -43,8 +43,10 @@ export const cellDomId = (rowId: string, columnId: string) => `cell-${rowId}-${c
 const CELL = "relative flex h-full shrink-0 items-center border-r border-b border-zinc-200 px-2 text-[13px] dark:border-zinc-800";
 
 interface Props {
+  id: string;
   store: RowStore;
-  row: Row<GridFeatures, RowHandle>;
+  /** The table model's row: undefined for a row read since the model was last rebuilt (not selectable yet). */
+  row: Row<GridFeatures, RowHandle> | undefined;
   index: number;
   start: number;
   columns: VirtualItem[];
@@ -66,11 +68,10 @@ interface Props {
  * entering the view, or whose record, selection or edit changed, render again (a row's record is
  * its own subscription to the store).
  */
-export const GridRow = memo(function GridRow({ store, row, index, start, columns, dataColumns, totalWidth, threshold, edit, cb, selected }: Props) {
-  const id = row.id;
+export const GridRow = memo(function GridRow({ id, store, row, index, start, columns, dataColumns, totalWidth, threshold, edit, cb, selected }: Props) {
   const subscribe = useCallback((fn: () => void) => store.subscribeRow(id, fn), [store, id]);
   const record = useSyncExternalStore(subscribe, () => store.get(id), () => store.get(id));
-  const cells = row.getAllCells();
+  const cells = row?.getAllCells();
 
   // Each row is its own stacking context (it is transformed): the row being edited is lifted
   // so that the editor's error message can overlap the rows below it.
@@ -95,17 +96,18 @@ export const GridRow = memo(function GridRow({ store, row, index, start, columns
           type="checkbox"
           aria-label={`Select row ${index + 1}`}
           checked={selected}
-          onChange={row.getToggleSelectedHandler()}
+          onChange={row?.getToggleSelectedHandler() ?? (() => undefined)}
+          disabled={!row}
           className={`size-3.5 accent-indigo-600 ${selected ? "" : "opacity-0 group-hover/row:opacity-100 focus:opacity-100"}`}
         />
       </div>
       {columns.map((vc, i) => {
         const column = dataColumns[vc.index];
-        const cell = cells[vc.index + 1];
-        if (!column || !cell) return null;
+        const cell = cells?.[vc.index + 1];
+        if (!column) return null;
         const view = record?.cells[column.name];
-        const isSelected = cell.getIsSelected();
-        const focused = cell.getIsFocused();
+        const isSelected = cell?.getIsSelected() ?? false;
+        const focused = cell?.getIsFocused() ?? false;
         const editing = edit && edit.columnId === column.id ? edit : null;
         const align = gridHints(column.type).align;
         return (
@@ -119,8 +121,8 @@ export const GridRow = memo(function GridRow({ store, row, index, start, columns
               focused ? "z-[1] ring-2 ring-indigo-500 ring-inset" : ""
             } ${editing ? "overflow-visible" : "overflow-hidden"}`}
             style={{ width: vc.size, marginLeft: i === 0 ? vc.start - GUTTER_WIDTH : undefined }}
-            onMouseDown={(e) => cb.onCellMouseDown(e, cell)}
-            onMouseEnter={(e) => cb.onCellMouseEnter(e, cell, id, column.id)}
+            onMouseDown={(e) => cell && cb.onCellMouseDown(e, cell)}
+            onMouseEnter={(e) => cell && cb.onCellMouseEnter(e, cell, id, column.id)}
             onMouseLeave={cb.onCellMouseLeave}
             onClick={(e) => cb.onCellClick(e, id, column.id)}
             onDoubleClick={() => cb.onCellDoubleClick(id, column.id)}
@@ -142,7 +144,19 @@ export const GridRow = memo(function GridRow({ store, row, index, start, columns
       })}
     </div>
   );
-});
+}, sameRow);
+
+/**
+ * The table model is rebuilt whenever rows arrive, with a new object for every row: a row (the same
+ * id, compared apart) whose index did not change answers the same through the old object, so it
+ * need not render again.
+ */
+function sameRow(prev: Props, next: Props): boolean {
+  for (const key of Object.keys(next) as (keyof Props)[]) {
+    if (key === "row" ? prev.row?.index !== next.row?.index || !prev.row !== !next.row : prev[key] !== next[key]) return false;
+  }
+  return true;
+}
 
 /** A row that is still loading: the scrollbar already spans the whole base. */
 export function PlaceholderRow({ index, start, totalWidth }: { index: number; start: number; totalWidth: number }) {

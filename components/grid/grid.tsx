@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ColumnView } from "../data/types";
 import { CellPopover } from "./cell-popover";
@@ -10,14 +10,17 @@ import type { GridActions } from "./use-grid-actions";
 import { useGridInteraction } from "./use-grid-interaction";
 import { focusedPosition, handleGridKey, selectedCells, selectionAsTsv } from "./use-grid-keyboard";
 import { GUTTER_WIDTH, type GridTable } from "./use-grid-table";
+import type { Viewport } from "./read-plan";
 
 interface Props {
   label: string;
   table: GridTable;
   store: RowStore;
   dataColumns: ColumnView[];
-  /** Rows known to exist but not loaded yet; they render as placeholders. */
+  /** Rows known to exist before the first page has counted them; they render as placeholders. */
   expectedRows: number;
+  /** Where the grid is and how fast it scrolls: the rows there are read first. */
+  onViewport(view: Viewport): void;
   threshold: number;
   actions: GridActions;
   columnActions: ColumnMenuActions;
@@ -29,10 +32,14 @@ interface Props {
  * the same to render as 30. ARIA grid semantics with aria-activedescendant keep focus on the
  * scroll container while the focused cell moves.
  */
-export function Grid({ label, table, store, dataColumns, expectedRows, threshold, actions, columnActions, empty }: Props) {
+export function Grid({ label, table, store, dataColumns, expectedRows, onViewport, threshold, actions, columnActions, empty }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const rows = table.getRowModel().rows;
-  const rowCount = Math.max(rows.length, expectedRows);
+  const model = table.getRowModel();
+  const rows = model.rows;
+  // Grid positions are the store's, and follow it at once (the table model may lag while rows
+  // load): rows not loaded yet hold their place as placeholders.
+  useSyncExternalStore(store.subscribeList, store.getHandles, store.getHandles);
+  const rowCount = Math.max(store.total, expectedRows);
   const sizes = useMemo(() => dataColumns.map((c) => table.getColumn(c.id)?.getSize() ?? 200), [dataColumns, table]);
   const totalWidth = GUTTER_WIDTH + sizes.reduce((a, b) => a + b, 0);
 
@@ -63,6 +70,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
   });
   const sizeKey = sizes.join(",") + dataColumns.map((c) => c.id).join(",");
   useEffect(() => colV.measure(), [sizeKey, colV]);
+  useReportViewport(rowV.range, rowV.isScrolling, onViewport);
 
   // A click focuses the grid after choosing its cell; only keyboard focus picks a default cell.
   const pointerDown = useRef(false);
@@ -71,9 +79,10 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
 
   // Keep the focused cell in view as it moves (keyboard, paste, new rows).
   const pos = focusedPosition(table, dataColumns);
+  const focusRow = pos ? store.positionOf(pos.rowId) : undefined;
   useEffect(() => {
-    if (!pos) return;
-    rowV.scrollToIndex(pos.rowIndex, { align: "auto" });
+    if (!pos || focusRow === undefined) return;
+    rowV.scrollToIndex(focusRow, { align: "auto" });
     colV.scrollToIndex(pos.colIndex, { align: "auto" });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pos?.rowId, pos?.columnId]);
@@ -81,7 +90,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
   const virtualRows = rowV.getVirtualItems();
   const virtualCols = colV.getVirtualItems();
   const focusRendered =
-    pos && virtualRows.some((v) => v.index === pos.rowIndex) && virtualCols.some((v) => v.index === pos.colIndex) && !ui.edit;
+    pos && virtualRows.some((v) => v.index === focusRow) && virtualCols.some((v) => v.index === pos.colIndex) && !ui.edit;
 
   const onKeyDown = (e: React.KeyboardEvent) =>
     handleGridKey(e, {
@@ -121,7 +130,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
   };
 
   const popoverColumn = ui.popover && dataColumns.find((c) => c.id === ui.popover!.columnId);
-  const popoverRowIndex = ui.popover ? rows.findIndex((r) => r.id === ui.popover!.rowId) : -1;
+  const popoverRowIndex = ui.popover ? (store.positionOf(ui.popover.rowId) ?? -1) : -1;
 
   return (
     <div className="relative h-full">
@@ -160,11 +169,13 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
           />
           <div role="rowgroup">
             {virtualRows.map((vr) => {
-              const row = rows[vr.index];
-              if (!row) return <PlaceholderRow key={`placeholder-${vr.index}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
+              const id = store.idAt(vr.index);
+              if (id === undefined) return <PlaceholderRow key={`placeholder-${vr.index}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
+              const row = model.rowsById[id];
               return (
                 <GridRow
-                  key={row.id}
+                  key={id}
+                  id={id}
                   store={store}
                   row={row}
                   index={vr.index}
@@ -173,10 +184,10 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
                   dataColumns={dataColumns}
                   totalWidth={totalWidth}
                   threshold={threshold}
-                  edit={ui.edit && ui.edit.rowId === row.id ? ui.edit : null}
+                  edit={ui.edit && ui.edit.rowId === id ? ui.edit : null}
                   cb={ui.callbacks}
                   cellSelection={table.state.cellSelection}
-                  selected={row.getIsSelected()}
+                  selected={row?.getIsSelected() ?? false}
                 />
               );
             })}
@@ -197,4 +208,25 @@ export function Grid({ label, table, store, dataColumns, expectedRows, threshold
       ) : null}
     </div>
   );
+}
+
+/**
+ * Tells the loader which rows are in view whenever that changes, with the scroll's speed (rows a
+ * second, smoothed), and a speed of 0 once the scroll stops. The first move after a pause counts as
+ * a jump, not a speed: a jump to row 60,000 must read the rows there, not far past them.
+ */
+function useReportViewport(range: { startIndex: number; endIndex: number } | null, scrolling: boolean, onViewport: (v: Viewport) => void) {
+  const last = useRef({ start: 0, at: 0, speed: 0, moving: false });
+  const start = range?.startIndex ?? 0;
+  const end = (range?.endIndex ?? 0) + 1;
+  useEffect(() => {
+    const now = performance.now();
+    const l = last.current;
+    const dt = (now - l.at) / 1000;
+    const moving = scrolling && dt > 0 && dt < 0.5;
+    const instant = moving ? (start - l.start) / dt : 0;
+    const speed = moving && l.moving ? 0.3 * l.speed + 0.7 * instant : 0;
+    last.current = { start, at: now, speed, moving };
+    onViewport({ start, end, rowsPerSecond: speed });
+  }, [start, end, scrolling, onViewport]);
 }

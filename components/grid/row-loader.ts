@@ -1,24 +1,43 @@
 import { api, ApiError, basePath, errorMessage } from "../data/api";
 import type { RowRecord, RowsPage } from "../data/types";
 import type { RowStore } from "./row-store";
+import { readPlan, type Range, type Viewport } from "./read-plan";
 
-// Fills a RowStore from the paged rows API and keeps it current as change events arrive.
-// A small first page paints the grid at once; larger pages follow in the background. Rows are
-// ordered by insertion and cursors are positions in that order, so rows added later are found
-// by re-reading from the start of the last page. With a query (filter, sort, search) the pages
-// come from Query Rows instead, whose keyset cursors behave the same way.
+// Fills a RowStore from Query Rows and keeps it current as change events arrive. The first page
+// is read where the viewport is and counts the rows, so the grid has its full height at once.
+// After it, the rows in view and those the scroll is heading for are read first, by offset (see
+// read-plan.ts); the rest of the base follows in the background, a page at a time, while nothing
+// in view is missing. Rows changed while a page was read are read again.
 
 const FIRST_PAGE = 300;
-const PAGE = 5_000;
-/** While a large base loads, new rows reach the table at most this often (each costs a model rebuild). */
+/**
+ * Background pages start small, so that a read for the viewport never waits long behind one, and
+ * double while the viewport needs nothing, so that a base nobody scrolls loads in few requests.
+ */
+const BACKGROUND_PAGES = { first: 1_000, max: 5_000 };
+/** Rows read in the background reach the table at most this often (each costs a model rebuild). */
 const FLUSH_MS = 1_200;
+const VIEW_READS = 2;
+const ONWARD_KEPT = 32;
 const REFRESH_CONCURRENCY = 6;
 
 export class RowLoader {
-  /** The cursor each loaded page started at (undefined: the first page). */
-  private pageStarts: (string | undefined)[] = [];
   private chain: Promise<void> = Promise.resolve();
   private generation = 0;
+  /** Set once the first page of this generation is in: reads around the viewport may start. */
+  private ready = false;
+  private view: Viewport = { start: 0, end: 60, rowsPerSecond: 0 };
+  /** Ranges being read, or read and waiting in `buffer`: not to be asked for again. */
+  private covered: Range[] = [];
+  private reads = 0;
+  private backgroundReads = 0;
+  private backgroundPage = BACKGROUND_PAGES.first;
+  private buffer: { range: Range; rows: RowRecord[] }[] = [];
+  /** Where recent pages ended, with the cursors that read on from there without an offset. */
+  private onward = new Map<number, string>();
+  private flushedAt = 0;
+  /** How long a read took lately, which is how far ahead of a moving viewport to read. */
+  private readMs = 150;
   private tailQueued = false;
   private refreshQueue = new Set<string>();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
@@ -26,20 +45,20 @@ export class RowLoader {
   /** Per row, the latest refetch started: an answer that an older refetch brings late is dropped. */
   private latestFetch = new Map<string, number>();
   private fetches = 0;
-  /** Page reads in flight (a load or a tail read), and the rows changed while any was. */
+  /** Page reads in flight, and the rows changed while any was. */
   private pageReads = 0;
   private changedDuringRead = new Set<string>();
 
   private readonly baseId: string;
   private readonly store: RowStore;
   private readonly onError: (message: string) => void;
-  private readonly query: object | null;
+  private readonly query: object;
 
   constructor(baseId: string, store: RowStore, onError: (message: string) => void = () => {}, query: object | null = null) {
     this.baseId = baseId;
     this.store = store;
     this.onError = onError;
-    this.query = query;
+    this.query = query ?? {};
   }
 
   dispose(): void {
@@ -49,26 +68,33 @@ export class RowLoader {
   }
 
   /**
-   * Loads every row, page by page. Later loads wait for earlier ones (one at a time). `swap`
-   * keeps the rows of an earlier query on screen until this one's first page replaces them.
+   * Reads from scratch (the first load, a new query, a reset or a rename): the first page where
+   * the viewport is, which replaces what the store held, then the rest.
    */
-  start(swap = false): Promise<void> {
-    return this.enqueue(() => this.loadAll(false, swap));
-  }
-
-  /** Reloads everything (after a reset or a rename); the old rows stay visible meanwhile. */
   reload(): Promise<void> {
-    return this.enqueue(() => this.loadAll(true));
+    return this.enqueue(() => this.begin());
   }
 
-  /** New rows were added somewhere: read on from the start of the last page. */
+  /** Where the grid is and how fast it moves (rows a second, negative upwards). */
+  setViewport(view: Viewport): void {
+    this.view = view;
+    this.pump();
+  }
+
+  /** New rows were added somewhere: count again and read the end. */
   fetchTail(): void {
     if (this.tailQueued) return;
     this.tailQueued = true;
     void this.enqueue(async () => {
       this.tailQueued = false;
-      await this.readTail();
+      await this.readingPages(() => this.readTail());
     });
+  }
+
+  /** Rows deleted elsewhere; a row not loaded leaves an unknown position, so the rest is read again. */
+  removed(rowIds: string[]): void {
+    const unknown = this.store.remove(rowIds);
+    if (unknown > 0 && this.store.size < this.store.total) void this.reload();
   }
 
   /** Refetches rows whose cells changed, coalescing bursts of events into one round. */
@@ -91,13 +117,10 @@ export class RowLoader {
     return run;
   }
 
-  /** One page; the first page of a query also counts the matching rows. */
-  private page(limit: number, cursor: string | undefined): Promise<RowsPage> {
-    if (this.query) {
-      const body = { ...this.query, limit, cursor: cursor ?? null, expand: true, count: cursor === undefined };
-      return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
-    }
-    return api<RowsPage>(`${basePath(this.baseId)}/rows?expand=true&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+  /** One page at a position (or after a cursor); `count` adds the number of matching rows. */
+  private page(limit: number, at: { offset?: number; cursor?: string }, count = false): Promise<RowsPage> {
+    const body = { ...this.query, limit, expand: true, count, ...(at.cursor ? { cursor: at.cursor } : { offset: at.offset ?? 0 }) };
+    return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
   }
 
   /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
@@ -113,74 +136,123 @@ export class RowLoader {
     }
   }
 
-  private loadAll(replace: boolean, swap = false): Promise<void> {
-    return this.readingPages(() => this.loadPages(replace, swap));
+  private async begin(): Promise<void> {
+    const gen = ++this.generation;
+    this.ready = false;
+    this.covered = [];
+    this.buffer = [];
+    this.onward.clear();
+    // Reads of an earlier generation still in flight are not counted: their answers are dropped.
+    this.reads = 0;
+    this.backgroundReads = 0;
+    this.backgroundPage = BACKGROUND_PAGES.first;
+    this.store.setLoadState({ phase: "loading", error: null });
+    const span = Math.max(FIRST_PAGE, 2 * (this.view.end - this.view.start));
+    const offset = Math.max(0, Math.min(this.view.start - (span >> 2), this.store.total - span));
+    try {
+      await this.readingPages(async () => {
+        const page = await this.page(span, { offset }, true);
+        if (gen !== this.generation) return;
+        this.store.reset(page.total ?? offset + page.rows.length, offset, page.rows);
+      });
+    } catch (e) {
+      return this.failed(gen, e);
+    }
+    if (gen !== this.generation) return;
+    this.ready = true;
+    this.progress();
+    this.pump();
   }
 
-  private async loadPages(replace: boolean, swap: boolean): Promise<void> {
-    const gen = ++this.generation;
-    this.store.setLoadState({ phase: "loading", error: null, loaded: replace ? this.store.size : 0, total: null });
-    const starts: (string | undefined)[] = [];
-    const buffer: RowRecord[] = [];
-    let cursor: string | undefined;
-    let limit = replace ? PAGE : FIRST_PAGE;
-    let pending: RowRecord[] = [];
-    let flushedAt = 0;
-    const flush = () => {
-      if (swap) this.store.replaceAll(pending);
-      else if (pending.length) this.store.append(pending);
-      swap = false;
-      pending = [];
-      flushedAt = Date.now();
-    };
-    try {
-      for (;;) {
-        const page = await this.page(limit, cursor);
-        if (gen !== this.generation) return;
-        if (typeof page.total === "number") this.store.setLoadState({ total: page.total });
-        starts.push(cursor);
-        if (replace) buffer.push(...page.rows);
-        else {
-          for (const r of page.rows) pending.push(r);
-          if (swap || Date.now() - flushedAt >= FLUSH_MS) flush();
-        }
-        this.store.setLoadState({ loaded: replace ? buffer.length : this.store.size + pending.length });
-        if (!page.nextCursor) break;
-        cursor = page.nextCursor;
-        limit = PAGE;
+  /** Starts the reads the plan asks for, up to the limits; called whenever one ends or the view moves. */
+  private pump(): void {
+    if (!this.ready || this.disposed) return;
+    const gen = this.generation;
+    for (;;) {
+      const background = this.reads > 0 || this.backgroundReads > 0 ? 0 : this.backgroundPage;
+      const next = this.reads < VIEW_READS ? readPlan(this.store, this.view, this.covered, this.readMs, background) : null;
+      if (!next) break;
+      this.covered.push(next.range);
+      if (next.background) {
+        this.backgroundReads++;
+        this.backgroundPage = Math.min(BACKGROUND_PAGES.max, 2 * this.backgroundPage);
+      } else {
+        this.reads++;
+        this.backgroundPage = BACKGROUND_PAGES.first;
       }
-      if (replace) this.store.replaceAll(buffer);
-      else flush();
-      this.pageStarts = starts;
-      this.store.setLoadState({ phase: "done", loaded: this.store.size });
+      void this.readRange(gen, next.range, next.background);
+    }
+    this.progress();
+  }
+
+  private async readRange(gen: number, range: Range, background: boolean): Promise<void> {
+    const began = performance.now();
+    try {
+      await this.readingPages(async () => {
+        // The database walks past every row an offset skips: a page that starts where another
+        // ended reads on by that one's cursor.
+        const cursor = this.onward.get(range[0]);
+        this.onward.delete(range[0]);
+        const page = await this.page(range[1] - range[0], cursor ? { cursor } : { offset: range[0] });
+        if (gen !== this.generation) return;
+        if (page.nextCursor) this.onward.set(range[0] + page.rows.length, page.nextCursor);
+        if (this.onward.size > ONWARD_KEPT) this.onward.delete(this.onward.keys().next().value!);
+        if (!background) this.readMs = 0.7 * this.readMs + 0.3 * (performance.now() - began);
+        this.buffer.push({ range, rows: page.rows });
+        if (!background || Date.now() - this.flushedAt >= FLUSH_MS) this.flush();
+      });
     } catch (e) {
-      if (gen !== this.generation) return;
-      this.store.setLoadState({ phase: "error", error: errorMessage(e) });
-      this.onError(`Could not load the rows: ${errorMessage(e)}`);
+      // Reading stops until the next reload, rather than asking again for what just failed.
+      if (gen === this.generation) this.ready = false;
+      this.failed(gen, e);
+    } finally {
+      if (gen === this.generation) {
+        if (background) this.backgroundReads--;
+        else this.reads--;
+        this.pump();
+      }
     }
   }
 
-  private readTail(): Promise<void> {
-    return this.readingPages(() => this.readTailPages());
+  /** Writes the pages read so far into the store, in the order they were read. */
+  private flush(): void {
+    for (const { range, rows } of this.buffer.splice(0)) {
+      this.store.fill(range[0], rows);
+      this.covered = this.covered.filter((r) => r !== range);
+    }
+    this.flushedAt = Date.now();
   }
 
-  private async readTailPages(): Promise<void> {
-    if (this.store.getLoadState().phase !== "done") return;
+  /** Loading until every position holds its row and nothing is in flight. */
+  private progress(): void {
+    const idle = this.reads === 0 && this.backgroundReads === 0;
+    if (idle) this.flush();
+    const done = idle && this.store.size >= this.store.total;
+    this.store.setLoadState({ phase: done ? "done" : "loading", loaded: this.store.size, total: this.store.total });
+  }
+
+  private failed(gen: number, e: unknown): void {
+    if (gen !== this.generation) return;
+    this.store.setLoadState({ phase: "error", error: errorMessage(e) });
+    this.onError(`Could not load the rows: ${errorMessage(e)}`);
+  }
+
+  /** Counts again and reads from the last known row on, so rows added at the end appear. */
+  private async readTail(): Promise<void> {
+    if (!this.ready) return;
     const gen = this.generation;
-    let index = Math.max(0, this.pageStarts.length - 1);
-    let cursor = this.pageStarts[index];
+    let offset = Math.max(0, this.store.total - 1);
     try {
+      let page = await this.page(BACKGROUND_PAGES.first, { offset }, true);
       for (;;) {
-        const page = await this.page(PAGE, cursor);
         if (gen !== this.generation || this.disposed) return;
-        this.pageStarts[index] = cursor;
-        this.store.append(page.rows);
+        if (page.total !== undefined) this.store.setTotal(page.total);
+        this.store.fill(offset, page.rows);
         if (!page.nextCursor) break;
-        cursor = page.nextCursor;
-        index++;
+        offset += page.rows.length;
+        page = await this.page(BACKGROUND_PAGES.first, { cursor: page.nextCursor });
       }
-      this.pageStarts.length = index + 1;
-      this.store.setLoadState({ loaded: this.store.size });
+      this.pump();
     } catch (e) {
       this.onError(`Could not load new rows: ${errorMessage(e)}`);
     }

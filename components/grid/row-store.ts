@@ -2,8 +2,9 @@ import type { CellView, RowRecord } from "../data/types";
 
 // The grid's rows, outside React state. A base can hold 100,000 rows while AI cells fill one by
 // one, so a cell change must not rebuild the row list: the list of row handles (what the table
-// model sees) changes only when rows are added or removed, and each rendered row subscribes to
-// its own record.
+// model sees) changes only when rows are added, removed or moved, and each rendered row
+// subscribes to its own record. Rows sit at positions, and a position may not be loaded yet: the
+// grid reads the rows around its viewport first, wherever that is, and the rest after.
 
 export interface RowHandle {
   readonly id: string;
@@ -13,7 +14,7 @@ export interface LoadState {
   phase: "idle" | "loading" | "done" | "error";
   loaded: number;
   error: string | null;
-  /** How many rows match the query, as its first page counted them (null without a query). */
+  /** How many rows match the query (every row without one), as the reads counted them; null before the first. */
   total: number | null;
 }
 
@@ -22,6 +23,10 @@ type Listener = () => void;
 export class RowStore {
   private records = new Map<string, RowRecord>();
   private handleById = new Map<string, RowHandle>();
+  /** The row id at each position of the base (of the query's order); undefined: not loaded yet. */
+  private slots: (string | undefined)[] = [];
+  private positions = new Map<string, number>();
+  /** The loaded rows in position order: the table model's data. */
   private handles: RowHandle[] = [];
   private rowListeners = new Map<string, Set<Listener>>();
   private listListeners = new Set<Listener>();
@@ -38,11 +43,37 @@ export class RowStore {
     return this.records.has(id);
   }
 
+  /** Rows loaded. */
   get size(): number {
     return this.handles.length;
   }
 
-  /** Stable until rows are added or removed (for useSyncExternalStore). */
+  /** Rows known to exist, loaded or not: the grid's height. */
+  get total(): number {
+    return this.slots.length;
+  }
+
+  /** The id of the row at a position, when it is loaded. */
+  idAt(position: number): string | undefined {
+    return this.slots[position];
+  }
+
+  positionOf(id: string): number | undefined {
+    return this.positions.get(id);
+  }
+
+  /** The positions in [from, to) that hold no row yet, as ranges, lazily (a scan can stop at the first). */
+  *gaps(from: number, to: number): Generator<[number, number]> {
+    const end = Math.min(to, this.slots.length);
+    for (let i = Math.max(0, from); i < end; i++) {
+      if (this.slots[i] !== undefined) continue;
+      const start = i;
+      while (i < end && this.slots[i] === undefined) i++;
+      yield [start, i];
+    }
+  }
+
+  /** Stable until rows are added, removed or moved (for useSyncExternalStore). */
   getHandles = (): RowHandle[] => this.handles;
   getVersion = (): number => this.version;
   getLoadState = (): LoadState => this.load;
@@ -62,39 +93,66 @@ export class RowStore {
   }
 
   setLoadState(patch: Partial<LoadState>): void {
+    // Called on every scroll step while rows load: an unchanged state must not render the page again.
+    if ((Object.keys(patch) as (keyof LoadState)[]).every((k) => this.load[k] === patch[k])) return;
     this.load = { ...this.load, ...patch };
     this.emit(this.loadListeners);
   }
 
-  /** Replaces every row (a full reload), keeping handles of rows that survive. */
-  replaceAll(rows: RowRecord[]): void {
-    const nextRecords = new Map<string, RowRecord>();
-    const nextHandles = new Map<string, RowHandle>();
+  /**
+   * Starts over with `total` rows, of which those read at `offset` are known (a reload, a new
+   * query). Rows that stay keep their handles, so the selection survives.
+   */
+  reset(total: number, offset: number, rows: RowRecord[]): void {
+    const handles = this.handleById;
+    this.records = new Map();
+    this.handleById = new Map();
+    this.positions = new Map();
+    this.slots = new Array<string | undefined>(total).fill(undefined);
     for (const r of rows) {
-      nextRecords.set(r.id, r);
-      nextHandles.set(r.id, this.handleById.get(r.id) ?? { id: r.id });
+      const h = handles.get(r.id);
+      if (h) this.handleById.set(r.id, h);
     }
-    this.records = nextRecords;
-    this.handleById = nextHandles;
-    this.handles = [...nextHandles.values()];
+    this.place(offset, rows);
+    this.listChanged();
+    this.changed(null);
+  }
+
+  /**
+   * Rows read at a position. A row found at another position than before moved there (rows were
+   * added or deleted before it meanwhile), and a row it displaces is forgotten until it is read
+   * again where it now is.
+   */
+  fill(offset: number, rows: RowRecord[]): void {
+    const moved = this.place(offset, rows);
+    if (moved) this.listChanged();
+    this.changed(rows.map((r) => r.id), moved);
+  }
+
+  /** The number of rows the base holds now: positions past it are dropped, new ones wait to be read. */
+  setTotal(total: number): void {
+    if (total === this.slots.length) return;
+    if (total > this.slots.length) {
+      for (let i = this.slots.length; i < total; i++) this.slots.push(undefined);
+      this.listChanged();
+      return this.changed([], true);
+    }
+    for (let i = total; i < this.slots.length; i++) {
+      const id = this.slots[i];
+      if (id !== undefined) this.forget(id);
+    }
+    this.slots.length = total;
+    this.listChanged();
     this.changed(null);
   }
 
   /** Adds rows at the end; rows already present are updated in place. */
   append(rows: RowRecord[]): void {
-    let added = false;
-    const updated: string[] = [];
-    for (const r of rows) {
-      if (this.records.has(r.id)) updated.push(r.id);
-      else {
-        const h = { id: r.id };
-        this.handleById.set(r.id, h);
-        added = true;
-      }
-      this.records.set(r.id, r);
-    }
-    if (added) this.handles = [...this.handleById.values()];
-    this.changed(updated, added);
+    const fresh = rows.filter((r) => !this.records.has(r.id));
+    for (const r of rows) if (this.records.has(r.id)) this.records.set(r.id, r);
+    if (fresh.length) this.place(this.slots.length, fresh);
+    if (fresh.length) this.listChanged();
+    this.changed(rows.map((r) => r.id), fresh.length > 0);
   }
 
   /** Updates rows that are present; unknown ids are ignored (they were deleted meanwhile). */
@@ -116,16 +174,60 @@ export class RowStore {
     this.changed([id], false);
   }
 
-  remove(ids: Iterable<string>): void {
-    let removed = false;
-    for (const id of ids) {
-      if (!this.records.delete(id)) continue;
-      this.handleById.delete(id);
-      removed = true;
+  /** Removes rows; returns how many of the ids were not loaded (their positions are unknown). */
+  remove(ids: Iterable<string>): number {
+    const gone = new Set<number>();
+    let unknown = 0;
+    for (const id of new Set(ids)) {
+      const at = this.positions.get(id);
+      if (at === undefined) unknown++;
+      else {
+        gone.add(at);
+        this.forget(id);
+      }
     }
-    if (!removed) return;
-    this.handles = [...this.handleById.values()];
+    if (gone.size === 0) return unknown;
+    this.slots = this.slots.filter((_, i) => !gone.has(i));
+    this.positions = new Map();
+    this.slots.forEach((id, i) => id !== undefined && this.positions.set(id, i));
+    this.listChanged();
     this.changed(null, true);
+    return unknown;
+  }
+
+  /** Writes rows into their positions; returns whether any row took a position it did not hold. */
+  private place(offset: number, rows: RowRecord[]): boolean {
+    let moved = false;
+    rows.forEach((r, i) => {
+      const at = offset + i;
+      while (this.slots.length <= at) this.slots.push(undefined);
+      const held = this.slots[at];
+      if (held !== r.id) {
+        moved = true;
+        if (held !== undefined) this.forget(held);
+        const before = this.positions.get(r.id);
+        if (before !== undefined) this.slots[before] = undefined;
+        this.slots[at] = r.id;
+        this.positions.set(r.id, at);
+      }
+      if (!this.handleById.has(r.id)) this.handleById.set(r.id, { id: r.id });
+      this.records.set(r.id, r);
+    });
+    return moved;
+  }
+
+  private forget(id: string): void {
+    const at = this.positions.get(id);
+    if (at !== undefined && this.slots[at] === id) this.slots[at] = undefined;
+    this.positions.delete(id);
+    this.records.delete(id);
+    this.handleById.delete(id);
+  }
+
+  private listChanged(): void {
+    const handles: RowHandle[] = [];
+    for (const id of this.slots) if (id !== undefined) handles.push(this.handleById.get(id)!);
+    this.handles = handles;
   }
 
   private changed(rowIds: string[] | null, listChanged = true): void {

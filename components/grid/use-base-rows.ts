@@ -1,31 +1,40 @@
 "use client";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { ColumnView } from "../data/types";
 import { useToast } from "../ui/toast";
 import { RowLoader } from "./row-loader";
+import type { Viewport } from "./read-plan";
 import { RowStore } from "./row-store";
 import { useLiveUpdates } from "./use-live-updates";
 
 /**
- * The rows of one base that match the grid's query (all of them without one): loaded page by
- * page into a RowStore and kept live over SSE. A new query swaps the rows in place; an undefined
- * request waits (the query cannot be built yet).
+ * The rows of one base that match the grid's query (all of them without one): loaded into a
+ * RowStore, the viewport's first (the grid reports it through onViewport), and kept live over SSE.
+ * A new query swaps the rows in place; an undefined request waits (the query cannot be built yet).
  */
 export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, request: object | null | undefined) {
   const toast = useToast();
   const [store] = useState(() => new RowStore());
   const [loader, setLoader] = useState<RowLoader | null>(null);
   const requestKey = request === undefined ? undefined : JSON.stringify(request);
-  const started = useRef(false);
+  // Where the grid is: a new loader (a new query) reads there first.
+  const view = useRef<Viewport>({ start: 0, end: 60, rowsPerSecond: 0 });
+  const loaderRef = useRef<RowLoader | null>(null);
 
   useEffect(() => {
     if (requestKey === undefined) return; // not ready to ask yet
     const l = new RowLoader(baseId, store, toast.error, JSON.parse(requestKey) as object | null);
+    l.setViewport(view.current);
+    loaderRef.current = l;
     setLoader(l);
-    void l.start(started.current);
-    started.current = true;
+    void l.reload();
     return () => l.dispose();
   }, [baseId, store, toast, requestKey]);
+
+  const onViewport = useCallback((v: Viewport) => {
+    view.current = v;
+    loaderRef.current?.setViewport(v);
+  }, []);
 
   const cols = useMemo(() => columns ?? [], [columns]);
   const live = useLiveUpdates(baseId, store, loader, cols);
@@ -40,7 +49,40 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
     if (prev && loader && [...next].some(([id, sig]) => prev.has(id) && prev.get(id) !== sig)) void loader.reload();
   }, [columns, loader]);
 
-  const all = useSyncExternalStore(store.subscribeList, store.getHandles, store.getHandles);
   const load = useSyncExternalStore(store.subscribeLoad, store.getLoadState, store.getLoadState);
-  return { store, loader, live, load, all };
+  const all = useModelHandles(store, load.phase === "loading");
+  return { store, loader, live, load, all, onViewport };
+}
+
+/** While rows load, the table model is rebuilt at most this often: each rebuild costs every loaded row. */
+const MODEL_EVERY_MS = 1_000;
+
+/**
+ * The rows the table model holds (selection, keyboard moves): the store's loaded rows, taken at
+ * most once a second while rows load and at once otherwise. The grid shows rows as soon as they
+ * are read either way; a row not yet in the model shows its values and is selectable a moment later.
+ */
+function useModelHandles(store: RowStore, loading: boolean) {
+  const [handles, setHandles] = useState(store.getHandles);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let at = 0;
+    const update = () => {
+      timer = null;
+      at = Date.now();
+      setHandles(store.getHandles());
+    };
+    const unsubscribe = store.subscribeList(() => {
+      if (timer) return;
+      const wait = loading ? MODEL_EVERY_MS - (Date.now() - at) : 0;
+      if (wait <= 0) update();
+      else timer = setTimeout(update, wait);
+    });
+    update();
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [store, loading]);
+  return handles;
 }

@@ -68,7 +68,7 @@ export function useLiveUpdates(baseId: string, store: RowStore, loader: RowLoade
       on<RowsChanged>("rows.changed", (d) => {
         if (d.kind === "added") loader.fetchTail();
         else if (d.kind === "deleted") {
-          if (d.rowIds) store.remove(d.rowIds);
+          if (d.rowIds) loader.removed(d.rowIds);
           else void loader.reload();
         } else if (d.rowIds && d.rowIds.length <= MAX_ROW_REFETCH) loader.refresh(d.rowIds);
         else void loader.reload();

@@ -46,13 +46,14 @@ export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId:
   return rowJson(columns, { id: hit.row_id, values: parsed(hit.values) }, expand, states);
 }
 
-const selectRows = (tx: Tx, sheetId: string, afterSeq: bigint, limit: number, expand: boolean) =>
+const selectRows = (tx: Tx, sheetId: string, afterSeq: bigint, limit: number, expand: boolean, offset: number) =>
   tx.$queryRawUnsafe<(RawRow & { cells?: unknown })[]>(
     `SELECT r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}
-     FROM rows r WHERE r.sheet_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3`,
+     FROM rows r WHERE r.sheet_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3 OFFSET $4`,
     sheetId,
     afterSeq,
     limit,
+    offset,
   );
 
 /**
@@ -72,11 +73,11 @@ const selectBatchWithin = (tx: Tx, sheetId: string, afterSeq: bigint, expand: bo
   );
 
 /**
- * One page of rows in insertion order after `afterSeq`, serialised as the API shows them. One row
- * more than the page is read, so that a page is said to have more only when it has.
+ * One page of rows in insertion order, `offset` rows past `afterSeq`, serialised as the API shows
+ * them. One row more than the page is read, so that a page is said to have more only when it has.
  */
-async function readRowPage(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean) {
-  const read = await selectRows(tx, sheetId, afterSeq, limit + 1, expand);
+async function readRowPage(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean, offset: number) {
+  const read = await selectRows(tx, sheetId, afterSeq, limit + 1, expand, offset);
   const rows = read.slice(0, limit);
   return {
     rows: rows.map((r) => rowJson(columns, r, expand, expand ? statesOf(r.cells) : undefined)),
@@ -96,19 +97,20 @@ export interface RowsQuery {
   expand: boolean;
   limit?: number;
   cursor?: string;
+  offset?: number;
 }
 
 /**
  * Get Rows. Without paging it streams every row (spec §4.1) batch by batch, so memory stays flat
- * however large the base; with limit/cursor it returns one page and `nextCursor`.
+ * however large the base; with limit, cursor or offset it returns one page and `nextCursor`.
  * The base is checked before the first byte, so a 404 is still a proper error response.
  */
 export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string, q: RowsQuery) {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
   const start = q.cursor ? decodeCursor(q.cursor) : 0n;
-  if (q.limit !== undefined || q.cursor !== undefined) {
-    const page = await readRowPage(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand);
+  if (q.limit !== undefined || q.cursor !== undefined || q.offset !== undefined) {
+    const page = await readRowPage(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand, q.offset ?? 0);
     return { kind: "page" as const, rows: page.rows, nextCursor: page.next };
   }
   const write = standardRowWriter(columns);

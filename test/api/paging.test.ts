@@ -62,3 +62,43 @@ describe("the last page", () => {
     expect((await walk(list, size)).map((p) => p.length)).toEqual([size, 1]);
   });
 });
+
+// Get Rows and Query Rows jump to a position with offset (the grid does, on a large base).
+const positioned: [string, (q: { limit: number; offset?: number; cursor?: string | null }) => Promise<{ rows: { id: string }[]; nextCursor: string | null }>][] = [
+  ["Get Rows", async ({ limit, offset, cursor }) => {
+    const res = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=${limit}${offset !== undefined ? `&offset=${offset}` : ""}${cursor ? `&cursor=${cursor}` : ""}`);
+    expect(res.status).toBe(200);
+    return res.body;
+  }],
+  ["Query Rows", async (q) => {
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body: { sort: [{ column: "N", direction: "desc" }], ...q } });
+    expect(res.status).toBe(200);
+    return res.body;
+  }],
+];
+
+describe("offset", () => {
+  it.each(positioned)("%s reads the rows at a position, and its nextCursor goes on from there", async (_name, read) => {
+    const all = (await read({ limit: 100 })).rows.map((r) => r.id);
+    expect(all).toHaveLength(ROWS);
+    const mid = await read({ limit: 2, offset: 3 });
+    expect(mid.rows.map((r) => r.id)).toEqual(all.slice(3, 5));
+    expect((await read({ limit: 10, cursor: mid.nextCursor })).rows.map((r) => r.id)).toEqual(all.slice(5));
+    // After a cursor, the offset counts from the cursor's row.
+    const first = await read({ limit: 1 });
+    expect((await read({ limit: 2, offset: 2, cursor: first.nextCursor })).rows.map((r) => r.id)).toEqual(all.slice(3, 5));
+    const last = await read({ limit: 2, offset: ROWS - 2 });
+    expect(last.rows.map((r) => r.id)).toEqual(all.slice(-2));
+    expect(last.nextCursor).toBeNull();
+    expect(await read({ limit: 5, offset: ROWS + 10 })).toMatchObject({ rows: [], nextCursor: null });
+  });
+
+  it.each([["-1"], ["1.5"], ["x"], ["10000001"]])("offset=%s is 400 invalid_query on Get Rows and validation_failed on Query Rows", async (offset) => {
+    const get = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=2&offset=${offset}`);
+    expect(get.status).toBe(400);
+    expect(get.body.error.code).toBe("invalid_query");
+    const post = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body: { limit: 2, offset: Number(offset) } });
+    expect(post.status).toBe(400);
+    expect(post.body.error.code).toBe("validation_failed");
+  });
+});

@@ -54,12 +54,16 @@ export const sortKeySchema = z
 export const sortSchema = z.array(sortKeySchema).max(MAX_SORT_KEYS).describe(`At most ${MAX_SORT_KEYS} sort keys, the first one first.`);
 export const searchSchema = z.string().max(500).describe("A case-insensitive substring of any cell of the row; at most 500 characters.");
 
+/** The deepest a page may start: past it, page on with cursors. */
+export const MAX_OFFSET = 10_000_000;
+
 const queryFields = {
   sort: sortSchema.optional(),
   search: searchSchema.optional(),
   viewId: z.string().min(1).max(100).optional().describe("Apply this view: its filter is ANDed with `filter`; its sort and search apply unless given here."),
   limit: z.number().int().min(1).max(10_000).optional().describe("Page size, 1 to 10,000; default 100."),
   cursor: z.string().min(1).max(4_000).nullable().optional().describe("The nextCursor of the previous page; null or absent for the first page."),
+  offset: z.number().int().min(0).max(MAX_OFFSET).optional().describe(`Rows to skip before the page (after the cursor, when one is given), 0 to ${MAX_OFFSET.toLocaleString("en")}: a grid jumps to a position with it; default 0.`),
   expand: z.boolean().optional().describe("true for cells in the expanded form; default false."),
   count: z.boolean().optional().describe("true to add `total`, the number of matching rows."),
 };

@@ -57,13 +57,13 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
     return { where: where.join(" AND "), sort, cursorAt };
   };
 
-  /** The `limit` rows after `cursor` (from the start when null), and the cursor after them when more follow. */
-  async function page(cursor: Cursor | null, limit: number, expand: boolean): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
+  /** The `limit` rows after `cursor` (from the start when null) and `offset` more, and the cursor after them when more follow. */
+  async function page(cursor: Cursor | null, limit: number, expand: boolean, offset = 0): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
     const p = new Params();
     const { where, sort, cursorAt } = keyset(p, cursor);
     const rows = await tx.$queryRawUnsafe<QueryRawRow[]>(
       `SELECT r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}${sort.select}
-       FROM rows r WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int`,
+       FROM rows r WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int${offset ? ` OFFSET ${p.add(offset)}::int` : ""}`,
       ...p.values,
     );
     if (rows.length <= limit) return { rows, next: null };
@@ -101,7 +101,7 @@ export type PreparedRowsQuery = Awaited<ReturnType<typeof prepareRowsQuery>>;
 export async function queryRows(tx: Tx, workspaceId: string, baseId: string, q: RowsQueryInput) {
   const query = await prepareRowsQuery(tx, workspaceId, baseId, q);
   const total = q.count ? await query.count() : undefined;
-  const { rows, next } = await query.page(q.cursor ? decodeQueryCursor(q.cursor) : null, q.limit ?? DEFAULT_QUERY_LIMIT, Boolean(q.expand));
+  const { rows, next } = await query.page(q.cursor ? decodeQueryCursor(q.cursor) : null, q.limit ?? DEFAULT_QUERY_LIMIT, Boolean(q.expand), q.offset);
   return {
     rows: rows.map((r) => rowJson(query.columns, { id: r.id, values: parsed(r.values) }, Boolean(q.expand), q.expand ? statesOf(r.cells) : undefined)),
     nextCursor: next ? encodeQueryCursor(next) : null,
@@ -113,6 +113,7 @@ export interface RowsGetQuery {
   expand: boolean;
   limit?: number;
   cursor?: string;
+  offset?: number;
   filter?: string;
   sort?: string;
   search?: string;
@@ -143,6 +144,7 @@ export function queryFromGet(q: RowsGetQuery): RowsQueryInput {
     viewId: q.viewId,
     limit: q.limit,
     cursor: q.cursor,
+    offset: q.offset,
     expand: q.expand,
     count: q.count,
   };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { booleanQuery, defineEndpoint, intQuery, pathId } from "../endpoint.ts";
-import { rowsQueryInputSchema, rowsQuerySchema } from "../../domain/query/request.ts";
+import { MAX_OFFSET, rowsQueryInputSchema, rowsQuerySchema } from "../../domain/query/request.ts";
 import { baseIdParam, baseParams, cursorQuery, expandQuery, expandedRowSchema, standardRowSchema } from "./common.ts";
 
 // Get Rows (spec §4.1) and Get Row (§4.2).
@@ -23,11 +23,12 @@ export const getRows = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/rows",
   summary: "Get Rows",
-  description: "Reads all rows of a base (streamed JSON), or one page of them with limit and cursor.",
+  description: "Reads all rows of a base (streamed JSON), or one page of them with limit, cursor and offset.",
   params: baseParams,
   query: expandQuery.extend({
     limit: intQuery("limit", 1, 10_000, "Page size, 1 to 10,000: returns one page and adds nextCursor."),
     cursor: cursorQuery("rows"),
+    offset: intQuery("offset", 0, MAX_OFFSET, "Rows to skip before the page (after the cursor, when one is given): returns one page and adds nextCursor."),
     filter: z.string().max(20_000).optional().describe("A filter tree as URL-encoded JSON (see Query Rows); answers one page."),
     sort: z.string().max(1_000).optional().describe("Sort keys by column name, comma-separated, - for descending: -Employees,Company."),
     search: z.string().max(500).optional().describe("A case-insensitive substring of any cell of the row."),
