@@ -2,6 +2,7 @@ import { api, ApiError, basePath, errorMessage } from "../data/api";
 import type { RowRecord, RowsPage } from "../data/types";
 import type { RowStore } from "./row-store";
 import { readPlan, type Range, type Viewport } from "./read-plan";
+import { RowRefetcher } from "./row-refetcher";
 
 // Fills a RowStore from Query Rows and keeps it current as change events arrive. The first page
 // is read where the viewport is and counts the rows, so the grid has its full height at once.
@@ -18,8 +19,9 @@ const BACKGROUND_PAGES = { first: 1_000, max: 5_000 };
 /** Rows read in the background reach the table at most this often (each costs a model rebuild). */
 const FLUSH_MS = 1_200;
 const VIEW_READS = 2;
+/** A read the network or the server failed is tried again after this long, doubling, this many times. */
+const RETRY = { firstMs: 1_000, tries: 3 };
 const ONWARD_KEPT = 32;
-const REFRESH_CONCURRENCY = 6;
 
 export class RowLoader {
   private chain: Promise<void> = Promise.resolve();
@@ -38,13 +40,10 @@ export class RowLoader {
   private flushedAt = 0;
   /** How long a read took lately, which is how far ahead of a moving viewport to read. */
   private readMs = 150;
+  private failures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private tailQueued = false;
-  private refreshQueue = new Set<string>();
-  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
-  /** Per row, the latest refetch started: an answer that an older refetch brings late is dropped. */
-  private latestFetch = new Map<string, number>();
-  private fetches = 0;
   /** Page reads in flight, and the rows changed while any was. */
   private pageReads = 0;
   private changedDuringRead = new Set<string>();
@@ -53,18 +52,21 @@ export class RowLoader {
   private readonly store: RowStore;
   private readonly onError: (message: string) => void;
   private readonly query: object;
+  private readonly refetcher: RowRefetcher;
 
   constructor(baseId: string, store: RowStore, onError: (message: string) => void = () => {}, query: object | null = null) {
     this.baseId = baseId;
     this.store = store;
     this.onError = onError;
     this.query = query ?? {};
+    this.refetcher = new RowRefetcher(baseId, store);
   }
 
   dispose(): void {
     this.disposed = true;
     this.generation++;
-    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refetcher.dispose();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
   }
 
   /**
@@ -97,18 +99,12 @@ export class RowLoader {
     if (unknown > 0 && this.store.size < this.store.total) void this.reload();
   }
 
-  /** Refetches rows whose cells changed, coalescing bursts of events into one round. */
+  /** Refetches rows whose cells changed. */
   refresh(rowIds: Iterable<string>): void {
-    for (const id of rowIds) {
-      // A page read before this change may still land with the older row: fetch it again then.
-      if (this.pageReads > 0) this.changedDuringRead.add(id);
-      if (this.store.has(id)) this.refreshQueue.add(id);
-    }
-    if (this.refreshQueue.size === 0 || this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null;
-      void this.flushRefresh();
-    }, 120);
+    const ids = [...rowIds];
+    // A page read before this change may still land with the older row: fetch it again then.
+    if (this.pageReads > 0) for (const id of ids) this.changedDuringRead.add(id);
+    this.refetcher.queue(ids);
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -146,6 +142,9 @@ export class RowLoader {
     this.reads = 0;
     this.backgroundReads = 0;
     this.backgroundPage = BACKGROUND_PAGES.first;
+    this.failures = 0;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     this.store.setLoadState({ phase: "loading", error: null });
     const span = Math.max(FIRST_PAGE, 2 * (this.view.end - this.view.start));
     const offset = Math.max(0, Math.min(this.view.start - (span >> 2), this.store.total - span));
@@ -195,6 +194,7 @@ export class RowLoader {
         this.onward.delete(range[0]);
         const page = await this.page(range[1] - range[0], cursor ? { cursor } : { offset: range[0] });
         if (gen !== this.generation) return;
+        this.failures = 0;
         if (page.nextCursor) this.onward.set(range[0] + page.rows.length, page.nextCursor);
         if (this.onward.size > ONWARD_KEPT) this.onward.delete(this.onward.keys().next().value!);
         if (!background) this.readMs = 0.7 * this.readMs + 0.3 * (performance.now() - began);
@@ -202,9 +202,7 @@ export class RowLoader {
         if (!background || Date.now() - this.flushedAt >= FLUSH_MS) this.flush();
       });
     } catch (e) {
-      // Reading stops until the next reload, rather than asking again for what just failed.
-      if (gen === this.generation) this.ready = false;
-      this.failed(gen, e);
+      if (gen === this.generation) this.failedRead(gen, range, e);
     } finally {
       if (gen === this.generation) {
         if (background) this.backgroundReads--;
@@ -229,6 +227,24 @@ export class RowLoader {
     if (idle) this.flush();
     const done = idle && this.store.size >= this.store.total;
     this.store.setLoadState({ phase: done ? "done" : "loading", loaded: this.store.size, total: this.store.total });
+  }
+
+  /**
+   * A dropped connection or a server error pauses the reads and tries again a little later; a
+   * refusal (4xx), or a failure that persists, stops them until the next reload.
+   */
+  private failedRead(gen: number, range: Range, e: unknown): void {
+    this.covered = this.covered.filter((r) => r !== range);
+    this.ready = false;
+    const transient = !(e instanceof ApiError) || e.status >= 500;
+    if (!transient || this.failures >= RETRY.tries) return this.failed(gen, e);
+    const wait = RETRY.firstMs * 2 ** this.failures++;
+    this.retryTimer ??= setTimeout(() => {
+      this.retryTimer = null;
+      if (gen !== this.generation || this.disposed) return;
+      this.ready = true;
+      this.pump();
+    }, wait);
   }
 
   private failed(gen: number, e: unknown): void {
@@ -256,29 +272,5 @@ export class RowLoader {
     } catch (e) {
       this.onError(`Could not load new rows: ${errorMessage(e)}`);
     }
-  }
-
-  private async flushRefresh(): Promise<void> {
-    const ids = [...this.refreshQueue];
-    this.refreshQueue.clear();
-    const gone: string[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length && !this.disposed) {
-        const id = ids[next++];
-        const fetch = ++this.fetches;
-        this.latestFetch.set(id, fetch);
-        try {
-          const row = await api<RowRecord>(`${basePath(this.baseId)}/rows/${encodeURIComponent(id)}?expand=true`);
-          if (this.latestFetch.get(id) === fetch) this.store.upsertExisting([row]);
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 404 && this.latestFetch.get(id) === fetch) gone.push(id);
-        } finally {
-          if (this.latestFetch.get(id) === fetch) this.latestFetch.delete(id);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, ids.length) }, worker));
-    if (gone.length) this.store.remove(gone);
   }
 }
