@@ -1,7 +1,8 @@
 import { ARTIFACTS, cellAt, expect, grid, signIn, test } from "./support/fixtures";
 
 // The grid reads rows where its viewport is. A read the network drops, or the server fails, is
-// tried again a moment later; a refusal stops the reads and says so.
+// tried again a moment later; a refusal stops the reads and says so. A cell that finished before
+// the live stream connected is read again once it does.
 
 const ROWS = 3_000;
 // The failures these tests provoke show in the console.
@@ -45,4 +46,30 @@ test("a read the server refuses stops the reads and says why", async ({ page, ap
   await signIn(page, `/bases/${base.baseId}`);
   await expect(await cellAt(page, 1, "Name")).toHaveText("Row 1");
   await expect(page.getByText("Could not load the rows: Not for you.").first()).toBeVisible();
+});
+
+test("a cell that finished before the live stream connected still shows its value", async ({ page, api }) => {
+  const base = await api.createBase("Unseen finish", [
+    { name: "Company", type: "short-text", isPrimary: true },
+    { name: "Products", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], tools: ["scrape-url"], instructions: "What does it sell?" },
+  ]);
+  const { rows } = await api.addRows(base.baseId, [{ Company: "Acme" }]);
+  await expect
+    .poll(async () => (await api.call<{ cells: Record<string, { status?: string }> }>("GET", `/api/v1/bases/${base.baseId}/rows/${rows[0].id}?expand=true`)).cells.Products?.status, { timeout: 30_000 })
+    .toBe("done");
+  // The first page answers as it would have had it been read while the cell still ran: the event
+  // that the cell finished went out before the grid's live stream existed.
+  let first = true;
+  await page.route(`**/api/v1/bases/${base.baseId}/rows/query`, async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    const body = (await response.json()) as { rows: { processing: boolean; cells: Record<string, unknown> }[] };
+    body.rows[0].processing = true;
+    body.rows[0].cells.Products = { value: "", status: "running" };
+    await route.fulfill({ response, json: body });
+  });
+  await signIn(page, `/bases/${base.baseId}`);
+  const products = await cellAt(page, 1, "Products");
+  await expect(products).toContainText("Heat pumps", { timeout: 10_000 });
 });

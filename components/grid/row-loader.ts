@@ -11,10 +11,7 @@ import { RowRefetcher } from "./row-refetcher";
 // in view is missing. Rows changed while a page was read are read again.
 
 const FIRST_PAGE = 300;
-/**
- * Background pages start small, so that a read for the viewport never waits long behind one, and
- * double while the viewport needs nothing, so that a base nobody scrolls loads in few requests.
- */
+/** Background pages start small, so that a read for the view waits little behind one, then double. */
 const BACKGROUND_PAGES = { first: 1_000, max: 5_000 };
 /** Rows read in the background reach the table at most this often (each costs a model rebuild). */
 const FLUSH_MS = 1_200;
@@ -22,6 +19,8 @@ const VIEW_READS = 2;
 /** A read the network or the server failed is tried again after this long, doubling, this many times. */
 const RETRY = { firstMs: 1_000, tries: 3 };
 const ONWARD_KEPT = 32;
+/** Many changed rows are cheaper to read again in pages (a reload) than one by one. */
+export const MAX_ROW_REFETCH = 200;
 
 export class RowLoader {
   private chain: Promise<void> = Promise.resolve();
@@ -43,9 +42,13 @@ export class RowLoader {
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private tailQueued = false;
+  /** Rows were added while the reads were paused: the tail is read once they resume. */
+  private tailMissed = false;
   private disposed = false;
   /** Page reads in flight, and the rows changed while any was. */
   private pageReads = 0;
+  /** The page reads in flight, so that a newly connected live stream can wait for them. */
+  private inFlight = new Set<Promise<void>>();
   private changedDuringRead = new Set<string>();
 
   private readonly baseId: string;
@@ -99,6 +102,20 @@ export class RowLoader {
     if (unknown > 0 && this.store.size < this.store.total) void this.reload();
   }
 
+  /**
+   * The live stream is connected. A page read before it was may hold a cell that finished before
+   * the stream could say so: once the reads in flight land, the rows with busy AI cells are read
+   * again (all of them, by a reload, when there are many).
+   */
+  streamReady(): void {
+    void Promise.allSettled([...this.inFlight]).then(() => {
+      if (this.disposed) return;
+      const busy = this.store.processingIds();
+      if (busy.length > MAX_ROW_REFETCH) void this.reload();
+      else this.refresh(busy);
+    });
+  }
+
   /** Refetches rows whose cells changed. */
   refresh(rowIds: Iterable<string>): void {
     const ids = [...rowIds];
@@ -122,9 +139,12 @@ export class RowLoader {
   /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
   private async readingPages(read: () => Promise<void>): Promise<void> {
     this.pageReads++;
+    const reading = read();
+    this.inFlight.add(reading);
     try {
-      await read();
+      await reading;
     } finally {
+      this.inFlight.delete(reading);
       this.pageReads--;
       const changed = [...this.changedDuringRead];
       if (this.pageReads === 0) this.changedDuringRead.clear();
@@ -143,6 +163,7 @@ export class RowLoader {
     this.backgroundReads = 0;
     this.backgroundPage = BACKGROUND_PAGES.first;
     this.failures = 0;
+    this.tailMissed = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.store.setLoadState({ phase: "loading", error: null });
@@ -244,6 +265,7 @@ export class RowLoader {
       if (gen !== this.generation || this.disposed) return;
       this.ready = true;
       this.pump();
+      if (this.tailMissed) this.fetchTail();
     }, wait);
   }
 
@@ -255,7 +277,8 @@ export class RowLoader {
 
   /** Counts again and reads from the last known row on, so rows added at the end appear. */
   private async readTail(): Promise<void> {
-    if (!this.ready) return;
+    if (!this.ready) return void (this.tailMissed = true);
+    this.tailMissed = false;
     const gen = this.generation;
     let offset = Math.max(0, this.store.total - 1);
     try {

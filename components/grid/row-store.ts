@@ -73,6 +73,11 @@ export class RowStore {
     }
   }
 
+  /** The loaded rows with an AI cell pending or running. */
+  processingIds(): string[] {
+    return [...this.records.values()].filter((r) => r.processing).map((r) => r.id);
+  }
+
   /** Stable until rows are added, removed or moved (for useSyncExternalStore). */
   getHandles = (): RowHandle[] => this.handles;
   getVersion = (): number => this.version;
@@ -150,8 +155,10 @@ export class RowStore {
   append(rows: RowRecord[]): void {
     const fresh = rows.filter((r) => !this.records.has(r.id));
     for (const r of rows) if (this.records.has(r.id)) this.records.set(r.id, r);
-    if (fresh.length) this.place(this.slots.length, fresh);
-    if (fresh.length) this.listChanged();
+    if (fresh.length) {
+      this.place(this.slots.length, fresh);
+      this.listChanged();
+    }
     this.changed(rows.map((r) => r.id), fresh.length > 0);
   }
 

@@ -4,13 +4,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { basePath } from "../data/api";
 import { keys } from "../data/queries";
 import type { ColumnView } from "../data/types";
-import type { RowLoader } from "./row-loader";
+import { MAX_ROW_REFETCH, type RowLoader } from "./row-loader";
 import type { RowStore } from "./row-store";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "offline";
 
-// Many updated rows are cheaper to reload in pages than to fetch one by one.
-const MAX_ROW_REFETCH = 200;
 const RECONNECT_MS = 5_000;
 
 interface RowsChanged {
@@ -52,7 +50,10 @@ export function useLiveUpdates(baseId: string, store: RowStore, loader: RowLoade
           }
         });
 
-      on("ready", () => setStatus("live"));
+      on("ready", () => {
+        setStatus("live");
+        loader.streamReady();
+      });
       on("reset", () => {
         void loader.reload();
         void qc.invalidateQueries({ queryKey: keys.structure(baseId) });
