@@ -15,6 +15,7 @@ const nextConfig: NextConfig = {
     "unpdf",
     "mammoth",
     "exceljs",
+    "unzipper",
     "piscina",
   ],
   poweredByHeader: false,

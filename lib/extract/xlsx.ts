@@ -1,10 +1,10 @@
-import { Readable } from "node:stream";
 import type { Row } from "exceljs";
 import { appError } from "../errors.ts";
+import { openXlsx, type XlsxWorkbook } from "./xlsx-workbook.ts";
 
 // XLSX → one CSV-like block per sheet, under a "## Sheet: name" heading. Cells show their
-// computed value: formula results, hyperlink text, dates as ISO dates. The workbook is read as a
-// stream, so memory stays bounded by the rows kept, not by the size of the sheets.
+// computed value: formula results, hyperlink text, dates as ISO dates. Each sheet is read as a
+// stream, and only up to the row limit, so memory stays bounded by the rows kept.
 
 export interface SheetText {
   text: string;
@@ -12,63 +12,27 @@ export interface SheetText {
   cutSheets: string[];
 }
 
-/**
- * exceljs, loaded at the first spreadsheet: imported with the server, it held about 10 MB of every
- * idle server's heap (bench:server).
- */
-export const loadExceljs = async () => (await import("exceljs")).default;
-
 export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetText> {
+  let book: XlsxWorkbook | undefined;
   try {
-    return await streamedSheets(bytes, maxRows);
-  } catch (streamError) {
-    // exceljs's streaming reader now and then rejects a workbook its whole-file reader takes
-    // (it races its own zip entries); the archive's size was already bounded before parsing, so
-    // the whole-file reader is a safe second opinion. Only when both refuse is the file damaged.
-    try {
-      return await loadedSheets(bytes, maxRows);
-    } catch {
-      console.warn(`xlsx: the streaming reader failed (${(streamError as Error).message})`);
-      throw appError("corrupt_file", "The spreadsheet is damaged.");
+    book = await openXlsx(bytes);
+    const out = new SheetCollector(maxRows);
+    for (const sheet of book.sheets) {
+      const lines: string[] = [];
+      let cut = false;
+      for await (const row of sheet.rows()) {
+        // A row past the limit only tells that the sheet was cut: the rest is not read.
+        if ((cut = out.addRow(lines, row))) break;
+      }
+      out.addSheet(sheet.name, lines, cut);
     }
+    return out.result();
+  } catch (e) {
+    console.warn(`xlsx: the workbook cannot be read (${(e as Error).message})`);
+    throw appError("corrupt_file", "The spreadsheet is damaged.");
+  } finally {
+    book?.close();
   }
-}
-
-async function streamedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> {
-  const ExcelJS = await loadExceljs();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    hyperlinks: "ignore",
-    styles: "cache",
-    entries: "ignore",
-  });
-  const out = new SheetCollector(maxRows);
-  for await (const worksheet of reader) {
-    const sheet = worksheet as unknown as AsyncIterable<Row> & { name: string };
-    const lines: string[] = [];
-    let cut = false;
-    // The rest of the sheet is still read (the stream has no skip), but not kept.
-    for await (const row of sheet) cut = out.addRow(lines, row) || cut;
-    out.addSheet(sheet.name, lines, cut);
-  }
-  return out.result();
-}
-
-async function loadedSheets(bytes: Buffer, maxRows: number): Promise<SheetText> {
-  const ExcelJS = await loadExceljs();
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  const out = new SheetCollector(maxRows);
-  for (const sheet of workbook.worksheets) {
-    const lines: string[] = [];
-    let cut = false;
-    sheet.eachRow((row) => {
-      cut = out.addRow(lines, row) || cut;
-    });
-    out.addSheet(sheet.name, lines, cut);
-  }
-  return out.result();
 }
 
 // No TypeScript parameter properties here: extraction threads load this file with Node's own

@@ -2,12 +2,12 @@ import { createReadStream } from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
-import type { Row } from "exceljs";
-import { appError } from "../errors.ts";
-import { excelCellText, loadExceljs } from "../extract/xlsx.ts";
+import { AppError, appError } from "../errors.ts";
+import { excelCellText } from "../extract/xlsx.ts";
+import { openXlsx, type XlsxWorkbook } from "../extract/xlsx-workbook.ts";
 
 // The three formats as one stream of records, read with maintained parsers (csv-parse, exceljs's
-// streaming reader) and never held whole. A record is a line of the file: its fields in order
+// sheet parser) and never held whole. A record is a line of the file: its fields in order
 // (CSV, TSV, XLSX), or an object (JSON Lines). `line` is where it starts in the file, 1-based,
 // for errors.
 
@@ -138,29 +138,23 @@ async function* jsonlRecords(path: string): AsyncGenerator<FileRecord> {
 const jsonText = (v: unknown): string => (v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGenerator<FileRecord> {
-  const ExcelJS = await loadExceljs();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: "emit", sharedStrings: "cache", hyperlinks: "ignore", styles: "cache", entries: "ignore" });
-  let found = false;
+  let book: XlsxWorkbook | undefined;
   try {
-    for await (const worksheet of reader) {
-      const ws = worksheet as unknown as AsyncIterable<Row> & { name: string };
-      if (found || (sheet !== undefined && ws.name.normalize("NFC").toLowerCase() !== sheet.normalize("NFC").toLowerCase())) {
-        for await (const _ of ws) void _;
-        continue;
-      }
-      found = true;
-      for await (const row of ws) {
-        // Array.from, not map: an empty cell is a hole in exceljs's array, and must become "".
-        const values = Array.from((row.values as unknown[]).slice(1), excelCellText);
-        yield { line: row.number, fields: values };
-      }
+    book = await openXlsx(path);
+    const wanted = sheet?.normalize("NFC").toLowerCase();
+    const chosen = wanted === undefined ? book.sheets[0] : book.sheets.find((s) => s.name.normalize("NFC").toLowerCase() === wanted);
+    if (!chosen) {
+      if (sheet !== undefined) throw appError("validation_failed", `The workbook has no sheet named "${sheet}".`);
+      throw new ParseFailure(1, "The workbook has no worksheet.");
+    }
+    for await (const row of chosen.rows()) {
+      // Array.from, not map: an empty cell is a hole in exceljs's array, and must become "".
+      yield { line: row.number, fields: Array.from((row.values as unknown[]).slice(1), excelCellText) };
     }
   } catch (e) {
-    if (e instanceof ParseFailure) throw e;
+    if (e instanceof ParseFailure || e instanceof AppError) throw e;
     throw new ParseFailure(1, `The XLSX file cannot be read: ${(e as Error).message?.slice(0, 200) || "it is corrupt"}.`);
-  }
-  if (!found) {
-    if (sheet !== undefined) throw appError("validation_failed", `The workbook has no sheet named "${sheet}".`);
-    throw new ParseFailure(1, "The workbook has no worksheet.");
+  } finally {
+    book?.close();
   }
 }
