@@ -6,7 +6,7 @@ import { startImportWorker } from "./imports/worker.ts";
 import { startRetention } from "./retention.ts";
 import { createFirstWorkspace } from "./workspaces.ts";
 import { createSignInLink } from "./auth/sign-in-link.ts";
-import { aiConfigProblem } from "./engine/llm/resolve-model.ts";
+import { aiConfigProblem } from "./engine/llm/model-target.ts";
 
 /** Starts the background work of a process that runs enrichment: the engine, the webhook relay and imports. */
 export async function startWorkers(rt: Runtime): Promise<void> {

@@ -2,9 +2,10 @@ import type { Runtime } from "../runtime.ts";
 import type { CellJob, CellWorker } from "../jobs/types.ts";
 import { CellCancelled } from "../jobs/worker-slots.ts";
 import { inTransaction } from "../db/work.ts";
-import { classifyError } from "./llm/index.ts";
+// The module, not the llm barrel: the AI SDK loads with the first question, not at boot.
+import { classifyError } from "./llm/classify-error.ts";
 import { createCellContextLoader } from "./cell-context.ts";
-import { askColumn, startAsking, type AskDeps } from "./ask-column.ts";
+import type { AskDeps } from "./ask-column.ts";
 import { failCell, InsufficientCredits, retryCell, type Completion, type RunRecord } from "../domain/cells/index.ts";
 import { backoffMs } from "./backoff.ts";
 import { inputHashIn } from "../domain/input-hash.ts";
@@ -34,6 +35,7 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     }
     let run: RunRecord | undefined;
     try {
+      const { askColumn, startAsking } = await import("./ask-column.ts");
       const asking = startAsking(rt, ctx.column, ctx.callsSpent);
       run = asking.run;
       // Checked before the call so an empty balance costs no model call; the charge itself is made

@@ -7,11 +7,11 @@ import { evaluatedColumn, type EvaluationSettings } from "../domain/evaluations/
 import { claimItems, completeItem, failItem, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/items.ts";
 import { InsufficientCredits } from "../domain/cells/index.ts";
 import { loadColumns } from "../domain/base-context.ts";
-import { classifyError } from "./llm/index.ts";
+// The module, not the llm barrel: the AI SDK loads with the first question, not at boot.
+import { classifyError } from "./llm/classify-error.ts";
 import { backoffMs } from "./backoff.ts";
-import { askColumn, startAsking, type AskDeps, type ColumnQuestion } from "./ask-column.ts";
+import type { AskDeps, ColumnQuestion } from "./ask-column.ts";
 import { examplesFor, loadExamples } from "./cell-context.ts";
-import { judgeAnswer } from "./judge.ts";
 
 // The evaluation worker of a process that runs background work: it claims evaluation rows,
 // asks the model the column's question with the evaluation's settings, compares the answer with
@@ -130,6 +130,7 @@ async function evaluateRow(rt: Runtime, deps: AskDeps, owner: string, item: Clai
   const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and evaluate again.");
   if (ctx.credits !== null && ctx.credits < cost) return noCredits();
   try {
+    const [{ askColumn, startAsking }, { judgeAnswer }] = await Promise.all([import("./ask-column.ts"), import("./judge.ts")]);
     const asking = startAsking(rt, ctx.question.column, 0);
     const checked = await askColumn(rt, deps, ctx.question, asking, signal);
     if (!checked.ok) return fail("invalid_output", `The model's answer did not fit the column: ${checked.problem}`);

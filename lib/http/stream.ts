@@ -1,5 +1,3 @@
-import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
-
 /** Streams text chunks with backpressure: the next chunk is produced only when asked for. */
 export function streamResponse(
   chunks: AsyncIterator<string | Uint8Array>,
@@ -27,8 +25,3 @@ export function streamResponse(
 
 /** Whether the client asked for Server-Sent Events (Accept: text/event-stream). */
 export const acceptsEventStream = (req: Request) => /\btext\/event-stream\b/i.test(req.headers.get("accept") ?? "");
-
-/** The AI SDK's UI message stream as Server-Sent Events. */
-export function uiMessageStreamResponse(stream: ReadableStream<UIMessageChunk>, headers?: Record<string, string>): Response {
-  return createUIMessageStreamResponse({ stream, headers });
-}

@@ -6,8 +6,7 @@ import { appError } from "../errors.ts";
 import { startEventsBridge } from "../events-bridge.ts";
 import type { CellQueue } from "./types.ts";
 import { createDbCellQueue } from "./db-cell-queue.ts";
-import { createPgBossCellQueue } from "./pgboss-cell-queue.ts";
-import { startCellJobs, type CellJobs } from "./pgboss-jobs.ts";
+import type { CellJobs } from "./pgboss-jobs.ts";
 
 export type QueueEngineName = "database" | "pg-boss";
 
@@ -57,6 +56,8 @@ async function startPgBossEngine(deps: Deps): Promise<QueueEngine> {
   const { config, db } = deps;
   const url = config.databaseUrl ?? db.pool?.options.connectionString;
   if (!url) throw appError("internal_error", "The pg-boss queue engine needs PostgreSQL (DATABASE_URL).");
+  // Loaded only where pg-boss is the queue engine: an embedded server never holds it.
+  const [{ startCellJobs }, { createPgBossCellQueue }] = await Promise.all([import("./pgboss-jobs.ts"), import("./pgboss-cell-queue.ts")]);
   const jobs = await startCellJobs(url);
   await startEventsBridge(deps, url);
   const { ai } = config;

@@ -44,7 +44,7 @@ export const PATTERN_CONFIDENCE = 0.25;
 
 async function execute(input: EmailEnrichmentInput, ctx: ToolContext): Promise<ToolResult> {
   const domain = normalizeDomain(input.domain);
-  if (isDisposableDomain(domain)) {
+  if (await isDisposableDomain(domain)) {
     throw appError("disposable_domain", `${domain} is a disposable email provider, not a company domain.`);
   }
   const name = personName(input);

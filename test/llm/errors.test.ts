@@ -1,4 +1,13 @@
-import { APICallError, generateText } from "ai";
+import {
+  APICallError,
+  generateText,
+  InvalidToolInputError,
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
+  NoSuchToolError,
+  RetryError,
+  ToolChoiceViolationError,
+} from "ai";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { appError, AppError } from "../../lib/errors.ts";
@@ -100,5 +109,24 @@ describe("classifyError on our own errors", () => {
     expect(classifyError(appError("ai_provider_error", "x", { retryable: false }))).toMatchObject({ retryable: false });
     expect(classifyError(new Error("boom"))).toMatchObject({ code: "internal_error", retryable: false });
     expect(classifyError(new DOMException("late", "TimeoutError"))).toMatchObject({ code: "timeout", retryable: true });
+  });
+});
+
+describe("classifyError on the AI SDK's own errors, told without loading the SDK", () => {
+  it("knows each error the `ai` package defines by its marker", () => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 } as never;
+    const unusable = [
+      new NoObjectGeneratedError({ text: "{", response: { id: "r", timestamp: new Date(), modelId: "m" }, usage, finishReason: "stop" }),
+      new NoOutputGeneratedError(),
+      new NoSuchToolError({ toolName: "nope", availableTools: ["web_search"] }),
+      new InvalidToolInputError({ toolName: "web_search", toolInput: "{", cause: new Error("bad") }),
+      new ToolChoiceViolationError({ toolChoice: { type: "required" }, finishReason: "stop", provider: "openai", modelId: "m", content: [] } as never),
+    ];
+    for (const e of unusable) expect(classifyError(e), e.name).toMatchObject({ code: "invalid_output", retryable: true });
+    const limited = new APICallError({ message: "slow down", url: "http://x", requestBodyValues: {}, statusCode: 429, responseHeaders: { "retry-after": "2" } });
+    const retried = new RetryError({ message: "gave up", reason: "maxRetriesExceeded", errors: [new Error("first"), limited] });
+    expect(classifyError(retried)).toMatchObject({ code: "rate_limited", retryable: true, retryAfterMs: 2000 });
+    // An error that merely carries the name is not one of them.
+    expect(classifyError(Object.assign(new Error("x"), { name: "AI_NoSuchToolError" }))).toMatchObject({ code: "internal_error" });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { AppError } from "../../lib/errors.ts";
 import { classifyError, DEFAULT_MODEL_SPEC, parseModelSpec, resolveLanguageModel } from "../../lib/engine/llm/index.ts";
-import { aiConfigProblem } from "../../lib/engine/llm/resolve-model.ts";
+import { aiConfigProblem } from "../../lib/engine/llm/model-target.ts";
 import { startFakeLlm } from "../support/fake-llm.ts";
 import { caught, useFakeLlm } from "./helpers.ts";
 

@@ -88,10 +88,10 @@ describe("name patterns", () => {
     }
   });
 
-  it("knows disposable domains and their subdomains", () => {
-    expect(isDisposableDomain("mailinator.com")).toBe(true);
-    expect(isDisposableDomain("inbox.mailinator.com")).toBe(true);
-    expect(isDisposableDomain("acme.com")).toBe(false);
+  it("knows disposable domains and their subdomains", async () => {
+    expect(await isDisposableDomain("mailinator.com")).toBe(true);
+    expect(await isDisposableDomain("inbox.mailinator.com")).toBe(true);
+    expect(await isDisposableDomain("acme.com")).toBe(false);
   });
 });
 

@@ -2,22 +2,24 @@ import {
   APICallError,
   EmptyResponseBodyError,
   InvalidResponseDataError,
-  InvalidToolInputError,
   JSONParseError,
   LoadAPIKeyError,
   NoContentGeneratedError,
-  NoObjectGeneratedError,
-  NoOutputGeneratedError,
-  NoSuchToolError,
-  RetryError,
-  ToolChoiceViolationError,
   TypeValidationError,
-} from "ai";
+} from "@ai-sdk/provider";
 import { isAppError, type ErrorCode } from "../../errors.ts";
 
 // Maps anything a model call can throw to a catalog code and a retry decision. The engine owns
 // retries (every AI SDK call runs with maxRetries: 0), so this is the one place that decides what
 // is worth retrying and how long a provider asked us to wait.
+//
+// The engine classifies every failure, so this module is loaded at boot, while the AI SDK itself
+// is loaded at the first model call: the errors the `ai` package defines are told by the marker
+// the SDK gives each of its errors, across versions, not by importing their classes.
+
+/** Whether `e` is the `ai` package's error of that name (AI_RetryError and so on). */
+const isAiError = (e: unknown, name: string) =>
+  typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[Symbol.for(`vercel.ai.error.AI_${name}`)] === true;
 
 export interface ErrorClass {
   code: ErrorCode;
@@ -86,22 +88,22 @@ export function classifyError(e: unknown): ErrorClass {
       message: e.message,
     };
   }
-  if (RetryError.isInstance(e)) return classifyError(e.lastError);
+  if (isAiError(e, "RetryError")) return classifyError((e as { lastError?: unknown }).lastError);
   if (APICallError.isInstance(e)) return fromApiCall(e);
   const name = e instanceof Error || e instanceof DOMException ? e.name : "";
   if (name === "TimeoutError") return { code: "timeout", retryable: true, message: "The AI provider did not answer in time." };
   // The caller cancelled (shutdown, a newer run of the cell): nothing to retry.
   if (name === "AbortError") return { code: "timeout", retryable: false, message: "The model call was cancelled." };
   if (
-    NoObjectGeneratedError.isInstance(e) ||
-    NoOutputGeneratedError.isInstance(e) ||
+    isAiError(e, "NoObjectGeneratedError") ||
+    isAiError(e, "NoOutputGeneratedError") ||
     JSONParseError.isInstance(e) ||
     TypeValidationError.isInstance(e) ||
     NoContentGeneratedError.isInstance(e) ||
     // The model misused tools: called one that does not exist, with bad input, or ignored a forced choice.
-    ToolChoiceViolationError.isInstance(e) ||
-    NoSuchToolError.isInstance(e) ||
-    InvalidToolInputError.isInstance(e)
+    isAiError(e, "ToolChoiceViolationError") ||
+    isAiError(e, "NoSuchToolError") ||
+    isAiError(e, "InvalidToolInputError")
   ) {
     return { code: "invalid_output", retryable: true, message: "The model's answer was not usable.", detail: (e as Error).message };
   }

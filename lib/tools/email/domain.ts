@@ -1,10 +1,12 @@
-import disposableList from "disposable-email-domains/index.json" with { type: "json" };
 import { appError } from "../../errors.ts";
 
 // Company domain handling: accept a domain or any website URL, reduce it to the mail domain,
 // and refuse throwaway-mail providers, whose addresses never belong to a company.
 
-let disposable: Set<string> | undefined;
+// The list (2.4 MB of JSON) loads with the first company's domain, not with the server.
+let disposable: Promise<Set<string>> | undefined;
+const disposableDomains = () =>
+  (disposable ??= import("disposable-email-domains/index.json", { with: { type: "json" } }).then((m) => new Set(m.default as string[])));
 
 /** "https://www.Acme.com/about" → "acme.com"; IDNs become punycode. */
 export function normalizeDomain(input: string): string {
@@ -23,8 +25,8 @@ export function normalizeDomain(input: string): string {
 }
 
 /** True for known disposable-mail domains and their subdomains. */
-export function isDisposableDomain(domain: string): boolean {
-  disposable ??= new Set(disposableList as string[]);
+export async function isDisposableDomain(domain: string): Promise<boolean> {
+  const disposable = await disposableDomains();
   const labels = domain.toLowerCase().split(".");
   for (let i = 0; i < labels.length - 1; i++) {
     if (disposable.has(labels.slice(i).join("."))) return true;

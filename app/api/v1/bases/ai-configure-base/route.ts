@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/respond";
 import { otherMethods } from "@/lib/http/methods";
-import { acceptsEventStream, uiMessageStreamResponse } from "@/lib/http/stream";
+import { acceptsEventStream } from "@/lib/http/stream";
+import { uiMessageStreamResponse } from "@/lib/http/ui-message-stream";
 import { configureBase, configureBaseStream, configureInput } from "@/lib/assistant/configure";
 import * as api from "@/lib/http/schemas/assistant";
 
