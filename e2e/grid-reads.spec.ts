@@ -35,6 +35,24 @@ test("a dropped read and a server error are tried again, and the rows still arri
   await page.screenshot({ path: `${ARTIFACTS}/grid-reads-retried.png` });
 });
 
+test("a first read the server fails is tried again", async ({ page, api }) => {
+  const base = await api.createBase("Grid first read", [{ name: "Name", type: "short-text", isPrimary: true }]);
+  await api.addRows(base.baseId, Array.from({ length: 50 }, (_, i) => ({ Name: `Row ${i + 1}` })));
+  // The first page (the one that counts the rows) fails twice: a 503, then a dropped connection.
+  let failed = 0;
+  await page.route(`**/api/v1/bases/${base.baseId}/rows/query`, async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}") as { count?: boolean };
+    if (!body.count || failed >= 2) return route.continue();
+    if (failed++ === 0) return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }) });
+    return route.abort("connectionreset");
+  });
+  await signIn(page, `/bases/${base.baseId}`);
+  await expect(await cellAt(page, 1, "Name")).toHaveText("Row 1", { timeout: 15_000 });
+  await expect(page.getByText("50 rows", { exact: true })).toBeVisible();
+  expect(failed).toBe(2);
+  await expect(page.getByText("Could not load")).toHaveCount(0);
+});
+
 test("a read the server refuses stops the reads and says why", async ({ page, api }) => {
   const base = await api.createBase("Grid refusal", [{ name: "Name", type: "short-text", isPrimary: true }]);
   await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Name: `Row ${i + 1}` })));

@@ -39,9 +39,17 @@ test("AI cells go from spinner to value live, with confidence, details and error
   await page.keyboard.press("Escape");
 
   // "Needs review" narrows the grid to rows with a failed or low-confidence cell.
-  await page.getByRole("button", { name: /Needs review/ }).click();
+  // Each toggle reads the rows again; the next step waits until they are in (an edit started
+  // before would be lost to the new rows).
+  const toggleReview = async () => {
+    const reread = page.waitForResponse((r) => r.url().endsWith("/rows/query") && r.request().postDataJSON()?.count === true);
+    await page.getByRole("button", { name: /Needs review/ }).click();
+    await reread;
+    await expect(grid(page)).toHaveAttribute("aria-busy", "false");
+  };
+  await toggleReview();
   await expect(grid(page)).toHaveAttribute("aria-rowcount", "3");
-  await page.getByRole("button", { name: /Needs review/ }).click();
+  await toggleReview();
 
   // Editing an input cell re-runs its dependent: spinner, then the new value.
   const company = await cellAt(page, 1, "Company");

@@ -176,6 +176,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                   store={rows.store}
                   dataColumns={columns}
                   expectedRows={loading ? loading.expected : 0}
+                  busy={rows.load.phase === "loading"}
                   onViewport={rows.onViewport}
                   threshold={threshold}
                   actions={actions}

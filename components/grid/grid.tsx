@@ -19,6 +19,8 @@ interface Props {
   dataColumns: ColumnView[];
   /** Rows known to exist before the first page has counted them; they render as placeholders. */
   expectedRows: number;
+  /** Rows are being read: assistive technology (and tests) wait for the grid to settle. */
+  busy: boolean;
   /** Where the grid is and how fast it scrolls: the rows there are read first. */
   onViewport(view: Viewport): void;
   threshold: number;
@@ -32,7 +34,7 @@ interface Props {
  * the same to render as 30. ARIA grid semantics with aria-activedescendant keep focus on the
  * scroll container while the focused cell moves.
  */
-export function Grid({ label, table, store, dataColumns, expectedRows, onViewport, threshold, actions, columnActions, empty }: Props) {
+export function Grid({ label, table, store, dataColumns, expectedRows, busy, onViewport, threshold, actions, columnActions, empty }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const model = table.getRowModel();
   const rows = model.rows;
@@ -139,6 +141,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, onViewpor
         role="grid"
         aria-label={label}
         aria-rowcount={rowCount + 1}
+        aria-busy={busy}
         aria-colcount={dataColumns.length + 1}
         aria-multiselectable="true"
         aria-activedescendant={focusRendered ? cellDomId(pos.rowId, pos.columnId) : undefined}

@@ -1,8 +1,9 @@
-import { api, ApiError, basePath, errorMessage } from "../data/api";
+import { api, basePath, errorMessage } from "../data/api";
 import type { RowRecord, RowsPage } from "../data/types";
 import type { RowStore } from "./row-store";
 import { readPlan, type Range, type Viewport } from "./read-plan";
 import { RowRefetcher } from "./row-refetcher";
+import { ReadRetry } from "./read-retry";
 
 // Fills a RowStore from Query Rows and keeps it current as change events arrive. The first page
 // is read where the viewport is and counts the rows, so the grid has its full height at once.
@@ -16,8 +17,6 @@ const BACKGROUND_PAGES = { first: 1_000, max: 5_000 };
 /** Rows read in the background reach the table at most this often (each costs a model rebuild). */
 const FLUSH_MS = 1_200;
 const VIEW_READS = 2;
-/** A read the network or the server failed is tried again after this long, doubling, this many times. */
-const RETRY = { firstMs: 1_000, tries: 3 };
 const ONWARD_KEPT = 32;
 /** Many changed rows are cheaper to read again in pages (a reload) than one by one. */
 export const MAX_ROW_REFETCH = 200;
@@ -39,8 +38,7 @@ export class RowLoader {
   private flushedAt = 0;
   /** How long a read took lately, which is how far ahead of a moving viewport to read. */
   private readMs = 150;
-  private failures = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly retry = new ReadRetry();
   private tailQueued = false;
   /** Rows were added while the reads were paused: the tail is read once they resume. */
   private tailMissed = false;
@@ -69,7 +67,7 @@ export class RowLoader {
     this.disposed = true;
     this.generation++;
     this.refetcher.dispose();
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retry.cancel();
   }
 
   /**
@@ -77,6 +75,7 @@ export class RowLoader {
    * the viewport is, which replaces what the store held, then the rest.
    */
   reload(): Promise<void> {
+    this.retry.reset();
     return this.enqueue(() => this.begin());
   }
 
@@ -162,10 +161,8 @@ export class RowLoader {
     this.reads = 0;
     this.backgroundReads = 0;
     this.backgroundPage = BACKGROUND_PAGES.first;
-    this.failures = 0;
     this.tailMissed = false;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.retry.cancel();
     this.store.setLoadState({ phase: "loading", error: null });
     const span = Math.max(FIRST_PAGE, 2 * (this.view.end - this.view.start));
     const offset = Math.max(0, Math.min(this.view.start - (span >> 2), this.store.total - span));
@@ -176,9 +173,15 @@ export class RowLoader {
         this.store.reset(page.total ?? offset + page.rows.length, offset, page.rows);
       });
     } catch (e) {
-      return this.failed(gen, e);
+      // The first page failed: it is read again (a new generation), unless the failure is for good.
+      const again = () => {
+        if (gen === this.generation && !this.disposed) void this.enqueue(() => this.begin());
+      };
+      if (gen === this.generation && !this.retry.later(e, again)) this.failed(gen, e);
+      return;
     }
     if (gen !== this.generation) return;
+    this.retry.reset();
     this.ready = true;
     this.progress();
     this.pump();
@@ -215,7 +218,7 @@ export class RowLoader {
         this.onward.delete(range[0]);
         const page = await this.page(range[1] - range[0], cursor ? { cursor } : { offset: range[0] });
         if (gen !== this.generation) return;
-        this.failures = 0;
+        this.retry.reset();
         if (page.nextCursor) this.onward.set(range[0] + page.rows.length, page.nextCursor);
         if (this.onward.size > ONWARD_KEPT) this.onward.delete(this.onward.keys().next().value!);
         if (!background) this.readMs = 0.7 * this.readMs + 0.3 * (performance.now() - began);
@@ -250,23 +253,17 @@ export class RowLoader {
     this.store.setLoadState({ phase: done ? "done" : "loading", loaded: this.store.size, total: this.store.total });
   }
 
-  /**
-   * A dropped connection or a server error pauses the reads and tries again a little later; a
-   * refusal (4xx), or a failure that persists, stops them until the next reload.
-   */
+  /** A failed read pauses the reads until it is tried again (read-retry.ts says when, or never). */
   private failedRead(gen: number, range: Range, e: unknown): void {
     this.covered = this.covered.filter((r) => r !== range);
     this.ready = false;
-    const transient = !(e instanceof ApiError) || e.status >= 500;
-    if (!transient || this.failures >= RETRY.tries) return this.failed(gen, e);
-    const wait = RETRY.firstMs * 2 ** this.failures++;
-    this.retryTimer ??= setTimeout(() => {
-      this.retryTimer = null;
+    const resume = () => {
       if (gen !== this.generation || this.disposed) return;
       this.ready = true;
       this.pump();
       if (this.tailMissed) this.fetchTail();
-    }, wait);
+    };
+    if (!this.retry.later(e, resume)) this.failed(gen, e);
   }
 
   private failed(gen: number, e: unknown): void {

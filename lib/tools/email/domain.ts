@@ -26,10 +26,10 @@ export function normalizeDomain(input: string): string {
 
 /** True for known disposable-mail domains and their subdomains. */
 export async function isDisposableDomain(domain: string): Promise<boolean> {
-  const disposable = await disposableDomains();
+  const listed = await disposableDomains();
   const labels = domain.toLowerCase().split(".");
   for (let i = 0; i < labels.length - 1; i++) {
-    if (disposable.has(labels.slice(i).join("."))) return true;
+    if (listed.has(labels.slice(i).join("."))) return true;
   }
   return false;
 }
