@@ -23,9 +23,6 @@ export function configureInput({ messages, ...rest }: ConfigureRequest): Configu
   return { ...rest, messages: parseMessages(messages) };
 }
 
-/** Chat histories are text; this bounds what one request can make us parse. */
-export const MAX_CONFIGURE_BODY_BYTES = 5 * 1024 * 1024;
-
 type Rt = Pick<Runtime, "db" | "bus" | "reactions" | "config">;
 
 export async function configureBase(rt: Rt, workspaceId: string, input: ConfigureInput) {

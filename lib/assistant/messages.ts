@@ -58,6 +58,8 @@ export type ToolCallPart = z.infer<typeof toolCallPart>;
 export type ToolResultPart = z.infer<typeof toolResultPart>;
 
 export const MAX_MESSAGES = 500;
+/** Chat histories are text; this bounds what one request can make us parse. */
+export const MAX_CONFIGURE_BODY_BYTES = 5 * 1024 * 1024;
 
 const invalid = (message: string, details?: unknown) => appError("invalid_messages", message, details);
 

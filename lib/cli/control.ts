@@ -3,7 +3,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Config } from "../config.ts";
-import { getRuntime } from "../runtime.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
 import { isAppError } from "../errors.ts";
 
@@ -45,7 +44,10 @@ export function startControl(config: Config): ((req: IncomingMessage, res: Serve
     }
     const workspace = new URL(req.url ?? "/", "http://control").searchParams.get("workspace") ?? undefined;
     req.resume();
-    getRuntime()
+    // The runtime module (and with it the database client) loads here, not with the edge: the
+    // server's own copy, built into the app, is the one that runs.
+    import("../runtime.ts")
+      .then(({ getRuntime }) => getRuntime())
       .then((rt) => createSignInLink(rt.db.prisma, rt.config, workspace))
       .then((link) => reply(200, { url: link.url, expiresAt: link.expiresAt.toISOString() }))
       .catch((e) => reply(isAppError(e) ? e.status : 500, { error: isAppError(e) ? e.toJSON() : { code: "internal_error", message: "Something went wrong on our side." } }));

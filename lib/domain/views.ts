@@ -1,38 +1,18 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Tx } from "../db/database.ts";
 import { Prisma, type View } from "../db/generated/client.ts";
 import { appError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { loadBase, loadColumns } from "./base-context.ts";
 import { parseFilter } from "./query/filter.ts";
-import { filterSchema, searchSchema, sortSchema } from "./query/request.ts";
 import { parseSort } from "./query/sort.ts";
+import type { createViewInputSchema, updateViewInputSchema } from "./view-schemas.ts";
 
 // Saved views: a filter, a sort, a search and a column layout under a name. The owner of the
 // `views` table. Every base has one default view, "All rows", which cannot be deleted.
 
 export const DEFAULT_VIEW_NAME = "All rows";
 const MAX_VIEWS_PER_BASE = 100;
-
-const viewFields = {
-  name: z.string().trim().min(1).max(100).describe("The view's name, 1 to 100 characters."),
-  filter: filterSchema.nullable().optional().describe("The view's filter tree; null for none."),
-  sort: sortSchema.optional(),
-  search: searchSchema.optional(),
-  hiddenColumnIds: z.array(z.string().max(100).describe("A column id.")).max(500).optional().describe("Columns the view hides."),
-  columnWidths: z
-    .record(z.string().max(100).describe("A column id."), z.number().int().min(40).max(2_000).describe("Width in pixels."))
-    .optional()
-    .describe("Column widths in pixels, by column id."),
-};
-
-export const createViewSchema = z.strictObject(viewFields).describe("A new view.");
-export const updateViewSchema = z
-  .strictObject({ ...viewFields, name: viewFields.name.optional() })
-  .describe("The fields of the view to change; the rest are kept.");
-// The filter tree is parsed against the columns (parseFilter), which names the bad node.
-export const createViewInputSchema = z.strictObject({ ...viewFields, filter: z.unknown().optional() });
-export const updateViewInputSchema = z.strictObject({ ...viewFields, name: viewFields.name.optional(), filter: z.unknown().optional() });
 
 export interface ViewJson {
   id: string;

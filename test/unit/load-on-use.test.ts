@@ -55,6 +55,11 @@ describe("heavy packages", () => {
     expect(heavy).toEqual([]);
   });
 
+  it("the server's entry, which runs beside the app's bundle, loads only what its edge needs", () => {
+    // Whatever it imported would be loaded twice: once here, once inside the built app.
+    expect([...packagesLoadedBy("lib/cli/start.ts").keys()].sort()).toEqual(["ipaddr.js", "next", "zod"]);
+  });
+
   it("the scan sees what the assistant's route loads", () => {
     const loaded = packagesLoadedBy("app/api/v1/bases/ai-configure-base/route.ts");
     expect(loaded.has("ai")).toBe(true);

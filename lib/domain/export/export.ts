@@ -6,18 +6,10 @@ import { csvLineChunks } from "./csv-lines.ts";
 import { jsonlChunks, jsonlLineChunks } from "./jsonl.ts";
 import { exportPages } from "./pages.ts";
 import { xlsxChunks } from "./xlsx.ts";
+import { EXPORT_CONTENT_TYPES, type ExportFormat } from "./formats.ts";
 
 // Export: the rows of a base, or of a view, filter, sort and search (read through Query Rows'
 // compiler, a keyset page at a time), written as CSV, XLSX or JSON Lines while they are read.
-
-export const EXPORT_FORMATS = ["csv", "xlsx", "jsonl"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
-  csv: "text/csv; charset=utf-8",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  jsonl: "application/x-ndjson; charset=utf-8",
-};
 
 export interface ExportOptions {
   format: ExportFormat;

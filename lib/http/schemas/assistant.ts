@@ -2,8 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { baseIdParam, baseParams } from "./common.ts";
 import { baseNameSchema } from "../../domain/bases.ts";
-import { chatMessageSchema, MAX_MESSAGES } from "../../assistant/messages.ts";
-import { MAX_CONFIGURE_BODY_BYTES } from "../../assistant/configure.ts";
+import { chatMessageSchema, MAX_CONFIGURE_BODY_BYTES, MAX_MESSAGES } from "../../assistant/messages.ts";
 
 // AI Configure Base (spec §4.6) and the stored conversation of a base.
 

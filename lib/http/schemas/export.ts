@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { booleanQuery, defineEndpoint } from "../endpoint.ts";
-import { EXPORT_FORMATS } from "../../domain/export/export.ts";
+import { EXPORT_FORMATS } from "../../domain/export/formats.ts";
 import { baseParams } from "./common.ts";
 
 // Export (issue "Data in and out" §3): a base's rows as a file, streamed.
