@@ -53,6 +53,26 @@ test("a first read the server fails is tried again", async ({ page, api }) => {
   await expect(page.getByText("Could not load")).toHaveCount(0);
 });
 
+test("a read of rows added elsewhere that the server fails is tried again", async ({ page, api }) => {
+  const base = await api.createBase("Grid tail", [{ name: "Name", type: "short-text", isPrimary: true }]);
+  await api.addRows(base.baseId, [{ Name: "Row 1" }, { Name: "Row 2" }, { Name: "Row 3" }]);
+  await signIn(page, `/bases/${base.baseId}`);
+  await expect(page.locator('[data-live="live"]')).toBeVisible();
+  await expect(page.getByText("3 rows", { exact: true })).toBeVisible();
+  // The read of the end (it counts, from past the first row) fails once.
+  let failed = 0;
+  await page.route(`**/api/v1/bases/${base.baseId}/rows/query`, async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}") as { count?: boolean; offset?: number };
+    if (!body.count || !body.offset || failed > 0) return route.continue();
+    failed++;
+    return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }) });
+  });
+  await api.addRows(base.baseId, [{ Name: "Row 4" }, { Name: "Row 5" }]);
+  await expect(await cellAt(page, 5, "Name")).toHaveText("Row 5", { timeout: 15_000 });
+  expect(failed).toBe(1);
+  await expect(page.getByText("Could not load")).toHaveCount(0);
+});
+
 test("a read the server refuses stops the reads and says why", async ({ page, api }) => {
   const base = await api.createBase("Grid refusal", [{ name: "Name", type: "short-text", isPrimary: true }]);
   await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Name: `Row ${i + 1}` })));

@@ -43,9 +43,7 @@ export class RowLoader {
   /** Rows were added while the reads were paused: the tail is read once they resume. */
   private tailMissed = false;
   private disposed = false;
-  /** Page reads in flight, and the rows changed while any was. */
-  private pageReads = 0;
-  /** The page reads in flight, so that a newly connected live stream can wait for them. */
+  /** The page reads in flight (a newly connected live stream waits for them), and the rows changed meanwhile. */
   private inFlight = new Set<Promise<void>>();
   private changedDuringRead = new Set<string>();
 
@@ -119,7 +117,7 @@ export class RowLoader {
   refresh(rowIds: Iterable<string>): void {
     const ids = [...rowIds];
     // A page read before this change may still land with the older row: fetch it again then.
-    if (this.pageReads > 0) for (const id of ids) this.changedDuringRead.add(id);
+    if (this.inFlight.size > 0) for (const id of ids) this.changedDuringRead.add(id);
     this.refetcher.queue(ids);
   }
 
@@ -137,16 +135,14 @@ export class RowLoader {
 
   /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
   private async readingPages(read: () => Promise<void>): Promise<void> {
-    this.pageReads++;
     const reading = read();
     this.inFlight.add(reading);
     try {
       await reading;
     } finally {
       this.inFlight.delete(reading);
-      this.pageReads--;
       const changed = [...this.changedDuringRead];
-      if (this.pageReads === 0) this.changedDuringRead.clear();
+      if (this.inFlight.size === 0) this.changedDuringRead.clear();
       this.refresh(changed);
     }
   }
@@ -174,9 +170,7 @@ export class RowLoader {
       });
     } catch (e) {
       // The first page failed: it is read again (a new generation), unless the failure is for good.
-      const again = () => {
-        if (gen === this.generation && !this.disposed) void this.enqueue(() => this.begin());
-      };
+      const again = this.ifCurrent(gen, () => void this.enqueue(() => this.begin()));
       if (gen === this.generation && !this.retry.later(e, again)) this.failed(gen, e);
       return;
     }
@@ -257,13 +251,19 @@ export class RowLoader {
   private failedRead(gen: number, range: Range, e: unknown): void {
     this.covered = this.covered.filter((r) => r !== range);
     this.ready = false;
-    const resume = () => {
-      if (gen !== this.generation || this.disposed) return;
+    const resume = this.ifCurrent(gen, () => {
       this.ready = true;
       this.pump();
       if (this.tailMissed) this.fetchTail();
-    };
+    });
     if (!this.retry.later(e, resume)) this.failed(gen, e);
+  }
+
+  /** `fn`, unless the reads started over or stopped since generation `gen`. */
+  private ifCurrent(gen: number, fn: () => void): () => void {
+    return () => {
+      if (gen === this.generation && !this.disposed) fn();
+    };
   }
 
   private failed(gen: number, e: unknown): void {
@@ -288,9 +288,13 @@ export class RowLoader {
         offset += page.rows.length;
         page = await this.page(BACKGROUND_PAGES.first, { cursor: page.nextCursor });
       }
+      this.retry.reset();
       this.pump();
     } catch (e) {
-      this.onError(`Could not load new rows: ${errorMessage(e)}`);
+      if (gen !== this.generation || this.disposed) return;
+      // Tried again like any read: when a paused page read resumes, it reads the tail too.
+      this.tailMissed = true;
+      if (!this.retry.later(e, this.ifCurrent(gen, () => this.fetchTail()))) this.onError(`Could not load new rows: ${errorMessage(e)}`);
     }
   }
 }
