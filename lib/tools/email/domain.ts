@@ -6,7 +6,14 @@ import { appError } from "../../errors.ts";
 // The list (2.4 MB of JSON) loads with the first company's domain, not with the server.
 let disposable: Promise<Set<string>> | undefined;
 const disposableDomains = () =>
-  (disposable ??= import("disposable-email-domains/index.json", { with: { type: "json" } }).then((m) => new Set(m.default as string[])));
+  (disposable ??= import("disposable-email-domains/index.json", { with: { type: "json" } }).then(
+    (m) => new Set(m.default as string[]),
+    (e) => {
+      // A load that failed is tried again by the next call, not remembered.
+      disposable = undefined;
+      throw e;
+    },
+  ));
 
 /** "https://www.Acme.com/about" → "acme.com"; IDNs become punycode. */
 export function normalizeDomain(input: string): string {
