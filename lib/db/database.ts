@@ -54,7 +54,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // An idle client can lose its connection (a restart, a terminated backend); pg reports that as
   // an 'error' event, which would crash the process if nobody listened. The pool replaces it.
   pool.on("error", (e) => console.warn(`[cellwright] idle database connection lost: ${e.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
   return {
     vendor: "postgres",
     exclusive: false,
@@ -115,7 +115,7 @@ export const openEmbeddedCluster = (dir: string): Promise<Database> => pgliteDat
 
 async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Database> {
   await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(preparedStatementClient(pglite) as PGlite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(preparedStatementClient(pglite) as PGlite), errorFormat: "minimal" });
   return {
     vendor: "pglite",
     exclusive: true,

@@ -39,17 +39,26 @@ type ContextRow = {
 
 type ColumnJson = Omit<ColumnRecord, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
 
-export type CellContextLoader = (job: CellJob) => Promise<CellContext | null>;
+export type CellContextLoader = ((job: CellJob) => Promise<CellContext | null>) & {
+  /** Reads these jobs' contexts now, in one statement, for when they run. */
+  readAhead(jobs: readonly CellJob[]): void;
+};
+
+const jobKey = (j: CellJob) => `${j.rowId}:${j.columnId}:${j.generation}:${j.attempts}`;
 
 /**
- * Loads what each run needs. Jobs dispatched together (a claim hands out many at once) are loaded
- * together, in one statement. This is the engine's hot path, and on the embedded database every
- * statement costs event-loop time (three statements a batch cost about 10% of bench:engine's run).
- * A context is null when its job is obsolete: the cell is gone, was queued again, or is leased
- * to someone else.
+ * Loads what each run needs. Jobs dispatched together are loaded together, in one statement; and
+ * a claim's jobs are read ahead as they join the buffer, so a slot that frees starts its model
+ * call at once and a claim of 32 costs one statement, not one per handful. This is the engine's
+ * hot path, and on the embedded database every statement costs event-loop time. A context is
+ * null when its job is obsolete: the cell is gone, was queued again, or is leased to someone
+ * else. One read ahead can age while its job waits (at most a slot's turn): a cell changed
+ * meanwhile is caught by the fence when its value is stored, and a cancelled one never starts
+ * (worker-slots.ts).
  */
-export function createCellContextLoader(db: Tx, owner: string): CellContextLoader {
+export function createCellContextLoader(db: Tx, owner: string, maxAhead = 256): CellContextLoader {
   let waiting: { job: CellJob; resolve: (c: CellContext | null) => void; reject: (e: unknown) => void }[] = [];
+  const ahead = new Map<string, { all: Promise<(CellContext | null)[]>; i: number }>();
 
   const flush = async () => {
     const batch = waiting;
@@ -62,11 +71,33 @@ export function createCellContextLoader(db: Tx, owner: string): CellContextLoade
     }
   };
 
-  return (job) =>
-    new Promise((resolve, reject) => {
+  const load = (job: CellJob) =>
+    new Promise<CellContext | null>((resolve, reject) => {
       if (waiting.length === 0) setImmediate(() => void flush());
       waiting.push({ job, resolve, reject });
     });
+
+  return Object.assign(
+    (job: CellJob) => {
+      const read = ahead.get(jobKey(job));
+      if (!read) return load(job);
+      ahead.delete(jobKey(job));
+      // A read ahead that failed is tried again now, with the next batch.
+      return read.all.then((contexts) => contexts[read.i], () => load(job));
+    },
+    {
+      readAhead(jobs: readonly CellJob[]) {
+        const all = loadMany(db, jobs, owner);
+        all.catch(() => undefined); // taken by whoever runs the job; never an unhandled rejection
+        jobs.forEach((job, i) => ahead.set(jobKey(job), { all, i }));
+        // Jobs dropped without running (a stop) leave their reads behind: the oldest go first.
+        for (const key of ahead.keys()) {
+          if (ahead.size <= maxAhead) break;
+          ahead.delete(key);
+        }
+      },
+    },
+  );
 }
 
 // Every field of ColumnRecord with its SQL column: `satisfies` makes a field added to the model a type error here,
@@ -81,7 +112,7 @@ const COLUMN_FIELDS = {
 const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS).map(([field, sql]) => `'${field}', col.${sql}`).join(", ")})`;
 
 /** One statement for a batch: its cells, rows and bases, its sheets' columns, its columns' worked examples. */
-async function loadMany(db: Tx, jobs: CellJob[], owner: string): Promise<(CellContext | null)[]> {
+async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promise<(CellContext | null)[]> {
   const [loaded] = await db.$queryRawUnsafe<{ cells: unknown; columns: unknown; examples: unknown }[]>(
     `SELECT
        (SELECT COALESCE(json_agg(x), '[]') FROM (

@@ -21,9 +21,10 @@ const chargeKey = (job: CellJob) => `cell:${job.rowId}:${job.columnId}:${job.gen
 export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
   const { config } = rt;
   const loadContext = createCellContextLoader(rt.db.prisma, deps.owner);
-  return async (job, signal) => {
+  const runCell = async (job: CellJob, signal: AbortSignal) => {
     const ctx = await loadContext(job);
-    if (!ctx) return;
+    // Aborted before it started: cancelled while it waited in the buffer.
+    if (!ctx || signal.aborted) return;
     const charge = { workspaceId: ctx.base.workspaceId, amount: config.credits.cellRun, reason: "cell_run", baseId: ctx.base.baseId, rowId: job.rowId, columnId: job.columnId, idempotencyKey: chargeKey(job) };
     const fail = (code: string, message: string, run?: RunRecord) =>
       inTransaction(rt, (w) => failCell(w, ctx.base, job, deps.owner, { code, message }, ctx.columns, run));
@@ -69,4 +70,5 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
       await fail(c.code, c.message, run);
     }
   };
+  return Object.assign(runCell, { prepare: (jobs: readonly CellJob[]) => loadContext.readAhead(jobs) });
 }

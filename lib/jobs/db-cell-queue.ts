@@ -38,8 +38,7 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
     async claim(want) {
       const jobs = await claimReadyCells(db, owner, want, opts.leaseMs);
       claimed += jobs.length;
-      buffer.push(...jobs);
-      slots.dispatch();
+      slots.enqueue(jobs);
       return jobs.length === want ? "more" : "done";
     },
   });

@@ -81,8 +81,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
         await releaseToQueue(prisma, jobs, owner, r.claimed);
         return "hold";
       }
-      buffer.push(...r.claimed);
-      slots.dispatch();
+      slots.enqueue(r.claimed);
       // A full fetch means more may be queued; at the global cap, wait for a slot to free up
       // (a completion here, or work.available from another worker).
       if (r.capped > 0) return "hold";

@@ -6,7 +6,10 @@ import type { ClaimedCell } from "../domain/cells/index.ts";
 /** A cell this worker holds under a lease. */
 export type CellJob = ClaimedCell;
 
-export type CellWorker = (job: CellJob, signal: AbortSignal) => Promise<void>;
+export type CellWorker = ((job: CellJob, signal: AbortSignal) => Promise<void>) & {
+  /** Jobs just claimed, to run once a slot frees: what they need may be read ahead, together. */
+  prepare?(jobs: readonly CellJob[]): void;
+};
 
 export interface CellQueue {
   /** Starts claiming ready cells and running them with `worker`, at most `concurrency` at once. */

@@ -21,6 +21,7 @@ interface Running {
 export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob) => void) {
   const buffer: CellJob[] = [];
   const running = new Map<string, Running>();
+  const cancelledWaiting = new Set<string>();
   let worker: CellWorker | undefined;
   let stopped = false;
   let maxInFlight = 0;
@@ -30,6 +31,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
       const job = buffer.shift()!;
       const key = `${job.rowId}:${job.columnId}`;
       const abort = new AbortController();
+      if (cancelledWaiting.delete(key)) abort.abort(new CellCancelled());
       const done = worker(job, abort.signal)
         .catch((e) => console.error("[cellwright] cell worker crashed:", e))
         .finally(() => {
@@ -44,12 +46,28 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
   return {
     buffer,
     dispatch,
+    /** Claimed jobs join the buffer: the worker may read ahead for them while they wait. */
+    enqueue(jobs: readonly CellJob[]) {
+      buffer.push(...jobs);
+      if (jobs.length > 0) worker?.prepare?.(jobs);
+      dispatch();
+    },
     get running() {
       return running.size;
     },
-    /** Aborts the runs of these cells (their run was cancelled): the model call and tool fetches stop. */
+    /**
+     * Aborts the runs of these cells (their run was cancelled): the model call and tool fetches
+     * stop. One still waiting in the buffer starts already aborted, since what was read ahead for
+     * it says it is running.
+     */
     abort(refs: readonly { rowId: string; columnId: string }[]) {
-      for (const r of refs) running.get(`${r.rowId}:${r.columnId}`)?.abort.abort(new CellCancelled());
+      const waiting = new Set(buffer.map((j) => `${j.rowId}:${j.columnId}`));
+      for (const r of refs) {
+        const key = `${r.rowId}:${r.columnId}`;
+        const run = running.get(key);
+        if (run) run.abort.abort(new CellCancelled());
+        else if (waiting.has(key)) cancelledWaiting.add(key);
+      }
     },
     start(w: CellWorker) {
       worker = w;
@@ -61,6 +79,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
      */
     async stop(graceMs: number): Promise<{ waiting: CellJob[]; cut: CellJob[] }> {
       stopped = true;
+      cancelledWaiting.clear();
       const waiting = buffer.splice(0);
       const inFlight = [...running.values()];
       const finished = Promise.all(inFlight.map((r) => r.done));

@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
-import { addSpent, lockRuns, transitionRun } from "../runs/record.ts";
+import { addSpent, RUN_COLUMNS, transitionRun, type RunRow } from "../runs/record.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { CellRef } from "./types.ts";
 
@@ -12,14 +12,23 @@ type Charged = CellRef & { amount: number };
 
 const key = (c: CellRef) => `${c.rowId}:${c.columnId}`;
 
-/** The run of each of these cells (the run that last queued it). */
-export async function runsOf(tx: Tx, refs: readonly CellRef[]): Promise<Map<string, string>> {
-  const rows = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; run_id: string | null }[]>(
-    `SELECT row_id, column_id, run_id FROM cells WHERE (row_id, column_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+/**
+ * Locks the runs of these cells (the runs that last queued them) in id order, so two
+ * transactions never wait on each other in a cycle, and says which run each cell belongs to: one
+ * statement, since every completion batch starts with it.
+ */
+export async function lockRunsOf(tx: Tx, refs: readonly CellRef[]): Promise<{ runOf: Map<string, string>; runs: RunRow[] }> {
+  const rows = await tx.$queryRawUnsafe<(RunRow & { cells: string[] })[]>(
+    `WITH m AS (
+       SELECT row_id, column_id, run_id FROM cells
+       WHERE (row_id, column_id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND run_id IS NOT NULL)
+     SELECT ${RUN_COLUMNS}, ARRAY(SELECT m.row_id || ':' || m.column_id FROM m WHERE m.run_id = runs.id) AS cells
+     FROM runs WHERE id IN (SELECT run_id FROM m) ORDER BY id FOR UPDATE OF runs`,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
   );
-  return new Map(rows.flatMap((r) => (r.run_id ? [[`${r.row_id}:${r.column_id}`, r.run_id] as const] : [])));
+  const runOf = new Map(rows.flatMap((r) => r.cells.map((cell) => [cell, r.id] as const)));
+  return { runOf, runs: rows.map(({ cells: _, ...run }) => run) };
 }
 
 /**
@@ -27,8 +36,8 @@ export async function runsOf(tx: Tx, refs: readonly CellRef[]): Promise<Map<stri
  * it before the cells are stored; then `spend` with what was stored.
  */
 export async function budgetSplit(tx: Tx, batch: readonly Charged[]) {
-  const runOf = await runsOf(tx, batch);
-  const runs = new Map((await lockRuns(tx, [...new Set(runOf.values())])).map((r) => [r.id, { ...r, left: r.maxCredits === null ? Infinity : r.maxCredits - r.creditsSpent }]));
+  const { runOf, runs: locked } = await lockRunsOf(tx, batch);
+  const runs = new Map(locked.map((r) => [r.id, { ...r, left: r.maxCredits === null ? Infinity : r.maxCredits - r.creditsSpent }]));
   const over = new Set<string>();
   for (const c of batch) {
     const run = runs.get(runOf.get(key(c)) ?? "");

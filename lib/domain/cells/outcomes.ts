@@ -6,8 +6,7 @@ import type { BaseContext } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
 import { transitiveDependents } from "../graph.ts";
 import { storableJson, storableText } from "../../text.ts";
-import { budgetSplit, runsOf, spend } from "./budget.ts";
-import { lockRuns } from "../runs/record.ts";
+import { budgetSplit, lockRunsOf, spend } from "./budget.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { ClaimedCell, RunRecord } from "./types.ts";
@@ -54,19 +53,38 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
   const batch = completions.map((c) => ({ ...c, value: storableText(c.value), metadata: storableJson(c.metadata) }));
   const split = await budgetSplit(tx, batch.map((p) => ({ ...p.job, amount: p.charge.amount })));
   const within = batch.filter((p) => !split.over.has(`${p.job.rowId}:${p.job.columnId}`));
+  // One statement for the cells, their rows' values and the run records: each statement is a round
+  // trip (PostgreSQL) or a turn of the event loop (the embedded database), and the worker's slot
+  // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
   const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
-    `UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
-       input_hash = t.hash, previous_value = NULL,
-       finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[]) AS t(row_id, column_id, generation, meta, hash)
-     WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
-     RETURNING cells.row_id, cells.column_id`,
+    `WITH t AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[], $7::text[]) AS t(row_id, column_id, generation, meta, hash, value)),
+     done AS (
+       UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
+         input_hash = t.hash, previous_value = NULL,
+         finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
+       FROM t
+       WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
+       RETURNING cells.row_id, cells.column_id),
+     row_values AS (
+       UPDATE rows SET "values" = (rows."values" - u.cleared) || u.patch, updated_at = now()
+       FROM (SELECT t.row_id,
+               COALESCE(jsonb_object_agg(t.column_id, t.value) FILTER (WHERE t.value <> ''), '{}'::jsonb) AS patch,
+               COALESCE(array_agg(t.column_id) FILTER (WHERE t.value = ''), ARRAY[]::text[]) AS cleared
+             FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id GROUP BY t.row_id) u
+       WHERE rows.id = u.row_id),
+     records AS (
+       INSERT INTO cell_runs (${RUN_RECORD_COLUMNS})
+       SELECT r.* FROM ${runRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
+     SELECT row_id, column_id FROM done`,
     within.map((p) => p.job.rowId),
     within.map((p) => p.job.columnId),
     within.map((p) => p.job.generation),
     within.map((p) => JSON.stringify(p.metadata)),
     owner,
     within.map((p) => p.inputHash),
+    within.map((p) => p.value),
+    ...runRecordParams(within.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run }))),
   );
   const ok = new Set(stored.map((s) => `${s.row_id}:${s.column_id}`));
   const results = batch.map((p): CompleteResult => (ok.has(`${p.job.rowId}:${p.job.columnId}`) ? "done" : "superseded"));
@@ -77,19 +95,6 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
   if (done.length === 0) return results;
 
   if (!(await debitMany(tx, done.map((p) => p.charge)))) throw new InsufficientCredits();
-  // Also takes every affected row's lock, which settleFinished relies on.
-  await tx.$executeRawUnsafe(
-    `UPDATE rows SET "values" = (rows."values" - t.cleared) || t.patch, updated_at = now()
-     FROM (SELECT row_id,
-             COALESCE(jsonb_object_agg(column_id, value) FILTER (WHERE value <> ''), '{}'::jsonb) AS patch,
-             COALESCE(array_agg(column_id) FILTER (WHERE value = ''), ARRAY[]::text[]) AS cleared
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(row_id, column_id, value) GROUP BY row_id) t
-     WHERE rows.id = t.row_id`,
-    done.map((p) => p.job.rowId),
-    done.map((p) => p.job.columnId),
-    done.map((p) => p.value),
-  );
-  await recordRuns(tx, done.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run })));
   for (const p of done) w.emit(cellEvent(p.base, p.job, "done"));
   await settleFinished(w, done.map((p) => ({ base: p.base, rowId: p.job.rowId })));
   w.emit({ type: "work.available" });
@@ -107,7 +112,7 @@ export async function failCell(
   run?: RunRecord,
 ): Promise<boolean> {
   // The run first, as storeValues does: whichever outcome of the run commits last finishes it.
-  await lockRuns(w.tx, [...(await runsOf(w.tx, [job])).values()]);
+  await lockRunsOf(w.tx, [job]);
   const ok = await fenced(w.tx, job, owner, `status = ${toStatusSql("fail")}, error_code = $5, error_message = $6, finished_at = now(), attempts = attempts + 1`, [
     error.code,
     error.message.slice(0, 2_000),
@@ -163,29 +168,38 @@ async function fenced(tx: Tx, job: ClaimedCell, owner: string, set: string, para
   return n > 0;
 }
 
+type RunRecordOf = { job: ClaimedCell; workspaceId: string; outcome: string; run: RunRecord; errorCode?: string };
+
+const RUN_RECORD_COLUMNS = `id, row_id, column_id, workspace_id, generation, attempt, outcome, error_code,
+  provider, model, input_tokens, output_tokens, latency_ms, model_calls, cost_usd`;
+
+/** The run records as a set `r`, from fifteen array parameters starting at $first (see runRecordParams). */
+const runRecordsFrom = (first: number) => {
+  const types = ["text", "text", "text", "text", "int", "int", "text", "text", "text", "text", "int", "int", "int", "int", "float8"];
+  return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(", ")}) AS r(${RUN_RECORD_COLUMNS})`;
+};
+
+const runRecordParams = (runs: readonly RunRecordOf[]) => [
+  runs.map(() => newId.cellRun()),
+  runs.map((r) => r.job.rowId),
+  runs.map((r) => r.job.columnId),
+  runs.map((r) => r.workspaceId),
+  runs.map((r) => r.job.generation),
+  runs.map((r) => r.job.attempts + 1),
+  runs.map((r) => r.outcome),
+  runs.map((r) => r.errorCode ?? null),
+  runs.map((r) => r.run.provider),
+  runs.map((r) => r.run.model),
+  runs.map((r) => r.run.inputTokens),
+  runs.map((r) => r.run.outputTokens),
+  runs.map((r) => r.run.latencyMs),
+  runs.map((r) => r.run.modelCalls ?? 0),
+  runs.map((r) => r.run.costUsd ?? null),
+];
+
 // One statement text whatever the batch's size (createMany writes a VALUES list per size), so the
 // embedded database's statement cache keeps one prepared statement for it.
-async function recordRuns(tx: Tx, runs: { job: ClaimedCell; workspaceId: string; outcome: string; run: RunRecord; errorCode?: string }[]) {
+async function recordRuns(tx: Tx, runs: readonly RunRecordOf[]) {
   if (runs.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO cell_runs (id, row_id, column_id, workspace_id, generation, attempt, outcome, error_code,
-       provider, model, input_tokens, output_tokens, latency_ms, model_calls, cost_usd)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[],
-       $9::text[], $10::text[], $11::int[], $12::int[], $13::int[], $14::int[], $15::float8[])`,
-    runs.map(() => newId.cellRun()),
-    runs.map((r) => r.job.rowId),
-    runs.map((r) => r.job.columnId),
-    runs.map((r) => r.workspaceId),
-    runs.map((r) => r.job.generation),
-    runs.map((r) => r.job.attempts + 1),
-    runs.map((r) => r.outcome),
-    runs.map((r) => r.errorCode ?? null),
-    runs.map((r) => r.run.provider),
-    runs.map((r) => r.run.model),
-    runs.map((r) => r.run.inputTokens),
-    runs.map((r) => r.run.outputTokens),
-    runs.map((r) => r.run.latencyMs),
-    runs.map((r) => r.run.modelCalls ?? 0),
-    runs.map((r) => r.run.costUsd ?? null),
-  );
+  await tx.$executeRawUnsafe(`INSERT INTO cell_runs (${RUN_RECORD_COLUMNS}) SELECT * FROM ${runRecordsFrom(1)}`, ...runRecordParams(runs));
 }

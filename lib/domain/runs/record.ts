@@ -52,7 +52,7 @@ export type RunView = {
   pausedReason: string | null;
 };
 
-type RunRow = {
+export type RunRow = {
   id: string;
   workspaceId: string;
   baseId: string;
@@ -127,7 +127,7 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
   return id;
 }
 
-const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
+export const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
        max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
        paused_reason AS "pausedReason", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
