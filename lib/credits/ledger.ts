@@ -71,19 +71,26 @@ export async function balanceOf(tx: Tx, workspaceId: string): Promise<number> {
 }
 
 /**
- * Debits many charges with one statement per table (a completion batch): each charge is recorded
- * once per idempotency key, then each workspace's balance drops by what was newly recorded.
- * Returns false when a balance would go below zero; the caller must then roll back, since the
- * entries are already written.
+ * Debits many charges in one statement (a completion batch): each charge is recorded once per
+ * idempotency key, and each workspace's balance drops by what was newly recorded. Returns false
+ * when a balance would go below zero; the caller must then roll back, since the entries are
+ * already written.
  */
 export async function debitMany(tx: Tx, charges: readonly (CreditCharge & { idempotencyKey: string })[]): Promise<boolean> {
   const paying = charges.filter((c) => c.amount > 0);
   if (paying.length === 0) return true;
-  const recorded = await tx.$queryRawUnsafe<{ workspace_id: string; amount: number }[]>(
-    `INSERT INTO credit_entries (id, workspace_id, amount, reason, base_id, row_id, column_id, idempotency_key)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-     ON CONFLICT (idempotency_key) DO NOTHING
-     RETURNING workspace_id, amount`,
+  const [{ owed, paid }] = await tx.$queryRawUnsafe<{ owed: number; paid: number }[]>(
+    `WITH recorded AS (
+       INSERT INTO credit_entries (id, workspace_id, amount, reason, base_id, row_id, column_id, idempotency_key)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING workspace_id, amount),
+     owed AS (SELECT workspace_id, -sum(amount) AS total FROM recorded GROUP BY workspace_id),
+     paid AS (
+       UPDATE workspaces SET credits = credits - owed.total FROM owed
+       WHERE workspaces.id = owed.workspace_id AND (workspaces.credits IS NULL OR workspaces.credits >= owed.total)
+       RETURNING workspaces.id)
+     SELECT (SELECT count(*) FROM owed)::int AS owed, (SELECT count(*) FROM paid)::int AS paid`,
     paying.map(() => newId.credit()),
     paying.map((c) => c.workspaceId),
     paying.map((c) => -c.amount),
@@ -93,17 +100,7 @@ export async function debitMany(tx: Tx, charges: readonly (CreditCharge & { idem
     paying.map((c) => c.columnId ?? null),
     paying.map((c) => c.idempotencyKey),
   );
-  const perWorkspace = new Map<string, number>();
-  for (const r of recorded) perWorkspace.set(r.workspace_id, (perWorkspace.get(r.workspace_id) ?? 0) - r.amount);
-  for (const [workspaceId, total] of perWorkspace) {
-    const updated = await tx.$executeRawUnsafe(
-      `UPDATE workspaces SET credits = credits - $2 WHERE id = $1 AND (credits IS NULL OR credits >= $2)`,
-      workspaceId,
-      total,
-    );
-    if (updated === 0) return false;
-  }
-  return true;
+  return paid === owed;
 }
 
 async function record(tx: Tx, c: CreditCharge) {
