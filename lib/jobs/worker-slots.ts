@@ -1,4 +1,5 @@
 import type { CellJob, CellWorker } from "./types.ts";
+import { cellKey } from "../domain/cells/types.ts";
 
 /** The reason a cancelled cell's signal carries. */
 export class CellCancelled extends Error {
@@ -29,7 +30,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
   const dispatch = () => {
     while (!stopped && worker && running.size < concurrency && buffer.length > 0) {
       const job = buffer.shift()!;
-      const key = `${job.rowId}:${job.columnId}`;
+      const key = cellKey(job);
       const abort = new AbortController();
       if (cancelledWaiting.delete(key)) abort.abort(new CellCancelled());
       const done = worker(job, abort.signal)
@@ -61,9 +62,9 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
      * it says it is running.
      */
     abort(refs: readonly { rowId: string; columnId: string }[]) {
-      const waiting = new Set(buffer.map((j) => `${j.rowId}:${j.columnId}`));
+      const waiting = new Set(buffer.map(cellKey));
       for (const r of refs) {
-        const key = `${r.rowId}:${r.columnId}`;
+        const key = cellKey(r);
         const run = running.get(key);
         if (run) run.abort.abort(new CellCancelled());
         else if (waiting.has(key)) cancelledWaiting.add(key);
@@ -87,7 +88,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
         for (const r of running.values()) r.abort.abort(new Error("shutting down"));
         await Promise.race([finished, sleep(5_000)]);
       }
-      return { waiting, cut: inFlight.filter((r) => running.has(`${r.job.rowId}:${r.job.columnId}`) || r.abort.signal.aborted).map((r) => r.job) };
+      return { waiting, cut: inFlight.filter((r) => running.has(cellKey(r.job)) || r.abort.signal.aborted).map((r) => r.job) };
     },
     stats: (claimed: number) => ({ inFlight: running.size, maxInFlight, claimed }),
   };

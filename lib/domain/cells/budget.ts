@@ -2,15 +2,13 @@ import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { addSpent, RUN_COLUMNS, transitionRun, type RunRow } from "../runs/record.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
-import type { CellRef } from "./types.ts";
+import { cellKey as key, type CellRef } from "./types.ts";
 
 // A run's credit cap, enforced where credits are spent: a batch of answers is split into what
 // the run's remaining budget covers and what it does not. The runs are locked first, so two
 // workers storing answers of one run at the same moment take turns, and the cap holds exactly.
 
 type Charged = CellRef & { amount: number };
-
-const key = (c: CellRef) => `${c.rowId}:${c.columnId}`;
 
 /**
  * Locks the runs of these cells (the runs that last queued them) in id order, so two

@@ -9,7 +9,7 @@ import { storableJson, storableText } from "../../text.ts";
 import { budgetSplit, lockRunsOf, spend } from "./budget.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
-import type { ClaimedCell, RunRecord } from "./types.ts";
+import { cellKey, type ClaimedCell, type RunRecord } from "./types.ts";
 
 // The worker side of the cells table: a run's outcome. Each outcome is fenced by the claim (this
 // generation, still running under this worker's lease): an outcome for a superseded generation
@@ -52,7 +52,8 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
   // A model may echo what it read: text PostgreSQL cannot hold is cleaned here, not refused.
   const batch = completions.map((c) => ({ ...c, value: storableText(c.value), metadata: storableJson(c.metadata) }));
   const split = await budgetSplit(tx, batch.map((p) => ({ ...p.job, amount: p.charge.amount })));
-  const within = batch.filter((p) => !split.over.has(`${p.job.rowId}:${p.job.columnId}`));
+  const over = (p: (typeof batch)[number]) => split.over.has(cellKey(p.job));
+  const within = batch.filter((p) => !over(p));
   // One statement for the cells, their rows' values and the run records: each statement is a round
   // trip (PostgreSQL) or a turn of the event loop (the embedded database), and the worker's slot
   // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
@@ -87,11 +88,11 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
     ...runRecordParams(within.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run }))),
   );
   const ok = new Set(stored.map((s) => `${s.row_id}:${s.column_id}`));
-  const results = batch.map((p): CompleteResult => (ok.has(`${p.job.rowId}:${p.job.columnId}`) ? "done" : "superseded"));
+  const results = batch.map((p): CompleteResult => (ok.has(cellKey(p.job)) ? "done" : "superseded"));
   const done = batch.filter((_, i) => results[i] === "done");
-  const refused = batch.filter((p) => split.over.has(`${p.job.rowId}:${p.job.columnId}`)).map((p) => p.job);
-  await spend(w, owner, split, done.map((p) => ({ ...p.job, amount: p.charge.amount })), refused);
-  for (const p of batch) if (split.over.has(`${p.job.rowId}:${p.job.columnId}`)) w.emit(cellEvent(p.base, p.job, "pending"));
+  const refused = batch.filter(over);
+  await spend(w, owner, split, done.map((p) => ({ ...p.job, amount: p.charge.amount })), refused.map((p) => p.job));
+  for (const p of refused) w.emit(cellEvent(p.base, p.job, "pending"));
   if (done.length === 0) return results;
 
   if (!(await debitMany(tx, done.map((p) => p.charge)))) throw new InsufficientCredits();

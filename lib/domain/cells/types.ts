@@ -3,6 +3,9 @@ export interface CellRef {
   columnId: string;
 }
 
+/** A cell's key in maps and sets. `lockRunsOf` builds the same key in SQL. */
+export const cellKey = (c: CellRef) => `${c.rowId}:${c.columnId}`;
+
 /** A cell a worker holds under a lease: what it needs to run it and to fence its outcome. */
 export interface ClaimedCell extends CellRef {
   sheetId: string;
