@@ -17,6 +17,13 @@ export const ROW_HEIGHT = 36;
  * editor's error message overflows the row.
  */
 const ROW_CONTAIN = "strict";
+/**
+ * The row numbers stay on screen when the grid scrolls sideways. Each sticky gutter cell is a
+ * composited layer of its own, which made every frame of a vertical scroll layerize and paint
+ * the rows again; at the left edge, while the grid scrolls vertically, the grid marks its gutter
+ * flat and the cells lie in place (bench:ui).
+ */
+export const GUTTER_POSITION = "sticky left-0 group-data-[gutter=flat]/grid:relative";
 
 export type GridCell = Cell<GridFeatures, RowHandle, unknown>;
 
@@ -86,7 +93,7 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
       <div
         role="rowheader"
         aria-colindex={1}
-        className={`sticky left-0 z-10 flex h-full shrink-0 items-center justify-between gap-1 border-r border-b border-zinc-200 px-2 text-xs text-zinc-500 tabular-nums dark:border-zinc-800 dark:text-zinc-400 ${
+        className={`${GUTTER_POSITION} z-10 flex h-full shrink-0 items-center justify-between gap-1 border-r border-b border-zinc-200 px-2 text-xs text-zinc-500 tabular-nums dark:border-zinc-800 dark:text-zinc-400 ${
           selected ? "bg-indigo-50 dark:bg-indigo-950" : "bg-zinc-50 dark:bg-zinc-900"
         }`}
         style={{ width: GUTTER_WIDTH }}
@@ -162,7 +169,7 @@ function sameRow(prev: Props, next: Props): boolean {
 export function PlaceholderRow({ index, start, totalWidth }: { index: number; start: number; totalWidth: number }) {
   return (
     <div role="row" aria-rowindex={index + 2} aria-busy="true" className="absolute top-0 left-0 flex" style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, contain: ROW_CONTAIN }}>
-      <div role="rowheader" aria-colindex={1} className="sticky left-0 flex h-full shrink-0 items-center border-r border-b border-zinc-200 bg-zinc-50 px-2 text-xs text-zinc-400 tabular-nums dark:border-zinc-800 dark:bg-zinc-900" style={{ width: GUTTER_WIDTH }}>
+      <div role="rowheader" aria-colindex={1} className={`${GUTTER_POSITION} flex h-full shrink-0 items-center border-r border-b border-zinc-200 bg-zinc-50 px-2 text-xs text-zinc-400 tabular-nums dark:border-zinc-800 dark:bg-zinc-900`} style={{ width: GUTTER_WIDTH }}>
         {index + 1}
       </div>
       <div role="gridcell" aria-colindex={2} className="flex h-full flex-1 items-center border-b border-zinc-200 px-3 dark:border-zinc-800">

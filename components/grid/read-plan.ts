@@ -13,6 +13,8 @@ export interface Viewport {
   end: number;
   /** Scroll speed in rows a second; negative upwards. */
   rowsPerSecond: number;
+  /** The grid is being scrolled: work that can wait, waits. */
+  scrolling?: boolean;
 }
 
 export interface Positions {

@@ -9,7 +9,7 @@ import { ReadRetry } from "./read-retry";
 // is read where the viewport is and counts the rows, so the grid has its full height at once.
 // After it, the rows in view and those the scroll is heading for are read first, by offset (see
 // read-plan.ts); the rest of the base follows in the background, a page at a time, while nothing
-// in view is missing. Rows changed while a page was read are read again.
+// in view is missing and the grid is still. Rows changed while a page was read are read again.
 
 const FIRST_PAGE = 300;
 /** Background pages start small, so that a read for the view waits little behind one, then double. */
@@ -154,8 +154,7 @@ export class RowLoader {
     this.buffer = [];
     this.onward.clear();
     // Reads of an earlier generation still in flight are not counted: their answers are dropped.
-    this.reads = 0;
-    this.backgroundReads = 0;
+    this.reads = this.backgroundReads = 0;
     this.backgroundPage = BACKGROUND_PAGES.first;
     this.tailMissed = false;
     this.retry.cancel();
@@ -186,7 +185,8 @@ export class RowLoader {
     if (!this.ready || this.disposed) return;
     const gen = this.generation;
     for (;;) {
-      const background = this.reads > 0 || this.backgroundReads > 0 ? 0 : this.backgroundPage;
+      // A background page landing is one long task of parsing and placing: a dropped frame mid-scroll.
+      const background = this.reads > 0 || this.backgroundReads > 0 || this.view.scrolling ? 0 : this.backgroundPage;
       const next = this.reads < VIEW_READS ? readPlan(this.store, this.view, this.covered, this.readMs, background) : null;
       if (!next) break;
       this.covered.push(next.range);

@@ -20,6 +20,7 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
   // Where the grid is: a new loader (a new query) reads there first.
   const view = useRef<Viewport>({ start: 0, end: 60, rowsPerSecond: 0 });
   const loaderRef = useRef<RowLoader | null>(null);
+  const [scrolling, setScrolling] = useState(false);
 
   useEffect(() => {
     if (requestKey === undefined) return; // not ready to ask yet
@@ -34,6 +35,7 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
   const onViewport = useCallback((v: Viewport) => {
     view.current = v;
     loaderRef.current?.setViewport(v);
+    setScrolling(v.scrolling === true);
   }, []);
 
   const cols = useMemo(() => columns ?? [], [columns]);
@@ -50,7 +52,7 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
   }, [columns, loader]);
 
   const load = useSyncExternalStore(store.subscribeLoad, store.getLoadState, store.getLoadState);
-  const all = useModelHandles(store, load.phase === "loading");
+  const all = useModelHandles(store, load.phase === "loading", scrolling);
   return { store, loader, live, load, all, onViewport };
 }
 
@@ -59,12 +61,16 @@ const MODEL_EVERY_MS = 1_000;
 
 /**
  * The rows the table model holds (selection, keyboard moves): the store's loaded rows, taken at
- * most once a second while rows load and at once otherwise. The grid shows rows as soon as they
- * are read either way; a row not yet in the model shows its values and is selectable a moment later.
+ * most once a second while rows load and at once otherwise, and not at all while rows load and the
+ * grid scrolls: a rebuild over 100,000 rows is one long task, a dropped frame or more (bench:ui).
+ * The grid shows rows as soon as they are read either way; a row not yet in the model shows its
+ * values and is selectable a moment later.
  */
-function useModelHandles(store: RowStore, loading: boolean) {
+function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean) {
   const [handles, setHandles] = useState(store.getHandles);
+  const paused = loading && scrolling;
   useEffect(() => {
+    if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let at = 0;
     const update = () => {
@@ -83,6 +89,6 @@ function useModelHandles(store: RowStore, loading: boolean) {
       unsubscribe();
       if (timer) clearTimeout(timer);
     };
-  }, [store, loading]);
+  }, [store, loading, paused]);
   return handles;
 }
