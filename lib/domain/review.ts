@@ -4,7 +4,7 @@ import type { Tx } from "../db/database.ts";
 import type { ErrorCode } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { loadBase, loadColumns, touchBase } from "./base-context.ts";
-import { acceptCells, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "./cells/index.ts";
+import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "./cells/index.ts";
 import type { CellMetadata } from "./cell-view.ts";
 import { columnOptionsOf, nameKey, type ColumnRecord } from "./column-model.ts";
 import { columnType } from "./column-types/index.ts";
@@ -78,22 +78,22 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
     if (!column) fail("column_not_found", `No column "${item.columnId}" in this base.`);
     else if (!column.isAiEnabled) fail("not_reviewable", `"${column.name}" is not an AI column; only AI cells are reviewed.`);
     else if (!values.has(item.rowId)) fail("row_not_found", `No row "${item.rowId}" in this base.`);
-    else if (seen.has(`${item.rowId}:${column.id}`)) fail("not_reviewable", "This cell is listed twice in the request.");
+    else if (seen.has(cellKey({ rowId: item.rowId, columnId: column.id }))) fail("not_reviewable", "This cell is listed twice in the request.");
     else {
-      seen.add(`${item.rowId}:${column.id}`);
+      seen.add(cellKey({ rowId: item.rowId, columnId: column.id }));
       const value = item.action === "edit" ? normalized(column, item.value) : undefined;
       if (item.action === "edit" && typeof value !== "string") fail(value?.code ?? "invalid_value", value?.message ?? "edit needs a value.");
       else planned.push({ rowId: item.rowId, columnId: column.id, column, action: item.action, value: value as string | undefined });
     }
   }
 
-  const before = new Map((await readReviewState(tx, planned)).map((s) => [`${s.rowId}:${s.columnId}`, s]));
+  const before = new Map((await readReviewState(tx, planned)).map((s) => [cellKey(s), s]));
   const valueOf = (p: CellRef) => values.get(p.rowId)?.[p.columnId] ?? "";
   const accepts = planned.filter((p) => p.action === "accept");
-  const accepted = new Set((await acceptCells(tx, accepts)).map((r) => `${r.rowId}:${r.columnId}`));
+  const accepted = new Set((await acceptCells(tx, accepts)).map(cellKey));
   for (const p of accepts) {
-    if (accepted.has(`${p.rowId}:${p.columnId}`)) continue;
-    const status = before.get(`${p.rowId}:${p.columnId}`)?.status ?? "idle";
+    if (accepted.has(cellKey(p))) continue;
+    const status = before.get(cellKey(p))?.status ?? "idle";
     errors.push({ rowId: p.rowId, columnId: p.columnId, code: "not_reviewable", message: `Only a done cell can be accepted; this one is ${status}. Edit or re-run it.` });
   }
 
@@ -101,7 +101,7 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
   await correctCells(
     tx,
     ctx.sheetId,
-    edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, aiValue: modelValue(before.get(`${p.rowId}:${p.columnId}`), valueOf(p)) })),
+    edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, aiValue: modelValue(before.get(cellKey(p)), valueOf(p)) })),
   );
   await writeReviewedValues(tx, edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, value: p.value! })));
 
@@ -111,14 +111,14 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
     await runCells(w, actor.workspaceId, baseId, { columnIds: [columnId], rowIds: ids, force: true }, policy);
   }
 
-  const done = planned.filter((p) => p.action !== "accept" || accepted.has(`${p.rowId}:${p.columnId}`));
-  const after = new Map((await readReviewState(tx, done)).map((s) => [`${s.rowId}:${s.columnId}`, s]));
+  const done = planned.filter((p) => p.action !== "accept" || accepted.has(cellKey(p)));
+  const after = new Map((await readReviewState(tx, done)).map((s) => [cellKey(s), s]));
   const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : valueOf(p));
   const actionIds = await recordActions(
     tx,
     actor,
     ctx.baseId,
-    done.map((p) => ({ rowId: p.rowId, columnId: p.columnId, action: p.action, before: snapshot(valueOf(p), before.get(`${p.rowId}:${p.columnId}`)), after: snapshot(afterValue(p), after.get(`${p.rowId}:${p.columnId}`)) })),
+    done.map((p) => ({ rowId: p.rowId, columnId: p.columnId, action: p.action, before: snapshot(valueOf(p), before.get(cellKey(p))), after: snapshot(afterValue(p), after.get(cellKey(p))) })),
   );
 
   // The column's calibration follows its history, in the same transaction.
@@ -127,13 +127,13 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
   if (done.length > 0) {
     await touchBase(tx, ctx.baseId);
     for (const p of done) {
-      w.emit({ type: "cell.updated", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowId: p.rowId, columnId: p.columnId, status: after.get(`${p.rowId}:${p.columnId}`)?.status ?? "idle" });
+      w.emit({ type: "cell.updated", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowId: p.rowId, columnId: p.columnId, status: after.get(cellKey(p))?.status ?? "idle" });
     }
     w.emit({ type: "rows.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowIds: [...new Set(done.map((p) => p.rowId))], kind: "updated" });
   }
   return {
     cells: done.map((p, i) => {
-      const s = after.get(`${p.rowId}:${p.columnId}`);
+      const s = after.get(cellKey(p));
       return { rowId: p.rowId, columnId: p.columnId, action: p.action, actionId: actionIds[i], value: afterValue(p), status: s?.status ?? "idle", verified: s?.verified ?? false };
     }),
     errors,

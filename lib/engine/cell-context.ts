@@ -3,6 +3,7 @@ import type { ColumnRecord } from "../domain/column-model.ts";
 import type { BaseContext } from "../domain/base-context.ts";
 import type { CellJob } from "../jobs/types.ts";
 import { parsed } from "../domain/rows-read.ts";
+import { cellKey } from "../domain/cells/types.ts";
 
 export interface CellContext {
   base: BaseContext;
@@ -138,9 +139,9 @@ async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promis
   const rows = parsed<ContextRow[]>(loaded.cells);
   const columns = parsed<ColumnJson[]>(loaded.columns).map((c) => ({ ...c, createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt) }));
   const examples = examplesByColumn(parsed<ExampleRow[]>(loaded.examples));
-  const byCell = new Map(rows.map((r) => [`${r.row_id}:${r.column_id}`, r]));
+  const byCell = new Map(rows.map((r) => [cellKey({ rowId: r.row_id, columnId: r.column_id }), r]));
   return jobs.map((job) => {
-    const row = byCell.get(`${job.rowId}:${job.columnId}`);
+    const row = byCell.get(cellKey(job));
     if (!row || row.generation !== job.generation || row.status !== "running" || row.lease_owner !== owner) return null;
     const sheetColumns = columns.filter((c) => c.sheetId === job.sheetId);
     const column = sheetColumns.find((c) => c.id === job.columnId);

@@ -1,5 +1,5 @@
 import type { CellJob, CellWorker } from "./types.ts";
-import { cellKey } from "../domain/cells/types.ts";
+import { cellKey, type CellRef } from "../domain/cells/types.ts";
 
 /** The reason a cancelled cell's signal carries. */
 export class CellCancelled extends Error {
@@ -61,7 +61,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
      * stop. One still waiting in the buffer starts already aborted, since what was read ahead for
      * it says it is running.
      */
-    abort(refs: readonly { rowId: string; columnId: string }[]) {
+    abort(refs: readonly CellRef[]) {
       const waiting = new Set(buffer.map(cellKey));
       for (const r of refs) {
         const key = cellKey(r);

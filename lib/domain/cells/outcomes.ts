@@ -87,7 +87,7 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
     within.map((p) => p.value),
     ...runRecordParams(within.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run }))),
   );
-  const ok = new Set(stored.map((s) => `${s.row_id}:${s.column_id}`));
+  const ok = new Set(stored.map((s) => cellKey({ rowId: s.row_id, columnId: s.column_id })));
   const results = batch.map((p): CompleteResult => (ok.has(cellKey(p.job)) ? "done" : "superseded"));
   const done = batch.filter((_, i) => results[i] === "done");
   const refused = batch.filter(over);
