@@ -1,6 +1,8 @@
 // npm run bench:engine — 5,000 rows × 2 AI columns (the second depends on the first) against the
 // fake LLM at 200 ms latency, concurrency 32, no rate limit; then again with 10% of calls
-// answered 429. Prints wall time beside the ideal (cells × 0.2 s / 32), CPU per cell, peak RSS.
+// answered 429. Prints wall time beside the ideal (cells × 0.2 s / 32) and beside a floor measured
+// in the same run (the same calls to the same fake model at the same concurrency, by plain fetch,
+// with no database), CPU per cell, peak RSS.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,6 +18,46 @@ import { startFakeLlmProcess, peakRss, mb, secs, table } from "./support.ts";
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const CONCURRENCY = 32;
 const LATENCY_MS = 200;
+
+/**
+ * The floor: as many calls as the run makes cells, CONCURRENCY at a time. A call answered 429 is
+ * asked again after its Retry-After, without holding its slot meanwhile (as the engine does).
+ */
+async function floor(cells: number, llmArgs: string[]): Promise<number> {
+  const llm = await startFakeLlmProcess(["--latency", String(LATENCY_MS), ...llmArgs]);
+  const due = Array.from({ length: cells }, (_, i) => i);
+  const idle: (() => void)[] = [];
+  let left = cells;
+  const call = (i: number) =>
+    fetch(`${llm.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "bench", messages: [{ role: "user", content: `Company ${i}` }] }),
+    });
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left > 0) {
+        const i = due.shift();
+        if (i === undefined) {
+          await new Promise<void>((r) => idle.push(r));
+          continue;
+        }
+        const res = await call(i);
+        await res.text();
+        if (res.status === 429) {
+          setTimeout(() => {
+            due.push(i);
+            idle.shift()?.();
+          }, Number(res.headers.get("retry-after") ?? 1) * 1000);
+        } else if (--left === 0) idle.splice(0).forEach((wake) => wake());
+      }
+    }),
+  );
+  const wall = Date.now() - t0;
+  await llm.stop();
+  return wall;
+}
 
 async function run(label: string, llmArgs: string[]) {
   const llm = await startFakeLlmProcess(["--latency", String(LATENCY_MS), ...llmArgs]);
@@ -48,11 +90,10 @@ async function run(label: string, llmArgs: string[]) {
   const t0 = Date.now();
   await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, rt.config.runs));
   await startEngine(rt);
-  for (;;) {
-    const open = await rt.db.prisma.cell.count({ where: { sheetId: base.sheet.id, status: { in: ["pending", "running"] } } });
-    if (open === 0) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  // The run that Add Rows started finishes when none of its cells is open. Polled by its one row:
+  // counting the open cells instead cost up to 30 ms a poll at 50,000 cells, on the embedded
+  // database's one thread, which the engine shares.
+  while (await rt.db.prisma.run.count({ where: { baseId: base.baseId, status: "running" } })) await new Promise((r) => setTimeout(r, 250));
   const wall = Date.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const peak = rss.stop();
@@ -66,12 +107,14 @@ async function run(label: string, llmArgs: string[]) {
   await llm.stop();
   rmSync(dataDir, { recursive: true, force: true });
   const ideal = (cells * LATENCY_MS) / CONCURRENCY;
-  return [label, cells, secs(wall), secs(ideal), (wall / ideal).toFixed(2) + "×", `${((cpu.user + cpu.system) / 1000 / cells).toFixed(2)} ms`, mb(peak), `${done}/${cells}`, `${charged} (${chargedCells[0].n} cells)`];
+  const bare = await floor(cells, llmArgs);
+  return [label, cells, secs(wall), secs(ideal), (wall / ideal).toFixed(2) + "×", secs(bare), (wall / bare).toFixed(2) + "×", `${((cpu.user + cpu.system) / 1000 / cells).toFixed(2)} ms`, mb(peak), `${done}/${cells}`, `${charged} (${chargedCells[0].n} cells)`];
 }
 
-const header = ["run", "cells", "wall", "ideal", "wall/ideal", "CPU/cell", "peak RSS", "done", "charged"];
+const header = ["run", "cells", "wall", "ideal", "wall/ideal", "floor (fetch)", "wall/floor", "CPU/cell", "peak RSS", "done", "charged"];
 const results: (string | number)[][] = [header];
 results.push(await run("200 ms, no errors", []));
-results.push(await run("200 ms, 10% 429", ["--rate429", "0.1", "--retry-after", "1"]));
-console.log(`\nbench:engine (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, concurrency ${CONCURRENCY}, target wall ≤ 1.15× ideal)\n`);
+// BENCH_NO_429=1 skips the second run (a 50,000-cell run takes long enough alone).
+if (process.env.BENCH_NO_429 !== "1") results.push(await run("200 ms, 10% 429", ["--rate429", "0.1", "--retry-after", "1"]));
+console.log(`\nbench:engine (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, concurrency ${CONCURRENCY}, goal: wall ≤ 1.10× ideal)\n`);
 console.log(table(results));

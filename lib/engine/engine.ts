@@ -5,6 +5,7 @@ import { dbSearchCache } from "./search-cache.ts";
 import { systemDnsResolver } from "../tools/index.ts";
 import { storedFiles } from "../files/file-store.ts";
 import { createCompletionBatcher } from "./completion-batch.ts";
+import type { Completion } from "../domain/cells/index.ts";
 import { startEvaluationWorker } from "./evaluation-worker.ts";
 
 export interface EngineOptions {
@@ -20,7 +21,12 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
   const queue = rt.queue.createCellQueue(() => rt.bus.emit({ type: "work.available" }));
   const batcher = createCompletionBatcher(rt, queue.owner, (rowIds) => queue.stored?.(rowIds));
   const tools = { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools };
-  const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete: (c) => batcher.complete(c), tools });
+  const complete = (c: Completion) => {
+    const storing = batcher.complete(c);
+    queue.answered?.(c.job, storing);
+    return storing;
+  };
+  const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete, tools });
   queue.start(worker);
   startEvaluationWorker(rt, { limiter: rt.limiter, tools });
   const off = rt.bus.on((e) => {

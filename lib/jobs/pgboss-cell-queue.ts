@@ -1,5 +1,5 @@
 import type { Prisma } from "../db/database.ts";
-import { renewLeases } from "../domain/cells/index.ts";
+import { cellKey, renewLeases, type CellRef } from "../domain/cells/index.ts";
 import { createClaimLoop } from "./claim-loop.ts";
 import { newQueueOwner } from "./db-cell-queue.ts";
 import { claimJobs, releaseToQueue } from "./pgboss-claim.ts";
@@ -47,6 +47,12 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
   let stopped = false;
   let started = false;
   let claimed = 0;
+  // Cells of this worker whose model call has answered and whose value is being stored. They are
+  // running in the database until stored, yet call the model no more, so the global cap does not
+  // count them: a claim may take their place, and when their slots free the next cells wait in the
+  // buffer rather than behind a claim round trip (at the cap, a freed slot used to wait for one).
+  // One already stored is no longer running, so its staying listed a moment longer changes nothing.
+  const answered = new Map<string, CellRef>();
   let followTimer: NodeJS.Timeout | undefined;
   let following = Promise.resolve();
   const timers: NodeJS.Timeout[] = [];
@@ -75,7 +81,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
     wanted: () => !stopped && started && buffer.length < lowWater,
     room: () => capacity - buffer.length - slots.running,
     async claim(want) {
-      const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency);
+      const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency, [...answered.values()]);
       claimed += r.claimed.length;
       if (stopped) {
         await releaseToQueue(prisma, jobs, owner, r.claimed);
@@ -121,6 +127,13 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       pump();
     },
     wake: () => pump(),
+    answered(cell, storing) {
+      const key = cellKey(cell);
+      answered.set(key, cell);
+      const done = () => void answered.delete(key);
+      storing.then(done, done);
+      loop.pump();
+    },
     cancel: (refs) => slots.abort(refs),
     // A value reaches the database after its slot was freed (writes are batched), so the row's
     // next cells are queued again once it has landed.

@@ -1,6 +1,6 @@
 import { fromPrisma } from "pg-boss";
 import type { Prisma } from "../db/database.ts";
-import { claimListedCells, countLiveLeases, releaseCells } from "../domain/cells/index.ts";
+import { claimListedCells, countLiveLeases, releaseCells, type CellRef } from "../domain/cells/index.ts";
 import type { CellJob } from "./types.ts";
 import { CELL_QUEUE, type CellJobData, type CellJobs, type ReadyCell } from "./pgboss-jobs.ts";
 
@@ -22,7 +22,8 @@ export interface ClaimResult {
 
 /**
  * Claims up to `want` cells. `globalCap` bounds the cells running under a live lease across every
- * worker: claims take a transaction-scoped advisory lock, so the count and the claim are atomic.
+ * worker, less those in `answered` (see countLiveLeases): claims take a transaction-scoped
+ * advisory lock, so the count and the claim are atomic.
  */
 export async function claimJobs(
   prisma: Prisma,
@@ -31,6 +32,7 @@ export async function claimJobs(
   want: number,
   leaseMs: number,
   globalCap: number,
+  answered: readonly CellRef[] = [],
 ): Promise<ClaimResult> {
   return prisma.$transaction(
     async (tx) => {
@@ -39,12 +41,12 @@ export async function claimJobs(
       // leaves room for, so jobs are not fetched only to be put back.
       // A claim never waits on a lock for long: it fails, and the next poll tries again.
       await tx.$executeRawUnsafe(`SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CONCURRENCY_LOCK})`);
-      const running = await countLiveLeases(tx);
+      const running = await countLiveLeases(tx, answered);
       const room = Math.min(want, globalCap - running);
       if (room <= 0) return { claimed: [], fetched: 0, requested: 0, capped: 1 };
       const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: room, db });
       if (fetched.length === 0) return { claimed: [], fetched: 0, requested: room, capped: room < want ? 1 : 0 };
-      const rows = await claimListedCells(tx, fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })), owner, leaseMs, globalCap);
+      const rows = await claimListedCells(tx, fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })), owner, leaseMs, globalCap, answered);
       await jobs.boss.complete(CELL_QUEUE, fetched.map((j) => j.id), null, { db });
 
       // Jobs whose cell was not claimed: a cell waiting for its inputs is enqueued again when they

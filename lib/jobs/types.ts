@@ -1,4 +1,4 @@
-import type { ClaimedCell } from "../domain/cells/index.ts";
+import type { CellRef, ClaimedCell } from "../domain/cells/index.ts";
 
 // The queue port. The engine and the webhook relay see only this; the embedded implementation
 // leases rows of the database itself, and scale-out puts a real queue engine behind it.
@@ -16,10 +16,15 @@ export interface CellQueue {
   start(worker: CellWorker): void;
   /** New work may be ready (called after a commit that queued cells). */
   wake(): void;
+  /**
+   * A running cell's model call has answered and its value is being stored: until `storing`
+   * settles the cell still holds its slot, but it makes no more model calls.
+   */
+  answered?(cell: CellRef, storing: Promise<unknown>): void;
   /** Values of these rows' cells were committed: cells that depend on them may now be ready. */
   stored?(rowIds: readonly string[]): void;
   /** Their run was cancelled: aborts these cells where this worker runs them. */
-  cancel(refs: readonly { rowId: string; columnId: string }[]): void;
+  cancel(refs: readonly CellRef[]): void;
   /** Stops claiming, lets in-flight work finish for up to `graceMs`, then releases the rest. */
   stop(graceMs?: number): Promise<void>;
   readonly owner: string;

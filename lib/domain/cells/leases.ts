@@ -112,9 +112,16 @@ export type ListedCellState = {
  * most `globalCap` running under a live lease across all workers. Returns every listed cell's
  * state, claimed or not, so the caller can requeue the rest. `state` is read in the statement's
  * snapshot; the UPDATE re-checks the status on the newest row version, so a cell claimed or
- * finished meanwhile is left alone.
+ * finished meanwhile is left alone. The cap counts as countLiveLeases does.
  */
-export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: string, leaseMs: number, globalCap: number): Promise<ListedCellState[]> {
+export async function claimListedCells(
+  tx: Tx,
+  refs: readonly CellRef[],
+  owner: string,
+  leaseMs: number,
+  globalCap: number,
+  answered: readonly CellRef[] = [],
+): Promise<ListedCellState[]> {
   return tx.$queryRawUnsafe<ListedCellState[]>(
     `WITH want AS (
        SELECT * FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
@@ -130,7 +137,7 @@ export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: 
          ON s.row_id = c.row_id AND s.column_id = c.column_id
        WHERE s.status = 'pending' AND s.due AND s.inputs_done AND ${runnableSql("c")}
        ORDER BY s.ord
-       LIMIT GREATEST(0, $1::int - (SELECT count(*) FROM cells WHERE status = 'running' AND lease_until > now()))
+       LIMIT GREATEST(0, $1::int - (SELECT count(*) FROM cells WHERE ${LIVE_LEASE("$6", "$7")}))
        FOR UPDATE OF c SKIP LOCKED),
      claimed AS (
        UPDATE cells SET ${CLAIM_SET}
@@ -146,13 +153,24 @@ export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: 
     leaseMs,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
+    answered.map((r) => r.rowId),
+    answered.map((r) => r.columnId),
   );
 }
 
-/** Cells running under a live lease, on any worker. */
-export async function countLiveLeases(tx: Tx): Promise<number> {
+/** SQL: a cell running under a live lease, other than those listed by the two array parameters. */
+const LIVE_LEASE = (rowIds: string, columnIds: string) =>
+  `status = 'running' AND lease_until > now() AND (row_id, column_id) NOT IN (SELECT * FROM unnest(${rowIds}::text[], ${columnIds}::text[]))`;
+
+/**
+ * Cells running under a live lease, on any worker, less `answered`: cells whose model call has
+ * answered and whose value is being stored, which call the model no more.
+ */
+export async function countLiveLeases(tx: Tx, answered: readonly CellRef[] = []): Promise<number> {
   const [{ running }] = await tx.$queryRawUnsafe<{ running: number }[]>(
-    `SELECT count(*)::int AS running FROM cells WHERE status = 'running' AND lease_until > now()`,
+    `SELECT count(*)::int AS running FROM cells WHERE ${LIVE_LEASE("$1", "$2")}`,
+    answered.map((r) => r.rowId),
+    answered.map((r) => r.columnId),
   );
   return running;
 }

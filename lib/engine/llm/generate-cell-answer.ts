@@ -80,13 +80,22 @@ const hasTools = (tools: ToolSet | undefined): tools is ToolSet => !!tools && Ob
 const lastStepAnswers = (maxSteps: number) => ({ stepNumber }: { stepNumber: number }) =>
   stepNumber >= maxSteps - 1 ? { toolChoice: "none" as const } : undefined;
 
+// One output spec per schema: building it converts the schema to JSON Schema, and the engine's
+// answer schema is the same object for every cell.
+const outputs = new WeakMap<z.ZodType, ReturnType<typeof Output.object>>();
+const outputFor = <T>(schema: z.ZodType<T>) => {
+  let output = outputs.get(schema);
+  if (!output) outputs.set(schema, (output = Output.object({ schema })));
+  return output;
+};
+
 async function viaJsonSchema<T>(a: Attempt<T>): Promise<T> {
   try {
     const result = await generateText({
       ...common(a),
       instructions: a.system,
       tools: a.tools,
-      output: Output.object({ schema: a.schema }),
+      output: outputFor(a.schema),
       providerOptions: { openai: { strictJsonSchema: isStrictCompatible(a.schema) } },
       ...(hasTools(a.tools) ? { stopWhen: isStepCount(a.maxSteps), prepareStep: lastStepAnswers(a.maxSteps) } : {}),
     });
