@@ -114,7 +114,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 export const openEmbeddedCluster = (dir: string): Promise<Database> => pgliteDatabase(new PGlite(dir, PGLITE_OPTIONS));
 
 async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Database> {
-  await pglite.waitReady;
+  // A cluster that fails to start must not stay open: the caller releases the directory's lock,
+  // and a retry in the same process would find the old instance still holding its files.
+  await pglite.waitReady.catch(async (e: unknown) => {
+    await pglite.close().catch(() => undefined);
+    throw e;
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(preparedStatementClient(pglite) as PGlite), errorFormat: "minimal" });
   return {
     vendor: "pglite",

@@ -75,12 +75,13 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
   for (const item of req.cells) {
     const fail = (code: ErrorCode, message: string) => void errors.push({ rowId: item.rowId, columnId: item.columnId, code, message });
     const column = columns.find((c) => c.id === item.columnId) ?? columns.find((c) => c.nameKey === nameKey(item.columnId));
+    const key = column ? cellKey({ rowId: item.rowId, columnId: column.id }) : "";
     if (!column) fail("column_not_found", `No column "${item.columnId}" in this base.`);
     else if (!column.isAiEnabled) fail("not_reviewable", `"${column.name}" is not an AI column; only AI cells are reviewed.`);
     else if (!values.has(item.rowId)) fail("row_not_found", `No row "${item.rowId}" in this base.`);
-    else if (seen.has(cellKey({ rowId: item.rowId, columnId: column.id }))) fail("not_reviewable", "This cell is listed twice in the request.");
+    else if (seen.has(key)) fail("not_reviewable", "This cell is listed twice in the request.");
     else {
-      seen.add(cellKey({ rowId: item.rowId, columnId: column.id }));
+      seen.add(key);
       const value = item.action === "edit" ? normalized(column, item.value) : undefined;
       if (item.action === "edit" && typeof value !== "string") fail(value?.code ?? "invalid_value", value?.message ?? "edit needs a value.");
       else planned.push({ rowId: item.rowId, columnId: column.id, column, action: item.action, value: value as string | undefined });

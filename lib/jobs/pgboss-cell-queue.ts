@@ -135,8 +135,8 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       loop.pump();
     },
     cancel: (refs) => slots.abort(refs),
-    // A value reaches the database after its slot was freed (writes are batched), so the row's
-    // next cells are queued again once it has landed.
+    // A batched value has landed: the row's next cells are queued. (The follow-up when a slot
+    // frees covers the outcomes written outside the batch: failures and retries.)
     stored: (rowIds) => follow(rowIds),
     async stop(graceMs = 10_000) {
       if (stopped) return;

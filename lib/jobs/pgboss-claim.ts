@@ -1,6 +1,6 @@
 import { fromPrisma } from "pg-boss";
 import type { Prisma } from "../db/database.ts";
-import { claimListedCells, countLiveLeases, releaseCells, type CellRef } from "../domain/cells/index.ts";
+import { cellKey, claimListedCells, countLiveLeases, releaseCells, type CellRef, type ListedCellState } from "../domain/cells/index.ts";
 import type { CellJob } from "./types.ts";
 import { CELL_QUEUE, type CellJobData, type CellJobs, type ReadyCell } from "./pgboss-jobs.ts";
 
@@ -53,9 +53,10 @@ export async function claimJobs(
       // finish; one not yet due, or ready but capped or locked, gets a new job for later.
       const later: ReadyCell[] = [];
       let capped = 0;
-      const seen = new Set(rows.filter((r) => r.claimed).map((r) => `${r.row_id}/${r.column_id}`));
+      const keyOf = (r: ListedCellState) => cellKey({ rowId: r.row_id, columnId: r.column_id });
+      const seen = new Set(rows.filter((r) => r.claimed).map(keyOf));
       for (const r of rows) {
-        const key = `${r.row_id}/${r.column_id}`;
+        const key = keyOf(r);
         // A paused or cancelled run's cells wait without a job: resuming queues them again.
         if (seen.has(key) || r.status !== "pending" || !r.inputs_done || !r.run_open) continue;
         seen.add(key);
@@ -66,7 +67,7 @@ export async function claimJobs(
       const claimed: CellJob[] = [];
       const taken = new Set<string>();
       for (const r of rows) {
-        const key = `${r.row_id}/${r.column_id}`;
+        const key = keyOf(r);
         if (!r.claimed || taken.has(key)) continue;
         taken.add(key);
         claimed.push({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id!, generation: r.generation, attempts: r.attempts });
