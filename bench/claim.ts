@@ -18,6 +18,7 @@ import { createBase, deleteBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows-write.ts";
 import { claimReadyCells } from "../lib/domain/cells/leases.ts";
 import { table } from "./support.ts";
+import { explainClaim } from "../test/support/explain-claim.ts";
 import { freshPostgres } from "./rows-floor.ts";
 
 const SIZES = [100, 1_000, 10_000, 100_000];
@@ -106,21 +107,4 @@ async function planOf(prisma: Tx & { $transaction: Function }): Promise<string> 
     plan = lines.some((l) => /cells_status_available_at_idx/.test(l)) ? `${reads}, status index` : reads;
   });
   return plan;
-}
-
-async function explainClaim(tx: Tx): Promise<string[]> {
-  // The claim's own statement, run under EXPLAIN: its raw query goes through this wrapper.
-  const lines: string[] = [];
-  const explaining = new Proxy(tx, {
-    get(target, prop, receiver) {
-      if (prop !== "$queryRawUnsafe") return Reflect.get(target, prop, receiver);
-      return async (sql: string, ...args: unknown[]) => {
-        const out = await target.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${sql}`, ...args);
-        lines.push(...out.map((r) => r["QUERY PLAN"]));
-        return [];
-      };
-    },
-  });
-  await claimReadyCells(explaining, "bench", CLAIM, 60_000);
-  return lines;
 }

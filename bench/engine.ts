@@ -2,7 +2,8 @@
 // fake LLM at 200 ms latency, concurrency 32, no rate limit; then again with 10% of calls
 // answered 429. Prints wall time beside the ideal (cells × 0.2 s / 32) and beside a floor measured
 // in the same run (the same calls to the same fake model at the same concurrency, by plain fetch,
-// with no database), CPU per cell, peak RSS.
+// with no database), CPU per cell, peak RSS. BENCH_DATABASE_URL (an admin URL) runs each pass on a
+// fresh PostgreSQL database, dropped afterwards.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows-write.ts";
 import { startEngine } from "../lib/engine/engine.ts";
 import { startFakeLlmProcess, peakRss, mb, secs, table } from "./support.ts";
+import { freshPostgres } from "./rows-floor.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const CONCURRENCY = 32;
@@ -62,9 +64,11 @@ async function floor(cells: number, llmArgs: string[]): Promise<number> {
 async function run(label: string, llmArgs: string[]) {
   const llm = await startFakeLlmProcess(["--latency", String(LATENCY_MS), ...llmArgs]);
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-engine-"));
+  // A fresh database a run: one left from earlier runs made each run slower than the last.
+  const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
-    DATABASE_URL: process.env.BENCH_DATABASE_URL,
+    DATABASE_URL: pgdb?.url,
     OPENAI_BASE_URL: llm.baseUrl,
     AI_MODEL: "openai:bench",
     AI_CONCURRENCY: String(CONCURRENCY),
@@ -104,6 +108,7 @@ async function run(label: string, llmArgs: string[]) {
     base.baseId,
   );
   await stopRuntime(rt);
+  await pgdb?.drop();
   await llm.stop();
   rmSync(dataDir, { recursive: true, force: true });
   const ideal = (cells * LATENCY_MS) / CONCURRENCY;

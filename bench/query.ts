@@ -13,6 +13,7 @@ import { addRows } from "../lib/domain/rows-write.ts";
 import { queryRows } from "../lib/domain/query/rows-query.ts";
 import type { RowsQueryInput } from "../lib/domain/query/request.ts";
 import { table } from "./support.ts";
+import { freshPostgres } from "./rows-floor.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
@@ -23,7 +24,9 @@ const WORDS = SYLLABLES.flatMap((a) => SYLLABLES.map((b) => a + b));
 const STAGES = ["Seed", "Series A", "Series B", "Series C"];
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-query-"));
-const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }), process.env.BENCH_MEMORY === "1" ? { target: { kind: "pglite-memory" } } : {});
+// BENCH_DATABASE_URL (an admin URL): a fresh PostgreSQL database, dropped afterwards.
+const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
+const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }), process.env.BENCH_MEMORY === "1" ? { target: { kind: "pglite-memory" } } : {});
 const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
 const base = await inTransaction(rt, (w) =>
   createBase(w, workspace.id, {
@@ -103,5 +106,6 @@ console.log(
   ]),
 );
 await stopRuntime(rt);
+await pgdb?.drop();
 rmSync(dataDir, { recursive: true, force: true });
 if (filtered.ms >= GOAL_MS) process.exitCode = 1;

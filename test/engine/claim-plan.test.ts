@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { inTransaction } from "../../lib/db/work.ts";
-import type { Tx } from "../../lib/db/database.ts";
 import { addRows } from "../../lib/domain/rows-write.ts";
-import { claimReadyCells } from "../../lib/domain/cells/index.ts";
+import { explainClaim } from "../support/explain-claim.ts";
 
 // The embedded queue's claim tests each candidate's inputs. Right after a large Add Rows the
 // cells table has no statistics (the embedded database never gathers them on its own), and the
@@ -12,22 +11,7 @@ import { claimReadyCells } from "../../lib/domain/cells/index.ts";
 // 1 ms a candidate at 50,000 open cells. The test must look its inputs up by primary key alone.
 
 /** The claim's plan, from EXPLAIN (the statement is planned, not run). */
-async function claimPlan(app: TestApp): Promise<string> {
-  const lines: string[] = [];
-  const explaining = (tx: Tx) =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        if (prop !== "$queryRawUnsafe") return Reflect.get(target, prop, receiver);
-        return async (sql: string, ...args: unknown[]) => {
-          const out = await target.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${sql}`, ...args);
-          lines.push(...out.map((r) => r["QUERY PLAN"]));
-          return [];
-        };
-      },
-    });
-  await inTransaction(app.rt, (w) => claimReadyCells(explaining(w.tx), "worker-1", 32, 60_000));
-  return lines.join("\n");
-}
+const claimPlan = async (app: TestApp) => (await inTransaction(app.rt, (w) => explainClaim(w.tx))).join("\n");
 
 describe("the embedded claim's plan", () => {
   let app: TestApp;
