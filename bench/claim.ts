@@ -18,7 +18,7 @@ import { createBase, deleteBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows-write.ts";
 import { claimReadyCells } from "../lib/domain/cells/leases.ts";
 import { table } from "./support.ts";
-import { explainClaim } from "../test/support/explain-claim.ts";
+import { explainClaim } from "../test/support/explain.ts";
 import { freshPostgres } from "./rows-floor.ts";
 
 const SIZES = [100, 1_000, 10_000, 100_000];

@@ -112,15 +112,22 @@ const COLUMN_FIELDS = {
 
 const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS).map(([field, sql]) => `'${field}', col.${sql}`).join(", ")})`;
 
-/** One statement for a batch: its cells, rows and bases, its sheets' columns, its columns' worked examples. */
+/**
+ * One statement for a batch: its cells, rows and bases, its sheets' columns, its columns' worked
+ * examples. A cell's failed inputs are found by primary key and their status tested on the rows
+ * found (OFFSET 0), never through the status index: error cells pile up across every base, and
+ * without statistics (the embedded database has none) the planner read them all for each cell.
+ */
 async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promise<(CellContext | null)[]> {
   const [loaded] = await db.$queryRawUnsafe<{ cells: unknown; columns: unknown; examples: unknown }[]>(
     `SELECT
        (SELECT COALESCE(json_agg(x), '[]') FROM (
           SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
                  b.name AS base_name, b.workspace_id, w.credits::text AS credits,
-                 ARRAY(SELECT d.column_id FROM cells d JOIN columns col ON col.id = c.column_id
-                       WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) AND d.status = 'error') AS failed_inputs,
+                 ARRAY(SELECT d.column_id FROM (
+                         SELECT d.column_id, d.status FROM cells d JOIN columns col ON col.id = c.column_id
+                         WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) OFFSET 0) d
+                       WHERE d.status = 'error') AS failed_inputs,
                  CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
                    WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent
           FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)
@@ -177,9 +184,14 @@ export function examplesFor(loaded: ReadonlyMap<string, ExampleRow[]>, columnId:
 const EXAMPLES_SQL = (columnIds: string) => `SELECT col.id AS column_id, ex.row_id, ex."values"
   FROM unnest(${columnIds}::text[]) AS col(id)
   CROSS JOIN LATERAL (
-    SELECT c.row_id, r."values" FROM cells c JOIN rows r ON r.id = c.row_id
-    WHERE c.column_id = col.id AND c.verified AND c.status = 'done'
-    ORDER BY (c.metadata ? 'aiValue') DESC, c.reviewed_at DESC NULLS LAST, c.row_id
+    SELECT v.row_id, r."values" FROM (
+      -- The column's verified cells, their status tested on the rows found (OFFSET 0): given the
+      -- status, the planner may intersect them with the status index, which lists every done cell.
+      SELECT c.row_id, c.status, c.metadata ? 'aiValue' AS edited, c.reviewed_at FROM cells c
+      WHERE c.column_id = col.id AND c.verified OFFSET 0) v
+    JOIN rows r ON r.id = v.row_id
+    WHERE v.status = 'done'
+    ORDER BY v.edited DESC, v.reviewed_at DESC NULLS LAST, v.row_id
     LIMIT ${MAX_EXAMPLES + 1}) ex`;
 
 export async function loadExamples(db: Tx, columnIds: string[]): Promise<Map<string, ExampleRow[]>> {
