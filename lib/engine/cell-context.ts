@@ -4,6 +4,7 @@ import type { BaseContext } from "../domain/base-context.ts";
 import type { CellJob } from "../jobs/types.ts";
 import { parsed } from "../domain/rows-read.ts";
 import { cellKey } from "../domain/cells/types.ts";
+import { inputCellsSql, inputIdsOf } from "../domain/cells/leases.ts";
 
 export interface CellContext {
   base: BaseContext;
@@ -114,9 +115,7 @@ const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS).map(([fie
 
 /**
  * One statement for a batch: its cells, rows and bases, its sheets' columns, its columns' worked
- * examples. A cell's failed inputs are found by primary key and their status tested on the rows
- * found (OFFSET 0), never through the status index: error cells pile up across every base, and
- * without statistics (the embedded database has none) the planner read them all for each cell.
+ * examples. Failed inputs are looked up by key (inputCellsSql): error cells pile up in every base.
  */
 async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promise<(CellContext | null)[]> {
   const [loaded] = await db.$queryRawUnsafe<{ cells: unknown; columns: unknown; examples: unknown }[]>(
@@ -124,9 +123,7 @@ async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promis
        (SELECT COALESCE(json_agg(x), '[]') FROM (
           SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
                  b.name AS base_name, b.workspace_id, w.credits::text AS credits,
-                 ARRAY(SELECT d.column_id FROM (
-                         SELECT d.column_id, d.status FROM cells d JOIN columns col ON col.id = c.column_id
-                         WHERE d.row_id = c.row_id AND d.column_id = ANY(col.input_column_ids) OFFSET 0) d
+                 ARRAY(SELECT d.column_id FROM ${inputCellsSql("c", inputIdsOf("c"))}
                        WHERE d.status = 'error') AS failed_inputs,
                  CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
                    WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent

@@ -9,16 +9,18 @@ import type { CellRef, ClaimedCell } from "./types.ts";
 export const leaseFor = (param: string) => `now() + make_interval(secs => ${param}::double precision / 1000)`;
 
 /**
- * SQL: none of cell `c`'s AI input cells of its row is still pending or running (the DAG's rule).
- * The inputs are found by primary key and their status tested on the rows found: OFFSET 0 keeps
- * the status test out of the lookup. Given it, the planner may intersect the key with the status
- * index, which lists every open cell: 1 ms a candidate at 50,000 open cells, and a claim tests
- * about a hundred candidates. It does so when the table's statistics are stale, as they always are
- * in the embedded database, which has no autovacuum.
+ * SQL: the relation `d` (column_id, status) of cell `c`'s input cells in its row, found by primary
+ * key. OFFSET 0 keeps a status test on `d` out of the lookup: given one, the planner may intersect
+ * the key with the status index, which lists every cell of that status in every base (1 ms a
+ * lookup at 50,000 open cells). It does so when the table has no statistics, as always in the
+ * embedded database, which has no autovacuum. Every status test of input cells goes through here.
  */
+export const inputCellsSql = (c: string, inputIds: string) =>
+  `(SELECT d.column_id, d.status FROM cells d WHERE d.row_id = ${c}.row_id AND d.column_id = ANY(${inputIds}) OFFSET 0) d`;
+
+/** SQL: none of cell `c`'s AI input cells of its row is still pending or running (the DAG's rule). */
 export const inputsSettledSql = (c: string, inputIds: string) => `NOT EXISTS (
-  SELECT 1 FROM (SELECT d.status FROM cells d WHERE d.row_id = ${c}.row_id AND d.column_id = ANY(${inputIds}) OFFSET 0) d
-  WHERE d.status IN ('pending', 'running'))`;
+  SELECT 1 FROM ${inputCellsSql(c, inputIds)} WHERE d.status IN ('pending', 'running'))`;
 
 type ClaimRow = { row_id: string; column_id: string; sheet_id: string; generation: number; attempts: number };
 const toClaimed = (r: ClaimRow): ClaimedCell => ({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id, generation: r.generation, attempts: r.attempts });
@@ -29,7 +31,10 @@ const CLAIM_SET = `status = ${toStatusSql("claim")}, lease_owner = $2, lease_unt
  * FROM clause, so the planner cannot turn the test into an anti-join over every waiting cell (30x
  * slower at 10,000 pending cells).
  */
-const READY = (c: string) => inputsSettledSql(c, `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`);
+const READY = (c: string) => inputsSettledSql(c, inputIdsOf(c));
+
+/** SQL: cell `c`'s column's input column ids, for inputCellsSql. */
+export const inputIdsOf = (c: string) => `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
 
 /** SQL: how many more cells run `r` may start: its budget left, less the cells it has running. */
 const ROOM = (r: string, cap: string) => `CASE WHEN ${r}.max_credits IS NULL OR ${r}.cell_cost <= 0 THEN ${cap}
