@@ -22,9 +22,8 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
   const batcher = createCompletionBatcher(rt, queue.owner, (rowIds) => queue.stored?.(rowIds));
   const tools = { cache: dbSearchCache(rt.db.prisma), dns: systemDnsResolver, files: storedFiles(rt), ...opts.tools };
   const complete = (c: Completion) => {
-    const storing = batcher.complete(c);
-    queue.answered?.(c.job, storing);
-    return storing;
+    queue.answered?.(c.job);
+    return batcher.complete(c);
   };
   const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete, tools });
   queue.start(worker);

@@ -1,5 +1,6 @@
 import type { Prisma } from "../db/database.ts";
-import { cellKey, renewLeases, type CellRef } from "../domain/cells/index.ts";
+import { renewLeases } from "../domain/cells/index.ts";
+import type { CallPermits } from "./call-permits.ts";
 import { createClaimLoop } from "./claim-loop.ts";
 import { newQueueOwner } from "./db-cell-queue.ts";
 import { claimJobs, releaseToQueue } from "./pgboss-claim.ts";
@@ -9,10 +10,10 @@ import type { CellQueue } from "./types.ts";
 import { createWorkerSlots } from "./worker-slots.ts";
 
 export interface PgBossQueueOptions {
-  /** Cells this process runs at once. */
+  /** Cells this process runs at once, from its model call until its value is stored. */
   concurrency: number;
-  /** Cells running at once across every worker (AI_CONCURRENCY in scale-out). */
-  globalConcurrency: number;
+  /** This worker's share of AI_CONCURRENCY, the model calls in flight across every worker. */
+  permits: CallPermits;
   leaseMs: number;
   /** Attempts after which a cell whose worker keeps dying ends in error. */
   maxAttempts: number;
@@ -24,10 +25,10 @@ export interface PgBossQueueOptions {
 
 /**
  * The scale-out queue: pg-boss jobs deliver cells to workers, and the cells table keeps its role
- * as the record of work. A worker keeps a small buffer of claimed cells so its slots never wait
- * for a claim round trip; claimed cells count against the global cap like running ones.
- * `announce` tells other processes that new jobs exist (it emits work.available, which the
- * events bridge forwards).
+ * as the record of work. A worker starts a model call only on a call permit (see call-permits.ts)
+ * and keeps a buffer of claimed cells, up to its permits ahead, so that the next call starts the
+ * moment one answers rather than after a claim round trip. `announce` tells other processes that
+ * new jobs exist (it emits work.available, which the events bridge forwards).
  */
 export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBossQueueOptions, announce: () => void): CellQueue {
   const owner = newQueueOwner();
@@ -39,20 +40,28 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
     for (const id of rowIds) followRows.add(id);
     followTimer ??= setTimeout(flushFollowUps, 25);
   };
-  const slots = createWorkerSlots(opts.concurrency, (job) => {
-    follow([job.rowId]);
-    pump();
-  });
+  const { permits } = opts;
+  const slots = createWorkerSlots(
+    opts.concurrency,
+    (job) => {
+      follow([job.rowId]);
+      pump();
+    },
+    () => permits.held,
+  );
   const { buffer } = slots;
   let stopped = false;
   let started = false;
   let claimed = 0;
-  // Cells of this worker whose model call has answered and whose value is being stored. They are
-  // running in the database until stored, yet call the model no more, so the global cap does not
-  // count them: a claim may take their place, and when their slots free the next cells wait in the
-  // buffer rather than behind a claim round trip (at the cap, a freed slot used to wait for one).
-  // One already stored is no longer running, so its staying listed a moment longer changes nothing.
-  const answered = new Map<string, CellRef>();
+  // The last claim found fewer jobs than it asked for: permits beyond the cells in hand go back.
+  let dry = false;
+  // Cells a claim under way may bring: permits for them are not given back meanwhile.
+  let claiming = 0;
+  let syncing = false;
+  let shortAt = 0;
+  // The permits this worker should hold: as many as it may use while the queue has work for it,
+  // and once the queue ran short, those its cells in hand need.
+  const permitsWanted = () => (dry ? slots.calling + buffer.length + claiming : opts.concurrency);
   let followTimer: NodeJS.Timeout | undefined;
   let following = Promise.resolve();
   const timers: NodeJS.Timeout[] = [];
@@ -81,22 +90,51 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
     wanted: () => !stopped && started && buffer.length < lowWater,
     room: () => capacity - buffer.length - slots.running,
     async claim(want) {
-      const r = await claimJobs(prisma, jobs, owner, want, opts.leaseMs, opts.globalConcurrency, [...answered.values()]);
+      // Cells are claimed no further ahead of the calls than this worker's permits allow, so a
+      // worker without permits leaves the jobs to those that have some. After a claim that found
+      // the queue short, one permit is enough to look again; a full claim takes them all back.
+      const held = await permits.want(() => Math.max(1, permitsWanted()));
+      const room = Math.min(want, 2 * held - slots.calling - buffer.length);
+      if (room <= 0) return "hold";
+      claiming = room;
+      const r = await claimJobs(prisma, jobs, owner, room, opts.leaseMs).finally(() => (claiming = 0));
       claimed += r.claimed.length;
       if (stopped) {
         await releaseToQueue(prisma, jobs, owner, r.claimed);
         return "hold";
       }
       slots.enqueue(r.claimed);
-      // A full fetch means more may be queued; at the global cap, wait for a slot to free up
-      // (a completion here, or work.available from another worker).
-      if (r.capped > 0) return "hold";
-      return r.fetched === want ? "more" : "done";
+      dry = r.fetched < room;
+      // Jobs put off for later (their run's budget, a cell locked by another claim): wait for the
+      // next wake-up rather than claim again at once.
+      if (r.deferred > 0) return "hold";
+      return dry ? "done" : "more";
     },
   });
+  // Gives back permits the worker no longer needs, and takes more when claimed cells wait for one
+  // (its session was lost, or other workers held them), at most every 250 ms while they run short.
+  const syncPermits = () => {
+    if (syncing || stopped) return;
+    const held = permits.held;
+    const wanted = permitsWanted();
+    const waiting = buffer.length > 0 && slots.calling >= held && Date.now() - shortAt > 250;
+    if (!(held > wanted || (held < wanted && waiting))) return;
+    syncing = true;
+    permits
+      .want(permitsWanted)
+      .then(
+        (got) => void (got < permitsWanted() && (shortAt = Date.now())),
+        (e) => void (!stopped && console.error("[cellwright] call permits failed:", e)),
+      )
+      .finally(() => {
+        syncing = false;
+        slots.dispatch();
+      });
+  };
   const pump = () => {
     slots.dispatch();
     loop.pump();
+    syncPermits();
   };
 
   const runReconcile = async () => {
@@ -127,12 +165,10 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       pump();
     },
     wake: () => pump(),
-    answered(cell, storing) {
-      const key = cellKey(cell);
-      answered.set(key, cell);
-      const done = () => void answered.delete(key);
-      storing.then(done, done);
-      loop.pump();
+    // Its permit serves the next call at once; the slot stays held until the value is stored.
+    answered: (cell) => {
+      slots.answered(cell);
+      pump();
     },
     cancel: (refs) => slots.abort(refs),
     // A batched value has landed: the row's next cells are queued. (The follow-up when a slot
@@ -144,6 +180,7 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       for (const t of timers) clearInterval(t);
       await loop.idle();
       const { waiting, cut } = await slots.stop(graceMs);
+      await permits.close();
       // Claimed cells that never started, and runs cut short, are still ours: hand them back with
       // a job so other workers take them now. (releaseToQueue skips cells no longer leased to us.)
       if ((await releaseToQueue(prisma, jobs, owner, [...waiting, ...cut]).catch(() => 0)) > 0) announce();

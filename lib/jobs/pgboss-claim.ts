@@ -1,6 +1,6 @@
 import { fromPrisma } from "pg-boss";
 import type { Prisma } from "../db/database.ts";
-import { cellKey, claimListedCells, countLiveLeases, releaseCells, type CellRef, type ListedCellState } from "../domain/cells/index.ts";
+import { cellKey, claimListedCells, releaseCells, type ListedCellState } from "../domain/cells/index.ts";
 import type { CellJob } from "./types.ts";
 import { CELL_QUEUE, type CellJobData, type CellJobs, type ReadyCell } from "./pgboss-jobs.ts";
 
@@ -9,50 +9,35 @@ import { CELL_QUEUE, type CellJobData, type CellJobs, type ReadyCell } from "./p
 // dies mid-claim leaves the jobs queued. From then on the cell's lease, not the job, guards the
 // run: the reconciler hands back cells whose lease ran out.
 
-const CONCURRENCY_LOCK = 727_275;
-
 export interface ClaimResult {
   claimed: CellJob[];
   fetched: number;
-  /** How many jobs were asked for (fewer than wanted when the global cap is near). */
-  requested: number;
-  /** Non-zero when the global concurrency cap (or a concurrent claim) held this claim back. */
-  capped: number;
+  /** Jobs whose cell was due but not claimed (its run's budget, or locked by another claim): put off. */
+  deferred: number;
 }
 
+const CLAIM_LOCK = 727_275;
+
 /**
- * Claims up to `want` cells. `globalCap` bounds the cells running under a live lease across every
- * worker, less those in `answered` (see countLiveLeases): claims take a transaction-scoped
- * advisory lock, so the count and the claim are atomic.
+ * Claims up to `want` cells. The model calls they make are bounded by call permits, not here.
+ * Claims take turns under a transaction-scoped advisory lock: a run's budget counts the cells it
+ * has running, and two claims side by side would each see room for the same last cell.
  */
-export async function claimJobs(
-  prisma: Prisma,
-  jobs: CellJobs,
-  owner: string,
-  want: number,
-  leaseMs: number,
-  globalCap: number,
-  answered: readonly CellRef[] = [],
-): Promise<ClaimResult> {
+export async function claimJobs(prisma: Prisma, jobs: CellJobs, owner: string, want: number, leaseMs: number): Promise<ClaimResult> {
   return prisma.$transaction(
     async (tx) => {
       const db = fromPrisma(tx);
-      // Under the lock, count the cells running anywhere and take no more jobs than the cap
-      // leaves room for, so jobs are not fetched only to be put back.
-      // A claim never waits on a lock for long: it fails, and the next poll tries again.
-      await tx.$executeRawUnsafe(`SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CONCURRENCY_LOCK})`);
-      const running = await countLiveLeases(tx, answered);
-      const room = Math.min(want, globalCap - running);
-      if (room <= 0) return { claimed: [], fetched: 0, requested: 0, capped: 1 };
-      const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: room, db });
-      if (fetched.length === 0) return { claimed: [], fetched: 0, requested: room, capped: room < want ? 1 : 0 };
-      const rows = await claimListedCells(tx, fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })), owner, leaseMs, globalCap, answered);
+      // A claim never waits on the lock for long: it fails, and the next poll tries again.
+      await tx.$executeRawUnsafe(`SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CLAIM_LOCK})`);
+      const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: want, db });
+      if (fetched.length === 0) return { claimed: [], fetched: 0, deferred: 0 };
+      const rows = await claimListedCells(tx, fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })), owner, leaseMs);
       await jobs.boss.complete(CELL_QUEUE, fetched.map((j) => j.id), null, { db });
 
       // Jobs whose cell was not claimed: a cell waiting for its inputs is enqueued again when they
-      // finish; one not yet due, or ready but capped or locked, gets a new job for later.
+      // finish; one not yet due, or ready but over its run's budget or locked, gets a new job for later.
       const later: ReadyCell[] = [];
-      let capped = 0;
+      let deferred = 0;
       const keyOf = (r: ListedCellState) => cellKey({ rowId: r.row_id, columnId: r.column_id });
       const seen = new Set(rows.filter((r) => r.claimed).map(keyOf));
       for (const r of rows) {
@@ -60,7 +45,7 @@ export async function claimJobs(
         // A paused or cancelled run's cells wait without a job: resuming queues them again.
         if (seen.has(key) || r.status !== "pending" || !r.inputs_done || !r.run_open) continue;
         seen.add(key);
-        if (r.due) capped++;
+        if (r.due) deferred++;
         later.push({ rowId: r.row_id, columnId: r.column_id, generation: r.generation, attempts: r.attempts, availableAt: new Date(r.available_at) });
       }
       if (later.length > 0) await jobs.insert(tx, later, new Date(Date.now() + 500));
@@ -72,7 +57,7 @@ export async function claimJobs(
         taken.add(key);
         claimed.push({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id!, generation: r.generation, attempts: r.attempts });
       }
-      return { claimed, fetched: fetched.length, requested: room, capped: capped + (room < want ? 1 : 0) };
+      return { claimed, fetched: fetched.length, deferred };
     },
     { maxWait: 10_000, timeout: 30_000 },
   );

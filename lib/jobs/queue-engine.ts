@@ -49,15 +49,20 @@ function embeddedEngine({ config, db }: Deps): QueueEngine {
 }
 
 /**
- * Scale-out: cells arrive as pg-boss jobs, AI_CONCURRENCY is a cap across all workers, and every
- * process, web or worker, shares its after-commit events through the events bridge.
+ * Scale-out: cells arrive as pg-boss jobs, AI_CONCURRENCY caps the model calls in flight across all
+ * workers (call permits), and every process, web or worker, shares its after-commit events through
+ * the events bridge.
  */
 async function startPgBossEngine(deps: Deps): Promise<QueueEngine> {
   const { config, db } = deps;
   const url = config.databaseUrl ?? db.pool?.options.connectionString;
   if (!url) throw appError("internal_error", "The pg-boss queue engine needs PostgreSQL (DATABASE_URL).");
   // Loaded only where pg-boss is the queue engine: an embedded server never holds it.
-  const [{ startCellJobs }, { createPgBossCellQueue }] = await Promise.all([import("./pgboss-jobs.ts"), import("./pgboss-cell-queue.ts")]);
+  const [{ startCellJobs }, { createPgBossCellQueue }, { createCallPermits }] = await Promise.all([
+    import("./pgboss-jobs.ts"),
+    import("./pgboss-cell-queue.ts"),
+    import("./call-permits.ts"),
+  ]);
   const jobs = await startCellJobs(url);
   await startEventsBridge(deps, url);
   const { ai } = config;
@@ -68,7 +73,12 @@ async function startPgBossEngine(deps: Deps): Promise<QueueEngine> {
       if (event.type === "cells.queued") await jobs.enqueue(tx, event.refs);
     },
     createCellQueue: (onWork) =>
-      createPgBossCellQueue(db.prisma, jobs, { concurrency: ai.workerConcurrency, globalConcurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts }, onWork),
+      createPgBossCellQueue(
+        db.prisma,
+        jobs,
+        { concurrency: ai.workerConcurrency, permits: createCallPermits(url, ai.concurrency), leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts },
+        onWork,
+      ),
     reachable: () => jobs.reachable(),
     stop: () => jobs.stop(),
   };

@@ -17,10 +17,10 @@ export interface CellQueue {
   /** New work may be ready (called after a commit that queued cells). */
   wake(): void;
   /**
-   * A running cell's model call has answered and its value is being stored: until `storing`
-   * settles the cell still holds its slot, but it makes no more model calls.
+   * A running cell's model call has answered and its value is about to be stored: it holds its
+   * slot until then, but calls the model no more.
    */
-  answered?(cell: CellRef, storing: Promise<unknown>): void;
+  answered?(cell: CellRef): void;
   /** Values of these rows' cells were committed: cells that depend on them may now be ready. */
   stored?(rowIds: readonly string[]): void;
   /** Their run was cancelled: aborts these cells where this worker runs them. */

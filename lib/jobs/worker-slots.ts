@@ -17,18 +17,23 @@ interface Running {
 
 /**
  * The running side of a cell queue: a buffer of claimed jobs fed into at most `concurrency`
- * concurrent runs. Every queue implementation claims its own way and shares this part.
+ * concurrent runs. Every queue implementation claims its own way and shares this part. A run
+ * holds its slot until its outcome is stored; `callLimit`, when given, also bounds the runs whose
+ * model call has not answered yet (see `answered`).
  */
-export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob) => void) {
+export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob) => void, callLimit?: () => number) {
   const buffer: CellJob[] = [];
   const running = new Map<string, Running>();
+  // Running, with their model call answered: their value is being stored.
+  const storing = new Set<string>();
+  const calling = () => running.size - storing.size;
   const cancelledWaiting = new Set<string>();
   let worker: CellWorker | undefined;
   let stopped = false;
   let maxInFlight = 0;
 
   const dispatch = () => {
-    while (!stopped && worker && running.size < concurrency && buffer.length > 0) {
+    while (!stopped && worker && running.size < concurrency && buffer.length > 0 && (!callLimit || calling() < callLimit())) {
       const job = buffer.shift()!;
       const key = cellKey(job);
       const abort = new AbortController();
@@ -37,6 +42,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
         .catch((e) => console.error("[cellwright] cell worker crashed:", e))
         .finally(() => {
           running.delete(key);
+          storing.delete(key);
           onFinished(job);
         });
       running.set(key, { job, abort, done });
@@ -55,6 +61,17 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
     },
     get running() {
       return running.size;
+    },
+    /** Runs whose model call has not answered yet. */
+    get calling() {
+      return calling();
+    },
+    /** This run's model call has answered: it holds its slot until stored, but no call. */
+    answered(cell: CellRef) {
+      const key = cellKey(cell);
+      if (!running.has(key)) return;
+      storing.add(key);
+      dispatch();
     },
     /**
      * Aborts the runs of these cells (their run was cancelled): the model call and tool fetches

@@ -3,7 +3,8 @@ import { CellCancelled, createWorkerSlots } from "../../lib/jobs/worker-slots.ts
 import type { CellJob, CellWorker } from "../../lib/jobs/types.ts";
 
 // The slots hand a claim's jobs to the worker to read ahead, and a job cancelled while it waits in
-// the buffer starts already aborted: what was read ahead for it still says it is running.
+// the buffer starts already aborted: what was read ahead for it still says it is running. With a
+// call limit, a run whose model call has answered keeps its slot but no longer counts as a call.
 
 const job = (n: number): CellJob => ({ rowId: `sr_${n}`, columnId: "scol_a", sheetId: "ss_1", generation: 1, attempts: 0 });
 
@@ -78,5 +79,29 @@ describe("worker slots", () => {
       ["sr_2", true],
       ["sr_2", false],
     ]);
+  });
+
+  it("with a call limit, starts the next job when a call answers, while the answered run keeps its slot", async () => {
+    const w = recordingWorker();
+    let permits = 1;
+    const slots = createWorkerSlots(3, () => slots.dispatch(), () => permits);
+    slots.start(w.worker);
+    slots.enqueue([job(1), job(2), job(3), job(4)]);
+    expect(w.started.map((s) => s.job.rowId)).toEqual(["sr_1"]);
+    // sr_1's call answered: its value is being stored, and sr_2 takes the permit.
+    slots.answered({ rowId: "sr_1", columnId: "scol_a" });
+    expect(w.started.map((s) => s.job.rowId)).toEqual(["sr_1", "sr_2"]);
+    expect([slots.running, slots.calling]).toEqual([2, 1]);
+    // A second permit: sr_3 starts; three slots are then full, so sr_4 waits though sr_2 answers.
+    permits = 2;
+    slots.dispatch();
+    slots.answered({ rowId: "sr_2", columnId: "scol_a" });
+    expect(w.started.map((s) => s.job.rowId)).toEqual(["sr_1", "sr_2", "sr_3"]);
+    expect([slots.running, slots.calling]).toEqual([3, 1]);
+    // sr_1 is stored: its slot frees and sr_4 starts.
+    w.release.shift()!();
+    await tick();
+    expect(w.started.map((s) => s.job.rowId)).toEqual(["sr_1", "sr_2", "sr_3", "sr_4"]);
+    expect([slots.running, slots.calling]).toEqual([3, 2]);
   });
 });

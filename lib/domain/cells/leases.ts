@@ -24,7 +24,9 @@ export const inputsSettledSql = (c: string, inputIds: string) => `NOT EXISTS (
 
 type ClaimRow = { row_id: string; column_id: string; sheet_id: string; generation: number; attempts: number };
 const toClaimed = (r: ClaimRow): ClaimedCell => ({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id, generation: r.generation, attempts: r.attempts });
-const CLAIM_SET = `status = ${toStatusSql("claim")}, lease_owner = $2, lease_until = ${leaseFor("$3")}, started_at = now(), updated_at = now()`;
+/** SQL: the SET list of a claim by the owner in parameter `owner`, leased for `leaseMs`. */
+const claimSet = (owner: string, leaseMs: string) =>
+  `status = ${toStatusSql("claim")}, lease_owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, started_at = now(), updated_at = now()`;
 
 /**
  * SQL: `c`'s inputs are settled, tested per candidate. Its lookup reads the inputs from within the
@@ -92,7 +94,7 @@ export async function claimReadyCells(tx: Tx, owner: string, limit: number, leas
          FOR UPDATE SKIP LOCKED) l
        ORDER BY r.turn, r.ws
        LIMIT $1)
-     UPDATE cells SET ${CLAIM_SET}
+     UPDATE cells SET ${claimSet("$2", "$3")}
      FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id
      RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts`,
     limit,
@@ -118,23 +120,15 @@ export type ListedCellState = {
 };
 
 /**
- * Claims the listed cells (a queue engine's jobs name them) that are pending, due and ready, at
- * most `globalCap` running under a live lease across all workers. Returns every listed cell's
- * state, claimed or not, so the caller can requeue the rest. `state` is read in the statement's
- * snapshot; the UPDATE re-checks the status on the newest row version, so a cell claimed or
- * finished meanwhile is left alone. The cap counts as countLiveLeases does.
+ * Claims the listed cells (a queue engine's jobs name them) that are pending, due and ready.
+ * Returns every listed cell's state, claimed or not, so the caller can requeue the rest. `state`
+ * is read in the statement's snapshot; the UPDATE re-checks the status on the newest row version,
+ * so a cell claimed or finished meanwhile is left alone.
  */
-export async function claimListedCells(
-  tx: Tx,
-  refs: readonly CellRef[],
-  owner: string,
-  leaseMs: number,
-  globalCap: number,
-  answered: readonly CellRef[] = [],
-): Promise<ListedCellState[]> {
+export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: string, leaseMs: number): Promise<ListedCellState[]> {
   return tx.$queryRawUnsafe<ListedCellState[]>(
     `WITH want AS (
-       SELECT * FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
+       SELECT * FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
      state AS (
        SELECT w.row_id, w.column_id, w.ord, c.status, c.available_at, c.available_at <= now() AS due, c.generation, c.attempts,
          ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done, ${runOpenSql("c")} AS run_open
@@ -147,10 +141,9 @@ export async function claimListedCells(
          ON s.row_id = c.row_id AND s.column_id = c.column_id
        WHERE s.status = 'pending' AND s.due AND s.inputs_done AND ${runnableSql("c")}
        ORDER BY s.ord
-       LIMIT GREATEST(0, $1::int - (SELECT count(*) FROM cells WHERE ${LIVE_LEASE("$6", "$7")}))
        FOR UPDATE OF c SKIP LOCKED),
      claimed AS (
-       UPDATE cells SET ${CLAIM_SET}
+       UPDATE cells SET ${claimSet("$1", "$2")}
        FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id AND ${fromStatusSql("claim")}
        RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts)
      SELECT s.row_id, s.column_id, s.status, s.due, s.inputs_done, s.run_open, s.available_at,
@@ -158,31 +151,11 @@ export async function claimListedCells(
        cl.sheet_id, cl.row_id IS NOT NULL AS claimed
      FROM state s LEFT JOIN claimed cl ON cl.row_id = s.row_id AND cl.column_id = s.column_id
      ORDER BY s.ord`,
-    globalCap,
     owner,
     leaseMs,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
-    answered.map((r) => r.rowId),
-    answered.map((r) => r.columnId),
   );
-}
-
-/** SQL: a cell running under a live lease, other than those listed by the two array parameters. */
-const LIVE_LEASE = (rowIds: string, columnIds: string) =>
-  `status = 'running' AND lease_until > now() AND (row_id, column_id) NOT IN (SELECT * FROM unnest(${rowIds}::text[], ${columnIds}::text[]))`;
-
-/**
- * Cells running under a live lease, on any worker, less `answered`: cells whose model call has
- * answered and whose value is being stored, which call the model no more.
- */
-export async function countLiveLeases(tx: Tx, answered: readonly CellRef[] = []): Promise<number> {
-  const [{ running }] = await tx.$queryRawUnsafe<{ running: number }[]>(
-    `SELECT count(*)::int AS running FROM cells WHERE ${LIVE_LEASE("$1", "$2")}`,
-    answered.map((r) => r.rowId),
-    answered.map((r) => r.columnId),
-  );
-  return running;
 }
 
 export async function renewLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
