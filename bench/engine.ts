@@ -96,8 +96,15 @@ async function run(label: string, llmArgs: string[]) {
   await startEngine(rt);
   // The run that Add Rows started finishes when none of its cells is open. Polled by its one row:
   // counting the open cells instead cost up to 30 ms a poll at 50,000 cells, on the embedded
-  // database's one thread, which the engine shares.
-  while (await rt.db.prisma.run.count({ where: { baseId: base.baseId, status: "running" } })) await new Promise((r) => setTimeout(r, 250));
+  // database's one thread, which the engine shares. A paused run would never finish: it fails the
+  // benchmark rather than end its wait early with cells left open.
+  for (;;) {
+    const runs = await rt.db.prisma.run.findMany({ where: { baseId: base.baseId }, select: { status: true, pausedReason: true } });
+    const paused = runs.find((r) => r.status === "paused");
+    if (paused) throw new Error(`bench:engine: the run paused (${paused.pausedReason}) with cells left to run`);
+    if (!runs.some((r) => r.status === "running")) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
   const wall = Date.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const peak = rss.stop();
