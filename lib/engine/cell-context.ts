@@ -3,8 +3,7 @@ import type { ColumnRecord } from "../domain/column-model.ts";
 import type { BaseContext } from "../domain/base-context.ts";
 import type { CellJob } from "../jobs/types.ts";
 import { parsed } from "../domain/rows-read.ts";
-import { cellKey } from "../domain/cells/types.ts";
-import { inputCellsSql, inputIdsOf } from "../domain/cells/leases.ts";
+import { cellKey, inputCellsSql, inputIdsOf } from "../domain/cells/index.ts";
 
 export interface CellContext {
   base: BaseContext;

@@ -8,7 +8,7 @@ import pg from "pg";
 // its permits, which is what lets the next call start the moment one answers.
 
 // The two-key form: its own key space, apart from the one-key locks of migrations, claims and sweeps.
-const PERMIT_LOCKS = 727_278;
+export const PERMIT_LOCKS = 727_278;
 
 export interface CallPermits {
   /** Permits this worker holds now: its model calls in flight must not exceed it. */
@@ -30,7 +30,9 @@ export function createCallPermits(url: string, cap: number): CallPermits {
 
   const connection = async () => {
     if (client) return client;
-    const c = new pg.Client({ connectionString: url, application_name: "cellwright-permits" });
+    // An unreachable database fails the attempt (the next claim or poll tries again) rather than
+    // holding up every later change of permits, and the worker's stop, behind it.
+    const c = new pg.Client({ connectionString: url, application_name: "cellwright-permits", connectionTimeoutMillis: 10_000 });
     // The session is gone and its locks with it: the worker holds nothing until it takes them anew.
     const lost = () => {
       if (client !== c) return;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { waitFor } from "../support/wait.ts";
 import { freshPostgres, pgAdminUrl, skipMessage } from "./support.ts";
-import { createCallPermits, type CallPermits } from "../../lib/jobs/call-permits.ts";
+import { createCallPermits, PERMIT_LOCKS, type CallPermits } from "../../lib/jobs/call-permits.ts";
 
 // AI_CONCURRENCY across workers: call permits, one session-level advisory lock each, on a
 // PostgreSQL database. Each holder below stands for one worker process.
@@ -23,8 +23,9 @@ describe.skipIf(!pgAdminUrl)("call permits", () => {
     try {
       const { rows } = await c.query<{ pid: number; n: number }>(
         `SELECT pid, count(*)::int AS n FROM pg_locks
-         WHERE locktype = 'advisory' AND classid = 727278 AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
          GROUP BY pid ORDER BY n DESC`,
+        [PERMIT_LOCKS],
       );
       return rows;
     } finally {
