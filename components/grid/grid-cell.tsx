@@ -55,6 +55,21 @@ export function CellContent({ column, cell, threshold }: { column: ColumnView; c
   );
 }
 
+/**
+ * The text a cell shows when it shows nothing else (no status, mark or styled kind): the grid then
+ * renders it as the cell's own text, without the elements around it (bench:ui: a fast scroll lays
+ * out every row anew, and each element costs style and layout). Null when CellContent is needed.
+ */
+export function plainText(column: ColumnView, cell: CellView | undefined, threshold: number): string | null {
+  if (!cell) return "";
+  if (cell.status !== undefined && cell.status !== "done") return null;
+  if (cell.verified || cell.stale || isLowConfidence(cell, threshold)) return null;
+  const value = cell.value ?? "";
+  return value === "" || !STYLED_KINDS.has(editorKind(column)) ? value : null;
+}
+
+const STYLED_KINDS = new Set(["checkbox", "url", "file", "select"]);
+
 function Value({ column, value }: { column: ColumnView; value: string }) {
   if (value === "") return null;
   switch (editorKind(column)) {

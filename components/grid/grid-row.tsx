@@ -5,7 +5,7 @@ import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../data/types";
 import { Skeleton } from "../ui/skeleton";
 import { CellEditor, type Move } from "./cell-editor";
-import { CellContent, cellTone } from "./grid-cell";
+import { CellContent, cellTone, plainText } from "./grid-cell";
 import { gridHints } from "./column-kinds";
 import type { RowHandle, RowStore } from "./row-store";
 import { GUTTER_WIDTH, type GridFeatures } from "./use-grid-table";
@@ -47,7 +47,13 @@ export interface RowCallbacks {
 
 export const cellDomId = (rowId: string, columnId: string) => `cell-${rowId}-${columnId}`;
 
-const CELL = "relative flex h-full shrink-0 items-center border-r border-b border-zinc-200 px-2 text-[13px] dark:border-zinc-800";
+const CELL_BOX = "h-full shrink-0 border-r border-b border-zinc-200 px-2 text-[13px] dark:border-zinc-800";
+const CELL = `${CELL_BOX} relative flex items-center`;
+/**
+ * A cell that shows only its text holds it itself, on one line centred in the row's height. It is
+ * not positioned: nothing inside it is, and each positioned cell is a paint layer of its own.
+ */
+const TEXT_CELL = `${CELL_BOX} truncate leading-[35px]`;
 
 interface Props {
   id: string;
@@ -117,6 +123,8 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
         const focused = cell?.getIsFocused() ?? false;
         const editing = edit && edit.columnId === column.id ? edit : null;
         const align = gridHints(column.type).align;
+        const text = record && !editing ? plainText(column, view, threshold) : null;
+        const layout = text !== null ? `${TEXT_CELL} ${align === "right" ? "text-right tabular-nums" : ""}` : `${CELL} ${align === "center" ? "justify-center" : ""}`;
         return (
           <div
             key={column.id}
@@ -124,9 +132,9 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
             role="gridcell"
             aria-colindex={vc.index + 2}
             aria-selected={isSelected}
-            className={`${CELL} ${cellTone(view, threshold, isSelected)} ${align === "center" ? "justify-center" : ""} ${
-              focused ? "z-[1] ring-2 ring-indigo-500 ring-inset" : ""
-            } ${editing ? "overflow-visible" : "overflow-hidden"}`}
+            className={`${layout} ${cellTone(view, threshold, isSelected)} ${focused ? "z-[1] ring-2 ring-indigo-500 ring-inset" : ""} ${
+              editing ? "overflow-visible" : "overflow-hidden"
+            }`}
             style={{ width: vc.size, marginLeft: i === 0 ? vc.start - GUTTER_WIDTH : undefined }}
             onMouseDown={(e) => cell && cb.onCellMouseDown(e, cell)}
             onMouseEnter={(e) => cell && cb.onCellMouseEnter(e, cell, id, column.id)}
@@ -134,7 +142,7 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
             onClick={(e) => cb.onCellClick(e, id, column.id)}
             onDoubleClick={() => cb.onCellDoubleClick(id, column.id)}
           >
-            {record ? <CellContent column={column} cell={view} threshold={threshold} /> : <Skeleton className="h-3 w-2/3" />}
+            {text ?? (record ? <CellContent column={column} cell={view} threshold={threshold} /> : <Skeleton className="h-3 w-2/3" />)}
             {editing ? (
               <CellEditor
                 column={column}

@@ -8,6 +8,7 @@ import { cellDomId, GridRow, PlaceholderRow, ROW_HEIGHT } from "./grid-row";
 import type { RowStore } from "./row-store";
 import type { GridActions } from "./use-grid-actions";
 import { useGridInteraction } from "./use-grid-interaction";
+import { useLeapingRange, useRecycledSlots } from "./use-row-window";
 import { focusedPosition, handleGridKey, selectedCells, selectionAsTsv } from "./use-grid-keyboard";
 import { GUTTER_WIDTH, type GridTable } from "./use-grid-table";
 import type { Viewport } from "./read-plan";
@@ -40,20 +41,23 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
   const rows = model.rows;
   // Grid positions are the store's, and follow it at once (the table model may lag while rows
   // load): rows not loaded yet hold their place as placeholders.
-  useSyncExternalStore(store.subscribeList, store.getHandles, store.getHandles);
+  useSyncExternalStore(store.subscribeList, store.getListVersion, store.getListVersion);
   const rowCount = Math.max(store.total, expectedRows);
   const sizes = useMemo(() => dataColumns.map((c) => table.getColumn(c.id)?.getSize() ?? 200), [dataColumns, table]);
   const totalWidth = GUTTER_WIDTH + sizes.reduce((a, b) => a + b, 0);
 
   // Rows keep the virtualizer's default index keys: keys that change with the data would make it
-  // recompute every item's position whenever rows arrive. React keys are the row ids below.
+  // recompute every item's position whenever rows arrive. React keys are render slots (use-row-window.ts).
   const colKey = useCallback((i: number) => dataColumns[i]?.id ?? i, [dataColumns]);
+  const rowRange = useLeapingRange();
+  const slotsFor = useRecycledSlots();
   const rowV = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     // A jump renders every row in view and the overscan anew: ten rows a side cost a third more.
     overscan: 5,
+    rangeExtractor: rowRange,
     // A scroll renders in React's next batch, not synchronously inside the scroll event: a
     // synchronous render there made the next scroll event's read of scrollTop force a layout.
     useFlushSync: false,
@@ -91,6 +95,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
   }, [pos?.rowId, pos?.columnId]);
 
   const virtualRows = rowV.getVirtualItems();
+  const slotted = slotsFor(virtualRows.map((vr) => store.idAt(vr.index) ?? `#${vr.index}`));
   const virtualCols = colV.getVirtualItems();
   const focusRendered =
     pos && virtualRows.some((v) => v.index === focusRow) && virtualCols.some((v) => v.index === pos.colIndex) && !ui.edit;
@@ -173,13 +178,14 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
             actions={columnActions}
           />
           <div role="rowgroup">
-            {virtualRows.map((vr) => {
+            {slotted.map(({ at, slot }) => {
+              const vr = virtualRows[at];
               const id = store.idAt(vr.index);
-              if (id === undefined) return <PlaceholderRow key={`placeholder-${vr.index}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
+              if (id === undefined) return <PlaceholderRow key={`placeholder-${slot}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
               const row = model.rowsById[id];
               return (
                 <GridRow
-                  key={id}
+                  key={slot}
                   id={id}
                   store={store}
                   row={row}

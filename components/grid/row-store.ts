@@ -20,14 +20,28 @@ export interface LoadState {
 
 type Listener = () => void;
 
+interface Entry {
+  record: RowRecord;
+  readonly handle: RowHandle;
+  /** Its position among the slots. */
+  at: number;
+}
+
 export class RowStore {
-  private records = new Map<string, RowRecord>();
-  private handleById = new Map<string, RowHandle>();
+  /**
+   * The loaded rows by id: record, handle and position in one entry, so that placing a row read
+   * is one lookup (a fast scroll through a loading base places thousands of rows a second).
+   */
+  private entries = new Map<string, Entry>();
   /** The row id at each position of the base (of the query's order); undefined: not loaded yet. */
   private slots: (string | undefined)[] = [];
-  private positions = new Map<string, number>();
-  /** The loaded rows in position order: the table model's data. */
-  private handles: RowHandle[] = [];
+  /**
+   * The loaded rows in position order: the table model's data. Built when asked for, not on every
+   * page read: a build walks every position of the base, and the model asks at most once a second
+   * while rows load.
+   */
+  private handles: RowHandle[] | null = [];
+  private listVersion = 0;
   private rowListeners = new Map<string, Set<Listener>>();
   private listListeners = new Set<Listener>();
   private anyListeners = new Set<Listener>();
@@ -36,16 +50,16 @@ export class RowStore {
   private version = 0;
 
   get(id: string): RowRecord | undefined {
-    return this.records.get(id);
+    return this.entries.get(id)?.record;
   }
 
   has(id: string): boolean {
-    return this.records.has(id);
+    return this.entries.has(id);
   }
 
   /** Rows loaded. */
   get size(): number {
-    return this.handles.length;
+    return this.entries.size;
   }
 
   /** Rows known to exist, loaded or not: the grid's height. */
@@ -59,7 +73,7 @@ export class RowStore {
   }
 
   positionOf(id: string): number | undefined {
-    return this.positions.get(id);
+    return this.entries.get(id)?.at;
   }
 
   /** The positions in [from, to) that hold no row yet, as ranges, lazily (a scan can stop at the first). */
@@ -75,11 +89,20 @@ export class RowStore {
 
   /** The loaded rows with an AI cell pending or running. */
   processingIds(): string[] {
-    return [...this.records.values()].filter((r) => r.processing).map((r) => r.id);
+    return [...this.entries.values()].filter((e) => e.record.processing).map((e) => e.handle.id);
   }
 
   /** Stable until rows are added, removed or moved (for useSyncExternalStore). */
-  getHandles = (): RowHandle[] => this.handles;
+  getHandles = (): RowHandle[] => {
+    if (!this.handles) {
+      const handles: RowHandle[] = [];
+      for (const id of this.slots) if (id !== undefined) handles.push(this.entries.get(id)!.handle);
+      this.handles = handles;
+    }
+    return this.handles;
+  };
+  /** Changes whenever getHandles would: what the grid renders by, without building the list. */
+  getListVersion = (): number => this.listVersion;
   getVersion = (): number => this.version;
   getLoadState = (): LoadState => this.load;
 
@@ -109,16 +132,10 @@ export class RowStore {
    * query). Rows that stay keep their handles, so the selection survives.
    */
   reset(total: number, offset: number, rows: RowRecord[]): void {
-    const handles = this.handleById;
-    this.records = new Map();
-    this.handleById = new Map();
-    this.positions = new Map();
+    const before = this.entries;
+    this.entries = new Map();
     this.slots = new Array<string | undefined>(total).fill(undefined);
-    for (const r of rows) {
-      const h = handles.get(r.id);
-      if (h) this.handleById.set(r.id, h);
-    }
-    this.place(offset, rows);
+    this.place(offset, rows, before);
     this.listChanged();
     this.changed(null);
   }
@@ -153,8 +170,11 @@ export class RowStore {
 
   /** Adds rows at the end; rows already present are updated in place. */
   append(rows: RowRecord[]): void {
-    const fresh = rows.filter((r) => !this.records.has(r.id));
-    for (const r of rows) if (this.records.has(r.id)) this.records.set(r.id, r);
+    const fresh = rows.filter((r) => !this.entries.has(r.id));
+    for (const r of rows) {
+      const e = this.entries.get(r.id);
+      if (e) e.record = r;
+    }
     if (fresh.length) {
       this.place(this.slots.length, fresh);
       this.listChanged();
@@ -166,18 +186,20 @@ export class RowStore {
   upsertExisting(rows: RowRecord[]): void {
     const updated: string[] = [];
     for (const r of rows) {
-      if (!this.records.has(r.id)) continue;
-      this.records.set(r.id, r);
+      const e = this.entries.get(r.id);
+      if (!e) continue;
+      e.record = r;
       updated.push(r.id);
     }
     if (updated.length) this.changed(updated, false);
   }
 
   patchCell(id: string, column: string, patch: Partial<CellView>): void {
-    const r = this.records.get(id);
-    if (!r) return;
+    const e = this.entries.get(id);
+    if (!e) return;
+    const r = e.record;
     const cell = { ...(r.cells[column] ?? { value: "" }), ...patch };
-    this.records.set(id, { ...r, cells: { ...r.cells, [column]: cell } });
+    e.record = { ...r, cells: { ...r.cells, [column]: cell } };
     this.changed([id], false);
   }
 
@@ -186,7 +208,7 @@ export class RowStore {
     const gone = new Set<number>();
     let unknown = 0;
     for (const id of new Set(ids)) {
-      const at = this.positions.get(id);
+      const at = this.entries.get(id)?.at;
       if (at === undefined) unknown++;
       else {
         gone.add(at);
@@ -195,46 +217,50 @@ export class RowStore {
     }
     if (gone.size === 0) return unknown;
     this.slots = this.slots.filter((_, i) => !gone.has(i));
-    this.positions = new Map();
-    this.slots.forEach((id, i) => id !== undefined && this.positions.set(id, i));
+    this.slots.forEach((id, i) => id !== undefined && (this.entries.get(id)!.at = i));
     this.listChanged();
     this.changed(null, true);
     return unknown;
   }
 
-  /** Writes rows into their positions; returns whether any row took a position it did not hold. */
-  private place(offset: number, rows: RowRecord[]): boolean {
+  /**
+   * Writes rows into their positions; returns whether any row took a position it did not hold.
+   * A row new to the store takes its handle from `earlier` (the entries before a reset), if there.
+   */
+  private place(offset: number, rows: RowRecord[], earlier?: Map<string, Entry>): boolean {
     let moved = false;
-    rows.forEach((r, i) => {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
       const at = offset + i;
       while (this.slots.length <= at) this.slots.push(undefined);
       const held = this.slots[at];
+      let e = this.entries.get(r.id);
       if (held !== r.id) {
         moved = true;
         if (held !== undefined) this.forget(held);
-        const before = this.positions.get(r.id);
-        if (before !== undefined) this.slots[before] = undefined;
+        if (e) this.slots[e.at] = undefined;
         this.slots[at] = r.id;
-        this.positions.set(r.id, at);
       }
-      if (!this.handleById.has(r.id)) this.handleById.set(r.id, { id: r.id });
-      this.records.set(r.id, r);
-    });
+      if (e) {
+        e.record = r;
+        e.at = at;
+      } else {
+        e = { record: r, handle: earlier?.get(r.id)?.handle ?? { id: r.id }, at };
+        this.entries.set(r.id, e);
+      }
+    }
     return moved;
   }
 
   private forget(id: string): void {
-    const at = this.positions.get(id);
-    if (at !== undefined && this.slots[at] === id) this.slots[at] = undefined;
-    this.positions.delete(id);
-    this.records.delete(id);
-    this.handleById.delete(id);
+    const e = this.entries.get(id);
+    if (e && this.slots[e.at] === id) this.slots[e.at] = undefined;
+    this.entries.delete(id);
   }
 
   private listChanged(): void {
-    const handles: RowHandle[] = [];
-    for (const id of this.slots) if (id !== undefined) handles.push(this.handleById.get(id)!);
-    this.handles = handles;
+    this.handles = null;
+    this.listVersion++;
   }
 
   private changed(rowIds: string[] | null, listChanged = true): void {

@@ -1,10 +1,10 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import type { ColumnView } from "../data/types";
 import { useToast } from "../ui/toast";
 import { RowLoader } from "./row-loader";
 import type { Viewport } from "./read-plan";
-import { RowStore } from "./row-store";
+import { RowStore, type RowHandle } from "./row-store";
 import { useLiveUpdates } from "./use-live-updates";
 
 /**
@@ -52,7 +52,7 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
   }, [columns, loader]);
 
   const load = useSyncExternalStore(store.subscribeLoad, store.getLoadState, store.getLoadState);
-  const all = useModelHandles(store, load.phase === "loading", scrolling);
+  const all = useModelHandles(store, load.phase === "loading", scrolling, view);
   return { store, loader, live, load, all, onViewport };
 }
 
@@ -61,25 +61,38 @@ const MODEL_EVERY_MS = 1_000;
 
 /**
  * The rows the table model holds (selection, keyboard moves): the store's loaded rows, taken at
- * most once a second while rows load and at once otherwise, and not at all while rows load and the
- * grid scrolls: a rebuild over 100,000 rows is one long task, a dropped frame or more (bench:ui).
- * The grid shows rows as soon as they are read either way; a row not yet in the model shows its
- * values and is selectable a moment later.
+ * once when nothing loads. While rows load, a rebuild over 100,000 rows is one long task, a dropped
+ * frame or more (bench:ui), so the model is taken again only when a row in view is missing from it
+ * (rows read out of view, as the background fill reads them, wait for the load to end), at most
+ * once a second, and not at all while the grid scrolls. The grid shows rows as soon as they are
+ * read either way; a row not yet in the model shows its values and is selectable a moment later.
  */
-function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean) {
+function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean, view: RefObject<Viewport>) {
   const [handles, setHandles] = useState(store.getHandles);
   const paused = loading && scrolling;
   useEffect(() => {
     if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let at = 0;
+    let model: RowHandle[] = [];
+    let ids: Set<string> | null = null;
     const update = () => {
       timer = null;
       at = Date.now();
-      setHandles(store.getHandles());
+      model = store.getHandles();
+      ids = null;
+      setHandles(model);
+    };
+    const missingInView = () => {
+      ids ??= new Set(model.map((h) => h.id));
+      for (let i = view.current.start; i < view.current.end; i++) {
+        const id = store.idAt(i);
+        if (id !== undefined && !ids.has(id)) return true;
+      }
+      return false;
     };
     const unsubscribe = store.subscribeList(() => {
-      if (timer) return;
+      if (timer || (loading && !missingInView())) return;
       const wait = loading ? MODEL_EVERY_MS - (Date.now() - at) : 0;
       if (wait <= 0) update();
       else timer = setTimeout(update, wait);
@@ -89,6 +102,6 @@ function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean) 
       unsubscribe();
       if (timer) clearTimeout(timer);
     };
-  }, [store, loading, paused]);
+  }, [store, loading, paused, view]);
   return handles;
 }
