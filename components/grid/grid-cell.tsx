@@ -2,7 +2,7 @@
 import type { CellView, ColumnView } from "../data/types";
 import { AlertIcon, CheckboxIcon, CheckIcon } from "../ui/icons";
 import { Spinner } from "../ui/spinner";
-import { editorKind, gridHints, selectChoices } from "./column-kinds";
+import { editorKind, gridHints, selectChoices, type EditorKind } from "./column-kinds";
 import { isBusy, isLowConfidence } from "./cell-state";
 
 /** What a cell shows when it is not being edited: a spinner, an error, or the typed value. */
@@ -68,8 +68,10 @@ export function plainText(column: ColumnView, cell: CellView | undefined, thresh
   return value === "" || !STYLED_KINDS.has(editorKind(column)) ? value : null;
 }
 
-const STYLED_KINDS = new Set(["checkbox", "url", "file", "select"]);
+/** The kinds `Value` draws as more than their text. */
+const STYLED_KINDS: ReadonlySet<EditorKind> = new Set<EditorKind>(["checkbox", "url", "file", "select"]);
 
+/** A value by its column's kind: the kinds of STYLED_KINDS here, the rest as text (see plainText). */
 function Value({ column, value }: { column: ColumnView; value: string }) {
   if (value === "") return null;
   switch (editorKind(column)) {

@@ -95,7 +95,8 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
   }, [pos?.rowId, pos?.columnId]);
 
   const virtualRows = rowV.getVirtualItems();
-  const slotted = slotsFor(virtualRows.map((vr) => store.idAt(vr.index) ?? `#${vr.index}`));
+  const rowIds = virtualRows.map((vr) => store.idAt(vr.index));
+  const slotted = slotsFor(rowIds.map((id, at) => id ?? `#${virtualRows[at].index}`));
   const virtualCols = colV.getVirtualItems();
   const focusRendered =
     pos && virtualRows.some((v) => v.index === focusRow) && virtualCols.some((v) => v.index === pos.colIndex) && !ui.edit;
@@ -180,7 +181,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
           <div role="rowgroup">
             {slotted.map(({ at, slot }) => {
               const vr = virtualRows[at];
-              const id = store.idAt(vr.index);
+              const id = rowIds[at];
               if (id === undefined) return <PlaceholderRow key={`placeholder-${slot}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
               const row = model.rowsById[id];
               return (

@@ -15,8 +15,7 @@ export function useLeapingRange() {
     const screen = range.endIndex - range.startIndex + 1;
     const leapt = last.current >= 0 && Math.abs(range.startIndex - last.current) > screen;
     last.current = range.startIndex;
-    if (!leapt) return defaultRangeExtractor(range);
-    return Array.from({ length: screen }, (_, i) => range.startIndex + i);
+    return defaultRangeExtractor(leapt ? { ...range, overscan: 0 } : range);
   }, []);
 }
 

@@ -44,6 +44,7 @@ describe("text cells", () => {
   it("leave styled kinds, statuses and marks to the cell's content", () => {
     expect(plainText(column("url"), { value: "https://a.example" }, 0.5)).toBeNull();
     expect(plainText(column("checkbox"), { value: "true" }, 0.5)).toBeNull();
+    expect(plainText(column("select"), { value: "Open" }, 0.5)).toBeNull();
     expect(plainText(column("short-text", true), { value: "", status: "running" }, 0.5)).toBeNull();
     expect(plainText(column("short-text", true), { value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.2 } }, 0.5)).toBeNull();
     expect(plainText(column("short-text"), { value: "x", stale: true }, 0.5)).toBeNull();
