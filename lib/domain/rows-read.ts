@@ -1,4 +1,4 @@
-import type { Tx } from "../db/database.ts";
+import type { Read, Tx } from "../db/database.ts";
 import { appError } from "../errors.ts";
 import { loadBase, loadColumns } from "./base-context.ts";
 import { rowJson, standardRowWriter, type RowValues, type ViewColumn } from "./row-view.ts";
@@ -25,19 +25,18 @@ export function statesOf(raw: unknown): Map<string, CellState> {
 }
 
 /**
- * Get Row. The base, the row and the columns come in one statement: this is the endpoint that
- * is called per row under load, and each extra round trip costs a visible share of its rate.
+ * Get Row. The base, the row and the columns come in one statement, read through the driver
+ * (`Database.read`): this is the endpoint that is called per row under load, and each extra round
+ * trip, or Prisma's mapping of the answer, costs a visible share of its rate.
  */
-export async function getRow(tx: Tx, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
-  const [hit] = await tx.$queryRawUnsafe<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null; cells?: unknown }[]>(
+export async function getRow(read: Read, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
+  const [hit] = await read<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null; cells?: unknown }>(
     `SELECT r.id AS row_id, r."values",${expand ? ` ${cellsOfRow()} AS cells,` : ""}
        (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled, 'columnOptions', c.column_options, 'calibration', c.calibration) ORDER BY c.position)
           FROM columns c WHERE c.sheet_id = s.id) AS columns
      FROM bases b JOIN sheets s ON s.base_id = b.id LEFT JOIN rows r ON r.sheet_id = s.id AND r.id = $3
      WHERE b.id = $1 AND b.workspace_id = $2`,
-    baseId,
-    workspaceId,
-    rowId,
+    [baseId, workspaceId, rowId],
   );
   if (!hit) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
   if (!hit.row_id) throw appError("row_not_found", `No row "${rowId}" in this base.`);
