@@ -42,6 +42,8 @@ export class RowStore {
    */
   private handles: RowHandle[] | null = [];
   private listVersion = 0;
+  /** Counts rows leaving the store (deleted, displaced, dropped by a reset or a smaller count). */
+  private drops = 0;
   private rowListeners = new Map<string, Set<Listener>>();
   private listListeners = new Set<Listener>();
   private anyListeners = new Set<Listener>();
@@ -103,6 +105,8 @@ export class RowStore {
   };
   /** Changes whenever getHandles would: what the grid renders by, without building the list. */
   getListVersion = (): number => this.listVersion;
+  /** Changes whenever a row leaves the store: a list taken before may hold a row that is gone. */
+  getDropVersion = (): number => this.drops;
   getVersion = (): number => this.version;
   getLoadState = (): LoadState => this.load;
 
@@ -134,6 +138,7 @@ export class RowStore {
   reset(total: number, offset: number, rows: RowRecord[]): void {
     const before = this.entries;
     this.entries = new Map();
+    this.drops++;
     this.slots = new Array<string | undefined>(total).fill(undefined);
     this.place(offset, rows, before);
     this.listChanged();
@@ -255,7 +260,7 @@ export class RowStore {
   private forget(id: string): void {
     const e = this.entries.get(id);
     if (e && this.slots[e.at] === id) this.slots[e.at] = undefined;
-    this.entries.delete(id);
+    if (this.entries.delete(id)) this.drops++;
   }
 
   private listChanged(): void {

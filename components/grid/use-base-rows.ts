@@ -59,13 +59,35 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
 /** While rows load, the table model is rebuilt at most this often: each rebuild costs every loaded row. */
 const MODEL_EVERY_MS = 1_000;
 
+/** What the table model was built from: the rows it holds, and the store's drop version then. */
+export interface ModelBuild {
+  handles: RowHandle[];
+  drops: number;
+  ids?: Set<string>;
+}
+
+/**
+ * Whether the table model lags the store in a way the user could meet while rows load: a row it
+ * holds has left the store (deleted elsewhere, so selecting it would act on nothing), or a row in
+ * view is missing from it (not selectable yet). Rows read out of view can wait.
+ */
+export function modelLags(store: RowStore, built: ModelBuild, view: Viewport): boolean {
+  if (store.getDropVersion() !== built.drops) return true;
+  built.ids ??= new Set(built.handles.map((h) => h.id));
+  for (let i = view.start; i < view.end; i++) {
+    const id = store.idAt(i);
+    if (id !== undefined && !built.ids.has(id)) return true;
+  }
+  return false;
+}
+
 /**
  * The rows the table model holds (selection, keyboard moves): the store's loaded rows, taken at
  * once when nothing loads. While rows load, a rebuild over 100,000 rows is one long task, a dropped
- * frame or more (bench:ui), so the model is taken again only when a row in view is missing from it
- * (rows read out of view, as the background fill reads them, wait for the load to end), at most
- * once a second, and not at all while the grid scrolls. The grid shows rows as soon as they are
- * read either way; a row not yet in the model shows its values and is selectable a moment later.
+ * frame or more (bench:ui), so the model is taken again only when it lags in view (`modelLags`),
+ * at most once a second, and not at all while the grid scrolls. The grid shows rows as soon as
+ * they are read either way; a row not yet in the model shows its values and is selectable a moment
+ * later.
  */
 function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean, view: RefObject<Viewport>) {
   const [handles, setHandles] = useState(store.getHandles);
@@ -74,25 +96,15 @@ function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean, 
     if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let at = 0;
-    let model: RowHandle[] = [];
-    let ids: Set<string> | null = null;
+    let built: ModelBuild = { handles: [], drops: 0 };
     const update = () => {
       timer = null;
       at = Date.now();
-      model = store.getHandles();
-      ids = null;
-      setHandles(model);
-    };
-    const missingInView = () => {
-      ids ??= new Set(model.map((h) => h.id));
-      for (let i = view.current.start; i < view.current.end; i++) {
-        const id = store.idAt(i);
-        if (id !== undefined && !ids.has(id)) return true;
-      }
-      return false;
+      built = { handles: store.getHandles(), drops: store.getDropVersion() };
+      setHandles(built.handles);
     };
     const unsubscribe = store.subscribeList(() => {
-      if (timer || (loading && !missingInView())) return;
+      if (timer || (loading && !modelLags(store, built, view.current))) return;
       const wait = loading ? MODEL_EVERY_MS - (Date.now() - at) : 0;
       if (wait <= 0) update();
       else timer = setTimeout(update, wait);
