@@ -63,7 +63,14 @@ const MODEL_EVERY_MS = 1_000;
 export interface ModelBuild {
   handles: RowHandle[];
   drops: number;
-  ids?: Set<string>;
+  /** Whether the model holds a row (its set of ids is built on the first question). */
+  holds(id: string): boolean;
+}
+
+export function modelBuild(store: RowStore): ModelBuild {
+  const handles = store.getHandles();
+  let ids: Set<string> | null = null;
+  return { handles, drops: store.getDropVersion(), holds: (id) => (ids ??= new Set(handles.map((h) => h.id))).has(id) };
 }
 
 /**
@@ -73,10 +80,9 @@ export interface ModelBuild {
  */
 export function modelLags(store: RowStore, built: ModelBuild, view: Viewport): boolean {
   if (store.getDropVersion() !== built.drops) return true;
-  built.ids ??= new Set(built.handles.map((h) => h.id));
   for (let i = view.start; i < view.end; i++) {
     const id = store.idAt(i);
-    if (id !== undefined && !built.ids.has(id)) return true;
+    if (id !== undefined && !built.holds(id)) return true;
   }
   return false;
 }
@@ -96,11 +102,11 @@ function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean, 
     if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let at = 0;
-    let built: ModelBuild = { handles: [], drops: 0 };
+    let built = modelBuild(store);
     const update = () => {
       timer = null;
       at = Date.now();
-      built = { handles: store.getHandles(), drops: store.getDropVersion() };
+      built = modelBuild(store);
       setHandles(built.handles);
     };
     const unsubscribe = store.subscribeList(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RowStore } from "../../components/grid/row-store.ts";
-import { modelLags, type ModelBuild } from "../../components/grid/use-base-rows.ts";
+import { modelBuild as build, modelLags } from "../../components/grid/use-base-rows.ts";
 import type { RowRecord } from "../../components/data/types.ts";
 
 // While rows load, the table model (selection, keyboard moves) is rebuilt only when it lags the
@@ -8,7 +8,6 @@ import type { RowRecord } from "../../components/data/types.ts";
 
 const row = (id: string): RowRecord => ({ id, processing: false, cells: { Name: { value: id } } });
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => row(`r${from + i}`));
-const build = (store: RowStore): ModelBuild => ({ handles: store.getHandles(), drops: store.getDropVersion() });
 const view = { start: 0, end: 10, rowsPerSecond: 0 };
 
 describe("modelLags", () => {
