@@ -126,3 +126,20 @@ export function intQuery(name: string, min: number, max: number, description: st
     .optional()
     .describe(description);
 }
+
+// A secret in an answer (a new API key, a webhook's signing secret) is shown once: a replay of the
+// request (Idempotency-Key) carries null in its place, so the stored answer never holds it.
+const secretFields = z.registry<{ secret: true }>();
+
+/** A response field holding a secret: a string in the first answer, null in a replay of it. */
+export function secretField(description: string) {
+  const schema = z.string().nullable().describe(description);
+  secretFields.add(schema, { secret: true });
+  return schema;
+}
+
+/** The response fields of an endpoint that hold a secret (top level). */
+export function secretFieldsOf(endpoint: Endpoint): string[] {
+  const shape = (endpoint.response as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.keys(shape).filter((name) => secretFields.has(shape[name]));
+}

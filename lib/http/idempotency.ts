@@ -13,12 +13,15 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
+// Hop-by-hop and length headers belong to the first connection, not to the answer; a cookie is a secret.
+const NOT_STORED = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "set-cookie"]);
 
 export interface IdempotentRequest {
   workspaceId: string;
   key: string;
   fingerprint: string;
+  /** The answer's fields that hold a secret (secretFieldsOf): stored, and replayed, as null. */
+  withhold?: readonly string[];
 }
 
 /** The key of a POST that carries one, or undefined; a malformed key is a 400. */
@@ -31,15 +34,17 @@ export function idempotencyKeyOf(req: Request, endpoint: Endpoint | undefined, w
   return key;
 }
 
-/** What makes two requests "the same": method, path, query, what was asked for, and the body. */
+/**
+ * What makes two requests "the same": method, path, query, what was asked for, and the body. An
+ * upload's body is its file: name, type and the SHA-256 of its bytes, never the raw request, whose
+ * multipart boundary changes on every retry (answer-once.ts).
+ */
 export function fingerprintOf(req: Request, body: unknown): string {
   const url = new URL(req.url);
-  const hash = createHash("sha256").update(`${req.method} ${url.pathname}${url.search}\n${req.headers.get("accept") ?? ""}\n`);
-  // A streamed upload (body undefined here) is claimed before it is read, so it is known by its
-  // length; not by its Content-Type, whose multipart boundary changes on every retry.
-  if (body === undefined) hash.update(`length ${req.headers.get("content-length") ?? "?"}`);
-  else hash.update(canonicalJson(body));
-  return hash.digest("hex");
+  return createHash("sha256")
+    .update(`${req.method} ${url.pathname}${url.search}\n${req.headers.get("accept") ?? ""}\n`)
+    .update(canonicalJson(body))
+    .digest("hex");
 }
 
 // Key order carries no meaning in JSON, so {"a":1,"b":2} and {"b":2,"a":1} are the same body.
@@ -105,14 +110,19 @@ export async function recordAnswer(prisma: Prisma, r: IdempotentRequest, res: Re
     await release(prisma, r);
     return res;
   }
-  // Hop-by-hop and length headers belong to the first connection, not to the answer.
-  const kept = [...res.headers.entries()].filter(([name]) => !HOP_BY_HOP.has(name));
-  const headers = JSON.stringify(Object.fromEntries(kept));
-  const store = (body: string) =>
-    prisma.idempotencyKey.updateMany({ where: { workspaceId: r.workspaceId, key: r.key, fingerprint: r.fingerprint }, data: { statusCode: res.status, headers, body } });
-  if (!/text\/event-stream/i.test(res.headers.get("content-type") ?? "") || !res.body) {
+  const kept = Object.fromEntries([...res.headers.entries()].filter(([name]) => !NOT_STORED.has(name)));
+  const store = (body: string, extra: Record<string, string> = {}) =>
+    prisma.idempotencyKey.updateMany({
+      where: { workspaceId: r.workspaceId, key: r.key, fingerprint: r.fingerprint },
+      data: { statusCode: res.status, headers: JSON.stringify({ ...kept, ...extra }), body },
+    });
+  const withhold = r.withhold ?? [];
+  if (!/text\/event-stream/i.test(res.headers.get("content-type") ?? "") || !res.body || withhold.length > 0) {
     const body = await res.text();
-    await store(body);
+    const stored = withholdSecrets(body, withhold);
+    // An answer that may hold a secret and cannot be read as an object is not stored at all.
+    if (stored === undefined) await release(prisma, r);
+    else await store(stored.body, stored.withheld.length ? { "idempotency-withheld": stored.withheld.join(", ") } : {});
     return new Response(body, { status: res.status, headers: res.headers });
   }
   const decoder = new TextDecoder();
@@ -140,6 +150,24 @@ export async function recordAnswer(prisma: Prisma, r: IdempotentRequest, res: Re
     },
   });
   return new Response(body, { status: res.status, headers: res.headers });
+}
+
+/**
+ * The answer as stored: each secret field present is null, and named in `withheld`. The first
+ * answer showed the secret; the replay says it was withheld rather than minting another.
+ */
+export function withholdSecrets(body: string, fields: readonly string[]): { body: string; withheld: string[] } | undefined {
+  if (fields.length === 0) return { body, withheld: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const withheld = fields.filter((f) => Object.hasOwn(value, f));
+  if (withheld.length === 0) return { body, withheld };
+  return { body: JSON.stringify({ ...value, ...Object.fromEntries(withheld.map((f) => [f, null])) }), withheld };
 }
 
 async function release(prisma: Prisma, r: IdempotentRequest) {

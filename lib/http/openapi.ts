@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ERROR_CATALOG, type ErrorCode } from "../errors.ts";
-import { notFoundCodeOf, type Endpoint } from "./endpoint.ts";
+import { notFoundCodeOf, secretFieldsOf, type Endpoint } from "./endpoint.ts";
 import { ENDPOINTS } from "./schemas/index.ts";
 import { REQUEST_EXAMPLES } from "./openapi-examples.ts";
 import { stripBetween } from "../text.ts";
@@ -139,6 +139,11 @@ const REPLAYED_HEADER = {
   schema: { type: "string", enum: ["true"] },
 };
 
+const WITHHELD_HEADER = {
+  description: "On a replay: the fields whose secret is withheld (null). A secret is shown once, in the first answer.",
+  schema: { type: "string" },
+};
+
 const errorResponse = (description: string, code: ErrorCode) => ({
   description,
   content: {
@@ -158,7 +163,7 @@ function responses(e: Endpoint): Json {
   const out: Json = {
     [String(e.status ?? 200)]: {
       description: (streamed ? e.description : undefined) ?? (schema.description as string | undefined) ?? e.summary,
-      ...(replayable ? { headers: { "Idempotency-Replayed": REPLAYED_HEADER } } : {}),
+      ...(replayable ? { headers: { "Idempotency-Replayed": REPLAYED_HEADER, ...(secretFieldsOf(e).length ? { "Idempotency-Withheld": WITHHELD_HEADER } : {}) } } : {}),
       ...(media.length ? { content } : {}),
     },
   };

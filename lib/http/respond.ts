@@ -3,7 +3,8 @@ import { getRuntime, type Runtime } from "../runtime.ts";
 import { authenticate, type Principal } from "../auth/authenticate.ts";
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from "./endpoint.ts";
 import { parseParams, parseQuery, readEndpointBody } from "./parse.ts";
-import { claimKey, fingerprintOf, idempotencyKeyOf, recordAnswer } from "./idempotency.ts";
+import { idempotencyKeyOf } from "./idempotency.ts";
+import { answerOnce } from "./answer-once.ts";
 import { rateLimitHeaders } from "../auth/api-rate-limit.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
@@ -78,14 +79,10 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
         const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes);
         ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;
       }
-      // A POST with an Idempotency-Key that passed validation runs at most once (idempotency.ts).
+      // A POST with an Idempotency-Key that passed validation runs at most once (answer-once.ts).
       const key = idempotencyKeyOf(req, endpoint, auth.workspaceId);
-      let res: Response;
-      if (key === undefined) res = await answer(handler, ctx, options.status);
-      else {
-        const claim = { workspaceId: auth.workspaceId, key, fingerprint: fingerprintOf(req, ctx.body) };
-        res = (await claimKey(rt.db.prisma, claim)) ?? (await recordAnswer(rt.db.prisma, claim, await answer(handler, ctx, options.status)));
-      }
+      const run = () => answer(handler, ctx, options.status);
+      const res = key === undefined || !endpoint ? await run() : await answerOnce(rt.db.prisma, { req, endpoint, workspaceId: auth.workspaceId, key, body: ctx.body }, run);
       return rate ? withRateHeaders(res, rt.apiLimiter.limit, rate.remaining) : res;
     } catch (e) {
       return errorResponse(e);

@@ -6,6 +6,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { appError } from "../errors.ts";
+import { claimUpload } from "./answer-once.ts";
 
 // An uploaded file (an import's or a base's), streamed from the request straight to disk and
 // hashed on the way: the body itself, or the multipart field `file`. It is never held in memory,
@@ -39,6 +40,8 @@ export async function receiveUpload(req: Request, target: string, limit: UploadL
   try {
     const received = multipart ? await receiveMultipart(req, type, part, limit) : await receiveBody(req, type, part, limit);
     if (received.size === 0) throw appError("empty_file", "The file is empty.");
+    // Its Idempotency-Key, if any, is claimed now that the bytes are known (answer-once.ts).
+    await claimUpload(req, received);
     await rename(part, target);
     return received;
   } catch (e) {

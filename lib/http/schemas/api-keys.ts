@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, pathId } from "../endpoint.ts";
+import { defineEndpoint, pathId, secretField } from "../endpoint.ts";
 import { isoDate, nullableIsoDate } from "./common.ts";
 
 const apiKeyViewShape = {
@@ -23,11 +23,12 @@ export const createApiKey = defineEndpoint({
   method: "POST",
   path: "/api/v1/api-keys",
   summary: "Create an API key",
-  description: "The key itself is in this answer only; it is stored as a hash.",
+  description:
+    "The key itself is in this answer only; it is stored as a hash. A replay of this request (same Idempotency-Key) returns the same key without it: `key` is null and `Idempotency-Withheld: key` says so.",
   body: z.object({ name: z.string().trim().min(1).max(100).default("API key").describe('A name, 1 to 100 characters; default "API key".') }).strict(),
   bodyType: "optional-json",
   status: 201,
-  response: z.strictObject({ ...apiKeyViewShape, key: z.string().describe("The key: cw_ followed by 40 characters. Shown once.") }),
+  response: z.strictObject({ ...apiKeyViewShape, key: secretField("The key: cw_ followed by 40 characters. Shown once: null in a replay of this request.") }),
 });
 
 export const revokeApiKey = defineEndpoint({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
+import { defineEndpoint, intQuery, pathId, secretField } from "../endpoint.ts";
 import { cursorQuery, isoDate, nullableIsoDate } from "./common.ts";
 import { createEndpointSchema, rotateSecretSchema, updateEndpointSchema, WEBHOOK_EVENTS } from "../../webhooks/endpoints.ts";
 import { DELIVERY_STATUSES } from "../../webhooks/deliveries.ts";
@@ -25,7 +25,7 @@ const endpointShape = {
 };
 const endpointSchema = z.strictObject(endpointShape).describe("A webhook endpoint, without its secret.");
 const withSecret = z
-  .strictObject({ ...endpointShape, secret: z.string().describe("The signing secret (whsec_…); shown here and after rotation only.") })
+  .strictObject({ ...endpointShape, secret: secretField("The signing secret (whsec_…); shown here and after rotation only, and null in a replay of the request.") })
   .describe("A webhook endpoint with its signing secret.");
 
 const deliveryView = z
