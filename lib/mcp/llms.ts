@@ -1,8 +1,24 @@
+import { publicOrigin } from "../auth/session-cookie.ts";
 import { ENDPOINTS } from "../http/schemas/index.ts";
 import { TOOLS } from "./tools.ts";
 
 // /llms.txt, per the llms.txt convention: a title, a one-paragraph summary, then sections of
 // links. Generated from the endpoint registry and the MCP tool table, so it never goes stale.
+
+/**
+ * The file with links on the origin the client asked for: its Host, and X-Forwarded-Host and
+ * -Proto only behind a trusted proxy (TRUST_PROXY), since anyone can send them. Vary names each
+ * header read, so a shared cache never hands one host's links to another.
+ */
+export function llmsTxtResponse(req: Request, trustProxy: boolean): Response {
+  return new Response(llmsTxt(publicOrigin(req, trustProxy)), {
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "public, max-age=300",
+      vary: trustProxy ? "Host, X-Forwarded-Host, X-Forwarded-Proto" : "Host",
+    },
+  });
+}
 
 export function llmsTxt(origin: string): string {
   const byTag = new Map<string, string[]>();
