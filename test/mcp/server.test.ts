@@ -65,7 +65,14 @@ describe("the running server", () => {
     const bundle = await fetch(`${server.url}/docs/scalar.js`);
     expect([bundle.status, bundle.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
-    const llms = await (await fetch(`${server.url}/llms.txt`)).text();
+    // Without TRUST_PROXY a forged X-Forwarded-Host changes no link, and the answer says what it varies on.
+    const llmsRes = await fetch(`${server.url}/llms.txt`, { headers: { "x-forwarded-host": "evil.example" } });
+    expect(llmsRes.status).toBe(200);
+    // Next.js adds its own fields (rsc, Accept-Encoding) to ours.
+    expect(llmsRes.headers.get("vary")?.split(",").map((f) => f.trim())).toContain("Host");
+    expect(llmsRes.headers.get("cache-control")).toBe("public, max-age=300");
+    const llms = await llmsRes.text();
+    expect(llms).not.toContain("evil.example");
     expect(llms).toMatch(/^# Cellwright\n\n> /);
     expect(llms).toContain(`${server.url}/api/v1/openapi.json`);
     expect(llms).toContain("`query_rows`");
