@@ -89,7 +89,13 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
+// Next.js bundles the runtime (built at start) apart from each route handler, so an AppError thrown
+// by a runtime-built service is an instance of another copy of this class than the route's. It is
+// known by a process-wide brand instead, and by a code the catalog holds.
+const APP_ERROR = Symbol.for("cellwright.AppError");
+
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: unknown;
@@ -114,4 +120,6 @@ export class AppError extends Error {
 export const appError = (code: ErrorCode, message?: string, details?: unknown) =>
   new AppError(code, message, details);
 
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+/** An AppError made by any bundle's copy of this module (a class test would miss the other copies). */
+export const isAppError = (e: unknown): e is AppError =>
+  typeof e === "object" && e !== null && (e as { [APP_ERROR]?: unknown })[APP_ERROR] === true && Object.hasOwn(ERROR_CATALOG, (e as AppError).code);
