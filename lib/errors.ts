@@ -21,6 +21,7 @@ export const ERROR_CATALOG = {
   invalid_session: { status: 401, message: "The session has expired or was signed out; sign in again." },
   invalid_sign_in_link: { status: 401, message: "The sign-in link is invalid, expired or already used; ask for a new one with `npm run cli -- sign-in-link`." },
   cross_site_request: { status: 403, message: "A signed-in browser request must come from this site." },
+  host_not_allowed: { status: 421, message: "This server does not answer to the host this request names." },
   // not found
   not_found: { status: 404, message: "No such endpoint." },
   base_not_found: { status: 404, message: "Base not found." },

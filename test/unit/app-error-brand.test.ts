@@ -11,7 +11,8 @@ import { errorResponse } from "../../lib/http/respond.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** A second, separate instance of the errors module, as another bundle holds it. */
-const otherBundle = () => import("../../lib/errors.ts?another-bundle") as Promise<typeof import("../../lib/errors.ts")>;
+const ANOTHER_COPY = "../../lib/errors.ts?another-bundle";
+const otherBundle = () => import(ANOTHER_COPY) as Promise<typeof import("../../lib/errors.ts")>;
 
 describe("isAppError", () => {
   it("knows an AppError from another copy of the module, which instanceof does not", async () => {
