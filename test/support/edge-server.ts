@@ -31,6 +31,13 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 }
 
 async function serveWithRoutes(req: IncomingMessage, res: ServerResponse, origin: string) {
+  // As the real server does: a body the handler left unread (a request refused before reading it,
+  // past the rate limit) is discarded once the answer is out, so the kept-alive connection goes on.
+  res.on("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
   let response: Response;
   try {
     response = await dispatch(toRequest(req, origin));
