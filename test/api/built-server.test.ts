@@ -3,25 +3,32 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { rawRequest } from "../support/edge-server.ts";
+import { freshDatabaseTarget } from "../support/database.ts";
 import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 
 // What only the built server shows. Next.js bundles the runtime (and its rate limiter) apart from
 // the route handlers, so an error class crosses bundles there and nowhere in the unit suites: past
 // a low limit the server must answer 429 rate_limited with Retry-After and the RateLimit fields,
-// never 500. And the host check of the real `npm start` edge, for the API, MCP and pages.
+// never 500. And the host check of the real `npm start` edge, for the API, MCP and pages. With
+// TEST_DATABASE_URL the server runs on PostgreSQL, whose limiter shares its buckets in a table.
 
 const KEY = "cw_builtServerKey000000000000000000000000001";
 let server: ServerProcess;
 let dataDir: string;
 let port: string;
+let drop: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-built-"));
-  server = await startServerProcess({ DATA_DIR: dataDir, API_KEY: KEY, UI_AUTO_LOGIN: "true", API_RATE_LIMIT: "5", API_RATE_BURST: "10" }, await pickServerPort());
+  const db = await freshDatabaseTarget();
+  drop = db.drop;
+  const database = db.target.kind === "postgres" ? { DATABASE_URL: db.target.url } : {};
+  server = await startServerProcess({ DATA_DIR: dataDir, ...database, API_KEY: KEY, UI_AUTO_LOGIN: "true", API_RATE_LIMIT: "5", API_RATE_BURST: "10" }, await pickServerPort());
   port = new URL(server.url).port;
 }, 300_000);
 afterAll(async () => {
   await server?.stop();
+  await drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
