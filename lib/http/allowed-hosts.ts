@@ -6,8 +6,9 @@ import type { Config } from "../config.ts";
 // apart is the Host header, which names attacker.example. A request is served only when the host
 // it names is one this server answers to: localhost, any IP address (a page served from an IP
 // address has that address as its origin, so no name was rebound), the address it listens on,
-// PUBLIC_URL's host and ALLOWED_HOSTS. Names are compared without ports, as the MCP SDK's own
-// host check does: the socket a request arrived on already fixes the port.
+// PUBLIC_URL's host and ALLOWED_HOSTS. Names are compared without ports, as the MCP SDK's
+// hostHeaderValidation middleware does: the socket a request arrived on already fixes the port,
+// and a proxy in front may name the public one.
 
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "[::]"]);
 
