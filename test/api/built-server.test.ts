@@ -22,7 +22,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-built-"));
   const db = await freshDatabaseTarget();
   drop = db.drop;
-  const database = db.target.kind === "postgres" ? { DATABASE_URL: db.target.url } : {};
+  const database: Record<string, string> = db.target.kind === "postgres" ? { DATABASE_URL: db.target.url } : {};
   server = await startServerProcess({ DATA_DIR: dataDir, ...database, API_KEY: KEY, UI_AUTO_LOGIN: "true", API_RATE_LIMIT: "5", API_RATE_BURST: "10" }, await pickServerPort());
   port = new URL(server.url).port;
 }, 300_000);
