@@ -23,6 +23,8 @@ const schema = z.object({
   WORKER_IN_PROCESS: z.enum(["true", "false"]).optional(),
   BENCH_FLOOR: bool,
   TRUST_PROXY: bool,
+  PUBLIC_URL: optionalString,
+  ALLOWED_HOSTS: optionalString,
   API_RATE_LIMIT: z.coerce.number().nonnegative().default(50),
   API_RATE_BURST: int(200),
 
@@ -93,6 +95,10 @@ function buildConfig(e: z.infer<typeof schema>) {
     benchFloor: e.BENCH_FLOOR,
     /** X-Forwarded-Proto and X-Forwarded-Host are believed only behind a trusted reverse proxy. */
     trustProxy: e.TRUST_PROXY,
+    /** The origin browsers reach the server at (a reverse proxy's), when it is not the server's own address. */
+    publicUrl: parsePublicUrl(e.PUBLIC_URL),
+    /** Host names a request may name besides the defaults (lib/http/allowed-hosts.ts): ALLOWED_HOSTS. */
+    allowedHosts: parseAllowedHosts(e.ALLOWED_HOSTS),
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     seedApiKey: e.API_KEY,
@@ -188,6 +194,22 @@ function parseHostList(raw: string | undefined): string[] {
   for (const entry of entries) {
     const ok = entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry) || HOST_NAME.test(entry);
     if (!ok) throw new Error(`ALLOWED_PRIVATE_HOSTS: "${entry}" is not a host name, an IP address or a CIDR range`);
+  }
+  return entries;
+}
+
+function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const url = URL.parse(raw);
+  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname) throw new Error(`PUBLIC_URL: "${raw}" is not an http:// or https:// URL`);
+  return url.origin;
+}
+
+/** ALLOWED_HOSTS: comma-separated host names and IP addresses, without ports. */
+function parseAllowedHosts(raw: string | undefined): string[] {
+  const entries = (raw ?? "").split(",").map((p) => p.trim().toLowerCase()).filter(Boolean);
+  for (const entry of entries) {
+    if (!ipaddr.isValid(entry.replace(/^\[(.*)\]$/, "$1")) && !HOST_NAME.test(entry)) throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name or an IP address (give no port)`);
   }
   return entries;
 }

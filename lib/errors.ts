@@ -21,6 +21,7 @@ export const ERROR_CATALOG = {
   invalid_session: { status: 401, message: "The session has expired or was signed out; sign in again." },
   invalid_sign_in_link: { status: 401, message: "The sign-in link is invalid, expired or already used; ask for a new one with `npm run cli -- sign-in-link`." },
   cross_site_request: { status: 403, message: "A signed-in browser request must come from this site." },
+  host_not_allowed: { status: 421, message: "This server does not answer to the host this request names." },
   // not found
   not_found: { status: 404, message: "No such endpoint." },
   base_not_found: { status: 404, message: "Base not found." },
@@ -89,7 +90,13 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
+// Next.js bundles the runtime (built at start) apart from each route handler, so an AppError thrown
+// by a runtime-built service is an instance of another copy of this class than the route's. It is
+// known by a process-wide brand instead, and by a code the catalog holds.
+const APP_ERROR = Symbol.for("cellwright.AppError");
+
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: unknown;
@@ -114,4 +121,6 @@ export class AppError extends Error {
 export const appError = (code: ErrorCode, message?: string, details?: unknown) =>
   new AppError(code, message, details);
 
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+/** An AppError made by any bundle's copy of this module (a class test would miss the other copies). */
+export const isAppError = (e: unknown): e is AppError =>
+  typeof e === "object" && e !== null && (e as { [APP_ERROR]?: unknown })[APP_ERROR] === true && Object.hasOwn(ERROR_CATALOG, (e as AppError).code);

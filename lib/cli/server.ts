@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import next from "next";
 import type { Config } from "../config.ts";
 import { answerClientError, edgeListener } from "../http/edge-listener.ts";
+import { hostPolicy } from "../http/allowed-hosts.ts";
 import { startControl } from "./control.ts";
 
 /**
@@ -16,7 +17,7 @@ export async function serve(root: string, config: Config): Promise<void> {
   const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer(edgeListener(config.trustProxy, handle, startControl(config)));
+  const server = createServer(edgeListener(config.trustProxy, hostPolicy(config), handle, startControl(config)));
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

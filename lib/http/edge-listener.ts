@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { ERROR_CATALOG } from "../errors.ts";
+import { namedHosts, type HostPolicy } from "./allowed-hosts.ts";
 import { guardApiRequest } from "./request-guard.ts";
 import { allowedMethods } from "./schemas/index.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -14,16 +15,30 @@ function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
   return typeof proto === "string" && proto.split(",")[0].trim().toLowerCase() === "https";
 }
 
+/** The refusal of a request naming a host this server does not answer to (DNS rebinding), before any session or cookie. */
+function hostRefusal(req: IncomingMessage, trustProxy: boolean, hosts: HostPolicy) {
+  if (namedHosts({ get: (name) => req.headers[name] as string | undefined }, trustProxy).every((h) => hosts.allows(h))) return null;
+  const { status, message } = ERROR_CATALOG.host_not_allowed;
+  const body = JSON.stringify({ error: { code: "host_not_allowed", message: `${message} Add it to ALLOWED_HOSTS or set PUBLIC_URL to serve it.` } });
+  return { status, headers: { "content-type": "application/json; charset=utf-8" }, body };
+}
+
 /**
- * What every request meets before the app: the security headers, then, under /api, the request
- * guard, so that what the framework would answer with a redirect, a text 500 or an HTML page is
- * answered in JSON from the error catalog instead. `handle` serves whatever passes.
+ * What every request meets before the app: the security headers, the host check (pages too),
+ * then, under /api, the request guard, so that what the framework would answer with a redirect, a
+ * text 500 or an HTML page is answered in JSON from the error catalog instead. `handle` serves
+ * whatever passes.
  */
-export function edgeListener(trustProxy: boolean, handle: NodeHandler, control?: ((req: IncomingMessage, res: ServerResponse) => boolean) | null): NodeHandler {
+export function edgeListener(
+  trustProxy: boolean,
+  hosts: HostPolicy,
+  handle: NodeHandler,
+  control?: ((req: IncomingMessage, res: ServerResponse) => boolean) | null,
+): NodeHandler {
   return (req, res) => {
     for (const [name, value] of Object.entries(securityHeaders(isHttps(req, trustProxy)))) res.setHeader(name, value);
     if (control?.(req, res)) return;
-    const blocked = guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
+    const blocked = hostRefusal(req, trustProxy, hosts) ?? guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
     if (!blocked) return void handle(req, res);
     res.writeHead(blocked.status, blocked.headers);
     res.end(blocked.body);

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import { inTransaction } from "../db/work.ts";
-import { AppError } from "../errors.ts";
+import { isAppError } from "../errors.ts";
 import { loadBase, loadColumns, touchBase } from "../domain/base-context.ts";
 import { insertColumn, updateColumnRecord } from "../domain/columns.ts";
 import { ColumnIndex } from "../domain/row-input.ts";
@@ -59,14 +59,14 @@ export async function runImport(rt: ImportRuntime, job: ImportRow, owner: string
       const row = await failImport(w.tx, job.id, owner, failureOf(e));
       if (row) announce(w, row);
     });
-    if (!(e instanceof ParseFailure) && !(e instanceof AppError)) console.error(`[cellwright] import ${job.id} failed:`, e);
+    if (!(e instanceof ParseFailure) && !isAppError(e)) console.error(`[cellwright] import ${job.id} failed:`, e);
   }
   await rm(file, { force: true });
 }
 
 function failureOf(e: unknown): ImportError {
   if (e instanceof ParseFailure) return { line: e.line, column: null, code: "invalid_file", message: e.message };
-  if (e instanceof AppError) return { line: 0, column: null, code: e.code, message: e.message };
+  if (isAppError(e)) return { line: 0, column: null, code: e.code, message: e.message };
   return { line: 0, column: null, code: "internal_error", message: "The import stopped on an unexpected error." };
 }
 

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
-import { AppError, appError } from "../errors.ts";
+import { appError, isAppError } from "../errors.ts";
 import { excelCellText } from "../extract/xlsx.ts";
 import { openXlsx, type XlsxWorkbook } from "../extract/xlsx-workbook.ts";
 
@@ -152,7 +152,7 @@ async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGener
       yield { line: row.number, fields: Array.from((row.values as unknown[]).slice(1), excelCellText) };
     }
   } catch (e) {
-    if (e instanceof ParseFailure || e instanceof AppError) throw e;
+    if (e instanceof ParseFailure || isAppError(e)) throw e;
     throw new ParseFailure(1, `The XLSX file cannot be read: ${(e as Error).message?.slice(0, 200) || "it is corrupt"}.`);
   } finally {
     book?.close();

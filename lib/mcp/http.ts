@@ -4,6 +4,7 @@ import { errorResponse } from "../http/respond.ts";
 import { principalForKey } from "../auth/authenticate.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Endpoint } from "../http/endpoint.ts";
+import { hostPolicy, transportLists } from "../http/allowed-hosts.ts";
 import { ToolError, type Invoke } from "./call.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -55,7 +56,10 @@ export async function handleMcp(rt: Runtime, req: Request, handlers: Map<Endpoin
     return res;
   }
   const server = createMcpServer(inProcessInvoke(handlers, new URL(req.url).origin, key));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // The edge refuses a foreign Host before any route; the SDK checks again with the same policy,
+  // and also refuses a browser's Origin that is not this site's, as the MCP specification asks.
+  const lists = transportLists(hostPolicy(rt.config), req.headers.get("host") ?? undefined, rt.config.publicUrl);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, ...lists });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req);

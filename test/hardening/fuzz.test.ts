@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "../../lib/db/work.ts";
 import { createEvaluation } from "../../lib/domain/evaluations/evaluations.ts";
 import { ERROR_CATALOG } from "../../lib/errors.ts";
+import { apiRateLimiter, databaseBuckets, memoryBuckets } from "../../lib/auth/api-rate-limit.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { rawRequest, startEdgeServer, type EdgeServer } from "../support/edge-server.ts";
@@ -113,6 +114,40 @@ describe("the fuzz suite", () => {
       before = after;
     }
     console.log(`fuzz (seed ${SEED}): ${tally.sent} requests, ${tally.refused} refused, ${tally.accepted} accepted; by status`, tally.byStatus);
+    expect(failures, failures.join("\n")).toEqual([]);
+  });
+
+  // Every eighth of the same requests against a low limit (API_RATE_LIMIT=2, API_RATE_BURST=5,
+  // below the pace of this loop even on a slow machine): the limit answers in JSON with
+  // Retry-After and the RateLimit fields, never with a 500, and a refusal changes nothing.
+  it("answers them past a low rate limit with 429 rate_limited and Retry-After, never a 5xx", { timeout: 600_000 }, async () => {
+    const cases = fuzzCases(ids, foreign, app.keyA, app.keyB).filter((_, i) => i % 8 === 0);
+    const limit = { perSecond: 2, burst: 5 };
+    const previous = app.rt.apiLimiter;
+    app.rt.apiLimiter = app.rt.db.exclusive ? apiRateLimiter(limit, memoryBuckets()) : apiRateLimiter(limit, databaseBuckets(app.rt.db.prisma), 100);
+    const failures: string[] = [];
+    const byStatus: Record<number, number> = {};
+    try {
+      let before = await fingerprint();
+      for (const c of cases) {
+        const res = await rawRequest(edge.url, c);
+        const label = `${c.kind}: ${c.method} ${c.path.slice(0, 120)} → ${res.status}`;
+        byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+        const unconfigured = res.status === 503 && res.text.includes('"ai_not_configured"');
+        if (res.status >= 500 && !unconfigured) failures.push(`${label} (a server error: ${res.text.slice(0, 200)})`);
+        else if (res.status === 429) {
+          const code = c.method === "HEAD" ? "rate_limited" : (JSON.parse(res.text) as { error: { code: string } }).error.code;
+          if (code !== "rate_limited" || !(Number(res.headers["retry-after"]) >= 1) || !res.headers["ratelimit"]) failures.push(`${label} (a 429 without rate_limited, Retry-After and RateLimit: ${res.text.slice(0, 200)})`);
+        } else if (c.expect !== undefined && res.status !== c.expect) failures.push(`${label} (expected ${c.expect} or 429: ${res.text.slice(0, 200)})`);
+        const after = await fingerprint();
+        if (res.status >= 400 && after !== before) failures.push(`${label} (refused, yet stored data changed)`);
+        before = after;
+      }
+    } finally {
+      app.rt.apiLimiter = previous;
+    }
+    console.log(`fuzz at 2 requests/s (seed ${SEED}): ${cases.length} requests; by status`, byStatus);
+    expect(byStatus[429] ?? 0, "the low limit was reached").toBeGreaterThan(0);
     expect(failures, failures.join("\n")).toEqual([]);
   });
 });

@@ -11,6 +11,8 @@ const handlers = mcpRoute as unknown as Record<string, Handler>;
 /** Dispatches the transport's requests to app/mcp/route.ts, as Next.js would. */
 export const inProcessFetch = async (url: string | URL, init?: RequestInit) => {
   const req = new Request(url, init);
+  // As every HTTP client does, and as the MCP transport's host check needs.
+  if (!req.headers.has("host")) req.headers.set("host", new URL(url).host);
   const handler = handlers[req.method];
   return handler ? handler(req) : new Response(null, { status: 405 });
 };

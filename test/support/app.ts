@@ -48,7 +48,7 @@ export async function createTestApp(env: Env = {}, opts: { credits?: number; eng
     workspaceA: a.workspace.id,
     workspaceB: b.workspace.id,
     async api(method, path, o = {}) {
-      const headers: Record<string, string> = { ...o.headers };
+      const headers: Record<string, string> = { host: "localhost", ...o.headers };
       const key = o.key === undefined ? keyA : o.key;
       if (key) headers["x-api-key"] = key;
       let body: string | undefined;

@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { answerClientError, edgeListener } from "../../lib/http/edge-listener.ts";
+import { hostPolicy } from "../../lib/http/allowed-hosts.ts";
 import { dispatch } from "./router.ts";
 
 // The route handlers behind the same edge as `npm start` (security headers, the request guard),
@@ -30,6 +31,13 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 }
 
 async function serveWithRoutes(req: IncomingMessage, res: ServerResponse, origin: string) {
+  // As the real server does: a body the handler left unread (a request refused before reading it,
+  // past the rate limit) is discarded once the answer is out, so the kept-alive connection goes on.
+  res.on("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
   let response: Response;
   try {
     response = await dispatch(toRequest(req, origin));
@@ -49,9 +57,11 @@ async function serveWithRoutes(req: IncomingMessage, res: ServerResponse, origin
   body.pipe(res);
 }
 
-export async function startEdgeServer(): Promise<EdgeServer> {
+/** `hosts`: the host policy's settings, by default those of a server on 127.0.0.1 with none set. */
+export async function startEdgeServer(hosts: { trustProxy?: boolean; publicUrl?: string; allowedHosts?: string[] } = {}): Promise<EdgeServer> {
   let origin = "";
-  const server = createServer(edgeListener(false, (req, res) => void serveWithRoutes(req, res, origin)));
+  const policy = hostPolicy({ host: "127.0.0.1", publicUrl: hosts.publicUrl, allowedHosts: hosts.allowedHosts ?? [] });
+  const server = createServer(edgeListener(hosts.trustProxy ?? false, policy, (req, res) => void serveWithRoutes(req, res, origin)));
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
