@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { setPriority } from "node:os";
 import { appError, isAppError, type ErrorCode } from "../errors.ts";
 import { detectKind, type Detected } from "./detect.ts";
+import { passagesOf, type PassageRequest, type PassagesOfContent } from "./passages.ts";
 import { readContent } from "./read-content.ts";
 import type { ExtractInput, ExtractLimits, ExtractedContent } from "./types.ts";
 
@@ -24,10 +25,12 @@ export interface ExtractTask {
   limits: ExtractLimits;
   /** An image is detected and passed back without content, instead of refused. */
   imagesPass?: boolean;
+  /** Only the passages relevant to this request come back, instead of the whole text. */
+  passages?: PassageRequest;
 }
 
 export type ExtractTaskResult =
-  | { ok: true; detected: Detected; content?: ExtractedContent }
+  | { ok: true; detected: Detected; content?: ExtractedContent; passages?: PassagesOfContent }
   | { ok: false; code: ErrorCode; message: string; internal?: string };
 
 export default async function extractTask(task: ExtractTask): Promise<ExtractTaskResult> {
@@ -43,6 +46,7 @@ export default async function extractTask(task: ExtractTask): Promise<ExtractTas
     }
     const content = await readContent(input, detected.kind, task.limits);
     if (!content.text.trim()) throw appError("empty_file");
+    if (task.passages) return { ok: true, detected, passages: passagesOf(content, task.passages) };
     return { ok: true, detected, content };
   } catch (e) {
     if (isAppError(e)) return { ok: false, code: e.code, message: e.message };

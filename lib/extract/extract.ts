@@ -2,6 +2,7 @@ import { appError } from "../errors.ts";
 import type { Detected } from "./detect.ts";
 import { EXTRACT_HEAP_MB, runExtractTask } from "./extract-pool.ts";
 import type { ExtractTask } from "./extract-worker.ts";
+import type { PassageRequest, PassagesOfContent } from "./passages.ts";
 import { DEFAULT_EXTRACT_LIMITS, type ExtractInput, type ExtractLimits, type ExtractedContent } from "./types.ts";
 
 // Documents → readable text, detected and parsed in a worker thread (extract-pool.ts). Both
@@ -15,6 +16,20 @@ export async function extractContent(
 ): Promise<ExtractedContent> {
   if (input.bytes.length === 0) throw appError("empty_file");
   return (await runInWorker({ source: input, limits }, signal)).content!;
+}
+
+/**
+ * Bytes → the passages of their text most relevant to a query, and an excerpt: parsing and
+ * ranking both run in the worker, so the whole text of a large document never reaches this thread.
+ */
+export async function extractPassages(
+  input: ExtractInput,
+  request: PassageRequest,
+  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
+  signal?: AbortSignal,
+): Promise<PassagesOfContent> {
+  if (input.bytes.length === 0) throw appError("empty_file");
+  return (await runInWorker({ source: input, limits, passages: request }, signal)).passages!;
 }
 
 /**

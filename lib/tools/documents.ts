@@ -1,23 +1,10 @@
-import { selectRelevant } from "../extract/index.ts";
+import type { PassageRequest, PassagesOfContent } from "../extract/index.ts";
 import { fenceUntrusted } from "./fence.ts";
-import type { ImageOutput, ToolContext, ToolDocument, ToolResult } from "./types.ts";
+import type { ImageOutput, ToolContext, ToolResult } from "./types.ts";
 
 // Small helpers for building the sources a tool returns.
 
 export const nowIso = (ctx: Pick<ToolContext, "now">): string => (ctx.now?.() ?? new Date()).toISOString();
-
-/** The first ~maxChars of text on one line, cut at a word boundary. */
-export function excerptOf(text: string, maxChars = 300): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= maxChars) return flat;
-  const cut = flat.slice(0, maxChars);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > maxChars * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
-export function toolDocument(url: string, title: string, text: string, retrievedAt: string): ToolDocument {
-  return { url, title: title.replace(/\s+/g, " ").trim() || url, excerpt: excerptOf(text), retrievedAt };
-}
 
 /** An image for the engine to hand to the model (or to refuse), cited as one document. */
 export function imageResult(bytes: Buffer, mediaType: string, name: string, sourceUrl: string, what: string, retrievedAt: string): ToolResult {
@@ -25,18 +12,24 @@ export function imageResult(bytes: Buffer, mediaType: string, name: string, sour
   return { documents: [{ url: sourceUrl, title: name, excerpt: "(image)", retrievedAt }], output };
 }
 
+/** What extractPassages asks for: the passages most relevant to the column's instructions, within the tool's budget. */
+export const passageRequest = (ctx: Pick<ToolContext, "instructions" | "limits">): PassageRequest => ({
+  query: ctx.instructions,
+  maxTokens: ctx.limits.maxTokens,
+});
+
 /**
  * The usual text result: the whole extracted text is the document (its excerpt is what the cell
  * keeps), and the model sees the passages most relevant to the column's instructions, fenced.
+ * Both were taken from the text in the extraction worker (extractPassages).
  */
 export function passagesResult(
-  source: { url: string; title: string; text: string; label: string; header: string[] },
-  ctx: Pick<ToolContext, "instructions" | "limits">,
+  source: { url: string; title: string; content: Pick<PassagesOfContent, "passages" | "excerpt">; label: string; header: string[] },
   retrievedAt: string,
 ): ToolResult {
-  const selected = selectRelevant(source.text, ctx.instructions, ctx.limits.maxTokens);
+  const title = source.title.replace(/\s+/g, " ").trim() || source.url;
   return {
-    documents: [toolDocument(source.url, source.title, source.text, retrievedAt)],
-    output: fenceUntrusted(source.label, `${source.header.join("\n")}\n\n${selected.text}`),
+    documents: [{ url: source.url, title, excerpt: source.content.excerpt, retrievedAt }],
+    output: fenceUntrusted(source.label, `${source.header.join("\n")}\n\n${source.content.passages}`),
   };
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { appError, isAppError } from "../errors.ts";
-import { detectKind, extractContent } from "../extract/index.ts";
+import { detectKind, extractPassages } from "../extract/index.ts";
 import { safeFetch } from "../net/index.ts";
-import { imageResult, nowIso, passagesResult } from "./documents.ts";
+import { imageResult, nowIso, passageRequest, passagesResult } from "./documents.ts";
 import { extractLimitsFrom } from "./limits.ts";
 import type { CellTool, StoredFileContent, ToolContext, ToolResult } from "./types.ts";
 
@@ -86,14 +86,15 @@ async function execute(input: FileAnalysisInput, ctx: ToolContext): Promise<Tool
     return imageResult(file.bytes, detected.mediaType, file.name, file.sourceUrl, `Image file "${file.name}"`, retrievedAt);
   }
 
-  const content = await extractContent(
+  const content = await extractPassages(
     { bytes: file.bytes, contentType: file.contentType, name: file.name },
+    passageRequest(ctx),
     extractLimitsFrom(ctx.limits),
     ctx.signal,
   );
   const title = content.title || file.name;
   const header = [`File: ${file.name}`, `Type: ${content.kind}`, ...content.notes.map((n) => `Note: ${n}`)];
-  return passagesResult({ url: file.sourceUrl, title, text: content.text, label: `file ${file.name}`, header }, ctx, retrievedAt);
+  return passagesResult({ url: file.sourceUrl, title, content, label: `file ${file.name}`, header }, retrievedAt);
 }
 
 export const fileAnalysisTool = {

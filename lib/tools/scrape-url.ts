@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { appError } from "../errors.ts";
-import { detectKind, extractContent } from "../extract/index.ts";
+import { detectKind, extractPassages } from "../extract/index.ts";
 import { safeFetch } from "../net/index.ts";
-import { imageResult, nowIso, passagesResult } from "./documents.ts";
+import { imageResult, nowIso, passageRequest, passagesResult } from "./documents.ts";
 import { extractLimitsFrom } from "./limits.ts";
 import type { CellTool, ToolContext, ToolResult } from "./types.ts";
 
@@ -43,8 +43,9 @@ async function execute(input: ScrapeUrlInput, ctx: ToolContext): Promise<ToolRes
     return imageResult(res.body, detected.mediaType, res.finalUrl, res.finalUrl, `Image retrieved from ${res.finalUrl}`, retrievedAt);
   }
 
-  const content = await extractContent(
+  const content = await extractPassages(
     { bytes: res.body, contentType: res.contentType, charset: res.charset, url: res.finalUrl },
+    passageRequest(ctx),
     extractLimitsFrom(limits),
     ctx.signal,
   );
@@ -52,7 +53,7 @@ async function execute(input: ScrapeUrlInput, ctx: ToolContext): Promise<ToolRes
   const notes = [...content.notes];
   if (res.truncated) notes.push(`the page is larger than ${limits.maxBytes} bytes; only its beginning was read`);
   const header = [`Title: ${title}`, `URL: ${res.finalUrl}`, ...notes.map((n) => `Note: ${n}`)];
-  return passagesResult({ url: res.finalUrl, title, text: content.text, label: `page ${res.finalUrl}`, header }, ctx, retrievedAt);
+  return passagesResult({ url: res.finalUrl, title, content, label: `page ${res.finalUrl}`, header }, retrievedAt);
 }
 
 export const scrapeUrlTool = {

@@ -54,3 +54,25 @@ function randomText(n: number): string {
   for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
   return s;
 }
+
+/** The one sentence of largePage that answers LARGE_PAGE_QUESTION. */
+export const LARGE_PAGE_FACT = "Zephyrine Robotics employs 4,321 engineers";
+export const LARGE_PAGE_QUESTION = "How many engineers does Zephyrine Robotics employ?";
+
+/**
+ * An article of `blocks` paragraphs and headings of varied words, about `mb` megabytes in all,
+ * with LARGE_PAGE_FACT in one paragraph near the middle: slow to split, score and rank.
+ */
+export function largePage(blocks = 42_000, mb = 4.9): string {
+  const words = "market energy river council harbour season export engine garden station ledger orchard".split(" ");
+  let seed = 7;
+  const word = () => words[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % words.length];
+  const perBlock = Math.floor((mb * 1_000_000) / blocks) - 12;
+  const parts: string[] = [];
+  for (let i = 0; i < blocks; i++) {
+    let text = i === Math.floor(blocks / 2) ? `${LARGE_PAGE_FACT}.` : `Block ${i}.`;
+    while (text.length < perBlock) text += ` ${word()}`;
+    parts.push(i % 20 === 0 ? `<h2>${text.slice(0, 60)}</h2>` : `<p>${text}</p>`);
+  }
+  return `<!doctype html><html><head><title>Large page</title></head><body><main><article><h1>Large page</h1>${parts.join("\n")}</article></main></body></html>`;
+}
