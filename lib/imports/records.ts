@@ -4,7 +4,8 @@ import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
 import { AppError, appError } from "../errors.ts";
 import { excelCellText } from "../extract/xlsx.ts";
-import { openXlsx, type XlsxWorkbook } from "../extract/xlsx-workbook.ts";
+import { openXlsx, WORKBOOK_LIMITS, type XlsxWorkbook } from "../extract/xlsx-workbook.ts";
+import { IMPORT_LIMITS } from "./limits.ts";
 
 // The three formats as one stream of records, read with maintained parsers (csv-parse, exceljs's
 // sheet parser) and never held whole. A record is a line of the file: its fields in order
@@ -140,7 +141,7 @@ const jsonText = (v: unknown): string => (v === null || v === undefined ? "" : t
 async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGenerator<FileRecord> {
   let book: XlsxWorkbook | undefined;
   try {
-    book = await openXlsx(path);
+    book = await openXlsx(path, { ...WORKBOOK_LIMITS, maxInflatedBytes: IMPORT_LIMITS.xlsxInflatedBytes });
     const wanted = sheet?.normalize("NFC").toLowerCase();
     const chosen = wanted === undefined ? book.sheets[0] : book.sheets.find((s) => s.name.normalize("NFC").toLowerCase() === wanted);
     if (!chosen) {
