@@ -165,6 +165,18 @@ describe("file analysis and fetched pages decode UTF-8 across chunk boundaries",
       return content.text;
     };
 
+    it("cut at the size limit inside a character, keeps the whole characters before it", async () => {
+      for (const split of splits(SAMPLE)) {
+        const res = await safeFetch(`${url}/1?text=${encodeURIComponent(SAMPLE)}`, { maxBytes: split, truncate: true, timeoutMs: 10_000, connectTimeoutMs: 2_000, allowedPrivateHosts: ["127.0.0.1"] });
+        const text = res.body.toString("utf8");
+        expect(res.truncated).toBe(true);
+        expect(text.includes("\uFFFD"), JSON.stringify(text)).toBe(false);
+        expect(SAMPLE.startsWith(text)).toBe(true);
+        // Only the cut character is dropped: a UTF-8 character is at most four bytes.
+        expect(Buffer.byteLength(text)).toBeGreaterThan(split - 4);
+      }
+    });
+
     it("at every split of the sample, and for any such text split anywhere", { timeout: 120_000 }, async () => {
       for (const split of splits(SAMPLE)) sameBytes(await fetched(SAMPLE, split), SAMPLE);
       await fc.assert(
