@@ -20,7 +20,10 @@ import { appError } from "../errors.ts";
 export interface WorkbookLimits {
   /** All the parts read, together. */
   maxInflatedBytes: number;
-  /** The shared strings part: every one of its strings is kept until the workbook is closed. */
+  /**
+   * The shared strings part: every one of its strings is kept until the workbook is closed. Each of
+   * the other parts parsed whole (styles, the workbook, its relationships) is held to it as well.
+   */
   maxSharedStringBytes: number;
   /** Inflated bytes per packed byte of a part, once that part passes 1 MB. */
   maxCompressionRatio: number;
@@ -82,7 +85,9 @@ export async function openXlsx(input: string | Buffer, limits: WorkbookLimits = 
     const find = (path: string) => files.find((f) => f.path === path);
     const entry = (path: string) => {
       const file = find(path);
-      return file && { stream: () => track(guardedText(track(file.stream()), file.compressedSize, path === "xl/sharedStrings.xml", limits, inflated)) };
+      // Only sheets are streamed; every other part is parsed whole into memory.
+      const held = !/^xl\/worksheets\//.test(path);
+      return file && { stream: () => track(guardedText(track(file.stream()), file.compressedSize, held, limits, inflated)) };
     };
     // Imported at the first workbook: imported with the server, exceljs held about 10 MB of every
     // idle server's heap (bench:server).
@@ -124,7 +129,7 @@ export async function openXlsx(input: string | Buffer, limits: WorkbookLimits = 
  * a character split between two inflated chunks whole: exceljs decodes each chunk on its own and
  * would turn both halves into U+FFFD.
  */
-function guardedText(source: Readable, packedBytes: number, sharedStrings: boolean, limits: WorkbookLimits, inflated: { bytes: number }): Readable {
+function guardedText(source: Readable, packedBytes: number, held: boolean, limits: WorkbookLimits, inflated: { bytes: number }): Readable {
   const decoder = new StringDecoder("utf8");
   const mb = (n: number) => Math.round(n / 1_048_576);
   let partBytes = 0;
@@ -136,8 +141,8 @@ function guardedText(source: Readable, packedBytes: number, sharedStrings: boole
       partBytes += chunk.length;
       inflated.bytes += chunk.length;
       if (inflated.bytes > limits.maxInflatedBytes) return done(appError("file_too_large", `The workbook expands to more than ${mb(limits.maxInflatedBytes)} MB.`));
-      if (sharedStrings && partBytes > limits.maxSharedStringBytes) {
-        return done(appError("file_too_large", `The workbook's shared strings expand to more than ${mb(limits.maxSharedStringBytes)} MB.`));
+      if (held && partBytes > limits.maxSharedStringBytes) {
+        return done(appError("file_too_large", `The workbook's shared strings or styles expand to more than ${mb(limits.maxSharedStringBytes)} MB.`));
       }
       // The packed size comes from the archive's directory; the data read for the part can be no
       // longer, so a lie there only makes the ratio look larger.

@@ -82,6 +82,14 @@ describe("each limit, on what the archive inflates to", () => {
     expect(await codeOf(readAll(book, { ...WORKBOOK_LIMITS, maxSharedStringBytes: 1024 * 1024 }))).toBe("file_too_large");
   });
 
+  it("any other part held in memory: the styles, the workbook, its relationships", async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet("S").addRows([[1, 2], [3, 4]]);
+    const numbers = Buffer.from(await wb.xlsx.writeBuffer()); // no shared strings; styles of about 1.5 KB
+    expect(await readAll(numbers)).toBe(2);
+    expect(await codeOf(readAll(numbers, { ...WORKBOOK_LIMITS, maxSharedStringBytes: 1024 }))).toBe("file_too_large");
+  });
+
   it("all the parts together", async () => {
     const book = largeWorkbook(1); // about 3 MB of sheet XML
     expect(await readAll(book)).toBeGreaterThan(1_000);
