@@ -18,6 +18,8 @@ export const IMPORT_LIMITS = {
    * The shared strings and compression ratio limits are file analysis's (WORKBOOK_LIMITS).
    */
   xlsxInflatedBytes: 1024 * 1024 * 1024,
+  /** How long an extraction thread may take to read an XLSX file's worksheet. */
+  xlsxReadMs: 10 * 60_000,
   /** Lines a preview shows. */
   previewLines: 20,
   /** An import's lease: another worker takes it up this long after its worker stopped renewing. */

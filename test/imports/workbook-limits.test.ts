@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAppError } from "../../lib/errors.ts";
@@ -8,6 +10,7 @@ import { openXlsx, WORKBOOK_LIMITS, type WorkbookLimits } from "../../lib/extrac
 import { startImportWorker } from "../../lib/imports/worker.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
+import { waitFor } from "../support/wait.ts";
 import { largeWorkbook, manySmallSharedStringsWorkbook, oneHugeSharedStringWorkbook } from "../hardening/hostile-files.ts";
 import { allRows, importFile, upload, XLSX } from "./helpers.ts";
 
@@ -100,5 +103,8 @@ describe("each limit, on what the archive inflates to", () => {
     const { baseId } = await createBase(app, { columns: [] });
     const done = await importFile(app, baseId, await stringsWorkbook(3_000), { contentType: XLSX, query: "?header=false" });
     expect(done).toMatchObject({ status: "done", rowsCreated: 3_000 });
+    // The rows the extraction thread wrote out go with the stored file.
+    const files = path.join(app.rt.config.dataDir, "files");
+    await waitFor(async () => (await readdir(files)).every((f) => !f.endsWith(".rows")), "the rows file to be removed");
   });
 });
