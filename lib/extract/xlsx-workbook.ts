@@ -37,10 +37,6 @@ export const WORKBOOK_LIMITS: WorkbookLimits = {
 };
 
 const RATIO_FLOOR_BYTES = 1024 * 1024;
-// A part arrives in bursts of inflated chunks that the parser would otherwise take one after the
-// other without the event loop turning; imports parse on the request thread, so every this many
-// bytes the next chunk waits for a turn, and other requests are answered meanwhile.
-const TURN_BYTES = 64 * 1024;
 
 export interface WorkbookSheet {
   /** The sheet's tab name. */
@@ -133,10 +129,8 @@ function guardedText(source: Readable, packedBytes: number, held: boolean, limit
   const decoder = new StringDecoder("utf8");
   const mb = (n: number) => Math.round(n / 1_048_576);
   let partBytes = 0;
-  let sinceTurn = 0;
   const guard = new Transform({
     readableObjectMode: true,
-    readableHighWaterMark: 4,
     transform(chunk: Buffer, _enc, done) {
       partBytes += chunk.length;
       inflated.bytes += chunk.length;
@@ -149,11 +143,7 @@ function guardedText(source: Readable, packedBytes: number, held: boolean, limit
       if (partBytes > RATIO_FLOOR_BYTES && partBytes > limits.maxCompressionRatio * Math.max(1, packedBytes)) {
         return done(appError("file_too_large", `A part of the workbook expands to more than ${limits.maxCompressionRatio} times its packed size.`));
       }
-      const text = decoder.write(chunk) || undefined;
-      sinceTurn += chunk.length;
-      if (sinceTurn < TURN_BYTES) return done(null, text);
-      sinceTurn = 0;
-      setImmediate(() => done(null, text));
+      done(null, decoder.write(chunk) || undefined);
     },
     flush(done) {
       const rest = decoder.end();
