@@ -1,6 +1,6 @@
 // npm run bench:import — 100,000 rows × 8 columns on PGlite (BENCH_DATABASE_URL, an admin URL, for
 // PostgreSQL: each side gets a database of its own, dropped after).
-// Imports a CSV through the import job (both passes, batches, progress) and prints rows/s and RSS
+// Imports a CSV (BENCH_FORMAT=xlsx: a workbook) through the import job (both passes, batches, progress) and prints rows/s and RSS
 // growth, beside the floor measured in the same run: Add Rows at its largest batch (10,000 rows)
 // into an identical base. Goals: import at 0.8× the floor's rate or better, RSS growth < 100 MB.
 import { mkdtempSync, rmSync, createWriteStream } from "node:fs";
@@ -52,14 +52,26 @@ async function open() {
   return { rt, dataDir, pgdb, workspaceId: workspace.id, baseId: base.baseId };
 }
 
-// The file: written once, outside the measurement.
+// The file: written once, outside the measurement. BENCH_FORMAT=xlsx writes the same rows as a
+// workbook of shared strings, as spreadsheet programs save them.
+const FORMAT = process.env.BENCH_FORMAT === "xlsx" ? "xlsx" : "csv";
 const fileDir = mkdtempSync(path.join(tmpdir(), "cw-bench-import-file-"));
-const csv = path.join(fileDir, "bench.csv");
-const out = createWriteStream(csv);
-out.write(`${COLUMNS.map((c) => c.name).join(",")}\n`);
-for (let i = 0; i < ROWS; i++) if (!out.write(`${valuesOf(i).map((v) => (v.includes(",") ? `"${v}"` : v)).join(",")}\n`)) await once(out, "drain");
-out.end();
-await once(out, "finish");
+const csv = path.join(fileDir, `bench.${FORMAT}`);
+if (FORMAT === "xlsx") {
+  const ExcelJS = (await import("exceljs")).default;
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: csv, useSharedStrings: true });
+  const sheet = book.addWorksheet("Bench");
+  sheet.addRow(COLUMNS.map((c) => c.name)).commit();
+  for (let i = 0; i < ROWS; i++) sheet.addRow(valuesOf(i)).commit();
+  sheet.commit();
+  await book.commit();
+} else {
+  const out = createWriteStream(csv);
+  out.write(`${COLUMNS.map((c) => c.name).join(",")}\n`);
+  for (let i = 0; i < ROWS; i++) if (!out.write(`${valuesOf(i).map((v) => (v.includes(",") ? `"${v}"` : v)).join(",")}\n`)) await once(out, "drain");
+  out.end();
+  await once(out, "finish");
+}
 const size = (await stat(csv)).size;
 
 // The floor: Add Rows, 10,000 rows a request, the same values.
@@ -90,7 +102,7 @@ peak = peakRss();
 const t0 = performance.now();
 const imp = await createImport(rt, target.workspaceId, target.baseId, { mergeOn: [], createColumns: true, typecast: true, runAi: true, header: true }, async (to) => {
   await copyFile(csv, to);
-  return { name: "bench.csv", contentType: "text/csv", size };
+  return FORMAT === "xlsx" ? { name: "bench.xlsx", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", size } : { name: "bench.csv", contentType: "text/csv", size };
 });
 const worker = await startImportWorker(rt, { pollMs: 20 });
 const progress = rt.bus.on((e) => {
@@ -110,11 +122,11 @@ await worker.stop();
 if (row.status !== "done" || row.rowsCreated !== ROWS) throw new Error(`the import ended ${row.status} with ${row.rowsCreated} rows: ${JSON.stringify(row.errors)}`);
 
 const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
-console.log(`bench:import — ${ROWS.toLocaleString("en-US")} rows × ${COLUMNS.length} columns, ${mb(size)} CSV, ${vendor}\n`);
+console.log(`bench:import — ${ROWS.toLocaleString("en-US")} rows × ${COLUMNS.length} columns, ${mb(size)} ${FORMAT.toUpperCase()}, ${vendor}\n`);
 console.log(
   table([
     ["", "time", "rows/s", "RSS growth", "goal"],
-    ["import (CSV, both passes)", secs(importMs), rate(importMs).toLocaleString("en-US"), mb(importRss), `≥ ${Math.round(rate(floorMs) * 0.8).toLocaleString("en-US")} rows/s, < 100 MB`],
+    [`import (${FORMAT.toUpperCase()}, both passes)`, secs(importMs), rate(importMs).toLocaleString("en-US"), mb(importRss), `≥ ${Math.round(rate(floorMs) * 0.8).toLocaleString("en-US")} rows/s, < 100 MB`],
     ["floor: add-rows × 10,000", secs(floorMs), rate(floorMs).toLocaleString("en-US"), mb(floorRss), "—"],
   ]),
 );

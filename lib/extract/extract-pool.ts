@@ -2,6 +2,7 @@ import path from "node:path";
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import type { ExtractTask, ExtractTaskResult } from "./extract-worker.ts";
+import type { SheetRowsResult, SheetRowsTask } from "./sheet-rows.ts";
 
 // One process-wide pool of extraction threads. A worker that runs past its deadline is
 // terminated with its task, and one that grows past its heap limit dies alone: neither can stall
@@ -26,6 +27,11 @@ function extractPool(): Piscina {
 }
 
 export function runExtractTask(task: ExtractTask, signal: AbortSignal): Promise<ExtractTaskResult> {
+  return extractPool().run(task, { signal });
+}
+
+/** An import's worksheet, written out as rows by a thread of the same pool (sheet-rows.ts). */
+export function runSheetRowsTask(task: SheetRowsTask, signal: AbortSignal): Promise<SheetRowsResult> {
   return extractPool().run(task, { signal });
 }
 

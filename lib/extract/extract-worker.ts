@@ -4,6 +4,7 @@ import { appError, isAppError, type ErrorCode } from "../errors.ts";
 import { detectKind, type Detected } from "./detect.ts";
 import { passagesOf, type PassageRequest, type PassagesOfContent } from "./passages.ts";
 import { readContent } from "./read-content.ts";
+import { writeSheetRows, type SheetRowsResult, type SheetRowsTask } from "./sheet-rows.ts";
 import type { ExtractInput, ExtractLimits, ExtractedContent } from "./types.ts";
 
 // The entry point of an extraction worker thread (see extract-pool.ts). Errors cross the thread
@@ -33,7 +34,9 @@ export type ExtractTaskResult =
   | { ok: true; detected: Detected; content?: ExtractedContent; passages?: PassagesOfContent }
   | { ok: false; code: ErrorCode; message: string; internal?: string };
 
-export default async function extractTask(task: ExtractTask): Promise<ExtractTaskResult> {
+export default async function extractTask(task: ExtractTask | SheetRowsTask): Promise<ExtractTaskResult | SheetRowsResult> {
+  // An import's worksheet (sheet-rows.ts), not a document to read.
+  if ("sheetRows" in task) return writeSheetRows(task.sheetRows);
   try {
     const { source } = task;
     const bytes = "path" in source ? await readFile(source.path) : Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength);

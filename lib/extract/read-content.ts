@@ -32,7 +32,7 @@ export async function readContent(
       return { kind, text: await docxToMarkdown(input.bytes), notes: [] };
     case "xlsx": {
       await assertZipWithinLimits(input.bytes, limits.maxUnzippedBytes.xlsx);
-      const sheets = await xlsxToText(input.bytes, limits.maxSheetRows);
+      const sheets = await xlsxToText(input.bytes, limits.maxSheetRows, limits.maxUnzippedBytes.xlsx);
       const notes = sheets.cutSheets.map((s) => `sheet "${s}" was cut at ${limits.maxSheetRows} rows`);
       return { kind, text: sheets.text, notes };
     }

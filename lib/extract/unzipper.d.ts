@@ -8,6 +8,8 @@ declare module "unzipper/lib/Open/directory.js" {
   }
   interface ZipEntry {
     path: string;
+    /** As the central directory declares it. */
+    compressedSize: number;
     stream(): Readable;
   }
   export default function directory(source: ByteSource): Promise<{ files: ZipEntry[] }>;

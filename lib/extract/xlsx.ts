@@ -1,6 +1,6 @@
 import type { Row } from "exceljs";
-import { appError } from "../errors.ts";
-import { openXlsx, type XlsxWorkbook } from "./xlsx-workbook.ts";
+import { appError, isAppError } from "../errors.ts";
+import { openXlsx, WORKBOOK_LIMITS, type XlsxWorkbook } from "./xlsx-workbook.ts";
 
 // XLSX → one CSV-like block per sheet, under a "## Sheet: name" heading. Cells show their
 // computed value: formula results, hyperlink text, dates as ISO dates. Each sheet is read as a
@@ -12,10 +12,10 @@ export interface SheetText {
   cutSheets: string[];
 }
 
-export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetText> {
+export async function xlsxToText(bytes: Buffer, maxRows: number, maxInflatedBytes = WORKBOOK_LIMITS.maxInflatedBytes): Promise<SheetText> {
   let book: XlsxWorkbook | undefined;
   try {
-    book = await openXlsx(bytes);
+    book = await openXlsx(bytes, { ...WORKBOOK_LIMITS, maxInflatedBytes });
     const out = new SheetCollector(maxRows);
     for (const sheet of book.sheets) {
       const lines: string[] = [];
@@ -28,6 +28,7 @@ export async function xlsxToText(bytes: Buffer, maxRows: number): Promise<SheetT
     }
     return out.result();
   } catch (e) {
+    if (isAppError(e)) throw e;
     console.warn(`xlsx: the workbook cannot be read (${(e as Error).message})`);
     throw appError("corrupt_file", "The spreadsheet is damaged.");
   } finally {

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import { inTransaction } from "../db/work.ts";
@@ -13,6 +12,7 @@ import { IMPORT_LIMITS } from "./limits.ts";
 import { ParseFailure, readRecords, type ImportFormat } from "./records.ts";
 import { failImport, type ImportError, type ImportRow } from "./store.ts";
 import { announce, holdLease, LeaseLost, type ImportRuntime, type StoredPlan } from "./progress.ts";
+import { removeImportFile } from "./sheet-rows.ts";
 
 // One import, start to end, as a worker runs it: the first pass (analyzeFile) and the columns it
 // creates commit together; then each batch of lines commits with the import's progress
@@ -61,7 +61,7 @@ export async function runImport(rt: ImportRuntime, job: ImportRow, owner: string
     });
     if (!(e instanceof ParseFailure) && !isAppError(e)) console.error(`[cellwright] import ${job.id} failed:`, e);
   }
-  await rm(file, { force: true });
+  await removeImportFile(file);
 }
 
 function failureOf(e: unknown): ImportError {

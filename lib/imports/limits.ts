@@ -12,6 +12,14 @@ export const IMPORT_LIMITS = {
   batchChars: 4_000_000,
   /** The errors an import keeps (its counters count them all). */
   keptErrors: 100,
+  /**
+   * Bytes an XLSX file's parts may inflate to, together. Sheets are read as streams, so this is
+   * larger than file analysis's 256 MB: a sheet of a million lines of 8 columns is about 330 MB.
+   * The shared strings and compression ratio limits are file analysis's (WORKBOOK_LIMITS).
+   */
+  xlsxInflatedBytes: 1024 * 1024 * 1024,
+  /** How long an extraction thread may take to read an XLSX file's worksheet. */
+  xlsxReadMs: 10 * 60_000,
   /** Lines a preview shows. */
   previewLines: 20,
   /** An import's lease: another worker takes it up this long after its worker stopped renewing. */

@@ -1,4 +1,4 @@
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { appError } from "../errors.ts";
 import { randomBase62 } from "../ids.ts";
@@ -9,6 +9,7 @@ import { detectFormat, type ReceivedFile } from "./create.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
 import type { ImportRuntime } from "./progress.ts";
 import { ParseFailure, type FileRecord, type ImportFormat } from "./records.ts";
+import { removeImportFile } from "./sheet-rows.ts";
 
 // A dry run of an import: the same first pass over the whole file, answered at once, with the
 // first 20 lines, where each field would go (an existing column, a new one of the inferred type,
@@ -65,6 +66,6 @@ export async function previewImport(
       aiCells: options.runAi ? plan.lines * ai.length : 0,
     };
   } finally {
-    await rm(target, { force: true });
+    await removeImportFile(target);
   }
 }

@@ -2,27 +2,19 @@ import { createReadStream } from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
-import { appError, isAppError } from "../errors.ts";
-import { excelCellText } from "../extract/xlsx.ts";
-import { openXlsx, type XlsxWorkbook } from "../extract/xlsx-workbook.ts";
+import { ParseFailure } from "./parse-failure.ts";
+import { sheetRows } from "./sheet-rows.ts";
 
-// The three formats as one stream of records, read with maintained parsers (csv-parse, exceljs's
-// sheet parser) and never held whole. A record is a line of the file: its fields in order
-// (CSV, TSV, XLSX), or an object (JSON Lines). `line` is where it starts in the file, 1-based,
-// for errors.
+// The three formats as one stream of records, read with maintained parsers (csv-parse, and
+// exceljs's sheet parser in an extraction thread: sheet-rows.ts) and never held whole. A record
+// is a line of the file: its fields in order (CSV, TSV, XLSX), or an object (JSON Lines).
+// `line` is where it starts in the file, 1-based, for errors.
 
 export type ImportFormat = "csv" | "xlsx" | "jsonl";
 
 export type FileRecord = { line: number; fields: string[] } | { line: number; object: Record<string, string> };
 
-/** Why a file cannot be read, with the line where it broke. */
-export class ParseFailure extends Error {
-  readonly line: number;
-  constructor(line: number, message: string) {
-    super(message);
-    this.line = line;
-  }
-}
+export { ParseFailure };
 
 export interface ReadOptions {
   /** XLSX: the worksheet by name; the first one otherwise. */
@@ -30,7 +22,7 @@ export interface ReadOptions {
 }
 
 export function readRecords(path: string, format: ImportFormat, opts: ReadOptions = {}): AsyncGenerator<FileRecord> {
-  if (format === "xlsx") return xlsxRecords(path, opts.sheet);
+  if (format === "xlsx") return sheetRows(path, opts.sheet);
   if (format === "jsonl") return jsonlRecords(path);
   return csvRecords(path);
 }
@@ -137,24 +129,3 @@ async function* jsonlRecords(path: string): AsyncGenerator<FileRecord> {
 
 const jsonText = (v: unknown): string => (v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
 
-async function* xlsxRecords(path: string, sheet: string | undefined): AsyncGenerator<FileRecord> {
-  let book: XlsxWorkbook | undefined;
-  try {
-    book = await openXlsx(path);
-    const wanted = sheet?.normalize("NFC").toLowerCase();
-    const chosen = wanted === undefined ? book.sheets[0] : book.sheets.find((s) => s.name.normalize("NFC").toLowerCase() === wanted);
-    if (!chosen) {
-      if (sheet !== undefined) throw appError("validation_failed", `The workbook has no sheet named "${sheet}".`);
-      throw new ParseFailure(1, "The workbook has no worksheet.");
-    }
-    for await (const row of chosen.rows()) {
-      // Array.from, not map: an empty cell is a hole in exceljs's array, and must become "".
-      yield { line: row.number, fields: Array.from((row.values as unknown[]).slice(1), excelCellText) };
-    }
-  } catch (e) {
-    if (e instanceof ParseFailure || isAppError(e)) throw e;
-    throw new ParseFailure(1, `The XLSX file cannot be read: ${(e as Error).message?.slice(0, 200) || "it is corrupt"}.`);
-  } finally {
-    book?.close();
-  }
-}

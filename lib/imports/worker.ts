@@ -2,11 +2,11 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/database.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
-import { rm } from "node:fs/promises";
 import { inTransaction } from "../db/work.ts";
 import { importFilePath, runImport } from "./job.ts";
 import { announce, type ImportRuntime } from "./progress.ts";
 import { claimImport, failImport, releaseImportLeases, renewImportLeases, type ImportRow } from "./store.ts";
+import { removeImportFile } from "./sheet-rows.ts";
 
 // The import worker of a process that runs background work (the server with WORKER_IN_PROCESS,
 // or `npm run worker`). The imports table is its queue, as the cells table is the embedded cell
@@ -81,5 +81,5 @@ async function runImportGivenUp(rt: ImportWorkerRuntime, job: ImportRow, owner: 
     const row = await failImport(w.tx, job.id, owner, { line: 0, column: null, code: "internal_error", message: `The import was interrupted ${IMPORT_LIMITS.maxAttempts} times; it stopped.` });
     if (row) announce(w, row);
   });
-  await rm(importFilePath(rt.config, job.storagePath), { force: true });
+  await removeImportFile(importFilePath(rt.config, job.storagePath));
 }

@@ -63,7 +63,24 @@ export async function readBody(res: IncomingMessage, limits: BodyLimits): Promis
     if (decoder && !decoder.destroyed) decoder.destroy();
     if (!res.destroyed) res.destroy();
   }
-  return { body: Buffer.concat(chunks, size), truncated };
+  const body = Buffer.concat(chunks, size);
+  return { body: truncated ? body.subarray(0, wholeUtf8Length(body)) : body, truncated };
+}
+
+/**
+ * The length of `b` without a UTF-8 character that the cut left incomplete at its end, so that a
+ * truncated page does not end in U+FFFD. Other encodings lose at most three bytes of the cut.
+ */
+export function wholeUtf8Length(b: Buffer): number {
+  for (let back = 1; back <= Math.min(4, b.length); back++) {
+    const byte = b[b.length - back];
+    if (byte < 0x80) return b.length;
+    if (byte >= 0xc0) {
+      const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return needs > back ? b.length - back : b.length;
+    }
+  }
+  return b.length;
 }
 
 function decoderFor(encoding: string) {

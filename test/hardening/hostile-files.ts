@@ -36,16 +36,52 @@ export function largeWorkbook(mb: number): Buffer {
     rows.push(row);
     bytes += row.length / 3; // deflate takes this text to about a third
   }
-  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join("")}</sheetData></worksheet>`;
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN}"><sheetData>${rows.join("")}</sheetData></worksheet>`;
+  return workbookZip([packedPart("xl/worksheets/sheet1.xml", sheet, 1)]);
+}
+
+/**
+ * A workbook whose one shared string inflates to `mb` megabytes (about 67 KB packed for 64 MB):
+ * the first zip bomb of the trust issue.
+ */
+export function oneHugeSharedStringWorkbook(mb = 64): Buffer {
+  return sharedStringBomb(mb, `<si><t>`, "a", `</t></si>`);
+}
+
+/**
+ * A workbook whose shared strings are `mb` megabytes of small strings, each cached on its own:
+ * the second zip bomb of the trust issue.
+ */
+export function manySmallSharedStringsWorkbook(mb = 64): Buffer {
+  return sharedStringBomb(mb, "", "<si><t>ab</t></si>", "");
+}
+
+/** Shared strings of one flushed deflate segment repeated, so the test never holds them inflated. */
+function sharedStringBomb(mb: number, head: string, unit: string, tail: string): Buffer {
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const block = zlib.deflateRawSync(unit.repeat(Math.floor((1024 * 1024) / unit.length)), flush);
+  const open = `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN}">${head}`;
+  const packed = Buffer.concat([zlib.deflateRawSync(open, flush), ...Array<Buffer>(mb).fill(block), zlib.deflateRawSync(`${tail}</sst>`)]);
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>`;
+  // The declared size is modest, as a crafted file's would be; the CRC cannot be known without inflating.
+  return workbookZip([packedPart("xl/worksheets/sheet1.xml", sheet), { name: "xl/sharedStrings.xml", packed, crc: 0, size: 4096 }], true);
+}
+
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const packedPart = (name: string, text: string, level?: number) => ({ name, packed: zlib.deflateRawSync(text, { level }), crc: zlib.crc32(text), size: Buffer.byteLength(text) });
+
+/** A one-sheet workbook ("Big") around the given parts. */
+function workbookZip(parts: { name: string; packed: Buffer; crc: number; size: number }[], sharedStrings = false): Buffer {
   const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  const strings = sharedStrings ? `<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>` : "";
+  const stringsRel = sharedStrings ? `<Relationship Id="rId2" Type="${R}/sharedStrings" Target="sharedStrings.xml"/>` : "";
   const files: Record<string, string> = {
-    "[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
+    "[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>${strings}</Types>`,
     "_rels/.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    "xl/workbook.xml": `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${R}"><sheets><sheet name="Big" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    "xl/_rels/workbook.xml.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
-    "xl/worksheets/sheet1.xml": sheet,
+    "xl/workbook.xml": `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Big" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    "xl/_rels/workbook.xml.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>${stringsRel}</Relationships>`,
   };
-  return buildRawZip(Object.entries(files).map(([name, text]) => ({ name, packed: zlib.deflateRawSync(text, { level: 1 }), crc: zlib.crc32(text), size: Buffer.byteLength(text) })));
+  return buildRawZip([...Object.entries(files).map(([name, text]) => packedPart(name, text)), ...parts]);
 }
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ";
