@@ -21,6 +21,7 @@ if (!pgOnly) console.log("== index-build deadlock SKIPPED (PostgreSQL only): set
 let app: TestApp;
 let base: TestBase;
 let holder: pg.Client;
+let holderPid: number;
 const ROWS = 1_500;
 
 const one = async <T>(sql: string, ...params: unknown[]): Promise<T | undefined> => (await app.rt.db.prisma.$queryRawUnsafe<T[]>(sql, ...params))[0];
@@ -42,6 +43,7 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
     }, "the new base's indexes");
     holder = new pg.Client({ connectionString: (app.rt.db.pool!.options as { connectionString: string }).connectionString });
     await holder.connect();
+    holderPid = (await holder.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
   });
   afterAll(async () => {
     await holder?.end().catch(() => undefined);
@@ -62,7 +64,7 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
         one<{ pid: number }>(
           `SELECT l.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.relation = 'rows'::regclass AND l.mode = 'RowExclusiveLock' AND l.granted AND a.wait_event_type = 'Lock' AND l.pid <> $1`,
-          holder.processID,
+          holderPid,
         ),
       "Add Rows to wait in its INSERT",
     );
