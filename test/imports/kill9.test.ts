@@ -92,7 +92,7 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 500_
   await new Promise((r) => child!.once("exit", r));
 
   // The killed worker holds the data directory until the system has reaped it.
-  if (!env.DATABASE_URL) rt = await waitFor(() => open().catch((e) => (e instanceof DataDirBusyError ? null : Promise.reject(e))), "the killed worker's lock to go", 20_000, 100);
+  if (!env.DATABASE_URL) rt = await waitFor(() => open().catch((e) => (e instanceof DataDirBusyError ? null : Promise.reject(e))), "the killed worker's lock to go", 60_000, 100);
   const [killed] = await rt.db.prisma.$queryRawUnsafe<{ lines_done: number; status: string; n: number }[]>(
     `SELECT i.lines_done, i.status, (SELECT count(*)::int FROM rows r JOIN sheets s ON s.id = r.sheet_id WHERE s.base_id = i.base_id) AS n FROM imports i WHERE i.id = $1`,
     imp.id,
