@@ -68,7 +68,7 @@ function startWorkerProcess(onLine: (line: string) => void): ChildProcess {
   return p;
 }
 
-it("resumes after kill -9 with every line written exactly once", { timeout: 500_000 }, async () => {
+it("resumes after kill -9 with every line written exactly once", { timeout: 900_000 }, async () => {
   let rt: Runtime = await open();
   const ws = await createWorkspace(rt.db.prisma, "kill9");
   const base = await inTransaction(rt, (w) => createBase(w, ws.workspace.id, { baseName: "Leads", columns: [{ name: "Email", type: "email", isPrimary: true }, { name: "Company" }, { name: "Score", type: "number" }] }));
@@ -109,7 +109,7 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 500_
   const final = await waitFor(async () => {
     const row = await rt.db.prisma.importJob.findUnique({ where: { id: imp.id } });
     return row?.status === "done" || row?.status === "failed" ? row : null;
-  }, "the import to finish after the restart", 180_000, 100);
+  }, "the import to finish after the restart", 400_000, 100);
   expect(final).toMatchObject({ status: "done", linesDone: LINES, rowsRead: LINES, rowsCreated: LINES, rowsSkipped: 0 });
   const [counts] = await rt.db.prisma.$queryRawUnsafe<{ n: number; distinct_emails: number }[]>(
     `SELECT count(*)::int AS n, count(DISTINCT r."values"->>$2)::int AS distinct_emails FROM rows r WHERE r.sheet_id = $1`,
