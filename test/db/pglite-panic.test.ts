@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { EXIT_DATABASE_PANIC } from "../../lib/db/database.ts";
 import { preparedStatementClient, StatementCut } from "../../lib/db/pglite-statements.ts";
 
 // The embedded database has one connection, shared by every request, the engine and the workers.
@@ -91,5 +94,19 @@ describe("the embedded database's one connection", () => {
     expect(again).toMatchObject({ severity: "PANIC" });
     await expect(client.query("SELECT 1")).rejects.toBe(first);
     expect(panics).toHaveLength(1);
+  });
+});
+
+describe("a server whose embedded database broke", () => {
+  it("exits with status 70 for its supervisor to start it again", { timeout: 120_000 }, async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/db/panic-process.ts"], { cwd: path.resolve(import.meta.dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const code = await new Promise<number | null>((r) => child.once("exit", r));
+    expect(code, out).toBe(EXIT_DATABASE_PANIC);
+    expect(out).toContain('answered "StatementCut"');
+    expect(out).toContain("the embedded database stopped");
+    expect(out).not.toContain("still running");
   });
 });
