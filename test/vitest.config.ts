@@ -13,8 +13,10 @@ export default defineConfig({
     include: alone ? ["test/**/*.alone.test.ts"] : ["test/**/*.test.ts"],
     exclude: alone ? [] : ["**/node_modules/**", "test/**/*.alone.test.ts"],
     environment: "node",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Upper bounds for a stuck test, not measures of speed: on a busy machine (2 cores shared with
+    // other runs) a fresh database per file and a dozen engine retries take several times as long.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // Each file gets its own PGlite database; two workers fit the 2-core machines.
     pool: "forks",
     maxWorkers: alone ? 1 : 2,

@@ -6,10 +6,11 @@ import type { Database } from "./database.ts";
 // match it; a test checks the plans.
 // Text columns have none: their values may exceed a B-tree entry's size, and search has its own
 // trigram index. Indexes follow the columns after each structure change, outside the request's
-// transaction: on PostgreSQL they are built CONCURRENTLY, so no write ever waits for one. Such a
-// build can lose a deadlock (a write transaction that asks for ANALYZE's lock while the build
-// waits for it to end) and leave an INVALID index behind, which IF NOT EXISTS would then keep for
-// good: invalid indexes count as stale, and a base whose sync failed is tried again.
+// transaction: on PostgreSQL they are built CONCURRENTLY, so no write ever waits for one. A
+// request's ANALYZE skips a table such a build holds (SKIP_LOCKED, rows-apply.ts) rather than wait
+// for it, so the two never deadlock. A build that fails anyway (cancelled, or a deadlock with some
+// other session) leaves an INVALID index behind, which IF NOT EXISTS would then keep for good:
+// invalid indexes count as stale, and a base whose sync failed is tried again.
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 

@@ -132,7 +132,7 @@ async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Datab
     throw e;
   });
   // Prisma and `read` share one statement cache and PGlite's queue.
-  const statements = preparedStatementClient(pglite);
+  const statements = preparedStatementClient(pglite, { onPanic: exitAfterPanic });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(statements as PGlite), errorFormat: "minimal" });
   return {
     vendor: "pglite",
@@ -142,9 +142,9 @@ async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Datab
     read: async <T>(sql: string, params: unknown[]) => (await statements.query<T>(sql, params)).rows,
     async exec(sql) {
       try {
-        await pglite.exec(sql);
+        await statements.exec(sql);
       } catch (e) {
-        await pglite.exec("ROLLBACK").catch(() => undefined);
+        await statements.exec("ROLLBACK").catch(() => undefined);
         throw e;
       }
     },
@@ -156,4 +156,17 @@ async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Datab
       lock?.release();
     },
   };
+}
+
+/** The exit status after a PANIC of the embedded database (EX_SOFTWARE). */
+export const EXIT_DATABASE_PANIC = 70;
+
+// After a PANIC the embedded backend fails every statement until it starts again, and it cannot
+// be started again under the Prisma client and services that hold it. So the process exits, and
+// its supervisor (Docker's restart policy, systemd, `npm start` under either) starts it again;
+// the data directory recovers from its write-ahead log as after any crash.
+function exitAfterPanic(error: Error): void {
+  console.error(`[cellwright] the embedded database stopped with a PANIC (${error.message}); exiting with status ${EXIT_DATABASE_PANIC} to be restarted`);
+  process.exitCode = EXIT_DATABASE_PANIC;
+  setImmediate(() => process.exit(EXIT_DATABASE_PANIC));
 }

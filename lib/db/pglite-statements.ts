@@ -25,10 +25,35 @@ type Exclusive = {
 /** A statement whose tables changed shape since it was prepared ("cached plan must not change result type"). */
 const STALE_PLAN = "0A000";
 
-export function preparedStatementClient(pglite: PGlite, capacity = 64): StatementClient {
+export interface StatementClientOptions {
+  capacity?: number;
+  /**
+   * Called once, when the database first answers PANIC. PGlite's backend is then unusable until
+   * the process starts it again (every later statement fails, often with another PANIC); from
+   * then on this client fails every call at once with that first error.
+   */
+  onPanic?: (error: Error) => void;
+}
+
+export function preparedStatementClient(pglite: PGlite, { capacity = 64, onPanic }: StatementClientOptions = {}): StatementClient {
   const cache = new Map<string, Prepared>();
   const exclusive = pglite as unknown as Exclusive;
   let counter = 0;
+  let panicked: Error | undefined;
+
+  // Every way into the database goes through here: a PANIC is noticed wherever it surfaces.
+  const guarded = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (panicked) throw panicked;
+    try {
+      return await fn();
+    } catch (e) {
+      if (!panicked && (e instanceof StatementCut || (e as { severity?: string }).severity === "PANIC")) {
+        panicked = e as Error;
+        onPanic?.(panicked);
+      }
+      throw e;
+    }
+  };
 
   const send = (...messages: Uint8Array[]) => pglite.execProtocolStream(concat(messages), { syncToFs: false });
 
@@ -78,6 +103,7 @@ export function preparedStatementClient(pglite: PGlite, capacity = 64): Statemen
       }
       return rethrow(e, sql, params, options);
     }
+    if (!messages.some((m) => FINISHED.has(m.name))) throw new StatementCut(sql);
     return resultOf<T>(messages, pglite.parsers, options);
   }
 
@@ -93,23 +119,51 @@ export function preparedStatementClient(pglite: PGlite, capacity = 64): Statemen
   };
 
   return {
-    query,
-    exec: (sql, options) => pglite.exec(sql, options),
+    query: (sql, params, options) => guarded(() => query(sql, params, options)),
+    exec: (sql, options) => guarded(() => pglite.exec(sql, options)),
     transaction: (callback) =>
-      pglite.transaction((tx) => {
-        const wrapped: Transaction = {
-          ...tx,
-          query: async (sql, params, options) => {
-            if (tx.closed) throw new Error("Transaction is closed");
-            return exclusive._runExclusiveQuery(() => run(sql, params, options));
-          },
-          get closed() {
-            return tx.closed;
-          },
-        };
-        return callback(wrapped);
-      }),
+      guarded(() =>
+        pglite.transaction((tx) => {
+          let rolledBack = false;
+          const wrapped: Transaction = {
+            ...tx,
+            rollback: () => {
+              rolledBack = true;
+              return tx.rollback();
+            },
+            // Closed is asked again once this statement has the connection: the adapter may end
+            // the transaction (a rollback it does not await) while the statement waits its turn,
+            // and the statement must then fail, not run in whatever comes next.
+            query: (sql, params, options) =>
+              guarded(() =>
+                exclusive._runExclusiveQuery(() => {
+                  if (rolledBack || tx.closed) throw new Error("Transaction is closed");
+                  return run(sql, params, options);
+                }),
+              ),
+            get closed() {
+              return tx.closed;
+            },
+          };
+          return callback(wrapped);
+        }),
+      ),
   };
+}
+
+/** The messages that end an Execute; with none of them and no error, the statement never finished. */
+const FINISHED = new Set(["commandComplete", "emptyQueryResponse", "portalSuspended"]);
+
+/**
+ * A JavaScript exception thrown out of the backend mid-statement (a failed allocation in its file
+ * layer, say) is swallowed by PGlite: the statement answers nothing, as if it had found no rows,
+ * and the backend is left broken, to PANIC a few statements later. This client says so at once.
+ */
+export class StatementCut extends Error {
+  constructor(sql: string) {
+    super(`The embedded database stopped in the middle of a statement and cannot go on: ${sql.slice(0, 200)}`);
+    this.name = "StatementCut";
+  }
 }
 
 type Field = { name: string; dataTypeID: number };

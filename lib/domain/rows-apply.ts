@@ -57,7 +57,11 @@ export async function applyWrites(
   // statistics the planner reads a large sheet by sorting all its rows for every batch of Get
   // Rows and every page, so a large insert refreshes them: a sample of the two columns those
   // reads filter and sort on (tens of milliseconds; with `values` it would be three times that).
-  if (opts.analyze ?? plan.inserts.length >= ANALYZE_AFTER_ROWS) await tx.$executeRawUnsafe(`ANALYZE rows (sheet_id, seq)`);
+  // SKIP_LOCKED: statistics are a hint, never worth a wait. A background index build (built
+  // CONCURRENTLY, column-indexes.ts) holds the lock ANALYZE asks for while it waits for this very
+  // transaction to end; waiting here would be a deadlock that PostgreSQL may settle by aborting the
+  // request. Skipped, the statistics are refreshed by the next large insert instead.
+  if (opts.analyze ?? plan.inserts.length >= ANALYZE_AFTER_ROWS) await tx.$executeRawUnsafe(`ANALYZE (SKIP_LOCKED) rows (sheet_id, seq)`);
 
   const fresh = planNewRowCells(columns, plan.inserts, opts.runAi !== false);
   const changes = await planRowChanges(tx, columns, plan);

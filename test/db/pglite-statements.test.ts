@@ -14,7 +14,7 @@ const prepared = async () =>
 beforeAll(async () => {
   pglite = new PGlite();
   await pglite.exec("CREATE TABLE t (id int PRIMARY KEY, name text, tags text[], doc jsonb)");
-  client = preparedStatementClient(pglite, 3);
+  client = preparedStatementClient(pglite, { capacity: 3 });
 });
 afterAll(() => pglite.close());
 

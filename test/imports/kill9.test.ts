@@ -68,7 +68,7 @@ function startWorkerProcess(onLine: (line: string) => void): ChildProcess {
   return p;
 }
 
-it("resumes after kill -9 with every line written exactly once", { timeout: 500_000 }, async () => {
+it("resumes after kill -9 with every line written exactly once", { timeout: 900_000 }, async () => {
   let rt: Runtime = await open();
   const ws = await createWorkspace(rt.db.prisma, "kill9");
   const base = await inTransaction(rt, (w) => createBase(w, ws.workspace.id, { baseName: "Leads", columns: [{ name: "Email", type: "email", isPrimary: true }, { name: "Company" }, { name: "Score", type: "number" }] }));
@@ -92,7 +92,7 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 500_
   await new Promise((r) => child!.once("exit", r));
 
   // The killed worker holds the data directory until the system has reaped it.
-  if (!env.DATABASE_URL) rt = await waitFor(() => open().catch((e) => (e instanceof DataDirBusyError ? null : Promise.reject(e))), "the killed worker's lock to go", 20_000, 100);
+  if (!env.DATABASE_URL) rt = await waitFor(() => open().catch((e) => (e instanceof DataDirBusyError ? null : Promise.reject(e))), "the killed worker's lock to go", 60_000, 100);
   const [killed] = await rt.db.prisma.$queryRawUnsafe<{ lines_done: number; status: string; n: number }[]>(
     `SELECT i.lines_done, i.status, (SELECT count(*)::int FROM rows r JOIN sheets s ON s.id = r.sheet_id WHERE s.base_id = i.base_id) AS n FROM imports i WHERE i.id = $1`,
     imp.id,
@@ -109,7 +109,7 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 500_
   const final = await waitFor(async () => {
     const row = await rt.db.prisma.importJob.findUnique({ where: { id: imp.id } });
     return row?.status === "done" || row?.status === "failed" ? row : null;
-  }, "the import to finish after the restart", 180_000, 100);
+  }, "the import to finish after the restart", 400_000, 100);
   expect(final).toMatchObject({ status: "done", linesDone: LINES, rowsRead: LINES, rowsCreated: LINES, rowsSkipped: 0 });
   const [counts] = await rt.db.prisma.$queryRawUnsafe<{ n: number; distinct_emails: number }[]>(
     `SELECT count(*)::int AS n, count(DISTINCT r."values"->>$2)::int AS distinct_emails FROM rows r WHERE r.sheet_id = $1`,

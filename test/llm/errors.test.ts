@@ -64,7 +64,8 @@ describe("classifying provider failures (real HTTP)", () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe("timeout");
     expect(classifyError(error)).toMatchObject({ code: "timeout", retryable: true });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The server never answers: any end at all is the 300 ms deadline's, even on a busy machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     await expect.poll(() => t.llm.inFlight).toBe(0);
   });
 

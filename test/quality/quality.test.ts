@@ -212,13 +212,14 @@ describe("evaluations", () => {
   });
 
   it("aborts its rows' model calls when it is cancelled, charging none of them", async () => {
-    handler = (req) => (req.model === "slow-model" ? { ...evaluatedAnswer(req), delayMs: 5_000 } : firstAnswer(req));
+    // Replies that would take a minute: calls gone within 30 s were aborted, however busy the machine.
+    handler = (req) => (req.model === "slow-model" ? { ...evaluatedAnswer(req), delayMs: 60_000 } : firstAnswer(req));
     const started = (await app.api("POST", `${columnPath()}/evaluate`, { body: { model: "openai:slow-model", limit: 8 } })).body;
     await waitFor(() => (llm.inFlight > 0 ? true : undefined), "rows in flight", 10_000);
     const cancelledAt = Date.now();
     expect((await app.api("POST", `/api/v1/runs/${started.runId}/cancel`)).body.status).toBe("cancelled");
-    await waitFor(() => (llm.inFlight === 0 ? true : undefined), "the model calls to be aborted", 2_000);
-    expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    await waitFor(() => (llm.inFlight === 0 ? true : undefined), "the model calls to be aborted", 30_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(30_000);
     const e = await evaluation(started.id);
     expect(e).toMatchObject({ status: "cancelled", creditsSpent: 0, counts: { done: 0, cancelled: 8 } });
   });

@@ -208,7 +208,8 @@ describe("web-search retries", () => {
     const t = Date.now();
     const ctx = makeContext(envFor("exa"), { limits: { retry: { attempts: 3, baseMs: 10, maxWaitMs: 50 } } });
     await webSearchTool.execute({ query: "capped" }, ctx);
-    expect(Date.now() - t).toBeLessThan(1_500);
+    // Against an hour's Retry-After: well under it is the cap, on any machine.
+    expect(Date.now() - t).toBeLessThan(20_000);
   });
 
   it("retries 5xx with backoff and gives up after the attempt limit", async () => {
