@@ -67,8 +67,8 @@ try {
     );
     await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: size / 2 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, rt.config.runs));
     // Every sample's rolled-back claim leaves dead row versions at the head of the queue's index;
-    // vacuumed, each size starts from the same state. Not analyzed: the embedded database never
-    // gathers statistics on its own, so the engine's claims are planned without them.
+    // vacuumed, each size starts from the same state. Not analyzed here: the embedded database's own
+    // maintenance analyzes a table once a tenth of it changed, so claims may run on older statistics.
     await rt.db.prisma.$executeRawUnsafe("VACUUM cells");
     const [{ id: someRow }] = await rt.db.prisma.$queryRawUnsafe<{ id: string }[]>("SELECT id FROM rows ORDER BY seq DESC LIMIT 1");
     const claims: number[] = [];

@@ -12,6 +12,7 @@ import { outboxReaction } from "./webhooks/outbox.ts";
 import { releaseAllLeases } from "./webhooks/claim-messages.ts";
 import { removeStoredFiles } from "./files/file-store.ts";
 import { watchColumnIndexes } from "./db/column-indexes.ts";
+import { watchWrites } from "./db/embedded-maintenance.ts";
 import { apiRateLimiter, databaseBuckets, memoryBuckets, type ApiRateLimiter } from "./auth/api-rate-limit.ts";
 
 /**
@@ -64,6 +65,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
     const indexes = watchColumnIndexes(db, bus);
     services.push({ name: "column indexes", stop: () => indexes.stop() });
+    const writes = watchWrites(db, bus);
+    services.push({ name: "database maintenance", stop: () => writes.stop() });
     bus.on((e) => {
       if (e.type === "files.released") void removeStoredFiles({ config }, e.storagePaths).catch((err) => console.error("[cellwright] removing files failed:", err));
     });

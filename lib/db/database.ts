@@ -8,6 +8,7 @@ import { PrismaClient } from "./generated/client.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { createEmbeddedCluster, embeddedDir } from "./embedded-cluster.ts";
 import { preparedStatementClient } from "./pglite-statements.ts";
+import { maintainEmbedded, type EmbeddedMaintenance } from "./embedded-maintenance.ts";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 /** A Prisma client or an interactive transaction of one: domain functions accept either. */
@@ -43,6 +44,8 @@ export interface Database {
   pool?: pg.Pool;
   /** The PGlite instance (pglite vendor only), for benchmarks' raw floor. */
   pglite?: PGlite;
+  /** Its checkpoints and vacuums (pglite vendor only; embedded-maintenance.ts), for tests to run a round now. */
+  maintenance?: EmbeddedMaintenance;
 }
 
 export type DatabaseTarget =
@@ -105,8 +108,13 @@ const PGLITE_EXTENSIONS = { pg_trgm };
 // PostgreSQL's default 128 MB of shared buffers sit in the embedded database's wasm memory, which
 // never shrinks once they are used. 32 MB holds the hot pages; the rest of the data directory stays
 // in the OS's page cache, a read away. After a scan of a 48 MB table: 75 MB less resident memory, at
-// the same scan time.
-const PGLITE_OPTIONS = { extensions: PGLITE_EXTENSIONS, startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"] };
+// the same scan time. max_wal_size: the embedded database hangs once one stretch of WAL passes
+// about half of it (embedded-maintenance.ts checkpoints long before); 4 GB leaves a single
+// transaction 2 GB of room where 1 GB left it 539 MB.
+const PGLITE_OPTIONS = {
+  extensions: PGLITE_EXTENSIONS,
+  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB", "-c", "max_wal_size=4GB"],
+};
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (!dataDir) return pgliteDatabase(new PGlite(PGLITE_OPTIONS));
@@ -134,11 +142,13 @@ async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Datab
   // Prisma and `read` share one statement cache and PGlite's queue.
   const statements = preparedStatementClient(pglite, { onPanic: exitAfterPanic });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(statements as PGlite), errorFormat: "minimal" });
+  const maintenance = maintainEmbedded(pglite);
   return {
     vendor: "pglite",
     exclusive: true,
     prisma,
     pglite,
+    maintenance,
     read: async <T>(sql: string, params: unknown[]) => (await statements.query<T>(sql, params)).rows,
     async exec(sql) {
       try {
@@ -151,6 +161,7 @@ async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Datab
     // One process owns a PGlite directory (the data-dir lock), so there is nobody to exclude.
     withMigrationLock: (fn) => fn(),
     async close() {
+      await maintenance.stop();
       await prisma.$disconnect();
       await pglite.close();
       lock?.release();

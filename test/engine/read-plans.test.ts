@@ -8,8 +8,8 @@ import { explainClaim, explaining } from "../support/explain.ts";
 
 // The engine's hot reads test cells by status: the claim, whether a candidate's inputs are still
 // open; the context read, which inputs ended in error and which cells of the column are verified
-// examples. Without statistics (the embedded database gathers none on its own; a large Add Rows
-// leaves the table without them) the planner intersected each lookup by key with the status
+// examples. Without statistics (the embedded database analyzes a table only once a tenth of it
+// changed; a large Add Rows leaves the table without them until then) the planner intersected each lookup by key with the status
 // index, which lists every cell of that status in every base: 1 ms a candidate at 50,000 open
 // cells. Each lookup must go by key alone and test the status on the rows it finds.
 

@@ -12,8 +12,9 @@ export const leaseFor = (param: string) => `now() + make_interval(secs => ${para
  * SQL: the relation `d` (column_id, status) of cell `c`'s input cells in its row, found by primary
  * key. OFFSET 0 keeps a status test on `d` out of the lookup: given one, the planner may intersect
  * the key with the status index, which lists every cell of that status in every base (1 ms a
- * lookup at 50,000 open cells). It does so when the table has no statistics, as always in the
- * embedded database, which has no autovacuum. Every status test of input cells goes through here.
+ * lookup at 50,000 open cells). It does so when the table has no statistics, as in the embedded
+ * database until a tenth of the table has changed (its maintenance analyzes no sooner). Every status
+ * test of input cells goes through here.
  */
 export const inputCellsSql = (c: string, inputIds: string) =>
   `(SELECT d.column_id, d.status FROM cells d WHERE d.row_id = ${c}.row_id AND d.column_id = ANY(${inputIds}) OFFSET 0) d`;
