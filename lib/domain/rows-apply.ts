@@ -53,7 +53,8 @@ export async function applyWrites(
   const { tx } = w;
   const { workspaceId, baseId, sheetId } = ctx;
   await insertRows(tx, sheetId, plan.inserts);
-  // PGlite has no autovacuum and PostgreSQL's analyses only now and then. Without fresh
+  // Both databases analyze a table only once a tenth of it changed (autovacuum, or the embedded
+  // database's upkeep), so a new sheet beside large ones has no statistics of its own. Without fresh
   // statistics the planner reads a large sheet by sorting all its rows for every batch of Get
   // Rows and every page, so a large insert refreshes them: a sample of the two columns those
   // reads filter and sort on (tens of milliseconds; with `values` it would be three times that).
