@@ -152,7 +152,8 @@ export const TOOLS: readonly McpTool[] = [
     title: "Review AI cells",
     description: "Accepts (verifies), edits (stores a corrected value, verified) or re-runs AI cells; verified cells are never regenerated and teach the column as examples.",
     endpoints: [review.reviewCells],
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // edit overwrites a cell's value; rerun asks the model (and the web) again and charges again.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     maxItems: { cells: 100 },
     summary: (r) => `${plural(r.cells?.length ?? 0, "cell")} reviewed${r.errors?.length ? `; ${plural(r.errors.length, "error")}` : ""}.`,
   },
