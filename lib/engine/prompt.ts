@@ -41,7 +41,7 @@ export function buildUserPrompt(p: PromptInput, correction?: string): string {
   ];
   // One fenced JSON object of the row's inputs: unambiguous for the model, and a value cannot
   // break out of its string or out of the fence.
-  const data: Record<string, string> = {};
+  const data: Record<string, string> = Object.create(null);
   if (p.primary) data[p.primary.column.name] = p.primary.value;
   for (const i of p.inputs) data[i.column.name] = i.value;
   if (Object.keys(data).length > 0) {
