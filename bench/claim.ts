@@ -63,7 +63,7 @@ try {
           { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
           { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
         ],
-      }),
+      }, []),
     );
     await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: size / 2 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, rt.config.runs));
     // Every sample's rolled-back claim leaves dead row versions at the head of the queue's index;

@@ -86,7 +86,7 @@ async function run(label: string, llmArgs: string[]) {
         { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
         { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
       ],
-    }),
+    }, []),
   );
   const cells = ROWS * 2;
   const rss = peakRss();

@@ -42,7 +42,7 @@ const base = await inTransaction(rt, (w) =>
       { name: "City", type: "short-text" },
       { name: "Summary", type: "long-text" },
     ],
-  }),
+  }, []),
 );
 const col = Object.fromEntries(base.sheetColumns.map((c: { name: string; id: string }) => [c.name, c.id]));
 

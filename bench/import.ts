@@ -48,7 +48,7 @@ async function open() {
   const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
   const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }), {});
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
-  const base = await inTransaction(rt, (w) => createBase(w, workspace.id, { baseName: "Bench", columns: COLUMNS }));
+  const base = await inTransaction(rt, (w) => createBase(w, workspace.id, { baseName: "Bench", columns: COLUMNS }, []));
   return { rt, dataDir, pgdb, workspaceId: workspace.id, baseId: base.baseId };
 }
 

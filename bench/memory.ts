@@ -50,7 +50,7 @@ async function cellwrightSide(): Promise<Step[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-memory-"));
   const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }), {});
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
-  const base = await inTransaction(rt, (w) => createBase(w, workspace.id, { baseName: "Memory", columns: COLUMNS.map((name, i) => ({ name, type: "long-text", isPrimary: i === 0 })) }));
+  const base = await inTransaction(rt, (w) => createBase(w, workspace.id, { baseName: "Memory", columns: COLUMNS.map((name, i) => ({ name, type: "long-text", isPrimary: i === 0 })) }, []));
   gc();
   const before = process.memoryUsage().rss;
   const steps = [

@@ -38,7 +38,7 @@ const base = await inTransaction(rt, (w) =>
       { name: "Stage", type: "select", columnOptions: { options: STAGES } },
       { name: "Summary", type: "long-text" },
     ],
-  }),
+  }, []),
 );
 
 // Deterministic data (mulberry32), so every run measures the same rows.

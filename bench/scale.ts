@@ -64,7 +64,7 @@ async function setup(workers: number, llmUrl: string) {
   for (let i = 0; i < workers; i++) children.push(await startWorker(env));
   const { workspace } = await createWorkspace(rt.db.prisma, "bench");
   const base = await inTransaction(rt, (w) =>
-    createBase(w, workspace.id, { baseName: "Bench", columns: [{ name: "Company", isPrimary: true }, { name: "First", isAiEnabled: true, inputColumns: ["Company"] }] }),
+    createBase(w, workspace.id, { baseName: "Bench", columns: [{ name: "Company", isPrimary: true }, { name: "First", isAiEnabled: true, inputColumns: ["Company"] }] }, []),
   );
   const add = (n: number, from = 0) => inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: n }, (_, i) => ({ cells: { Company: `Company ${from + i}` } })) }, rt.config.runs));
   const count = async (status: string) => rt.db.prisma.cell.count({ where: { sheetId: base.sheet.id, status } });

@@ -7,6 +7,7 @@ export const ERROR_CATALOG = {
   invalid_json: { status: 400, message: "The request body is not valid JSON." },
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_query: { status: 400, message: "A query parameter is not valid." },
+  invalid_cursor: { status: 400, message: "The cursor is not one this API returned for this query; start again without a cursor." },
   invalid_path: { status: 400, message: "The path is not valid." },
   malformed_request: { status: 400, message: "The request is not valid HTTP." },
   headers_too_large: { status: 431, message: "The request's headers are too large." },

@@ -6,6 +6,7 @@ import { createColumn, deleteColumn, updateColumn } from "../domain/columns.ts";
 import { columnOptionsOf, nameKey, AUTO_RUN_MODES, TOOL_NAMES, type ColumnRecord } from "../domain/column-model.ts";
 import { columnFields, type ColumnInput } from "../domain/column-input.ts";
 import { COLUMN_TYPE_NAMES } from "../domain/column-types/index.ts";
+import { configuredProviders } from "../domain/model-spec.ts";
 import type { ToolOutcome, ToolSession } from "./session.ts";
 
 // manageColumn: the assistant's one tool for columns. Every operation is one transaction through
@@ -110,6 +111,7 @@ export async function manageColumn(s: ToolSession, args: ManageColumnArgs) {
 
 async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], args: ManageColumnArgs): Promise<{ result: ToolOutcome; usedPlaceholder: boolean }> {
   const { workspaceId, baseId } = s;
+  const providers = configuredProviders(s.rt.config.ai);
   switch (args.columnOperation) {
     case "create": {
       if (!args.name?.trim()) throw appError("validation_failed", "create needs a name for the new column.");
@@ -118,10 +120,10 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
       // without saying it is not) the primary takes its place instead of clashing with it.
       const placeholder = pristinePlaceholder(s, columns);
       if (placeholder && (args.isPrimary === true || (args.isPrimary === undefined && columns.length === 1))) {
-        const column = await updateColumn(w, workspaceId, baseId, placeholder, { ...input, isPrimary: true });
+        const column = await updateColumn(w, workspaceId, baseId, placeholder, { ...input, isPrimary: true }, providers);
         return { result: { message: `Created column "${column.name}" as the primary column.`, column }, usedPlaceholder: true };
       }
-      const column = await createColumn(w, workspaceId, baseId, input);
+      const column = await createColumn(w, workspaceId, baseId, input, providers);
       return { result: { message: `Created column "${column.name}".`, column }, usedPlaceholder: false };
     }
     case "update": {
@@ -130,7 +132,7 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
       const renaming = args.columnId !== undefined || args.columnName !== undefined;
       const input = columnInput(renaming ? args : { ...args, name: undefined }, columnOptionsOf(target));
       if (Object.keys(input).length === 0) throw appError("validation_failed", "update needs at least one field to change.");
-      const column = await updateColumn(w, workspaceId, baseId, target.id, input);
+      const column = await updateColumn(w, workspaceId, baseId, target.id, input, providers);
       return { result: { message: `Updated column "${column.name}".`, column }, usedPlaceholder: target.id === s.placeholderId };
     }
     case "delete": {
@@ -155,7 +157,7 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
       const target = findColumn(columns, args);
       const position = args.position ?? args.index;
       if (position === undefined) throw appError("validation_failed", "move needs position, the new 0-based index of the column.");
-      const column = await updateColumn(w, workspaceId, baseId, target.id, { index: position });
+      const column = await updateColumn(w, workspaceId, baseId, target.id, { index: position }, providers);
       return { result: { message: `Moved column "${column.name}" to position ${column.index}.` }, usedPlaceholder: false };
     }
   }

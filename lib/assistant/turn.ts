@@ -3,6 +3,7 @@ import { isStepCount, streamText } from "ai";
 import { inTransaction } from "../db/work.ts";
 import { createBase, deleteBase, getBaseStructure } from "../domain/bases.ts";
 import { loadBase } from "../domain/base-context.ts";
+import { configuredProviders } from "../domain/model-spec.ts";
 import { debit, refund } from "../credits/ledger.ts";
 import { classifyError, resolveLanguageModel, type ResolvedModel } from "../engine/llm/index.ts";
 import { appError, type AppError } from "../errors.ts";
@@ -59,7 +60,7 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
   const setup = await inTransaction(rt, async (w) => {
     const baseId = input.baseId
       ? (await loadBase(w.tx, workspaceId, input.baseId)).baseId
-      : (await createBase(w, workspaceId, { baseName: input.baseName })).baseId;
+      : (await createBase(w, workspaceId, { baseName: input.baseName }, configuredProviders(rt.config.ai))).baseId;
     // Charged after the base exists so the ledger entry names it; a refusal rolls both back.
     const charge = await debit(w.tx, {
       workspaceId,

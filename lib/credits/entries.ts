@@ -33,12 +33,12 @@ function encodeCursor(e: { createdAt: Date; id: string }): string {
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const createdAt = new Date(at);
+    const createdAt = typeof at === "string" ? new Date(at) : new Date(Number.NaN);
     if (typeof id === "string" && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
   } catch {
     // fall through to the error below
   }
-  throw appError("invalid_query", "cursor is not a cursor this endpoint returned.");
+  throw appError("invalid_cursor", "cursor is not a cursor this endpoint returned.");
 }
 
 export async function listCredits(tx: Tx, workspaceId: string, opts: { limit?: number; cursor?: string } = {}): Promise<CreditsPage> {

@@ -5,6 +5,7 @@ import { newId } from "../ids.ts";
 import { toColumnView, type ColumnRecord, type ColumnView } from "./column-model.ts";
 import { columnInputSchema, type ColumnInput } from "./column-input.ts";
 import { insertColumn, updateColumnRecord } from "./columns.ts";
+import type { ProviderName } from "./model-spec.ts";
 import { loadBase, loadColumns, type BaseContext } from "./base-context.ts";
 import { z } from "zod";
 
@@ -57,7 +58,7 @@ export const createBaseSchema = z
  * columns are created in order (inputs may name earlier or later columns) and the first one is
  * the primary unless one says otherwise.
  */
-export async function createBase({ tx, emit }: Work, workspaceId: string, input: z.infer<typeof createBaseSchema>) {
+export async function createBase({ tx, emit }: Work, workspaceId: string, input: z.infer<typeof createBaseSchema>, providers: readonly ProviderName[]) {
   const id = await uniqueBaseId(tx);
   const name = input.baseName ?? "Untitled base";
   await tx.base.create({ data: { id, workspaceId, name, settings: input.settings ?? {} } });
@@ -72,11 +73,11 @@ export async function createBase({ tx, emit }: Work, workspaceId: string, input:
   for (const [i, spec] of specs.entries()) {
     const { inputColumnIds, inputColumns, ...rest } = spec;
     const isPrimary = primaries === 0 ? i === 0 : Boolean(spec.isPrimary);
-    created.push(await insertColumn(tx, ctx, { ...rest, isPrimary, type: spec.type ?? "short-text" }));
+    created.push(await insertColumn(tx, ctx, { ...rest, isPrimary, type: spec.type ?? "short-text" }, providers));
   }
   for (const [i, spec] of specs.entries()) {
     if (spec.inputColumnIds || spec.inputColumns) {
-      await updateColumnRecord(tx, ctx, created[i].id, { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns });
+      await updateColumnRecord(tx, ctx, created[i].id, { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns }, providers);
     }
   }
   // Its first columns are a structure change too (their indexes follow it).

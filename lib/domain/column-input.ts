@@ -3,7 +3,7 @@ import { appError } from "../errors.ts";
 import { columnType, COLUMN_TYPE_NAMES } from "./column-types/index.ts";
 import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "./column-model.ts";
 import { findCycle } from "./graph.ts";
-import { parseModelSpec } from "./model-spec.ts";
+import { parseModelSpec, type ProviderName } from "./model-spec.ts";
 
 const toolRef = z
   .union([z.string().max(100).describe("A tool name."), z.object({ name: z.string().max(100).describe("A tool name.") }).passthrough()])
@@ -30,7 +30,7 @@ export const columnFields = {
   tools: z.array(toolRef).max(TOOL_NAMES.length).describe("Tools the AI may use for this column; replaces the list."),
   columnOptions: z
     .record(z.string(), z.unknown())
-    .describe(`Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`),
+    .describe(`Options: model ("provider:model", or a bare model id read as AI_MODEL is), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
 };
 
@@ -59,6 +59,8 @@ export function resolveColumnFields(
   current: ResolvedColumnFields,
   input: ColumnInput,
   selfId: string,
+  /** The deployment's configured providers: a bare model id names the only one, as in AI_MODEL. */
+  providers: readonly ProviderName[],
 ): ResolvedColumnFields {
   const name = input.name?.normalize("NFC").trim() ?? current.name;
   if (!name || name.length > 100) throw appError("validation_failed", "A column name is 1 to 100 characters.");
@@ -73,7 +75,7 @@ export function resolveColumnFields(
 
   const tools = input.tools ? resolveTools(input.tools) : current.tools;
   const columnOptions = input.columnOptions ?? current.columnOptions;
-  validateColumnOptions(columnOptions);
+  validateColumnOptions(columnOptions, providers);
   const optionProblem = typeDef.validateOptions?.(columnOptions);
   if (optionProblem) throw appError("validation_failed", optionProblem, { field: "columnOptions" });
 
@@ -122,11 +124,11 @@ function resolveInputs(others: readonly ColumnRecord[], input: ColumnInput, fall
   return [...new Set(ids)];
 }
 
-function validateColumnOptions(options: Record<string, unknown>): void {
+function validateColumnOptions(options: Record<string, unknown>, providers: readonly ProviderName[]): void {
   if (JSON.stringify(options).length > 20_000) {
     throw appError("validation_failed", "columnOptions is at most 20,000 characters of JSON.", { field: "columnOptions" });
   }
-  if (options.model !== undefined) parseModelSpec(String(options.model));
+  if (options.model !== undefined) parseModelSpec(String(options.model), providers);
   if (options.autoRun !== undefined && !(AUTO_RUN_MODES as readonly unknown[]).includes(options.autoRun)) {
     throw appError("validation_failed", `columnOptions.autoRun must be one of: ${AUTO_RUN_MODES.join(", ")}.`, {
       field: "columnOptions.autoRun",

@@ -10,6 +10,7 @@ import { directDependents } from "./graph.ts";
 import { assertBelow, lockOwner, QUOTAS } from "./limits.ts";
 import { finishedCellsOfColumn, markStale } from "./cells/index.ts";
 import { inputHashIn } from "./input-hash.ts";
+import type { ProviderName } from "./model-spec.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -25,29 +26,30 @@ const EMPTY: ResolvedColumnFields = {
 // Fields whose change makes existing AI values out of date.
 const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions"] as const;
 
-export async function createColumn({ tx, emit }: Work, workspaceId: string, baseId: string, input: ColumnInput): Promise<ColumnView> {
+/** `providers`: the deployment's configured model providers (a bare columnOptions.model names the only one). */
+export async function createColumn({ tx, emit }: Work, workspaceId: string, baseId: string, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnView> {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await insertColumn(tx, ctx, input);
+  const column = await insertColumn(tx, ctx, input, providers);
   await touchBase(tx, ctx.baseId);
   emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
   return toColumnView(column);
 }
 
-export async function updateColumn({ tx, emit }: Work, workspaceId: string, baseId: string, columnId: string, input: ColumnInput): Promise<ColumnView> {
+export async function updateColumn({ tx, emit }: Work, workspaceId: string, baseId: string, columnId: string, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnView> {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await updateColumnRecord(tx, ctx, columnId, input);
+  const column = await updateColumnRecord(tx, ctx, columnId, input, providers);
   await touchBase(tx, ctx.baseId);
   emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
   return toColumnView(column);
 }
 
 /** Inserts a column into a loaded base. New AI columns do not run for existing rows until asked. */
-export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput): Promise<ColumnRecord> {
+export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnRecord> {
   await lockOwner(tx, "bases", ctx.baseId);
   const others = await loadColumns(tx, ctx.sheetId);
   assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
   const id = newId.column();
-  const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id);
+  const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
   if (fields.isPrimary && others.some((c) => c.isPrimary)) {
     const primary = others.find((c) => c.isPrimary)!;
     throw appError("primary_column_conflict", `"${primary.name}" is already the primary column; a base has exactly one.`);
@@ -59,12 +61,12 @@ export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput)
   });
 }
 
-export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: string, input: ColumnInput): Promise<ColumnRecord> {
+export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: string, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnRecord> {
   const others = await loadColumns(tx, ctx.sheetId);
   const current = others.find((c) => c.id === columnId);
   if (!current) throw appError("column_not_found", `No column "${columnId}" in this base.`);
   const before: ResolvedColumnFields = { ...current, columnOptions: current.columnOptions as Record<string, unknown> };
-  const fields = resolveColumnFields(others, before, input, columnId);
+  const fields = resolveColumnFields(others, before, input, columnId, providers);
 
   if (current.isPrimary && input.isPrimary === false) {
     throw appError("primary_column_required", "A base has exactly one primary column: make another column primary instead.");

@@ -26,9 +26,11 @@ const FAMILIES: [RegExp, ProviderName][] = [
 ];
 
 /**
- * Parses "provider:modelId", or a bare model id whose provider is inferred: from its family
- * (gpt-, o1, o3, o4 → openai; claude- → anthropic), else from `configured` when exactly one
- * provider is. Throws AppError unknown_model when neither tells.
+ * The one rule for every model spec (AI_MODEL, AI_ASSISTANT_MODEL, a column's columnOptions.model,
+ * an evaluation's model and judge): "provider:modelId", or a bare model id whose provider is
+ * inferred from its family (gpt-, o1, o3, o4 → openai; claude- → anthropic), else from
+ * `configured` (the deployment's configured providers) when exactly one provider is. Throws
+ * AppError unknown_model when neither tells.
  */
 export function parseModelSpec(spec: string, configured: readonly ProviderName[] = []): ModelSpec {
   const text = typeof spec === "string" ? spec.trim() : "";
@@ -48,6 +50,19 @@ export function parseModelSpec(spec: string, configured: readonly ProviderName[]
     `Model "${text}" does not say its provider: write it as provider:model, e.g. "openai:${text}" or "anthropic:${text}" (providers: ${PROVIDERS.join(", ")}).`,
     { model: text, providers: PROVIDERS },
   );
+}
+
+/** What says whether a provider can be called: a key, or the base URL of a server that needs none. */
+export interface ProviderSettings {
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
+}
+
+/** The providers this deployment can call: what a bare model id is resolved against, wherever it is written. */
+export function configuredProviders(ai: ProviderSettings): ProviderName[] {
+  return PROVIDERS.filter((p) => (p === "openai" ? Boolean(ai.openaiApiKey || ai.openaiBaseUrl) : Boolean(ai.anthropicApiKey || ai.anthropicBaseUrl)));
 }
 
 export const formatModelSpec = (s: ModelSpec) => `${s.provider}:${s.modelId}`;

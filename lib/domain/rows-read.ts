@@ -88,7 +88,8 @@ export const encodeCursor = (seq: bigint) => Buffer.from(`s:${seq}`).toString("b
 
 function decodeCursor(cursor: string): bigint {
   const m = /^s:(\d{1,19})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m) throw appError("invalid_query", "cursor is not a cursor this API returned.");
+  // Past bigint's range a crafted seq would fail its cast in the database.
+  if (!m || BigInt(m[1]) > 2n ** 63n - 1n) throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
   return BigInt(m[1]);
 }
 

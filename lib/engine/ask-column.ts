@@ -98,7 +98,8 @@ function promptInput(q: ColumnQuestion): PromptInput {
 }
 
 function toolContext(rt: Runtime, q: ColumnQuestion, signal: AbortSignal, deps: AskDeps): ToolContext {
-  const inputs: Record<string, string> = {};
+  // No prototype: a column may be named "__proto__" or "constructor" like any other.
+  const inputs: Record<string, string> = Object.create(null);
   for (const id of q.column.inputColumnIds) {
     const c = q.columns.find((x) => x.id === id);
     if (c) inputs[c.name] = q.values[c.id] ?? "";

@@ -29,7 +29,7 @@ export async function judgeAnswer(
   const budget = new CallBudget(rt.config.ai.maxCallsPerCell, 0);
   await limiter.acquire(model.provider, req.signal);
   const prompt = [
-    `Column: ${req.column.name}`,
+    `The column:\n${fenceUntrusted("column name", req.column.name)}`,
     `The column's instructions:\n${fenceUntrusted("instructions", req.column.instructions)}`,
     `Reference value:\n${fenceUntrusted("reference", req.expected)}`,
     `Answer to judge:\n${fenceUntrusted("answer", req.got)}`,

@@ -33,20 +33,22 @@ export function buildSystemPrompt(p: PromptInput): string {
   return lines.join("\n");
 }
 
+// What is instruction and what is data (docs/security.md): the column's instructions are the
+// workspace owner's request, so they stay outside the fence. Everything else the table holds is
+// data, its structure included: base and column names may be an imported file's name and headers.
 export function buildUserPrompt(p: PromptInput, correction?: string): string {
+  const structure = [`Base: ${p.baseName}`, `Column to fill: ${p.column.name} (type: ${p.column.type})`, ...(p.primary ? [`Primary column, which identifies the row: ${p.primary.column.name}`] : [])];
   const parts = [
-    `Base: ${p.baseName}`,
-    `Column to fill: ${p.column.name} (type: ${p.column.type})`,
-    `Instructions for this column:\n${p.column.instructions.trim() || `Fill in "${p.column.name}" for this row.`}`,
+    `The table, as it names itself: its base and the column to fill.\n${fenceUntrusted("table structure", structure.join("\n"))}`,
+    `Instructions for this column, from the table's owner:\n${p.column.instructions.trim() || "Fill in the column named above for this row."}`,
   ];
   // One fenced JSON object of the row's inputs: unambiguous for the model, and a value cannot
   // break out of its string or out of the fence.
-  const data: Record<string, string> = {};
+  const data: Record<string, string> = Object.create(null);
   if (p.primary) data[p.primary.column.name] = p.primary.value;
   for (const i of p.inputs) data[i.column.name] = i.value;
   if (Object.keys(data).length > 0) {
-    const about = p.primary ? ` The row is identified by its primary column "${p.primary.column.name}".` : "";
-    parts.push(`The row's input values, by column name.${about}\n${fenceUntrusted("row inputs", JSON.stringify(data, null, 2))}`);
+    parts.push(`The row's input values, by column name.\n${fenceUntrusted("row inputs", JSON.stringify(data, null, 2))}`);
   }
   if (p.examples && p.examples.length > 0) {
     // Fenced like every cell: a verified value is still table content, not an instruction.

@@ -6,6 +6,7 @@ import { MAX_CELL_CHARS } from "../domain/row-input.ts";
 import { applyWrites } from "../domain/rows-apply.ts";
 import { upsertLines, type UpsertResult } from "../domain/rows-upsert.ts";
 import { newId } from "../ids.ts";
+import { configuredProviders, type ProviderName } from "../domain/model-spec.ts";
 import type { ImportOptions } from "./analyze.ts";
 import { castValue, withOptions } from "./cast.ts";
 import { announce, holdLease, LeaseLost, type ImportRuntime, type StoredPlan } from "./progress.ts";
@@ -30,7 +31,7 @@ export async function writeBatch(rt: ImportRuntime, job: ImportRow, plan: Stored
     const ctx = await loadBase(w.tx, job.workspaceId, job.baseId);
     let columns = await loadColumns(w.tx, ctx.sheetId);
     const cast = castLines(columns, plan, options, lines);
-    columns = await addSelectOptions(w, ctx, columns, cast.newOptions);
+    columns = await addSelectOptions(w, ctx, columns, cast.newOptions, configuredProviders(rt.config.ai));
     const current = await w.tx.importJob.findUniqueOrThrow({ where: { id: job.id }, select: { runId: true, errors: true } });
     // Statistics once per 10,000 lines, as Add Rows at its largest batch refreshes them.
     const analyze = Math.floor((start + lines.length) / ANALYZE_EVERY) > Math.floor(start / ANALYZE_EVERY);
@@ -107,13 +108,13 @@ function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: 
 }
 
 /** Select options the batch needs, created as Airtable's typecast does. */
-async function addSelectOptions(w: Work, ctx: BaseContext, columns: ColumnRecord[], wanted: Map<string, Set<string>>): Promise<ColumnRecord[]> {
+async function addSelectOptions(w: Work, ctx: BaseContext, columns: ColumnRecord[], wanted: Map<string, Set<string>>, providers: readonly ProviderName[]): Promise<ColumnRecord[]> {
   let changed = false;
   for (const [columnId, options] of wanted) {
     const column = columns.find((c) => c.id === columnId)!;
     const next = withOptions(columnOptionsOf(column), options);
     if (!next) continue;
-    await updateColumnRecord(w.tx, ctx, columnId, { columnOptions: next });
+    await updateColumnRecord(w.tx, ctx, columnId, { columnOptions: next }, providers);
     changed = true;
   }
   if (!changed) return columns;

@@ -6,6 +6,7 @@ import { loadBase, loadColumns, touchBase } from "../domain/base-context.ts";
 import { insertColumn, updateColumnRecord } from "../domain/columns.ts";
 import { ColumnIndex } from "../domain/row-input.ts";
 import { mergeKeyColumns } from "../domain/rows-upsert.ts";
+import { configuredProviders } from "../domain/model-spec.ts";
 import { analyzeFile, placeholderColumn, type ImportOptions } from "./analyze.ts";
 import { writeBatch } from "./batch.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
@@ -85,8 +86,8 @@ async function prepare(rt: ImportRuntime, job: ImportRow, file: string, format: 
       if (field.create) {
         const { type, isPrimary, replaces } = field.create;
         const column = replaces
-          ? await updateColumnRecord(w.tx, ctx, replaces, { name: field.name, type })
-          : await insertColumn(w.tx, ctx, { name: field.name, type, isPrimary });
+          ? await updateColumnRecord(w.tx, ctx, replaces, { name: field.name, type }, configuredProviders(rt.config.ai))
+          : await insertColumn(w.tx, ctx, { name: field.name, type, isPrimary }, configuredProviders(rt.config.ai));
         created.push(column.name);
         targets.push(column.id);
       } else targets.push(field.columnId);

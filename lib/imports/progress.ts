@@ -5,7 +5,7 @@ import type { ImportRow } from "./store.ts";
 
 // What the import's worker and its batches share: the plan, the lease and the progress events.
 
-export type ImportRuntime = UnitOfWork & { config: Pick<Config, "dataDir" | "runs"> };
+export type ImportRuntime = UnitOfWork & { config: Pick<Config, "dataDir" | "runs" | "ai"> };
 
 /** What the first pass settled, stored on the import so a resumed import follows the same plan. */
 export interface StoredPlan {

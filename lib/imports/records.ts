@@ -121,7 +121,8 @@ async function* jsonlRecords(path: string): AsyncGenerator<FileRecord> {
       throw new ParseFailure(line, "The line is not valid JSON.");
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ParseFailure(line, "Each line must be a JSON object.");
-    const object: Record<string, string> = {};
+    // No prototype: a field may be named "__proto__" or "constructor", and a record without it reads "".
+    const object: Record<string, string> = Object.create(null);
     for (const [k, v] of Object.entries(value)) object[k] = jsonText(v);
     yield { line, object };
   }

@@ -83,7 +83,8 @@ export const TOOLS: readonly McpTool[] = [
     run: async (args, invoke) => {
       const row = await callEndpoint(invoke, rows.getRow, args.cell ? { ...args, expand: true } : args, new Set(["cell"]));
       if (!args.cell) return row;
-      if (!(args.cell in row.cells)) throw new ToolError("unknown_column", `No column "${args.cell}" in this base.`);
+      // Own properties only: "__proto__" or "constructor" is a column only when the base has one so named.
+      if (!Object.hasOwn(row.cells, args.cell)) throw new ToolError("unknown_column", `No column "${args.cell}" in this base.`);
       return { id: row.id, processing: row.processing, cells: { [args.cell]: row.cells[args.cell] } };
     },
     summary: (r, args) => (args.cell ? `${args.cell} of ${r.id}: ${JSON.stringify(r.cells[args.cell].value).slice(0, 200)} (${r.cells[args.cell].status ?? "no AI"})` : `Row ${r.id}.`),
@@ -152,7 +153,8 @@ export const TOOLS: readonly McpTool[] = [
     title: "Review AI cells",
     description: "Accepts (verifies), edits (stores a corrected value, verified) or re-runs AI cells; verified cells are never regenerated and teach the column as examples.",
     endpoints: [review.reviewCells],
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // edit overwrites a cell's value; rerun asks the model (and the web) again and charges again.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     maxItems: { cells: 100 },
     summary: (r) => `${plural(r.cells?.length ?? 0, "cell")} reviewed${r.errors?.length ? `; ${plural(r.errors.length, "error")}` : ""}.`,
   },

@@ -21,8 +21,9 @@ const encodeCursor = (m: Pick<WebhookMessage, "createdAt" | "id">) => Buffer.fro
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const m = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|(msg_\w+)$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m) throw appError("invalid_query", "cursor is not a cursor this API returned.");
-  return { createdAt: new Date(m[1]), id: m[2] };
+  const createdAt = new Date(m?.[1] ?? Number.NaN);
+  if (!m || Number.isNaN(createdAt.getTime())) throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
+  return { createdAt, id: m[2] };
 }
 
 function toAttemptView(a: WebhookAttempt) {

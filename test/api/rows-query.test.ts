@@ -192,7 +192,7 @@ describe("errors", () => {
       status: 400,
       code: "invalid_filter",
     },
-    { name: "a foreign cursor", method: "POST", path, body: { cursor: "bm9wZQ" }, status: 400, code: "invalid_query" },
+    { name: "a foreign cursor", method: "POST", path, body: { cursor: "bm9wZQ" }, status: 400, code: "invalid_cursor" },
     { name: "a limit too large", method: "POST", path, body: { limit: 10_001 }, status: 400, code: "validation_failed" },
     { name: "unknown fields", method: "POST", path, body: { filters: {} }, status: 400, code: "validation_failed" },
     { name: "bad filter JSON on Get Rows", method: "GET", path: () => `/api/v1/bases/${base.baseId}/rows?filter=%7Bnope`, status: 400, code: "invalid_filter" },
@@ -201,6 +201,6 @@ describe("errors", () => {
 
   it("a cursor from another sort is refused", async () => {
     const first = await query({ sort: [{ column: "Employees" }], limit: 1 });
-    await runScenario(app, { name: "", method: "POST", path: path(), body: { sort: [{ column: "Company" }], cursor: first.body.nextCursor }, status: 400, code: "invalid_query" });
+    await runScenario(app, { name: "", method: "POST", path: path(), body: { sort: [{ column: "Company" }], cursor: first.body.nextCursor }, status: 400, code: "invalid_cursor" });
   });
 });

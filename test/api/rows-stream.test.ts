@@ -136,8 +136,8 @@ describe("limit and cursor", () => {
     { name: "limit=10001 is 400", method: "GET", path: () => `${base()}?limit=10001`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
     { name: "limit=abc is 400", method: "GET", path: () => `${base()}?limit=abc`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
     { name: "limit=1.5 is 400", method: "GET", path: () => `${base()}?limit=1.5`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    { name: "a forged cursor is 400", method: "GET", path: () => `${base()}?limit=2&cursor=bm9wZQ`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    { name: "a garbage cursor is 400", method: "GET", path: () => `${base()}?cursor=%%%`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
+    { name: "a forged cursor is 400", method: "GET", path: () => `${base()}?limit=2&cursor=bm9wZQ`, status: 400, code: "invalid_cursor", ...EMITS_NOTHING },
+    { name: "a garbage cursor is 400", method: "GET", path: () => `${base()}?cursor=%%%`, status: 400, code: "invalid_cursor", ...EMITS_NOTHING },
     { name: "limit=10000 is fine", method: "GET", path: () => `${base()}?limit=10000`, status: 200, bodyMatches: { nextCursor: null } },
   ]);
 });

@@ -60,7 +60,7 @@ describe("GET /api/v1/credits", () => {
     expect((await app.api("GET", "/api/v1/credits", { key: app.keyB })).body).toEqual({ balance: 100, entries: [], nextCursor: null });
     expect((await app.api("GET", "/api/v1/credits?limit=0")).body.error.code).toBe("invalid_query");
     expect((await app.api("GET", "/api/v1/credits?limit=201")).status).toBe(400);
-    expect((await app.api("GET", "/api/v1/credits?cursor=garbage")).body.error.code).toBe("invalid_query");
+    expect((await app.api("GET", "/api/v1/credits?cursor=garbage")).body.error.code).toBe("invalid_cursor");
     expect((await app.api("GET", "/api/v1/credits", { key: null })).status).toBe(401);
   });
 

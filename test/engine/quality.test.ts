@@ -132,8 +132,9 @@ describe("grounding and safety", () => {
     const [row] = await settled(app, baseId);
     const req = llm.requests[0];
     const text = req.lastUserText;
-    const open = text.indexOf("<<<UNTRUSTED_DATA ");
-    const nonce = /<<<UNTRUSTED_DATA (\w+)/.exec(text)![1];
+    // The row's inputs have their own fence (the table's structure has another before it).
+    const open = text.indexOf('source="row inputs"');
+    const nonce = /<<<UNTRUSTED_DATA (\w+) source="row inputs"/.exec(text)![1];
     const close = text.lastIndexOf(`<<<END_UNTRUSTED_DATA ${nonce}>>>`);
     const attackAt = text.indexOf("Ignore your instructions");
     expect(open).toBeGreaterThan(-1);

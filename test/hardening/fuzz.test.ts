@@ -55,7 +55,7 @@ async function seed(key: string): Promise<Ids> {
   await app.rt.db.prisma.$executeRawUnsafe(`UPDATE cells SET status = 'done', verified = true WHERE row_id = $1 AND column_id = $2`, added.rows[0].id, col.Summary);
   // No model is configured here either, so the evaluation is made through the domain, which the API would refuse.
   const workspaceId = (await app.rt.db.prisma.base.findUniqueOrThrow({ where: { id: baseId } })).workspaceId;
-  const policy = { ...app.rt.config.runs, defaultModel: undefined, checkModel: () => undefined };
+  const policy = { ...app.rt.config.runs, defaultModel: undefined, checkModel: () => undefined, providers: [] };
   const evaluationId = (await inTransaction(app.rt, (w) => createEvaluation(w, workspaceId, baseId, col.Summary, {}, policy))).id;
   return {
     baseId,

@@ -103,6 +103,17 @@ describe("import formats", () => {
     ]);
   });
 
+  it("JSON Lines: keys named like Object's own properties are fields like any other", async () => {
+    const baseId = await emptyBase();
+    const done = await importFile(app, baseId, '{"name":"Ann","__proto__":"p","constructor":"c"}\n{"name":"Bob"}\n', { contentType: NDJSON });
+    expect(done).toMatchObject({ status: "done", rowsCreated: 2, createdColumns: ["name", "__proto__", "constructor"] });
+    const rows = await allRows(app, baseId);
+    expect(rows.map((r) => [r.name, r.__proto__, r.constructor])).toEqual([
+      ["Ann", "p", "c"],
+      ["Bob", "", ""],
+    ]);
+  });
+
   it("a multipart upload (field file) is recognised by its file name", async () => {
     const baseId = await emptyBase();
     const done = await importFile(app, baseId, "Name\nAnn\n", { contentType: "application/octet-stream", multipart: { name: "people.csv" } });

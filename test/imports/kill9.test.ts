@@ -71,7 +71,7 @@ function startWorkerProcess(onLine: (line: string) => void): ChildProcess {
 it("resumes after kill -9 with every line written exactly once", { timeout: 900_000 }, async () => {
   let rt: Runtime = await open();
   const ws = await createWorkspace(rt.db.prisma, "kill9");
-  const base = await inTransaction(rt, (w) => createBase(w, ws.workspace.id, { baseName: "Leads", columns: [{ name: "Email", type: "email", isPrimary: true }, { name: "Company" }, { name: "Score", type: "number" }] }));
+  const base = await inTransaction(rt, (w) => createBase(w, ws.workspace.id, { baseName: "Leads", columns: [{ name: "Email", type: "email", isPrimary: true }, { name: "Company" }, { name: "Score", type: "number" }] }, []));
   const file = path.join(dataDir, "leads.csv");
   writeFileSync(file, `Email,Company,Score\n${Array.from({ length: LINES }, (_, i) => `p${i}@x.test,Company ${i},${i}`).join("\n")}\n`);
   const imp = await createImport(rt, ws.workspace.id, base.baseId, { mergeOn: ["Email"], createColumns: true, typecast: true, runAi: true, header: true }, async (target) => {

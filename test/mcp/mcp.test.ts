@@ -174,6 +174,20 @@ describe("errors and limits", () => {
     await expect(a.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 
+  it("looks a cell up by the base's own column names only: Object's property names are unknown columns, or columns when so named", async () => {
+    const [row] = (await call(a, "query_rows", { baseId, limit: 1 })).result.rows;
+    for (const cell of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      expect(await callError(a, "get_row", { baseId, rowId: row.id, cell }), cell).toMatchObject({ code: "unknown_column" });
+    }
+    const odd = (await call(a, "create_base", { baseName: "Odd names", columns: [{ name: "__proto__", isPrimary: true }, { name: "constructor" }] })).result.baseId;
+    const [added] = (await call(a, "add_rows", { baseId: odd, rows: [{ cells: { ["__proto__"]: "p", constructor: "c" } }] })).result.rows;
+    const proto = await call(a, "get_row", { baseId: odd, rowId: added.id, cell: "__proto__" });
+    expect(Object.keys(proto.result.cells)).toEqual(["__proto__"]);
+    expect(proto.result.cells.__proto__.value).toBe("p");
+    expect((await call(a, "get_row", { baseId: odd, rowId: added.id, cell: "constructor" })).result.cells.constructor.value).toBe("c");
+    expect(await callError(a, "get_row", { baseId: odd, rowId: added.id, cell: "toString" })).toMatchObject({ code: "unknown_column" });
+  });
+
   it("pages long rows so that no answer passes 50,000 characters, and cuts one huge cell", async () => {
     const long = { baseName: "Long", columns: [{ name: "Text", type: "long-text", isPrimary: true }] };
     const id = (await call(a, "create_base", long)).result.baseId;

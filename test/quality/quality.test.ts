@@ -253,6 +253,9 @@ describe("evaluations", () => {
     // The rubric is the system prompt; both texts arrive fenced as data.
     expect(judged[0].system).toContain("You judge one answer");
     expect(judged[0].lastUserText).toMatch(/UNTRUSTED_DATA[\s\S]*Makes rockets/);
+    // So does the column's name: outside the fences, the judge's prompt holds only its own labels.
+    const outside = judged[0].lastUserText.replace(/<<<UNTRUSTED_DATA (\w+) [^\n]*>>>[\s\S]*?<<<END_UNTRUSTED_DATA \1>>>/g, "");
+    expect([judged[0].lastUserText.includes("Summary"), outside.includes("Summary")]).toEqual([true, false]);
     expect(e.settings.judgeModel).toBe("openai:judge-model");
   });
 

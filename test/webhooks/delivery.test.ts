@@ -213,7 +213,7 @@ describe("delivery log and redelivery", () => {
     expect((await deliveries(app, hook.id, "?status=failed")).deliveries).toEqual([]);
     expect((await deliveries(app, hook.id, "?status=succeeded")).deliveries).toHaveLength(3);
     expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?limit=0`)).status).toBe(400);
-    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?cursor=bogus`)).body.error.code).toBe("invalid_query");
+    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?cursor=bogus`)).body.error.code).toBe("invalid_cursor");
     expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?status=lost`)).status).toBe(400);
   });
 

@@ -11,6 +11,15 @@ import { cellKey as key, type CellRef } from "./types.ts";
 type Charged = CellRef & { amount: number };
 
 /**
+ * SQL: how many more units of work (cells, or an evaluation's rows) run `r` may start, at most
+ * `cap`: what its remaining credits pay for, less `inFlight` (SQL counting its units already
+ * started, each of which will be charged when it answers). Claims ask this before a model call,
+ * so a capped run never pays a provider for an answer it cannot store.
+ */
+export const runRoomSql = (r: string, cap: string, inFlight: string) => `CASE WHEN ${r}.max_credits IS NULL OR ${r}.cell_cost <= 0 THEN ${cap}
+  ELSE GREATEST(0, LEAST(${cap}, (${r}.max_credits - ${r}.credits_spent) / ${r}.cell_cost - ${inFlight}))::int END`;
+
+/**
  * Locks the runs of these cells (the runs that last queued them) in id order, so two
  * transactions never wait on each other in a cycle, and says which run each cell belongs to: one
  * statement, since every completion batch starts with it.

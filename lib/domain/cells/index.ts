@@ -7,5 +7,6 @@ export { insertCellsOfNewRows, queueCells, supplyCells, markStale, finishedCells
 export { acceptCells, correctCells, readReviewState, unverifyCell, type ReviewedCellState } from "./review.ts";
 export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
 export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
+export { runRoomSql } from "./budget.ts";
 export { leaseFor, claimReadyCells, claimListedCells, renewLeases, releaseCells, returnLeases, inputCellsSql, inputIdsOf, inputsSettledSql, runnableSql, runOpenSql, type ListedCellState } from "./leases.ts";
 export { pruneCellRuns } from "./retention.ts";

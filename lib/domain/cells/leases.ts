@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import { runRoomSql } from "./budget.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { CellRef, ClaimedCell } from "./types.ts";
 
@@ -40,9 +41,7 @@ const READY = (c: string) => inputsSettledSql(c, inputIdsOf(c));
 export const inputIdsOf = (c: string) => `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
 
 /** SQL: how many more cells run `r` may start: its budget left, less the cells it has running. */
-const ROOM = (r: string, cap: string) => `CASE WHEN ${r}.max_credits IS NULL OR ${r}.cell_cost <= 0 THEN ${cap}
-  ELSE GREATEST(0, LEAST(${cap}, (${r}.max_credits - ${r}.credits_spent) / ${r}.cell_cost
-    - (SELECT count(*) FROM cells x WHERE x.run_id = ${r}.id AND x.status = 'running')))::int END`;
+const ROOM = (r: string, cap: string) => runRoomSql(r, cap, `(SELECT count(*) FROM cells x WHERE x.run_id = ${r}.id AND x.status = 'running')`);
 
 /**
  * SQL: cell `c` may be claimed as far as its run is concerned: the run is running (not paused,

@@ -6,6 +6,7 @@ import { loadAiColumn, loadBase } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
 import { updateColumn } from "../columns.ts";
 import { columnOptionsOf } from "../column-model.ts";
+import type { ProviderName } from "../model-spec.ts";
 import { createRun, getRun, type RunPolicy } from "../runs/record.ts";
 import { DEFAULT_EVALUATION_ROWS, evaluationSettings, type EvaluateRequest, type EvaluationSettings } from "./settings.ts";
 import { evaluationView } from "./view.ts";
@@ -20,6 +21,8 @@ export interface EvaluationPolicy extends RunPolicy {
   defaultModel: string | undefined;
   /** Throws when a model cannot be called here (its provider is not configured). */
   checkModel(spec: string): void;
+  /** The configured providers: a bare model id names the only one, as in AI_MODEL. */
+  providers: readonly ProviderName[];
 }
 
 /** Refuses before anything is queued what every row would fail on. */
@@ -66,7 +69,7 @@ function previousAnswer(row: LabelRow): { value: string; correct: boolean } | nu
 
 export async function estimateEvaluation(tx: Tx, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  usableSettings(evaluationSettings(await loadAiColumn(tx, ctx, columnId), req, policy.defaultModel), policy);
+  usableSettings(evaluationSettings(await loadAiColumn(tx, ctx, columnId), req, policy.defaultModel, policy.providers), policy);
   const rows = await labelledRows(tx, columnId, req);
   return { rows: rows.length, estimatedCredits: rows.length * policy.cellCost };
 }
@@ -74,7 +77,7 @@ export async function estimateEvaluation(tx: Tx, workspaceId: string, baseId: st
 export async function createEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
   const ctx = await loadBase(w.tx, workspaceId, baseId);
   const column = await loadAiColumn(w.tx, ctx, columnId);
-  const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel), policy);
+  const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel, policy.providers), policy);
   const rows = await labelledRows(w.tx, column.id, req);
   const runId = await createRun(w, {
     workspaceId,
@@ -104,7 +107,7 @@ export async function createEvaluation(w: Work, workspaceId: string, baseId: str
 }
 
 /** Writes the evaluation's instructions, model and tools to its column. */
-export async function applyEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, evaluationId: string) {
+export async function applyEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, evaluationId: string, providers: readonly ProviderName[]) {
   const ctx = await loadBase(w.tx, workspaceId, baseId);
   const found = await w.tx.evaluation.findFirst({ where: { id: evaluationId, workspaceId, baseId: ctx.baseId, columnId } });
   if (!found) throw appError("evaluation_not_found", `No evaluation "${evaluationId}" of this column.`);
@@ -115,7 +118,7 @@ export async function applyEvaluation(w: Work, workspaceId: string, baseId: stri
   const options = { ...columnOptionsOf(column) };
   if (s.model === null) delete options.model;
   else options.model = s.model;
-  const view = await updateColumn(w, workspaceId, ctx.baseId, column.id, { instructions: s.instructions, tools: s.tools, columnOptions: options });
+  const view = await updateColumn(w, workspaceId, ctx.baseId, column.id, { instructions: s.instructions, tools: s.tools, columnOptions: options }, providers);
   await w.tx.evaluation.update({ where: { id: evaluationId }, data: { appliedAt: new Date() } });
   return { column: view, evaluation: await evaluationView(w.tx, workspaceId, evaluationId, { results: false }) };
 }

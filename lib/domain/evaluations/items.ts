@@ -1,7 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { debit } from "../../credits/ledger.ts";
-import { InsufficientCredits, leaseFor } from "../cells/index.ts";
+import { InsufficientCredits, leaseFor, runRoomSql } from "../cells/index.ts";
 import { addSpent, finishRuns, lockRun, transitionRun } from "../runs/record.ts";
 
 // The one owner of `evaluation_items`: an evaluation's rows, which are also the evaluation
@@ -32,14 +32,25 @@ export interface ItemCharge {
 
 const FENCE = `evaluation_items.status = 'running' AND evaluation_items.lease_owner = $3`;
 
-/** Leases up to `limit` ready rows of running runs. */
+/** SQL: the rows evaluation run `r` has in flight, each to be charged when it answers. */
+const IN_FLIGHT = (r: string) => `(SELECT count(*) FROM evaluation_items x WHERE x.run_id = ${r}.id AND x.status = 'running')`;
+
+/**
+ * Leases up to `limit` ready rows of running evaluation runs, each run no more than its credits
+ * left pay for beside its rows in flight (the cell engine's rule), so a capped evaluation asks
+ * the model only for answers it can store.
+ */
 export async function claimItems(tx: Tx, owner: string, limit: number, leaseMs: number): Promise<ClaimedItem[]> {
   if (limit <= 0) return [];
   return tx.$queryRawUnsafe<ClaimedItem[]>(
-    `UPDATE evaluation_items SET status = 'running', lease_owner = $1, lease_until = ${leaseFor("$3")}
-     FROM (SELECT e.evaluation_id, e.row_id FROM evaluation_items e JOIN runs ON runs.id = e.run_id
-           WHERE e.status = 'pending' AND e.available_at <= now() AND runs.status = 'running'
-           ORDER BY e.available_at, e.evaluation_id, e.row_id LIMIT $2 FOR UPDATE OF e SKIP LOCKED) t
+    `WITH active AS (
+       SELECT r.id, ${runRoomSql("r", "$2::int", IN_FLIGHT("r"))} AS room FROM runs r WHERE r.status = 'running' AND r.trigger = 'evaluation')
+     UPDATE evaluation_items SET status = 'running', lease_owner = $1, lease_until = ${leaseFor("$3")}
+     FROM (SELECT x.evaluation_id, x.row_id FROM active a CROSS JOIN LATERAL (
+             SELECT e.evaluation_id, e.row_id, e.available_at FROM evaluation_items e
+             WHERE e.run_id = a.id AND e.status = 'pending' AND e.available_at <= now()
+             ORDER BY e.available_at, e.evaluation_id, e.row_id LIMIT a.room FOR UPDATE OF e SKIP LOCKED) x
+           ORDER BY x.available_at, x.evaluation_id, x.row_id LIMIT $2) t
      WHERE evaluation_items.evaluation_id = t.evaluation_id AND evaluation_items.row_id = t.row_id
      RETURNING evaluation_items.evaluation_id AS "evaluationId", evaluation_items.row_id AS "rowId",
        evaluation_items.run_id AS "runId", evaluation_items.attempts`,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { columnOptionsOf, TOOL_NAMES, type ColumnRecord } from "../column-model.ts";
-import { DEFAULT_MODEL_SPEC, parseModelSpec } from "../model-spec.ts";
+import { DEFAULT_MODEL_SPEC, parseModelSpec, type ProviderName } from "../model-spec.ts";
 
 // What an evaluation regenerates a column with: the column's own instructions, model and tools,
 // each optionally overridden, so that a change can be tried on the verified rows first.
@@ -52,12 +52,15 @@ export interface EvaluationSettings {
   changed: (typeof CHANGEABLE)[number][];
 }
 
-/** `defaultModel`: the deployment's model (AI_MODEL), for columns that name none. */
-export function evaluationSettings(column: ColumnRecord, req: EvaluateRequest, defaultModel: string | undefined): EvaluationSettings {
+/**
+ * `defaultModel`: the deployment's model (AI_MODEL), for columns that name none; `providers`: the
+ * configured ones, which a bare model id is resolved against (the same rule as AI_MODEL's).
+ */
+export function evaluationSettings(column: ColumnRecord, req: EvaluateRequest, defaultModel: string | undefined, providers: readonly ProviderName[]): EvaluationSettings {
   const own = columnOptionsOf(column).model;
   const ownModel = typeof own === "string" && own.trim() ? own.trim() : null;
-  if (req.model !== undefined) parseModelSpec(req.model);
-  if (req.judgeModel !== undefined) parseModelSpec(req.judgeModel);
+  if (req.model !== undefined) parseModelSpec(req.model, providers);
+  if (req.judgeModel !== undefined) parseModelSpec(req.judgeModel, providers);
   const settings = {
     instructions: req.instructions ?? column.instructions,
     model: req.model?.trim() ?? ownModel,
@@ -66,7 +69,7 @@ export function evaluationSettings(column: ColumnRecord, req: EvaluateRequest, d
   const changed = CHANGEABLE.filter((k) =>
     k === "tools" ? [...settings.tools].sort().join() !== [...column.tools].sort().join() : settings[k] !== (k === "model" ? ownModel : column.instructions),
   );
-  const spec = parseModelSpec(settings.model ?? defaultModel ?? DEFAULT_MODEL_SPEC);
+  const spec = parseModelSpec(settings.model ?? defaultModel ?? DEFAULT_MODEL_SPEC, providers);
   return { ...settings, modelLabel: `${spec.provider}:${spec.modelId}`, judgeModel: req.judgeModel?.trim() ?? null, changed };
 }
 

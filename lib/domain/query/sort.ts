@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { appError } from "../../errors.ts";
 import { textProblem } from "../../text.ts";
 import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
+import { date } from "../column-types/date.ts";
 import { selectOptions } from "../column-types/select.ts";
 import { comparisonOf, resolveColumn } from "./filter.ts";
 import { dateValue, foldedText, numberValue, rawValue, type Params } from "./sql.ts";
@@ -22,7 +23,23 @@ interface KeyExpr {
   sql: string;
   type: KeyType;
   direction: "asc" | "desc";
+  /** Whether a cursor's key (its text form, as the select list gives it) is a value this key can hold. */
+  fits: (key: string) => boolean;
 }
+
+// A key in a cursor is compared with the column's typed expression, so one that cannot be that
+// type (crafted: "abc" on a number sort) would fail the cast in the database. Each is checked
+// against the text the database gives for the type: numeric::text is plain decimal notation,
+// array_position an int, a date the date type's own normal form (values are stored normalised).
+const NUMERIC_TEXT = /^-?\d{1,1000}(\.\d{1,1000})?$/;
+const INT_TEXT = /^-?\d{1,9}$/;
+const anyText = () => true;
+const normalDate = (key: string) => {
+  const d = date.normalize(key);
+  return d.ok && d.value === key;
+};
+/** The largest seq (bigint) a cursor may hold. */
+const MAX_SEQ = 2n ** 63n - 1n;
 
 export function parseSort(raw: unknown, columns: readonly ColumnRecord[], root = "sort"): SortKey[] {
   if (!Array.isArray(raw)) throw appError("invalid_query", `${root} is a list of { column, direction }.`, { path: root });
@@ -47,16 +64,16 @@ export function sortFromQueryText(text: string): { column: string; direction: "a
 function keyExpr(k: SortKey, p: Params): KeyExpr {
   switch (comparisonOf(k.column)) {
     case "number":
-      return { sql: numberValue(k.column), type: "numeric", direction: k.direction };
+      return { sql: numberValue(k.column), type: "numeric", direction: k.direction, fits: (key) => NUMERIC_TEXT.test(key) };
     case "select":
       // By the order of the options, as the column defines them.
-      return { sql: `array_position(${p.add(selectOptions(columnOptionsOf(k.column)))}::text[], ${rawValue(k.column)})`, type: "int", direction: k.direction };
+      return { sql: `array_position(${p.add(selectOptions(columnOptionsOf(k.column)))}::text[], ${rawValue(k.column)})`, type: "int", direction: k.direction, fits: (key) => INT_TEXT.test(key) };
     case "text":
-      return { sql: `${foldedText(rawValue(k.column))} COLLATE "C"`, type: "text", direction: k.direction };
+      return { sql: `${foldedText(rawValue(k.column))} COLLATE "C"`, type: "text", direction: k.direction, fits: anyText };
     case "date":
-      return { sql: dateValue(k.column), type: "text", direction: k.direction };
+      return { sql: dateValue(k.column), type: "text", direction: k.direction, fits: normalDate };
     default:
-      return { sql: `${rawValue(k.column)} COLLATE "C"`, type: "text", direction: k.direction };
+      return { sql: `${rawValue(k.column)} COLLATE "C"`, type: "text", direction: k.direction, fits: anyText };
   }
 }
 
@@ -82,8 +99,9 @@ export function compileSort(keys: readonly SortKey[], p: Params): CompiledSort {
     fingerprint,
     after(cursor, params) {
       if (cursor.fingerprint !== fingerprint || cursor.keys.length !== exprs.length) {
-        throw appError("invalid_query", "This cursor belongs to a query with another sort; start again without a cursor.");
+        throw appError("invalid_cursor", "This cursor belongs to a query with another sort; start again without a cursor.");
       }
+      if (cursor.keys.some((v, i) => v !== null && !exprs[i].fits(v))) throw appError("invalid_cursor");
       // Lexicographic "after" over (k0, k1, …, seq), with empty values last in either direction.
       let cond = `r.seq > ${params.add(cursor.seq.toString())}::bigint`;
       for (let i = exprs.length - 1; i >= 0; i--) {
@@ -116,10 +134,10 @@ export function decodeQueryCursor(text: string): Cursor {
   try {
     const o = JSON.parse(Buffer.from(text, "base64url").toString());
     const okKeys = Array.isArray(o.k) && o.k.length <= MAX_SORT_KEYS && o.k.every((k: unknown) => k === null || (typeof k === "string" && k.length <= 2_000 && !textProblem(k)));
-    if (typeof o.f === "string" && okKeys && typeof o.s === "string" && /^\d{1,19}$/.test(o.s)) return { fingerprint: o.f, keys: o.k, seq: BigInt(o.s) };
+    if (typeof o.f === "string" && okKeys && typeof o.s === "string" && /^\d{1,19}$/.test(o.s) && BigInt(o.s) <= MAX_SEQ) return { fingerprint: o.f, keys: o.k, seq: BigInt(o.s) };
   } catch {
     // answered below
   }
-  throw appError("invalid_query", "cursor is not a cursor this API returned.");
+  throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
 }
 

@@ -203,7 +203,7 @@ export async function listRuns(tx: Tx, workspaceId: string, baseId: string, opts
   let before: { createdAt: Date; id: string } | undefined;
   if (opts.cursor) {
     const at = await tx.run.findFirst({ where: { id: opts.cursor, baseId, workspaceId }, select: { createdAt: true, id: true } });
-    if (!at) throw appError("invalid_query", "The cursor is not a run of this base.");
+    if (!at) throw appError("invalid_cursor", "The cursor is not a run of this base.");
     before = at;
   }
   const rows = await tx.run.findMany({

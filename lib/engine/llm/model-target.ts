@@ -1,6 +1,8 @@
 import type { Config } from "../../config.ts";
 import { appError } from "../../errors.ts";
-import { DEFAULT_MODEL_SPEC, parseModelSpec, PROVIDERS, type ProviderName } from "../../domain/model-spec.ts";
+import { configuredProviders, DEFAULT_MODEL_SPEC, parseModelSpec, type ProviderName } from "../../domain/model-spec.ts";
+
+export { configuredProviders };
 import { trimChar } from "../../text.ts";
 
 // Which provider, model, server and key a model spec means, without the provider packages: the
@@ -25,12 +27,7 @@ const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com/v1";
 // Local OpenAI-compatible servers (Ollama, llama.cpp, ...) ignore the key, but the client insists on one.
 const PLACEHOLDER_KEY = "not-needed";
 
-/** Whether a provider has enough configuration to be called (a key, or a base URL of a keyless server). */
-function isProviderConfigured(ai: AiConfig, provider: ProviderName): boolean {
-  return provider === "openai" ? Boolean(ai.openaiApiKey || ai.openaiBaseUrl) : Boolean(ai.anthropicApiKey || ai.anthropicBaseUrl);
-}
-
-const configuredProviders = (ai: AiConfig): ProviderName[] => PROVIDERS.filter((p) => isProviderConfigured(ai, p));
+const isProviderConfigured = (ai: AiConfig, provider: ProviderName) => configuredProviders(ai).includes(provider);
 
 /**
  * What is wrong with the AI configuration as a whole, in one line, or null: checked at start so

@@ -126,7 +126,7 @@ const OTHER_ROUTES: Record<string, readonly string[]> = { "/api/health": ["GET"]
 
 /** The methods a concrete path serves, or null when no route serves it. */
 export function allowedMethods(pathname: string): readonly string[] | null {
-  if (OTHER_ROUTES[pathname]) return OTHER_ROUTES[pathname];
+  if (Object.hasOwn(OTHER_ROUTES, pathname)) return OTHER_ROUTES[pathname];
   const matching = routesServing(pathname);
   if (matching.length === 0) return null;
   // Where a static segment and a param both match, the static route is the one that serves.

@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { TOOLS, type ToolAnnotations } from "../../lib/mcp/tools.ts";
+
+// Every MCP tool's annotations, pinned with the reason they are true to what the tool does. A
+// client may call a tool marked idempotent again after a lost answer, or without asking the
+// user when it is marked non-destructive: a wrong hint costs credits or data. A new tool fails
+// here until its hints are decided.
+
+const read = { readOnlyHint: true, openWorldHint: false };
+type Expected = { hints: ToolAnnotations; reason: string };
+
+const EXPECTED: Record<string, Expected> = {
+  list_bases: { hints: read, reason: "lists bases" },
+  get_base_structure: { hints: read, reason: "reads columns" },
+  query_rows: { hints: read, reason: "reads rows" },
+  get_row: { hints: read, reason: "reads one row" },
+  estimate_run: { hints: read, reason: "counts cells and credits, queues nothing" },
+  column_quality: { hints: read, reason: "reads the review history" },
+  get_evaluation: { hints: read, reason: "reads an evaluation" },
+  get_run: { hints: read, reason: "reads a run" },
+  add_rows: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    reason: "adds rows beside the others (again on a repeat), and their AI cells ask the model and may search the web",
+  },
+  update_rows: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    reason: 'overwrites cells; writing "" to an AI cell runs it again (charged again) on every call',
+  },
+  delete_rows: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "deletes rows; a repeat finds them gone and changes nothing",
+  },
+  create_base: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    reason: "creates a new base each call, with no rows, so no model is asked",
+  },
+  manage_column: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    reason: "modify and delete change or drop a column and its values; create adds another each call; new or changed AI columns do not run until asked",
+  },
+  run_cells: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    reason: "regenerates cells over their values, charged on every call, asking the model and the web",
+  },
+  review_cells: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    reason: "edit overwrites a cell's value; rerun asks the model (and the web) again and charges again",
+  },
+  evaluate_column: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    reason: "never changes cells, but starts another charged evaluation on every call, asking the model",
+  },
+  cancel_run: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "drops the run's pending and in-flight cells; a cancelled run stays cancelled",
+  },
+  configure_base: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    reason: "the assistant may modify or delete columns, and each turn asks the model",
+  },
+};
+
+describe("MCP tool annotations", () => {
+  it("pins every tool, and only the tools there are", () => {
+    expect(TOOLS.map((t) => t.name).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const [name, { hints, reason }] of Object.entries(EXPECTED)) {
+    it(`${name}: ${reason}`, () => {
+      const tool = TOOLS.find((t) => t.name === name)!;
+      expect(tool.annotations).toEqual(hints);
+    });
+  }
+
+  it("README's tool table says the same", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const yesNo = (v: boolean | undefined) => (v === undefined ? "" : v ? "yes" : "no");
+    for (const tool of TOOLS) {
+      const line = readme.split("\n").find((l) => l.startsWith(`| \`${tool.name}\` |`));
+      const cells = line?.split("|").slice(-5, -1).map((c) => c.trim());
+      const a = tool.annotations;
+      const hints = a.readOnlyHint ? ["yes", "", "", yesNo(a.openWorldHint)] : ["no", yesNo(a.destructiveHint), yesNo(a.idempotentHint), yesNo(a.openWorldHint)];
+      expect(cells, tool.name).toEqual(hints);
+    }
+  });
+
+  it("a read-only tool touches nothing outside; every other one says whether it is destructive and idempotent", () => {
+    for (const tool of TOOLS) {
+      if (tool.annotations.readOnlyHint) expect(tool.annotations, tool.name).toEqual(read);
+      else expect(typeof tool.annotations.destructiveHint === "boolean" && typeof tool.annotations.idempotentHint === "boolean", tool.name).toBe(true);
+    }
+  });
+});
