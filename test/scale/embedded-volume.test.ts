@@ -52,7 +52,7 @@ async function openEmbedded(): Promise<Embedded> {
 }
 
 const newBase = (e: Embedded, name: string) =>
-  inTransaction(e.rt, (w) => createBase(w, e.workspaceId, { baseName: name, columns: COLUMNS.map((c) => ({ ...c })) }));
+  inTransaction(e.rt, (w) => createBase(w, e.workspaceId, { baseName: name, columns: COLUMNS.map((c) => ({ ...c })) }, []));
 const addBatch = (e: Embedded, baseId: string, tag: string) =>
   inTransaction(e.rt, (w) => addRows(w, e.workspaceId, baseId, { rows: Array.from({ length: BATCH }, (_, i) => ({ cells: cells(tag, i) })) }, e.rt.config.runs));
 const walBytes = async (e: Embedded) => Number((await e.rt.db.read<{ bytes: string }>(`SELECT sum(size)::text AS bytes FROM pg_ls_waldir()`, []))[0].bytes);
