@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startPageServer, type PageServer } from "../support/page-server.ts";
 import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
+import { healthTimesDuring } from "./health-pinger.ts";
 import { LARGE_PAGE_FACT, LARGE_PAGE_QUESTION, largePage, largeWorkbook, lyingZipBombDocx, nestedDivPage } from "./hostile-files.ts";
 
 // While hostile inputs go through the real server, another client keeps asking /api/health.
@@ -32,52 +32,6 @@ function upload(name: string, bytes: Buffer, type: string) {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(bytes)], { type }), name);
   return fetch(`${server.url}/api/v1/bases/${baseId}/files`, { method: "POST", headers: { "x-api-key": KEY }, body: form });
-}
-
-// The pinger runs in a thread of its own, so that sending a 24 MB upload from this thread does
-// not delay the pings it is measuring.
-// It sends one request before it reports ready, so that its own first connection is not counted.
-const PINGER = `
-const { parentPort, workerData } = require("node:worker_threads");
-let running = true;
-const times = [];
-parentPort.on("message", () => (running = false));
-(async () => {
-  await fetch(workerData.url).then((r) => r.arrayBuffer());
-  parentPort.postMessage("ready");
-  while (running) {
-    const t0 = performance.now();
-    await fetch(workerData.url).then((r) => r.arrayBuffer());
-    times.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  parentPort.postMessage(times);
-})();
-`;
-
-/** Health answer times (ms), sampled back to back while `work` runs; it starts once the pinger is ready. */
-async function healthTimesDuring<T>(work: () => Promise<T>): Promise<{ times: number[]; result: Promise<T> }> {
-  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${server.url}/api/health` } });
-  const messages: unknown[] = [];
-  let wake = () => {};
-  pinger.on("message", (m) => {
-    messages.push(m);
-    wake();
-  });
-  const failed = new Promise<never>((_, reject) => pinger.once("error", reject));
-  const next = async () => {
-    while (!messages.length) await Promise.race([new Promise<void>((r) => (wake = r)), failed]);
-    return messages.shift();
-  };
-  try {
-    await next(); // "ready"
-    const result = work();
-    await result.catch(() => undefined);
-    pinger.postMessage("stop");
-    return { times: (await next()) as number[], result };
-  } finally {
-    await pinger.terminate();
-  }
 }
 
 const toolOutputs: string[] = [];
@@ -158,8 +112,8 @@ describe("no input blocks the event loop", () => {
   });
 
   it.each(cases)("%s", { timeout: 120_000, retry: 1 }, async (name, send, status, code) => {
-    const { times: calm } = await healthTimesDuring(() => sleep(1_000));
-    const { times: during, result } = await healthTimesDuring(send);
+    const { times: calm } = await healthTimesDuring(server.url, () => sleep(1_000));
+    const { times: during, result } = await healthTimesDuring(server.url, send);
     const res = await result;
     const body = (await res.json()) as { error?: { code: string } };
     expect(res.status, JSON.stringify(body)).toBe(status);
@@ -173,10 +127,10 @@ describe("no input blocks the event loop", () => {
   // thread only receives the passages the model will see.
   it("a 5 MB page of 42,000 blocks, scraped by a cell", { timeout: 240_000, retry: 1 }, async () => {
     const name = "a 5 MB page scraped by a cell";
-    const { times: calm } = await healthTimesDuring(() => sleep(1_000));
+    const { times: calm } = await healthTimesDuring(server.url, () => sleep(1_000));
     toolOutputs.length = 0;
     // A new address each try, so that a retry scrapes again instead of finding the last row done.
-    const { times: during, result } = await healthTimesDuring(() => scrapeCell(`${pages.url}/large?try=${++tries}`));
+    const { times: during, result } = await healthTimesDuring(server.url, () => scrapeCell(`${pages.url}/large?try=${++tries}`));
     expect(await result).toBe("done");
     expect(toolOutputs.at(-1)).toContain(LARGE_PAGE_FACT);
     worst[name] = Math.round(Math.max(...during) - median(calm));
