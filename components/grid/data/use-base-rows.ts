@@ -1,11 +1,12 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { ColumnView } from "../../data/types";
 import { useToast } from "../../ui/toast";
 import { RowLoader } from "./row-loader";
 import type { Viewport } from "./read-plan";
-import { RowStore, type RowHandle } from "./row-store";
+import { RowStore } from "./row-store";
 import { useLiveUpdates } from "./use-live-updates";
+import { useModelHandles } from "../table/use-model-handles";
 
 /**
  * The rows of one base that match the grid's query (all of them without one): loaded into a
@@ -54,72 +55,4 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
   const load = useSyncExternalStore(store.subscribeLoad, store.getLoadState, store.getLoadState);
   const all = useModelHandles(store, load.phase === "loading", scrolling, view);
   return { store, loader, live, load, all, onViewport };
-}
-
-/** While rows load, the table model is rebuilt at most this often: each rebuild costs every loaded row. */
-const MODEL_EVERY_MS = 1_000;
-
-/** What the table model was built from: the rows it holds, and the store's drop version then. */
-export interface ModelBuild {
-  handles: RowHandle[];
-  drops: number;
-  /** Whether the model holds a row (its set of ids is built on the first question). */
-  holds(id: string): boolean;
-}
-
-export function modelBuild(store: RowStore): ModelBuild {
-  const handles = store.getHandles();
-  let ids: Set<string> | null = null;
-  return { handles, drops: store.getDropVersion(), holds: (id) => (ids ??= new Set(handles.map((h) => h.id))).has(id) };
-}
-
-/**
- * Whether the table model lags the store in a way the user could meet while rows load: a row it
- * holds has left the store (deleted elsewhere, so selecting it would act on nothing), or a row in
- * view is missing from it (not selectable yet). Rows read out of view can wait.
- */
-export function modelLags(store: RowStore, built: ModelBuild, view: Viewport): boolean {
-  if (store.getDropVersion() !== built.drops) return true;
-  for (let i = view.start; i < view.end; i++) {
-    const id = store.idAt(i);
-    if (id !== undefined && !built.holds(id)) return true;
-  }
-  return false;
-}
-
-/**
- * The rows the table model holds (selection, keyboard moves): the store's loaded rows, taken at
- * once when nothing loads. While rows load, a rebuild over 100,000 rows is one long task, a dropped
- * frame or more (bench:ui), so the model is taken again only when it lags in view (`modelLags`),
- * at most once a second, and not at all while the grid scrolls. The grid shows rows as soon as
- * they are read either way; a row not yet in the model shows its values and is selectable a moment
- * later.
- */
-function useModelHandles(store: RowStore, loading: boolean, scrolling: boolean, view: RefObject<Viewport>) {
-  const [handles, setHandles] = useState(store.getHandles);
-  const paused = loading && scrolling;
-  useEffect(() => {
-    if (paused) return;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    let at = 0;
-    let built = modelBuild(store);
-    const update = () => {
-      timer = null;
-      at = Date.now();
-      built = modelBuild(store);
-      setHandles(built.handles);
-    };
-    const unsubscribe = store.subscribeList(() => {
-      if (timer || (loading && !modelLags(store, built, view.current))) return;
-      const wait = loading ? MODEL_EVERY_MS - (Date.now() - at) : 0;
-      if (wait <= 0) update();
-      else timer = setTimeout(update, wait);
-    });
-    update();
-    return () => {
-      unsubscribe();
-      if (timer) clearTimeout(timer);
-    };
-  }, [store, loading, paused, view]);
-  return handles;
 }
