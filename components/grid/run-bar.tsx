@@ -1,6 +1,6 @@
 "use client";
 import { useRef } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, basePath, errorMessage } from "../data/api";
 import { keys } from "../data/queries";
 import type { RunView } from "../data/types";
@@ -9,14 +9,7 @@ import { RefreshIcon } from "../ui/icons";
 import { formatCount, plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
 import { useToast } from "../ui/toast";
-
-/** The base's latest run; refetched when the live stream says a run changed. */
-export function useLatestRun(baseId: string) {
-  return useQuery({
-    queryKey: keys.runs(baseId),
-    queryFn: () => api<{ runs: RunView[] }>(`${basePath(baseId)}/runs?limit=1`).then((r) => r.runs[0] ?? null),
-  });
-}
+import { useLatestRun } from "./use-latest-run";
 
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {

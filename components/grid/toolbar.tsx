@@ -4,8 +4,8 @@ import { Button } from "../ui/button";
 import { FilterIcon, PlusIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../ui/icons";
 import { formatCount, plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
-import type { LiveStatus } from "./use-live-updates";
-import { ExportButton } from "./export-dialog";
+import type { LiveStatus } from "./data/use-live-updates";
+import { ExportButton } from "./dialogs/export-dialog";
 
 interface Props {
   baseId: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTsv, toTsv } from "../../components/grid/tsv.ts";
-import { isLowConfidence, parseSources } from "../../components/grid/cell-state.ts";
+import { parseTsv, toTsv } from "../../components/grid/table/tsv.ts";
+import { isLowConfidence, parseSources } from "../../components/grid/cells/cell-state.ts";
 
 describe("TSV", () => {
   it("parses spreadsheet clipboard text, with quoted tabs, newlines and quotes", () => {

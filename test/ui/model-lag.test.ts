@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RowStore } from "../../components/grid/row-store.ts";
-import { modelBuild as build, modelLags } from "../../components/grid/use-base-rows.ts";
+import { RowStore } from "../../components/grid/data/row-store.ts";
+import { modelBuild as build, modelLags } from "../../components/grid/table/table-model-build.ts";
 import type { RowRecord } from "../../components/data/types.ts";
 
 // While rows load, the table model (selection, keyboard moves) is rebuilt only when it lags the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { conditionsOf, EMPTY_QUERY, filterOf, narrows, parseQuery, queryRequest, queryToParams, sameAsView, viewQuery } from "../../components/grid/query-state.ts";
-import { choiceOf, describeCondition, operatorChoices } from "../../components/grid/filter-ops.ts";
+import { conditionsOf, EMPTY_QUERY, filterOf, narrows, parseQuery, queryRequest, queryToParams, sameAsView, viewQuery } from "../../components/grid/query/query-state.ts";
+import { choiceOf, describeCondition, operatorChoices } from "../../components/grid/query/filter-ops.ts";
 import type { ColumnView } from "../../components/data/types.ts";
 
 const column = (id: string, name: string, type: string, isAiEnabled = false) => ({ id, name, type, isAiEnabled, isPrimary: false, columnOptions: {} }) as unknown as ColumnView;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RowStore } from "../../components/grid/row-store.ts";
-import { readPlan, subtract, type Range } from "../../components/grid/read-plan.ts";
+import { RowStore } from "../../components/grid/data/row-store.ts";
+import { readPlan, subtract, type Range } from "../../components/grid/data/read-plan.ts";
 import type { RowRecord } from "../../components/data/types.ts";
 
 // The grid's rows by position: a 100,000-row base is read where the viewport is first, the rest

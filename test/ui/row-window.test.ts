@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ColumnView } from "../../components/data/types";
-import { plainText } from "../../components/grid/grid-cell";
-import { assignSlots } from "../../components/grid/use-row-window";
+import { plainText } from "../../components/grid/cells/grid-cell";
+import { assignSlots } from "../../components/grid/table/use-row-window";
 
 describe("render slots", () => {
   it("numbers the first rows in order", () => {

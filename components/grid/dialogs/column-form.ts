@@ -1,0 +1,109 @@
+import { AUTO_RUN_MODES, TOOL_NAMES, type ToolName } from "@/lib/domain/column-model.ts";
+import { ApiError } from "../../data/api";
+import type { ColumnView } from "../../data/types";
+
+// The column editor's form state, the request it sends, and where the API's answer goes.
+
+const TOOL_LABELS: Record<ToolName, { label: string; hint: string }> = {
+  "web-search": { label: "Web search", hint: "Search the web for facts" },
+  "scrape-url": { label: "Scrape URL", hint: "Read a web page from an input URL" },
+  "file-analysis": { label: "File analysis", hint: "Read an attached file (PDF, Word, Excel…)" },
+  "email-enrichment": { label: "Email enrichment", hint: "Find and verify email addresses" },
+};
+
+export const TOOLS = TOOL_NAMES.map((name) => ({ name, ...TOOL_LABELS[name] }));
+
+export const AUTO_RUN = AUTO_RUN_MODES.map((m) => ({
+  value: m,
+  label: { always: "When inputs change", onInsert: "Only for new rows", never: "Only when asked" }[m],
+}));
+
+export interface ColumnForm {
+  name: string;
+  type: string;
+  options: string;
+  isPrimary: boolean;
+  isAiEnabled: boolean;
+  instructions: string;
+  inputColumnIds: string[];
+  tools: string[];
+  model: string;
+  autoRun: string;
+}
+
+export type Field = "name" | "type" | "options" | "isPrimary" | "instructions" | "inputColumnIds" | "tools" | "model" | "form";
+
+export function formFor(column: ColumnView | null): ColumnForm {
+  const o = column?.columnOptions ?? {};
+  return {
+    name: column?.name ?? "",
+    type: column?.type ?? "short-text",
+    options: Array.isArray(o.options) ? (o.options as string[]).join("\n") : "",
+    isPrimary: column?.isPrimary ?? false,
+    isAiEnabled: column?.isAiEnabled ?? false,
+    instructions: column?.instructions ?? "",
+    inputColumnIds: column?.inputColumnIds ?? [],
+    tools: column?.tools.map((t) => t.name) ?? [],
+    model: typeof o.model === "string" ? o.model : "",
+    autoRun: typeof o.autoRun === "string" ? o.autoRun : "always",
+  };
+}
+
+/** The POST/PATCH body. Options the form does not manage are kept as they were. */
+export function requestBody(form: ColumnForm, column: ColumnView | null) {
+  const columnOptions: Record<string, unknown> = { ...(column?.columnOptions ?? {}) };
+  delete columnOptions.options;
+  delete columnOptions.model;
+  delete columnOptions.autoRun;
+  if (form.type === "select") columnOptions.options = form.options.split("\n").map((s) => s.trim()).filter(Boolean);
+  if (form.isAiEnabled && form.model.trim()) columnOptions.model = form.model.trim();
+  if (form.isAiEnabled && form.autoRun !== "always") columnOptions.autoRun = form.autoRun;
+  return {
+    name: form.name,
+    type: form.type,
+    // A primary column stays primary until another one takes over; false would be refused.
+    ...(form.isPrimary || !column?.isPrimary ? { isPrimary: form.isPrimary } : {}),
+    isAiEnabled: form.isAiEnabled,
+    instructions: form.instructions,
+    inputColumnIds: form.isAiEnabled ? form.inputColumnIds : [],
+    tools: form.isAiEnabled ? form.tools : [],
+    columnOptions,
+  };
+}
+
+const BY_CODE: Record<string, Field> = {
+  duplicate_column_name: "name",
+  unknown_column_type: "type",
+  dependency_cycle: "inputColumnIds",
+  column_not_found: "inputColumnIds",
+  unknown_tool: "tools",
+  unknown_model: "model",
+  primary_column_conflict: "isPrimary",
+  primary_column_required: "isPrimary",
+};
+
+const BY_PATH: Record<string, Field> = {
+  name: "name",
+  type: "type",
+  instructions: "instructions",
+  inputColumnIds: "inputColumnIds",
+  tools: "tools",
+  "columnOptions.model": "model",
+  "columnOptions.options": "options",
+  columnOptions: "options",
+};
+
+/** Puts the API's error next to the field it is about; anything else is shown above the buttons. */
+export function fieldErrors(e: unknown): Partial<Record<Field, string>> {
+  if (!(e instanceof ApiError)) return { form: e instanceof Error ? e.message : "Saving failed." };
+  const byCode = BY_CODE[e.code];
+  if (byCode) return { [byCode]: e.message };
+  const details = (e.details ?? {}) as { field?: string; issues?: { path: string; message: string }[] };
+  if (details.field && BY_PATH[details.field]) return { [BY_PATH[details.field]]: e.message };
+  const out: Partial<Record<Field, string>> = {};
+  for (const issue of details.issues ?? []) {
+    const f = BY_PATH[issue.path] ?? BY_PATH[issue.path.split(".")[0]] ?? "form";
+    out[f] = out[f] ? `${out[f]} ${issue.message}` : issue.message;
+  }
+  return Object.keys(out).length ? out : { form: e.message };
+}
