@@ -59,7 +59,7 @@ for (let i = 0; i < ROWS; i += 100_000) {
     base.sheet.id, col.Company, col.Website, col.Employees, col.Founded, col.Public, col.Email, col.City, col.Summary,
   );
 }
-// Add Rows and imports analyze the table as they write (domain/rows-apply.ts); a load through SQL
+// Add Rows and imports analyze the table as they write (domain/rows/apply.ts); a load through SQL
 // has to do it itself, or every page plans for a handful of rows and sorts the whole rest.
 // On PostgreSQL it can lose a deadlock to the new number and date columns' index builds: it tries again.
 for (let attempt = 1; ; attempt++) {

@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import type { Duplex } from "node:stream";
-import { parsed, statesOf } from "../rows-read.ts";
-import type { RowValues } from "../row-view.ts";
+import { parsed } from "../../db/json.ts";
+import { statesOf } from "../rows/read.ts";
+import type { RowValues } from "../rows/view.ts";
 import type { PreparedRowsQuery } from "../query/rows-query.ts";
 import type { Cursor } from "../query/sort.ts";
 import type { ExportRow } from "./columns.ts";

@@ -1,19 +1,19 @@
 import { z } from "zod";
-import type { Work } from "../db/work.ts";
-import type { Tx } from "../db/database.ts";
-import type { ErrorCode } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { loadBase, loadColumns, touchBase } from "./base-context.ts";
-import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "./cells/index.ts";
-import type { CellMetadata } from "./cell-view.ts";
-import { columnOptionsOf, nameKey, type ColumnRecord } from "./column-model.ts";
-import { columnType } from "./column-types/index.ts";
-import { MAX_CELL_CHARS } from "./row-input.ts";
-import { settleRows } from "./row-settled.ts";
-import { writeReviewedValues } from "./rows-write.ts";
-import { runCells } from "./run-request.ts";
-import { refitCalibration } from "./quality/calibration.ts";
-import type { RunPolicy } from "./runs/record.ts";
+import type { Work } from "../../db/work.ts";
+import type { Tx } from "../../db/database.ts";
+import type { ErrorCode } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { loadBase, loadColumns, touchBase } from "../base-context.ts";
+import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "../cells/index.ts";
+import type { CellMetadata } from "../cell-view.ts";
+import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
+import { columnType } from "../column-types/index.ts";
+import { MAX_CELL_CHARS } from "../rows/input.ts";
+import { settleRows } from "../rows/settled.ts";
+import { writeReviewedValues } from "../rows/write.ts";
+import { runCells } from "../runs/request.ts";
+import { refitCalibration } from "../quality/calibration.ts";
+import type { RunPolicy } from "../runs/record.ts";
 
 // Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
 // before and after (the owner of `review_actions`), so accuracy can be measured from it.
