@@ -1,0 +1,2 @@
+// The public face of lib/domain/quality/: the only module of it that other layers import.
+export { columnQuality } from "./column-quality.ts";
