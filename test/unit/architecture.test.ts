@@ -62,6 +62,29 @@ describe("imports", () => {
     expect(Object.keys(deps).some((f) => f.startsWith("lib/domain/"))).toBe(true);
     expect(offences).toEqual([]);
   }, 60_000);
+
+  // The UI's bundle and the endpoint schemas (loaded by the server's edge, see load-on-use.test.ts)
+  // read small modules of constants and schemas, not an aggregate's whole face. Inside lib/domain/
+  // the aggregates' statements depend on one another both ways (cells write rows' values and runs'
+  // spending, rows and runs queue cells), so an index between them would be a cycle.
+  const READS_INTERNALS = /^(components\/|lib\/http\/schemas\/|lib\/domain\/)/;
+  const aggregateOf = (file: string) => /^lib\/domain\/([^/]+)\//.exec(file)?.[1];
+  const AGGREGATES = readdirSync(path.join(ROOT, "lib/domain")).filter((d) => files.includes(`lib/domain/${d}/index.ts`));
+
+  it("reach an aggregate of lib/domain/ only through its index.ts", async () => {
+    expect(AGGREGATES).toEqual(expect.arrayContaining(["cells", "rows", "runs", "columns", "review", "views", "query", "export", "evaluations", "quality"]));
+    const deps = (await dependencyGraph()).obj();
+    const offences: string[] = [];
+    for (const [from, targets] of Object.entries(deps)) {
+      if (READS_INTERNALS.test(from)) continue;
+      for (const to of targets) {
+        const aggregate = aggregateOf(to);
+        if (aggregate && AGGREGATES.includes(aggregate) && to !== `lib/domain/${aggregate}/index.ts`) offences.push(`${from} -> ${to}`);
+      }
+    }
+    expect(Object.values(deps).flat().filter((to) => to === "lib/domain/rows/index.ts").length).toBeGreaterThan(0);
+    expect(offences).toEqual([]);
+  }, 60_000);
 });
 
 describe("table owners", () => {
@@ -73,6 +96,7 @@ describe("table owners", () => {
     { table: "cell_runs", model: "cellRun", owner: /^lib\/domain\/cells\// },
     { table: "credit_entries", model: "creditEntry", owner: /^lib\/credits\/ledger\.ts$/ },
     { table: "runs", model: "run", owner: /^lib\/domain\/runs\/record\.ts$/ },
+    { table: "rows", model: "row", owner: /^lib\/domain\/rows\// },
   ];
 
   it.each(OWNERS)("only $owner writes $table", ({ table, model, owner }) => {

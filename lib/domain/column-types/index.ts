@@ -29,3 +29,4 @@ export function columnType(name: string): ColumnType | undefined {
 }
 
 export type { ColumnType, ColumnOptions } from "./types.ts";
+export { selectOptions } from "./select.ts";
