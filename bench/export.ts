@@ -12,7 +12,7 @@ import { createRuntime, stopRuntime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
-import { prepareRowsQuery } from "../lib/domain/query/rows-query.ts";
+import { prepareRowsQuery } from "../lib/domain/rows/query.ts";
 import { exportPages } from "../lib/domain/export/pages.ts";
 import { openExport } from "../lib/domain/export/export.ts";
 import type { ExportFormat } from "../lib/domain/export/formats.ts";

@@ -10,7 +10,7 @@ import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows/write.ts";
-import { queryRows } from "../lib/domain/query/rows-query.ts";
+import { queryRows } from "../lib/domain/rows/query.ts";
 import type { RowsQueryInput } from "../lib/domain/query/request.ts";
 import { table } from "./support.ts";
 import { freshPostgres } from "./rows-floor.ts";

@@ -1,2 +1,5 @@
 // The public face of lib/domain/query/: the only module of it that other layers import.
-export { queryRows, readRows } from "./rows-query.ts";
+export { type FilterNode, parseFilter, resolveColumn } from "./filter.ts";
+export { cleanSearch, compileFilter, needsReviewSql, Params, searchSql, sqlId } from "./sql.ts";
+export { compileSort, type Cursor, decodeQueryCursor, encodeQueryCursor, parseSort, sortFromQueryText } from "./sort.ts";
+export { filterSchema, type RowsQueryInput, searchSchema, sortSchema } from "./request.ts";

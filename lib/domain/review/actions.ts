@@ -8,12 +8,12 @@ import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type
 import type { CellMetadata } from "../cell-view.ts";
 import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
 import { columnType } from "../column-types/index.ts";
-import { MAX_CELL_CHARS } from "../rows/input.ts";
-import { settleRows } from "../rows/settled.ts";
-import { writeReviewedValues } from "../rows/write.ts";
-import { runCells } from "../runs/request.ts";
-import { refitCalibration } from "../quality/calibration.ts";
-import type { RunPolicy } from "../runs/record.ts";
+import { MAX_CELL_CHARS } from "../rows/index.ts";
+import { settleRows } from "../rows/index.ts";
+import { writeReviewedValues } from "../rows/index.ts";
+import { runCells } from "../runs/index.ts";
+import { refitCalibration } from "../quality/index.ts";
+import type { RunPolicy } from "../runs/index.ts";
 
 // Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
 // before and after (the owner of `review_actions`), so accuracy can be measured from it.

@@ -7,7 +7,7 @@ import type { RowValues } from "./view.ts";
 import { decideByHash, planInsert, planUpdate } from "../cell-plan.ts";
 import { settleRows } from "./settled.ts";
 import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
-import { extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/record.ts";
+import { extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
 import { chunksByBytes } from "../../db/statement-chunks.ts";
 
 /**

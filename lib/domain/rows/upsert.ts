@@ -6,7 +6,7 @@ import type { BaseContext } from "../base-context.ts";
 import type { ColumnRecord } from "../column-model.ts";
 import type { ColumnIndex } from "./input.ts";
 import type { RowValues } from "./view.ts";
-import type { RunPolicy, RunTrigger } from "../runs/record.ts";
+import type { RunPolicy, RunTrigger } from "../runs/index.ts";
 import { applyWrites, type ApplyOptions } from "./apply.ts";
 
 // Upsert on a natural key (`mergeOn`), as Airtable's fieldsToMergeOn: a line whose key matches an

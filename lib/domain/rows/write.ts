@@ -5,7 +5,7 @@ import { newId } from "../../ids.ts";
 import { loadBase, loadColumns, touchBase } from "../base-context.ts";
 import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./input.ts";
 import { standardRow, type RowValues } from "./view.ts";
-import type { RunPolicy } from "../runs/record.ts";
+import type { RunPolicy } from "../runs/index.ts";
 import { applyWrites } from "./apply.ts";
 import { mergeKeyColumns, storedValues, upsertLines } from "./upsert.ts";
 import { patchValues, type ValueEdit } from "./values.ts";

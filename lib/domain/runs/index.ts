@@ -1,4 +1,4 @@
 // The public face of lib/domain/runs/: the only module of it that other layers import.
 export { cancelRun, pauseRun, resumeRun } from "./control.ts";
-export { getRun, listRuns } from "./record.ts";
+export { extendRun, getRun, listRuns, type RunPolicy, type RunTrigger, startRun } from "./record.ts";
 export { estimateRun, runCells } from "./request.ts";

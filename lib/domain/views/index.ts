@@ -1,2 +1,2 @@
 // The public face of lib/domain/views/: the only module of it that other layers import.
-export { createView, deleteView, getView, listViews, updateView } from "./views.ts";
+export { createView, deleteView, getView, listViews, loadView, updateView } from "./views.ts";

@@ -4,8 +4,8 @@ import { Prisma, type View } from "../../db/generated/client.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { loadBase, loadColumns } from "../base-context.ts";
-import { parseFilter } from "../query/filter.ts";
-import { parseSort } from "../query/sort.ts";
+import { parseFilter } from "../query/index.ts";
+import { parseSort } from "../query/index.ts";
 import type { createViewInputSchema, updateViewInputSchema } from "./schemas.ts";
 
 // Saved views: a filter, a sort, a search and a column layout under a name. The owner of the
