@@ -69,7 +69,7 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
        WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
        RETURNING cells.row_id, cells.column_id),
      row_values AS (
-       ${patchValuesSql("(SELECT t.row_id, t.column_id, t.value FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id) stored")}),
+       ${patchValuesSql("(SELECT t.row_id, t.column_id, t.value FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id) AS answered")}),
      records AS (
        INSERT INTO cell_runs (${RUN_RECORD_COLUMNS})
        SELECT r.* FROM ${runRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
