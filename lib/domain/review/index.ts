@@ -1,3 +1,4 @@
-// The public face of lib/domain/review/: the only module of it that other layers import.
+// The public face of lib/domain/review/: the only module of it that other layers and aggregates import
+// (architecture.test.ts names the few statement modules a lower aggregate composes instead).
 export { MAX_REVIEW_CELLS, reviewCells, reviewHistory } from "./actions.ts";
 export { undoReview } from "./undo.ts";

@@ -1,4 +1,5 @@
-// The public face of lib/domain/rows/: the only module of it that other layers import.
+// The public face of lib/domain/rows/: the only module of it that other layers and aggregates import
+// (architecture.test.ts names the few statement modules a lower aggregate composes instead).
 export { applyWrites } from "./apply.ts";
 export { ColumnIndex, MAX_CELL_CHARS } from "./input.ts";
 export { cellsOfRow, getRow, openRowsReader, statesOf } from "./read.ts";
