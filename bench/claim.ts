@@ -15,7 +15,7 @@ import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import type { Tx } from "../lib/db/database.ts";
 import { createBase, deleteBase } from "../lib/domain/bases.ts";
-import { addRows } from "../lib/domain/rows-write.ts";
+import { addRows } from "../lib/domain/rows/write.ts";
 import { claimReadyCells } from "../lib/domain/cells/leases.ts";
 import { table } from "./support.ts";
 import { explainClaim } from "../test/support/explain.ts";

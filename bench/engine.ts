@@ -12,7 +12,7 @@ import { createRuntime, stopRuntime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
-import { addRows } from "../lib/domain/rows-write.ts";
+import { addRows } from "../lib/domain/rows/write.ts";
 import { startEngine } from "../lib/engine/engine.ts";
 import { startFakeLlmProcess, peakRss, mb, secs, table } from "./support.ts";
 import { freshPostgres } from "./rows-floor.ts";

@@ -12,7 +12,7 @@ import { createRuntime, stopRuntime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
-import { prepareRowsQuery } from "../lib/domain/query/rows-query.ts";
+import { prepareRowsQuery } from "../lib/domain/rows/query.ts";
 import { exportPages } from "../lib/domain/export/pages.ts";
 import { openExport } from "../lib/domain/export/export.ts";
 import type { ExportFormat } from "../lib/domain/export/formats.ts";
@@ -59,7 +59,7 @@ for (let i = 0; i < ROWS; i += 100_000) {
     base.sheet.id, col.Company, col.Website, col.Employees, col.Founded, col.Public, col.Email, col.City, col.Summary,
   );
 }
-// Add Rows and imports analyze the table as they write (domain/rows-apply.ts); a load through SQL
+// Add Rows and imports analyze the table as they write (domain/rows/apply.ts); a load through SQL
 // has to do it itself, or every page plans for a handful of rows and sorts the whole rest.
 // On PostgreSQL it can lose a deadlock to the new number and date columns' index builds: it tries again.
 for (let attempt = 1; ; attempt++) {

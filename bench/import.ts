@@ -13,7 +13,7 @@ import { createRuntime, stopRuntime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
-import { addRows } from "../lib/domain/rows-write.ts";
+import { addRows } from "../lib/domain/rows/write.ts";
 import { createImport } from "../lib/imports/create.ts";
 import { startImportWorker } from "../lib/imports/worker.ts";
 import { mb, peakRss, secs, table } from "./support.ts";

@@ -13,8 +13,8 @@ import { createRuntime, stopRuntime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
-import { addRows } from "../lib/domain/rows-write.ts";
-import { openRowsReader } from "../lib/domain/rows-read.ts";
+import { addRows } from "../lib/domain/rows/write.ts";
+import { openRowsReader } from "../lib/domain/rows/read.ts";
 import { openExport } from "../lib/domain/export/export.ts";
 import { mb, peakRss, table } from "./support.ts";
 

@@ -13,7 +13,7 @@ import { createRuntime, stopRuntime, type Runtime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
 import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
-import { addRows } from "../lib/domain/rows-write.ts";
+import { addRows } from "../lib/domain/rows/write.ts";
 import { startFakeLlmProcess, secs, table } from "./support.ts";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -1,8 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { nameKey, type ColumnRecord } from "../domain/column-model.ts";
-import { answersMatch } from "../domain/evaluations/compare.ts";
-import { MAX_EVALUATION_ROWS } from "../domain/evaluations/settings.ts";
-import { MAX_REVIEW_CELLS } from "../domain/review.ts";
+import { answersMatch } from "../domain/evaluations/index.ts";
+import { MAX_EVALUATION_ROWS } from "../domain/evaluations/index.ts";
+import { MAX_REVIEW_CELLS } from "../domain/review/index.ts";
 import { ApiError, apiClient, pages, type ApiClient } from "./api-client.ts";
 import { stringOption, UsageError, type CommandInput, type ServerClientCommand } from "./command.ts";
 import { MAX_LABELS_BYTES, planReview, readLabels, type LabelledCell, type ReviewItem } from "./eval-labels.ts";

@@ -7,7 +7,7 @@ import type { Database } from "./database.ts";
 // Text columns have none: their values may exceed a B-tree entry's size, and search has its own
 // trigram index. Indexes follow the columns after each structure change, outside the request's
 // transaction: on PostgreSQL they are built CONCURRENTLY, so no write ever waits for one. A
-// request's ANALYZE skips a table such a build holds (SKIP_LOCKED, rows-apply.ts) rather than wait
+// request's ANALYZE skips a table such a build holds (SKIP_LOCKED, domain/rows/apply.ts) rather than wait
 // for it, so the two never deadlock. A build that fails anyway (cancelled, or a deadlock with some
 // other session) leaves an INVALID index behind, which IF NOT EXISTS would then keep for good:
 // invalid indexes count as stale, and a base whose sync failed is tried again.

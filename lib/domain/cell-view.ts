@@ -1,6 +1,6 @@
 import type { Cell } from "../db/generated/client.ts";
 import { calibrationOf, reviewThresholdOf, type ColumnRecord } from "./column-model.ts";
-import { calibrate } from "./quality/isotonic.ts";
+import { calibrate } from "./isotonic.ts";
 
 export interface CellMetadata {
   sources: string[] | null;

@@ -1,5 +1,5 @@
 import type { Column } from "../db/generated/client.ts";
-import { rawThresholdFor, type CalibrationFit } from "./quality/isotonic.ts";
+import { rawThresholdFor, type CalibrationFit } from "./isotonic.ts";
 
 export type ColumnRecord = Column;
 

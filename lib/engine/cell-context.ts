@@ -2,7 +2,7 @@ import type { Tx } from "../db/database.ts";
 import type { ColumnRecord } from "../domain/column-model.ts";
 import type { BaseContext } from "../domain/base-context.ts";
 import type { CellJob } from "../jobs/types.ts";
-import { parsed } from "../domain/rows-read.ts";
+import { parsed } from "../db/json.ts";
 import { cellKey, inputCellsSql, inputIdsOf } from "../domain/cells/index.ts";
 
 export interface CellContext {

@@ -2,9 +2,9 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Runtime } from "../runtime.ts";
 import { inTransaction } from "../db/work.ts";
-import { answersMatch } from "../domain/evaluations/compare.ts";
-import { evaluatedColumn, type EvaluationSettings } from "../domain/evaluations/settings.ts";
-import { claimItems, completeItem, failItem, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/items.ts";
+import { answersMatch } from "../domain/evaluations/index.ts";
+import { evaluatedColumn, type EvaluationSettings } from "../domain/evaluations/index.ts";
+import { claimItems, completeItem, failItem, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/index.ts";
 import { InsufficientCredits } from "../domain/cells/index.ts";
 import { loadColumns } from "../domain/base-context.ts";
 // The module, not the llm barrel: the AI SDK loads with the first question, not at boot.

@@ -1,5 +1,5 @@
 import { nameKey, type ColumnRecord } from "../domain/column-model.ts";
-import { ColumnIndex } from "../domain/row-input.ts";
+import { ColumnIndex } from "../domain/rows/index.ts";
 import { ConventionEvidence, TypeGuess, type Conventions } from "./cast.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
 import { ParseFailure, readRecords, type FileRecord, type ImportFormat } from "./records.ts";

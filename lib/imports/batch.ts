@@ -1,10 +1,10 @@
 import { inTransaction, type Work } from "../db/work.ts";
 import { loadBase, loadColumns, type BaseContext } from "../domain/base-context.ts";
 import { columnOptionsOf, type ColumnRecord } from "../domain/column-model.ts";
-import { updateColumnRecord } from "../domain/columns.ts";
-import { MAX_CELL_CHARS } from "../domain/row-input.ts";
-import { applyWrites } from "../domain/rows-apply.ts";
-import { upsertLines, type UpsertResult } from "../domain/rows-upsert.ts";
+import { updateColumnRecord } from "../domain/columns/index.ts";
+import { MAX_CELL_CHARS } from "../domain/rows/index.ts";
+import { applyWrites } from "../domain/rows/index.ts";
+import { upsertLines, type UpsertResult } from "../domain/rows/index.ts";
 import { newId } from "../ids.ts";
 import { configuredProviders, type ProviderName } from "../domain/model-spec.ts";
 import type { ImportOptions } from "./analyze.ts";

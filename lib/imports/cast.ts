@@ -1,5 +1,4 @@
-import { columnType } from "../domain/column-types/index.ts";
-import { selectOptions } from "../domain/column-types/select.ts";
+import { columnType, selectOptions } from "../domain/column-types/index.ts";
 
 // Typecast, as Airtable's `typecast`: what people type in spreadsheets becomes the column's value.
 // Numbers with grouping ("1,234.5", "1.234,5") follow the file's convention, which the first pass

@@ -1,5 +1,5 @@
 import type { CellJob, CellWorker } from "./types.ts";
-import { cellKey, type CellRef } from "../domain/cells/types.ts";
+import { cellKey, type CellRef } from "../domain/cells/index.ts";
 
 /** The reason a cancelled cell's signal carries. */
 export class CellCancelled extends Error {

@@ -3,7 +3,7 @@ import type { BaseRef } from "../events.ts";
 import type { TxReaction } from "../db/work.ts";
 import { loadColumns } from "../domain/base-context.ts";
 import type { CellState } from "../domain/cell-view.ts";
-import { rowJson } from "../domain/row-view.ts";
+import { rowJson } from "../domain/rows/index.ts";
 import { newId } from "../ids.ts";
 import type { WebhookEvent } from "./endpoints.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CONFIGURE, calls, structure, toolResults, useAssistantApp, user } from "./helpers.ts";
 import { manageColumnArgs } from "../../lib/assistant/column-tool.ts";
-import { columnInputSchema } from "../../lib/domain/column-input.ts";
+import { columnInputSchema } from "../../lib/domain/columns/input.ts";
 
 // manageColumn's arguments come from the one column schema, so the chat cannot store what the
 // REST API refuses (instructions of more than 20,000 characters, more inputs than allowed, …).

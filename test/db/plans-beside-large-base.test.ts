@@ -5,8 +5,8 @@ import { explainClaim } from "../support/explain.ts";
 import { waitFor } from "../support/wait.ts";
 import type { Tx } from "../../lib/db/database.ts";
 import { inTransaction, type Work } from "../../lib/db/work.ts";
-import { addRows, updateRows } from "../../lib/domain/rows-write.ts";
-import { queryRows } from "../../lib/domain/query/rows-query.ts";
+import { addRows, updateRows } from "../../lib/domain/rows/write.ts";
+import { queryRows } from "../../lib/domain/rows/query.ts";
 
 // A small base's writes and reads, in a database that also holds a large base and whose
 // statistics predate the small one (the embedded database analyzes only now and then). Every

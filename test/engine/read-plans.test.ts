@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
 import { inTransaction } from "../../lib/db/work.ts";
-import { addRows } from "../../lib/domain/rows-write.ts";
+import { addRows } from "../../lib/domain/rows/write.ts";
 import { createCellContextLoader } from "../../lib/engine/cell-context.ts";
 import { explainClaim, explaining } from "../support/explain.ts";
 

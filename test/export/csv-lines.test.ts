@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
 import { addRows } from "../api/fixtures.ts";
-import { prepareRowsQuery } from "../../lib/domain/query/rows-query.ts";
+import { prepareRowsQuery } from "../../lib/domain/rows/query.ts";
 import { exportColumns } from "../../lib/domain/export/columns.ts";
 import { csvChunks } from "../../lib/domain/export/csv.ts";
 import { csvLineChunks } from "../../lib/domain/export/csv-lines.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { agreementOf, byConfidence, expectedCalibrationError, suggestedReviewThreshold } from "../../lib/domain/quality/stats.ts";
-import { calibrate, fitIsotonic, rawThresholdFor } from "../../lib/domain/quality/isotonic.ts";
+import { calibrate, fitIsotonic, rawThresholdFor } from "../../lib/domain/isotonic.ts";
 import { answersMatch, textKey } from "../../lib/domain/evaluations/compare.ts";
 
 // The arithmetic of column quality against figures worked out by hand, and the isotonic fit's

@@ -7,7 +7,7 @@ import { createRuntime, installRuntime, stopRuntime, type Runtime } from "../../
 import { createWorkspace } from "../../lib/workspaces.ts";
 import { inTransaction } from "../../lib/db/work.ts";
 import { createBase } from "../../lib/domain/bases.ts";
-import { addRows, updateRows } from "../../lib/domain/rows-write.ts";
+import { addRows, updateRows } from "../../lib/domain/rows/write.ts";
 import { dispatch } from "../support/router.ts";
 
 // The embedded database (a data directory, as a server keeps it) runs without PostgreSQL's

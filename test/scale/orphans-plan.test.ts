@@ -4,7 +4,7 @@ import { createBase } from "../support/bases.ts";
 import { explaining } from "../support/explain.ts";
 import { pgAdminUrl, skipMessage } from "./support.ts";
 import { inTransaction } from "../../lib/db/work.ts";
-import { addRows } from "../../lib/domain/rows-write.ts";
+import { addRows } from "../../lib/domain/rows/write.ts";
 import { orphanedReadyCells } from "../../lib/jobs/pgboss-jobs.ts";
 
 // The reconciler looks for ready cells without a live job. Right after a large Add Rows the tables

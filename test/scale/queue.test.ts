@@ -7,7 +7,7 @@ import { addRows, settled } from "../engine/helpers.ts";
 import { pgAdminUrl, skipMessage } from "./support.ts";
 import { startEngine } from "../../lib/engine/engine.ts";
 import { inTransaction } from "../../lib/db/work.ts";
-import { addRows as addRowsDomain } from "../../lib/domain/rows-write.ts";
+import { addRows as addRowsDomain } from "../../lib/domain/rows/write.ts";
 import { CELL_QUEUE } from "../../lib/jobs/pgboss-jobs.ts";
 import { reconcile } from "../../lib/jobs/pgboss-reconciler.ts";
 

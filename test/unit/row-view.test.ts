@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { standardRow, standardRowWriter, expandedRow } from "../../lib/domain/row-view.ts";
+import { standardRow, standardRowWriter, expandedRow } from "../../lib/domain/rows/view.ts";
 
 // Get Rows writes rows as text without building objects; the text must be exactly the object's JSON.
 

@@ -2,6 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import type { BaseContext } from "../base-context.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
+import { patchValues } from "../rows/values.ts";
 import { settleFinished } from "./settle.ts";
 import type { CellRef } from "./types.ts";
 
@@ -27,16 +28,8 @@ export async function cancelRunCells(w: Work, base: BaseContext, runId: string):
   // Locks the rows (settleFinished relies on it) and puts the earlier values back.
   await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, rowIds);
   const restore = cancelled.filter((c) => c.previous_value !== null);
-  if (restore.length > 0) {
-    await w.tx.$executeRawUnsafe(
-      `UPDATE rows SET "values" = rows."values" || t.patch, updated_at = now()
-       FROM (SELECT row_id, jsonb_object_agg(column_id, value) AS patch FROM unnest($1::text[], $2::text[], $3::text[]) AS u(row_id, column_id, value) GROUP BY row_id) t
-       WHERE rows.id = t.row_id`,
-      restore.map((c) => c.row_id),
-      restore.map((c) => c.column_id),
-      restore.map((c) => c.previous_value),
-    );
-  }
+  // A previous value is never empty (queueCells keeps none), so the patch only sets values.
+  await patchValues(w.tx, restore.map((c) => ({ rowId: c.row_id, columnId: c.column_id, value: c.previous_value! })));
   const running = cancelled.filter((c) => c.was === "running").map((c): CellRef => ({ rowId: c.row_id, columnId: c.column_id }));
   if (running.length > 0) w.emit({ type: "cells.cancelled", refs: running });
   if (cancelled.length <= PER_CELL_EVENTS) {

@@ -7,6 +7,7 @@ import type { CellMetadata } from "../cell-view.ts";
 import { transitiveDependents } from "../graph.ts";
 import { storableJson, storableText } from "../../text.ts";
 import { budgetSplit, lockRunsOf, spend } from "./budget.ts";
+import { patchValuesSql } from "../rows/values.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import { cellKey, type ClaimedCell, type RunRecord } from "./types.ts";
@@ -68,12 +69,7 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
        WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
        RETURNING cells.row_id, cells.column_id),
      row_values AS (
-       UPDATE rows SET "values" = (rows."values" - u.cleared) || u.patch, updated_at = now()
-       FROM (SELECT t.row_id,
-               COALESCE(jsonb_object_agg(t.column_id, t.value) FILTER (WHERE t.value <> ''), '{}'::jsonb) AS patch,
-               COALESCE(array_agg(t.column_id) FILTER (WHERE t.value = ''), ARRAY[]::text[]) AS cleared
-             FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id GROUP BY t.row_id) u
-       WHERE rows.id = u.row_id),
+       ${patchValuesSql("(SELECT t.row_id, t.column_id, t.value FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id) AS answered")}),
      records AS (
        INSERT INTO cell_runs (${RUN_RECORD_COLUMNS})
        SELECT r.* FROM ${runRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)

@@ -1,6 +1,6 @@
 import type { Work } from "../../db/work.ts";
 import type { BaseContext } from "../base-context.ts";
-import { settleRows } from "../row-settled.ts";
+import { settleRows } from "../rows/settled.ts";
 import { announceRuns, finishRuns } from "../runs/record.ts";
 
 /**

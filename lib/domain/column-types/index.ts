@@ -29,3 +29,5 @@ export function columnType(name: string): ColumnType | undefined {
 }
 
 export type { ColumnType, ColumnOptions } from "./types.ts";
+export { date } from "./date.ts";
+export { selectOptions } from "./select.ts";

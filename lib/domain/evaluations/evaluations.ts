@@ -4,7 +4,7 @@ import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { loadAiColumn, loadBase } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
-import { updateColumn } from "../columns.ts";
+import { updateColumn } from "../columns/index.ts";
 import { columnOptionsOf } from "../column-model.ts";
 import type { ProviderName } from "../model-spec.ts";
 import { createRun, getRun, type RunPolicy } from "../runs/record.ts";

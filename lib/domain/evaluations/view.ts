@@ -2,7 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import { appError } from "../../errors.ts";
 import { loadBase } from "../base-context.ts";
 import { getRun } from "../runs/record.ts";
-import { agreementOf, byConfidence, expectedCalibrationError } from "../quality/stats.ts";
+import { agreementOf, byConfidence, expectedCalibrationError } from "../quality/index.ts";
 import type { EvaluationSettings } from "./settings.ts";
 
 // An evaluation as the API shows it: its run's status and spending, its rows' verdicts, and the

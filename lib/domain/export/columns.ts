@@ -1,9 +1,9 @@
 import { appError } from "../../errors.ts";
 import type { CellMetadata, CellState } from "../cell-view.ts";
 import type { ColumnRecord } from "../column-model.ts";
-import { resolveColumn } from "../query/filter.ts";
-import { sqlId } from "../query/sql.ts";
-import type { RowValues } from "../row-view.ts";
+import { resolveColumn } from "../query/index.ts";
+import { sqlId } from "../query/index.ts";
+import type { RowValues } from "../rows/index.ts";
 
 // What an export writes, column by column: the header, the kind of value (which decides how each
 // format types it and whether the formula guard applies) and how to read it from a row.

@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import type { PreparedRowsQuery } from "../query/rows-query.ts";
+import type { PreparedRowsQuery } from "../rows/index.ts";
 import type { ExportColumn } from "./columns.ts";
 import { guardFormula } from "./guard.ts";
 import type { CsvOptions } from "./csv.ts";

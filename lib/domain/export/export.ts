@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/database.ts";
-import { prepareRowsQuery, queryFromGet } from "../query/rows-query.ts";
+import { prepareRowsQuery, queryFromGet } from "../rows/index.ts";
 import { exportColumns, sqlFormattable } from "./columns.ts";
 import { csvChunks } from "./csv.ts";
 import { csvLineChunks } from "./csv-lines.ts";

@@ -1,4 +1,4 @@
-import type { PreparedRowsQuery } from "../query/rows-query.ts";
+import type { PreparedRowsQuery } from "../rows/index.ts";
 import type { ExportColumn, ExportRow } from "./columns.ts";
 import { linePages } from "./pages.ts";
 

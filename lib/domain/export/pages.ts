@@ -1,9 +1,10 @@
 import { once } from "node:events";
 import type { Duplex } from "node:stream";
-import { parsed, statesOf } from "../rows-read.ts";
-import type { RowValues } from "../row-view.ts";
-import type { PreparedRowsQuery } from "../query/rows-query.ts";
-import type { Cursor } from "../query/sort.ts";
+import { parsed } from "../../db/json.ts";
+import { statesOf } from "../rows/index.ts";
+import type { RowValues } from "../rows/index.ts";
+import type { PreparedRowsQuery } from "../rows/index.ts";
+import type { Cursor } from "../query/index.ts";
 import type { ExportRow } from "./columns.ts";
 
 /** Rows per keyset page at most: large enough that a round trip is a small share. */

@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/database.ts";
-import { fitIsotonic } from "./isotonic.ts";
+import { fitIsotonic } from "../isotonic.ts";
 import { reviewLabels, withConfidence } from "./labels.ts";
 import { MIN_LABELS } from "./stats.ts";
 

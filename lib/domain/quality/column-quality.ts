@@ -1,7 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import { loadAiColumn, loadBase } from "../base-context.ts";
 import { reviewByOf, reviewThresholdOf, statedReviewThreshold } from "../column-model.ts";
-import { needsReviewSql } from "../query/sql.ts";
+import { needsReviewSql } from "../query/index.ts";
 import { reviewLabels, withConfidence } from "./labels.ts";
 import { agreementOf, byConfidence, expectedCalibrationError, MIN_LABELS, suggestedReviewThreshold } from "./stats.ts";
 

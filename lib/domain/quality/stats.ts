@@ -2,10 +2,9 @@
 // reviewer (or an evaluation) found the answer right. Pure functions, so the figures the API
 // shows are the ones the tests compute by hand.
 
-export interface Labelled {
-  confidence: number;
-  correct: boolean;
-}
+import type { Labelled } from "../isotonic.ts";
+
+export type { Labelled };
 
 export interface ConfidenceBucket {
   from: number;

@@ -1,7 +1,6 @@
 import { appError } from "../../errors.ts";
 import { columnOptionsOf, nameKey, reviewThresholdOf, type ColumnRecord } from "../column-model.ts";
-import { columnType } from "../column-types/index.ts";
-import { selectOptions } from "../column-types/select.ts";
+import { columnType, selectOptions } from "../column-types/index.ts";
 import { FILTER_OPS, FILTERABLE_STATUSES, OPS_BY_COMPARISON, comparisonOf, type Comparison, type FilterOp } from "./operators.ts";
 
 // The filter grammar of Query Rows and views, parsed into a checked tree. Everything a client can

@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { appError } from "../../errors.ts";
 import { textProblem } from "../../text.ts";
 import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
-import { date } from "../column-types/date.ts";
-import { selectOptions } from "../column-types/select.ts";
+import { date, selectOptions } from "../column-types/index.ts";
 import { comparisonOf, resolveColumn } from "./filter.ts";
 import { dateValue, foldedText, numberValue, rawValue, type Params } from "./sql.ts";
 

@@ -2,7 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
-import { parsed } from "../rows-read.ts";
+import { parsed } from "../../db/json.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { booleanQuery, defineEndpoint, pathId } from "../endpoint.ts";
 import { baseIdParam, baseParams, columnIdSchema, columnViewSchema } from "./common.ts";
-import { columnInputSchema } from "../../domain/column-input.ts";
+import { columnInputSchema } from "../../domain/columns/input.ts";
 
 // Columns of a base. The body is the one column schema that base creation and the assistant's
 // manageColumn use too.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
 import { baseParams, isoDate, nullableIsoDate } from "./common.ts";
-import { MAX_MERGE_COLUMNS } from "../../domain/rows-upsert.ts";
+import { MAX_MERGE_COLUMNS } from "../../domain/rows/upsert.ts";
 
 // Imports: a CSV (or TSV, or ;-separated), XLSX or JSON Lines file taken in as a background job,
 // with upsert on a natural key (docs/import.md).

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
 import { baseIdParam, baseParams } from "./common.ts";
-import { HISTORY_ACTIONS, REVIEW_ACTIONS, reviewRequestSchema } from "../../domain/review.ts";
+import { HISTORY_ACTIONS, REVIEW_ACTIONS, reviewRequestSchema } from "../../domain/review/schemas.ts";
 
 // Review: accept, correct or re-run AI cells; and the history of those actions.
 

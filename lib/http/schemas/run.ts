@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../endpoint.ts";
 import { baseParams } from "./common.ts";
-import { runRequestSchema } from "../../domain/run-request.ts";
+import { runRequestSchema } from "../../domain/runs/request.ts";
 
 // Run AI cells on request, and estimate what a run would cost. The body is the domain's run
 // request, with its limits and descriptions.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, pathId } from "../endpoint.ts";
 import { baseIdParam, baseParams } from "./common.ts";
-import { createViewInputSchema, createViewSchema, updateViewInputSchema, updateViewSchema } from "../../domain/view-schemas.ts";
+import { createViewInputSchema, createViewSchema, updateViewInputSchema, updateViewSchema } from "../../domain/views/schemas.ts";
 import { filterSchema, searchSchema, sortSchema } from "../../domain/query/request.ts";
 
 // Saved views of a base: a filter, a sort, a search and a column layout under a name.

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, limitedArray } from "../endpoint.ts";
 import { baseParams, rowIdSchema, standardRowSchema } from "./common.ts";
-import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domain/row-input.ts";
-import { MAX_MERGE_COLUMNS } from "../../domain/rows-upsert.ts";
+import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domain/rows/input.ts";
+import { MAX_MERGE_COLUMNS } from "../../domain/rows/upsert.ts";
 
 // Add Rows (spec §4.4), Update Rows (§4.5) and delete-rows. The rows of Add and Update Rows are
 // checked one by one by the domain (checkNewRow, checkRowUpdate, with these same row schemas), so

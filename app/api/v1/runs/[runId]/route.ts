@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { getRun } from "@/lib/domain/runs/record";
+import { getRun } from "@/lib/domain/runs/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/runs";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { addRows } from "@/lib/domain/rows-write";
+import { addRows } from "@/lib/domain/rows/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/write-rows";
 

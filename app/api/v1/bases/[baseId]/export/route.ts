@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/respond";
 import { streamResponse } from "@/lib/http/stream";
 import { attachmentDisposition } from "@/lib/http/download";
-import { openExport } from "@/lib/domain/export/export";
+import { openExport } from "@/lib/domain/export/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/export";
 

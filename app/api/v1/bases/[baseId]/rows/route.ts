@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { streamResponse } from "@/lib/http/stream";
-import { readRows } from "@/lib/domain/query/rows-query";
+import { readRows } from "@/lib/domain/rows/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/rows";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { createView, listViews } from "@/lib/domain/views";
+import { createView, listViews } from "@/lib/domain/views/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/views";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { resumeRun } from "@/lib/domain/run-control";
+import { resumeRun } from "@/lib/domain/runs/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/runs";
 

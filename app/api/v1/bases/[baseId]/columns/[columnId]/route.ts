@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { deleteColumn, updateColumn } from "@/lib/domain/columns";
+import { deleteColumn, updateColumn } from "@/lib/domain/columns/index";
 import { otherMethods } from "@/lib/http/methods";
 import { configuredProviders } from "@/lib/domain/model-spec";
 import * as api from "@/lib/http/schemas/columns";

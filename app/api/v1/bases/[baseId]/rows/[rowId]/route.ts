@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { getRow } from "@/lib/domain/rows-read";
+import { getRow } from "@/lib/domain/rows/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/rows";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { queryRows } from "@/lib/domain/query/rows-query";
+import { queryRows } from "@/lib/domain/rows/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/rows";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { estimateRun } from "@/lib/domain/run-request";
+import { estimateRun } from "@/lib/domain/runs/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/run";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { deleteView, getView, updateView } from "@/lib/domain/views";
+import { deleteView, getView, updateView } from "@/lib/domain/views/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/views";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { createEvaluation } from "@/lib/domain/evaluations/evaluations";
+import { createEvaluation } from "@/lib/domain/evaluations/index";
 import { evaluationPolicy } from "@/lib/engine/evaluation-policy";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { listEvaluations } from "@/lib/domain/evaluations/view";
+import { listEvaluations } from "@/lib/domain/evaluations/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { columnQuality } from "@/lib/domain/quality/column-quality";
+import { columnQuality } from "@/lib/domain/quality/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";
 

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { undoReview } from "@/lib/domain/review-undo";
+import { undoReview } from "@/lib/domain/review/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/review";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/respond";
-import { estimateEvaluation } from "@/lib/domain/evaluations/evaluations";
+import { estimateEvaluation } from "@/lib/domain/evaluations/index";
 import { evaluationPolicy } from "@/lib/engine/evaluation-policy";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/respond";
 import { inTransaction } from "@/lib/db/work";
-import { applyEvaluation } from "@/lib/domain/evaluations/evaluations";
+import { applyEvaluation } from "@/lib/domain/evaluations/index";
 import { configuredProviders } from "@/lib/domain/model-spec";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";

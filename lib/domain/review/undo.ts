@@ -1,10 +1,10 @@
-import type { Work } from "../db/work.ts";
-import { appError } from "../errors.ts";
-import { loadBase, touchBase } from "./base-context.ts";
-import { readReviewState, unverifyCell } from "./cells/index.ts";
-import { recordActions, snapshot } from "./review.ts";
-import { writeReviewedValues } from "./rows-write.ts";
-import { refitCalibration } from "./quality/calibration.ts";
+import type { Work } from "../../db/work.ts";
+import { appError } from "../../errors.ts";
+import { loadBase, touchBase } from "../base-context.ts";
+import { readReviewState, unverifyCell } from "../cells/index.ts";
+import { recordActions, snapshot } from "./actions.ts";
+import { writeReviewedValues } from "../rows/index.ts";
+import { refitCalibration } from "../quality/index.ts";
 
 // Undo of a review: an accept or an edit is taken back, and the cell returns to what it was just
 // before (its value, verified and stale). The undo is itself recorded, so the history still tells

@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import type { Tx } from "../db/database.ts";
-import { Prisma, type View } from "../db/generated/client.ts";
-import { appError } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { loadBase, loadColumns } from "./base-context.ts";
-import { parseFilter } from "./query/filter.ts";
-import { parseSort } from "./query/sort.ts";
-import type { createViewInputSchema, updateViewInputSchema } from "./view-schemas.ts";
+import type { Tx } from "../../db/database.ts";
+import { Prisma, type View } from "../../db/generated/client.ts";
+import { appError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { loadBase, loadColumns } from "../base-context.ts";
+import { parseFilter } from "../query/index.ts";
+import { parseSort } from "../query/index.ts";
+import type { createViewInputSchema, updateViewInputSchema } from "./schemas.ts";
 
 // Saved views: a filter, a sort, a search and a column layout under a name. The owner of the
 // `views` table. Every base has one default view, "All rows", which cannot be deleted.

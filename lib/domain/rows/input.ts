@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { columnType } from "./column-types/index.ts";
-import { columnOptionsOf, nameKey, type ColumnRecord } from "./column-model.ts";
+import { columnType } from "../column-types/index.ts";
+import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
 
 export const MAX_ROWS_PER_REQUEST = 10_000;
 export const MAX_CELL_CHARS = 100_000;

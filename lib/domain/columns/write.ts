@@ -1,16 +1,17 @@
-import type { Tx } from "../db/database.ts";
-import type { Work } from "../db/work.ts";
-import { appError } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { columnType } from "./column-types/index.ts";
-import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "./column-model.ts";
-import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./column-input.ts";
-import { loadBase, loadColumns, touchBase, type BaseContext } from "./base-context.ts";
-import { directDependents } from "./graph.ts";
-import { assertBelow, lockOwner, QUOTAS } from "./limits.ts";
-import { finishedCellsOfColumn, markStale } from "./cells/index.ts";
-import { inputHashIn } from "./input-hash.ts";
-import type { ProviderName } from "./model-spec.ts";
+import type { Tx } from "../../db/database.ts";
+import type { Work } from "../../db/work.ts";
+import { appError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { columnType } from "../column-types/index.ts";
+import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "../column-model.ts";
+import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./input.ts";
+import { loadBase, loadColumns, touchBase, type BaseContext } from "../base-context.ts";
+import { directDependents } from "../graph.ts";
+import { assertBelow, lockOwner, QUOTAS } from "../limits.ts";
+import { finishedCellsOfColumn, markStale } from "../cells/index.ts";
+import { inputHashIn } from "../input-hash.ts";
+import { dropColumnValues, setColumnValues } from "../rows/values.ts";
+import type { ProviderName } from "../model-spec.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -119,7 +120,7 @@ export async function deleteColumn({ tx, emit }: Work, workspaceId: string, base
     const next = columns.find((c) => c.id !== columnId)!;
     await tx.column.update({ where: { id: next.id }, data: { isPrimary: true } });
   }
-  await tx.$executeRawUnsafe(`UPDATE rows SET "values" = "values" - $1 WHERE sheet_id = $2 AND "values" ? $1`, columnId, ctx.sheetId);
+  await dropColumnValues(tx, ctx.sheetId, columnId);
   await touchBase(tx, ctx.baseId);
   emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
   return { id: columnId, deleted: true, cleanedDependents: dependents };
@@ -157,11 +158,12 @@ async function convertValues(tx: Tx, sheetId: string, column: ColumnRecord, fiel
     column.id,
     sheetId,
   );
+  const converted: { rowId: string; value: string }[] = [];
   for (const r of rows) {
     if (r.v === "") continue;
     const n = type.normalize(r.v, fields.columnOptions);
     const next = n.ok ? n.value : "";
-    if (next === r.v) continue;
-    await tx.$executeRawUnsafe(`UPDATE rows SET "values" = jsonb_set("values", ARRAY[$1], to_jsonb($2::text)) WHERE id = $3`, column.id, next, r.id);
+    if (next !== r.v) converted.push({ rowId: r.id, value: next });
   }
+  await setColumnValues(tx, column.id, converted);
 }

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import type { Tx } from "../db/database.ts";
-import type { Work } from "../db/work.ts";
-import { appError } from "../errors.ts";
-import { loadBase, loadColumns } from "./base-context.ts";
-import { queueCells, type CellRef } from "./cells/index.ts";
-import { balanceOf } from "../credits/ledger.ts";
-import { startRun, type RunPolicy } from "./runs/record.ts";
+import type { Tx } from "../../db/database.ts";
+import type { Work } from "../../db/work.ts";
+import { appError } from "../../errors.ts";
+import { loadBase, loadColumns } from "../base-context.ts";
+import { queueCells, type CellRef } from "../cells/index.ts";
+import { balanceOf } from "../../credits/ledger.ts";
+import { startRun, type RunPolicy } from "./record.ts";
+import { clearValues } from "../rows/values.ts";
 
 export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled"] as const;
 
@@ -96,13 +97,7 @@ export async function runCells(w: Work, workspaceId: string, baseId: string, req
   for (let i = 0; i < refs.length; i += 5_000) {
     const batch = refs.slice(i, i + 5_000);
     await queueCells(w, ctx.sheetId, batch, runId);
-    await w.tx.$executeRawUnsafe(
-      `UPDATE rows r SET "values" = r."values" - t.cols
-       FROM (SELECT row_id, array_agg(column_id) AS cols FROM unnest($1::text[], $2::text[]) AS u(row_id, column_id) GROUP BY row_id) t
-       WHERE r.id = t.row_id`,
-      batch.map((r) => r.rowId),
-      batch.map((r) => r.columnId),
-    );
+    await clearValues(w.tx, batch);
   }
   const rowIds = [...new Set(refs.map((r) => r.rowId))];
   w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });

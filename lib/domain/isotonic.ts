@@ -1,10 +1,14 @@
-import type { Labelled } from "./stats.ts";
-
 // Isotonic calibration: the non-decreasing function of confidence closest (in squared error) to
 // the observed right/wrong labels, found by pool-adjacent-violators. Between the fitted points
 // it interpolates linearly, and it is flat beyond the ends, so it is continuous and monotone:
 // "calibrated ≥ T" is then "confidence ≥ some c*", which lets the database filter on the model's
 // own confidence (rawThresholdFor).
+
+/** A model's confidence in an answer and whether a reviewer (or an evaluation) found it right. */
+export interface Labelled {
+  confidence: number;
+  correct: boolean;
+}
 
 export interface CalibrationFit {
   /** Ascending confidences and their calibrated values (non-decreasing). */

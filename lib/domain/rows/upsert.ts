@@ -1,13 +1,13 @@
-import type { Work } from "../db/work.ts";
-import type { Tx } from "../db/database.ts";
-import { appError } from "../errors.ts";
-import { newId } from "../ids.ts";
-import type { BaseContext } from "./base-context.ts";
-import type { ColumnRecord } from "./column-model.ts";
-import type { ColumnIndex } from "./row-input.ts";
-import type { RowValues } from "./row-view.ts";
-import type { RunPolicy, RunTrigger } from "./runs/record.ts";
-import { applyWrites, type ApplyOptions } from "./rows-apply.ts";
+import type { Work } from "../../db/work.ts";
+import type { Tx } from "../../db/database.ts";
+import { appError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { BaseContext } from "../base-context.ts";
+import type { ColumnRecord } from "../column-model.ts";
+import type { ColumnIndex } from "./input.ts";
+import type { RowValues } from "./view.ts";
+import type { RunPolicy, RunTrigger } from "../runs/index.ts";
+import { applyWrites, type ApplyOptions } from "./apply.ts";
 
 // Upsert on a natural key (`mergeOn`), as Airtable's fieldsToMergeOn: a line whose key matches an
 // existing row updates that row's supplied cells instead of adding one; a key repeated within the

@@ -1,18 +1,19 @@
-import type { Work } from "../db/work.ts";
-import type { Tx } from "../db/database.ts";
-import { appError } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { loadBase, loadColumns, touchBase } from "./base-context.ts";
-import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./row-input.ts";
-import { standardRow, type RowValues } from "./row-view.ts";
-import type { RunPolicy } from "./runs/record.ts";
-import { applyWrites } from "./rows-apply.ts";
-import { mergeKeyColumns, storedValues, upsertLines } from "./rows-upsert.ts";
+import type { Work } from "../../db/work.ts";
+import type { Tx } from "../../db/database.ts";
+import { appError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { loadBase, loadColumns, touchBase } from "../base-context.ts";
+import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./input.ts";
+import { standardRow, type RowValues } from "./view.ts";
+import type { RunPolicy } from "../runs/index.ts";
+import { applyWrites } from "./apply.ts";
+import { mergeKeyColumns, storedValues, upsertLines } from "./upsert.ts";
+import { patchValues, type ValueEdit } from "./values.ts";
 
 /**
  * Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once, so each
  * row's shape is checked here (checkNewRow) together with its cells, not at the edge. With
- * `mergeOn` it is an upsert (rows-upsert.ts): a row whose key matches an existing one updates it.
+ * `mergeOn` it is an upsert (upsert.ts): a row whose key matches an existing one updates it.
  */
 export async function addRows(w: Work, workspaceId: string, baseId: string, body: { rows: readonly unknown[]; mergeOn?: readonly string[] }, policy: RunPolicy) {
   const { tx } = w;
@@ -98,20 +99,7 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
 }
 
 /** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
-export async function writeReviewedValues(tx: Tx, edits: readonly { rowId: string; columnId: string; value: string }[]): Promise<void> {
-  if (edits.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE rows SET "values" = (rows."values" - t.cleared) || t.patch, updated_at = now()
-     FROM (SELECT row_id,
-             COALESCE(jsonb_object_agg(column_id, value) FILTER (WHERE value <> ''), '{}'::jsonb) AS patch,
-             COALESCE(array_agg(column_id) FILTER (WHERE value = ''), ARRAY[]::text[]) AS cleared
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(row_id, column_id, value) GROUP BY row_id) t
-     WHERE rows.id = t.row_id`,
-    edits.map((e) => e.rowId),
-    edits.map((e) => e.columnId),
-    edits.map((e) => e.value),
-  );
-}
+export const writeReviewedValues = (tx: Tx, edits: readonly ValueEdit[]) => patchValues(tx, edits);
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {
   const { tx } = w;

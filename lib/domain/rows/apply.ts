@@ -1,14 +1,14 @@
-import type { Work } from "../db/work.ts";
-import type { Tx } from "../db/database.ts";
-import type { BaseContext } from "./base-context.ts";
-import { touchBase } from "./base-context.ts";
-import type { ColumnRecord } from "./column-model.ts";
-import type { RowValues } from "./row-view.ts";
-import { decideByHash, planInsert, planUpdate } from "./cell-plan.ts";
-import { settleRows } from "./row-settled.ts";
-import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "./cells/index.ts";
-import { extendRun, startRun, type RunPolicy, type RunTrigger } from "./runs/record.ts";
-import { chunksByBytes } from "../db/statement-chunks.ts";
+import type { Work } from "../../db/work.ts";
+import type { Tx } from "../../db/database.ts";
+import type { BaseContext } from "../base-context.ts";
+import { touchBase } from "../base-context.ts";
+import type { ColumnRecord } from "../column-model.ts";
+import type { RowValues } from "./view.ts";
+import { decideByHash, planInsert, planUpdate } from "../cell-plan.ts";
+import { settleRows } from "./settled.ts";
+import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
+import { extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
+import { chunksByBytes } from "../../db/statement-chunks.ts";
 
 /**
  * What one write request does to a base's rows, once every value has been validated: rows to add

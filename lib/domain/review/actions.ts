@@ -1,42 +1,21 @@
-import { z } from "zod";
-import type { Work } from "../db/work.ts";
-import type { Tx } from "../db/database.ts";
-import type { ErrorCode } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { loadBase, loadColumns, touchBase } from "./base-context.ts";
-import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "./cells/index.ts";
-import type { CellMetadata } from "./cell-view.ts";
-import { columnOptionsOf, nameKey, type ColumnRecord } from "./column-model.ts";
-import { columnType } from "./column-types/index.ts";
-import { MAX_CELL_CHARS } from "./row-input.ts";
-import { settleRows } from "./row-settled.ts";
-import { writeReviewedValues } from "./rows-write.ts";
-import { runCells } from "./run-request.ts";
-import { refitCalibration } from "./quality/calibration.ts";
-import type { RunPolicy } from "./runs/record.ts";
+import type { Work } from "../../db/work.ts";
+import type { Tx } from "../../db/database.ts";
+import type { ErrorCode } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { loadBase, loadColumns, touchBase } from "../base-context.ts";
+import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "../cells/index.ts";
+import type { CellMetadata } from "../cell-view.ts";
+import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
+import { columnType } from "../column-types/index.ts";
+import { MAX_CELL_CHARS, settleRows, writeReviewedValues } from "../rows/index.ts";
+import { runCells } from "../runs/index.ts";
+import { refitCalibration } from "../quality/index.ts";
+import type { RunPolicy } from "../runs/index.ts";
+import { HISTORY_ACTIONS, type ReviewRequest } from "./schemas.ts";
 
 // Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
 // before and after (the owner of `review_actions`), so accuracy can be measured from it.
 
-export const REVIEW_ACTIONS = ["accept", "edit", "rerun"] as const;
-/** What the history records: the actions, and undoing an accept or an edit. */
-export const HISTORY_ACTIONS = [...REVIEW_ACTIONS, "undo"] as const;
-export const MAX_REVIEW_CELLS = 1_000;
-
-export const reviewItemSchema = z
-  .strictObject({
-    rowId: z.string().min(1).max(100).describe("The row's id (sr_…)."),
-    columnId: z.string().min(1).max(100).describe("The AI column, by id (or name)."),
-    action: z.enum(REVIEW_ACTIONS).describe("accept: verify the value as it is; edit: store `value` as the verified value; rerun: queue the cell again and clear verified."),
-    value: z.unknown().optional().describe("edit only: the corrected value, checked by the column's type."),
-  })
-  .describe("One review action on one cell.");
-
-export const reviewRequestSchema = z
-  .strictObject({ cells: z.array(reviewItemSchema).min(1).max(MAX_REVIEW_CELLS).describe(`The cells to review, 1 to ${MAX_REVIEW_CELLS}.`) })
-  .describe("Review actions, applied cell by cell: a cell that cannot take its action is reported in errors.");
-
-export type ReviewRequest = z.infer<typeof reviewRequestSchema>;
 type Item = ReviewRequest["cells"][number];
 
 export interface ReviewError {

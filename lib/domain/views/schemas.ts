@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { filterSchema, searchSchema, sortSchema } from "./query/request.ts";
+import { filterSchema, searchSchema, sortSchema } from "../query/index.ts";
 
 // A saved view's fields as requests carry them. Apart from views.ts, which writes the table:
 // the request schemas load these without the database client.

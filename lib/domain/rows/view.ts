@@ -1,5 +1,5 @@
-import type { ColumnRecord } from "./column-model.ts";
-import { expandCell, type CellState } from "./cell-view.ts";
+import type { ColumnRecord } from "../column-model.ts";
+import { expandCell, type CellState } from "../cell-view.ts";
 
 export type RowValues = Record<string, string>;
 

@@ -1,5 +1,5 @@
-import type { Work } from "../db/work.ts";
-import type { BaseContext } from "./base-context.ts";
+import type { Work } from "../../db/work.ts";
+import type { BaseContext } from "../base-context.ts";
 
 /**
  * Rows whose AI cells are all terminal after a write or a run: `row.sheet.processed` fires once

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { appError } from "../errors.ts";
-import { columnType, COLUMN_TYPE_NAMES } from "./column-types/index.ts";
-import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "./column-model.ts";
-import { findCycle } from "./graph.ts";
-import { parseModelSpec, type ProviderName } from "./model-spec.ts";
+import { appError } from "../../errors.ts";
+import { columnType, COLUMN_TYPE_NAMES } from "../column-types/index.ts";
+import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "../column-model.ts";
+import { findCycle } from "../graph.ts";
+import { parseModelSpec, type ProviderName } from "../model-spec.ts";
 
 const toolRef = z
   .union([z.string().max(100).describe("A tool name."), z.object({ name: z.string().max(100).describe("A tool name.") }).passthrough()])

@@ -1,9 +1,9 @@
-import type { Work } from "../db/work.ts";
-import { appError } from "../errors.ts";
-import { loadBase } from "./base-context.ts";
-import { cancelRunCells, pendingCellsOfRun } from "./cells/index.ts";
-import { cancelItemsOfRun } from "./evaluations/items.ts";
-import { getRun, lockRun, setMaxCredits, transitionRun, type RunView } from "./runs/record.ts";
+import type { Work } from "../../db/work.ts";
+import { appError } from "../../errors.ts";
+import { loadBase } from "../base-context.ts";
+import { cancelRunCells, pendingCellsOfRun } from "../cells/index.ts";
+import { cancelItemsOfRun } from "../evaluations/index.ts";
+import { getRun, lockRun, setMaxCredits, transitionRun, type RunView } from "./record.ts";
 
 // Control of a run: cancel, pause and resume. Each locks the run first, the order every outcome
 // of the run follows too, so a control change and a stored answer never interleave.

@@ -1,9 +1,10 @@
-import type { Read, Tx } from "../db/database.ts";
-import { appError } from "../errors.ts";
-import { loadBase, loadColumns } from "./base-context.ts";
-import { rowJson, standardRowWriter, type RowValues, type ViewColumn } from "./row-view.ts";
-import type { CellState } from "./cell-view.ts";
-import type { ColumnRecord } from "./column-model.ts";
+import type { Read, Tx } from "../../db/database.ts";
+import { parsed } from "../../db/json.ts";
+import { appError } from "../../errors.ts";
+import { loadBase, loadColumns } from "../base-context.ts";
+import { rowJson, standardRowWriter, type RowValues, type ViewColumn } from "./view.ts";
+import type { CellState } from "../cell-view.ts";
+import type { ColumnRecord } from "../column-model.ts";
 
 /** A streamed batch holds at most this many rows, and this many bytes of values as stored. */
 const BATCH = 2_000;
@@ -17,8 +18,6 @@ export const cellsOfRow = (row = "r") => `(SELECT json_agg(json_build_object('co
     'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified)) FROM cells c WHERE c.row_id = ${row}.id)`;
 
 type RawCell = CellState & { columnId: string };
-
-export const parsed = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
 
 export function statesOf(raw: unknown): Map<string, CellState> {
   return new Map((parsed<RawCell[] | null>(raw) ?? []).map((c) => [c.columnId, c]));

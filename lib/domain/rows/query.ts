@@ -2,13 +2,26 @@ import type { Tx } from "../../db/database.ts";
 import { appError } from "../../errors.ts";
 import { unstorableText } from "../../text.ts";
 import { loadBase, loadColumns } from "../base-context.ts";
-import { cellsOfRow, openRowsReader, parsed, statesOf } from "../rows-read.ts";
-import { rowJson } from "../row-view.ts";
-import { loadView } from "../views.ts";
-import { parseFilter, type FilterNode } from "./filter.ts";
-import type { RowsQueryInput } from "./request.ts";
-import { compileSort, decodeQueryCursor, encodeQueryCursor, parseSort, sortFromQueryText, type Cursor } from "./sort.ts";
-import { cleanSearch, compileFilter, Params, searchSql, sqlId } from "./sql.ts";
+import { parsed } from "../../db/json.ts";
+import { cellsOfRow, openRowsReader, statesOf } from "./read.ts";
+import { rowJson } from "./view.ts";
+import { loadView } from "../views/index.ts";
+import {
+  cleanSearch,
+  compileFilter,
+  compileSort,
+  decodeQueryCursor,
+  encodeQueryCursor,
+  Params,
+  parseFilter,
+  parseSort,
+  searchSql,
+  sortFromQueryText,
+  sqlId,
+  type Cursor,
+  type FilterNode,
+  type RowsQueryInput,
+} from "../query/index.ts";
 
 // Query Rows: one page of the rows that match a filter and a search, in a typed sort order. All of
 // it runs in the database (filter, search, sort, count, paging); nothing is filtered here.

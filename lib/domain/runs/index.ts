@@ -1,0 +1,5 @@
+// The public face of lib/domain/runs/: the only module of it that other layers and aggregates import
+// (architecture.test.ts names the few statement modules a lower aggregate composes instead).
+export { cancelRun, pauseRun, resumeRun } from "./control.ts";
+export { extendRun, getRun, listRuns, type RunPolicy, type RunTrigger, startRun } from "./record.ts";
+export { estimateRun, runCells } from "./request.ts";
