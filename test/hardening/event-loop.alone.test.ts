@@ -6,15 +6,17 @@ import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startPageServer, type PageServer } from "../support/page-server.ts";
 import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
-import { healthTimesDuring } from "./health-pinger.ts";
+import { healthTimesDuring, worstBlockedMs } from "./health-pinger.ts";
 import { LARGE_PAGE_FACT, LARGE_PAGE_QUESTION, largePage, largeWorkbook, lyingZipBombDocx, nestedDivPage } from "./hostile-files.ts";
 
 // While hostile inputs go through the real server, another client keeps asking /api/health.
 // Parsing runs in worker threads and every pattern is linear, so none of them may hold that client
-// up: the worst health answer during each input stays within 100 ms of the calm ones. The file
-// runs alone (*.alone.test.ts), so that other suites do not take the cores; a case is still tried
-// twice against a stray hiccup of the machine, which a blocked event loop (seconds, as before the
-// worker threads) fails both times.
+// up: no health answer during each input is held more than 100 ms past the calm ones by the
+// server's own main thread (worstBlockedMs: the extra time, bounded by the CPU that thread spent
+// meanwhile, so a machine busy with other processes does not count, and a blocked loop does). The
+// file runs alone (*.alone.test.ts), so that other suites do not take the cores; a case is still
+// tried twice against a stray hiccup, which a blocked event loop (seconds, as before the worker
+// threads) fails both times.
 
 const KEY = "cw_eventLoopTestKey00000000000000000000000001";
 const DELAY_LIMIT_MS = 100;
@@ -113,14 +115,14 @@ describe("no input blocks the event loop", () => {
 
   it.each(cases)("%s", { timeout: 120_000, retry: 1 }, async (name, send, status, code) => {
     const { times: calm } = await healthTimesDuring(server.url, () => sleep(1_000));
-    const { times: during, result } = await healthTimesDuring(server.url, send);
+    const { times: during, answers, result } = await healthTimesDuring(server.url, send, server.child.pid);
     const res = await result;
     const body = (await res.json()) as { error?: { code: string } };
     expect(res.status, JSON.stringify(body)).toBe(status);
     if (code) expect(body.error?.code).toBe(code);
-    worst[name] = Math.round(Math.max(...during) - median(calm));
+    worst[name] = worstBlockedMs(answers, median(calm));
     expect(during.length).toBeGreaterThan(0);
-    expect(worst[name], `health answers during "${name}": ${during.map(Math.round).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
+    expect(worst[name], `health answers during "${name}" (ms, main-thread CPU ms): ${answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
   });
 
   // The page is parsed, split into passages and ranked in an extraction thread: the request
@@ -130,15 +132,15 @@ describe("no input blocks the event loop", () => {
     const { times: calm } = await healthTimesDuring(server.url, () => sleep(1_000));
     toolOutputs.length = 0;
     // A new address each try, so that a retry scrapes again instead of finding the last row done.
-    const { times: during, result } = await healthTimesDuring(server.url, () => scrapeCell(`${pages.url}/large?try=${++tries}`));
+    const { times: during, answers, result } = await healthTimesDuring(server.url, () => scrapeCell(`${pages.url}/large?try=${++tries}`), server.child.pid);
     expect(await result).toBe("done");
     expect(toolOutputs.at(-1)).toContain(LARGE_PAGE_FACT);
-    worst[name] = Math.round(Math.max(...during) - median(calm));
+    worst[name] = worstBlockedMs(answers, median(calm));
     expect(during.length).toBeGreaterThan(0);
-    expect(worst[name], `health answers during "${name}": ${during.map(Math.round).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
+    expect(worst[name], `health answers during "${name}" (ms, main-thread CPU ms): ${answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
   });
 
   afterAll(() => {
-    console.log("worst extra delay of /api/health per hostile input (ms):", worst);
+    console.log("worst extra delay of /api/health held by the main thread, per hostile input (ms):", worst);
   });
 });
