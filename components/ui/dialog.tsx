@@ -64,5 +64,9 @@ export function Dialog({
 }
 
 export function DialogFooter({ children }: { children: React.ReactNode }) {
-  return <footer className="flex items-center justify-end gap-2 border-t border-zinc-200 px-5 py-3 dark:border-zinc-800">{children}</footer>;
+  return (
+    <footer className="flex items-center justify-end gap-2 border-t border-zinc-200 px-5 py-3 dark:border-zinc-800">
+      {children}
+    </footer>
+  );
 }

@@ -7,7 +7,10 @@ export const CONFIGURE = "/api/v1/bases/ai-configure-base";
 
 /** A test app whose assistant talks to a fresh fake LLM; no retries, so a scripted 500 fails at once. */
 export function useAssistantApp(env: Env = {}, opts: { credits?: number } = {}) {
-  return useAppWithFakeLlm((url) => ({ OPENAI_BASE_URL: url, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }), opts);
+  return useAppWithFakeLlm(
+    (url) => ({ OPENAI_BASE_URL: url, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }),
+    opts,
+  );
 }
 
 export const user = (content: string) => ({ role: "user" as const, content });
@@ -22,7 +25,18 @@ export async function structure(app: TestApp, baseId: string) {
   if (res.status !== 200) throw new Error(`base-structure: ${res.status} ${res.text}`);
   return res.body as {
     sheet: { name: string };
-    sheetColumns: { id: string; name: string; type: string; isPrimary: boolean; isAiEnabled: boolean; inputColumnIds: string[]; tools: { name: string }[]; instructions: string; index: number; columnOptions: Record<string, unknown> }[];
+    sheetColumns: {
+      id: string;
+      name: string;
+      type: string;
+      isPrimary: boolean;
+      isAiEnabled: boolean;
+      inputColumnIds: string[];
+      tools: { name: string }[];
+      instructions: string;
+      index: number;
+      columnOptions: Record<string, unknown>;
+    }[];
     primaryColumn: { name: string };
   };
 }

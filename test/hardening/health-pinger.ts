@@ -26,7 +26,10 @@ parentPort.on("message", () => (running = false));
 `;
 
 /** Health answer times (ms), sampled back to back while `work` runs; it starts once the pinger is ready. */
-export async function healthTimesDuring<T>(serverUrl: string, work: () => Promise<T>): Promise<{ times: number[]; result: Promise<T> }> {
+export async function healthTimesDuring<T>(
+  serverUrl: string,
+  work: () => Promise<T>,
+): Promise<{ times: number[]; result: Promise<T> }> {
   const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}/api/health` } });
   const messages: unknown[] = [];
   let wake = () => {};
@@ -57,7 +60,8 @@ export function treeRss(pid: number): number {
     try {
       const status = readFileSync(`/proc/${p}/status`, "utf8");
       total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-      for (const child of readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) visit(Number(child));
+      for (const child of readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean))
+        visit(Number(child));
     } catch {
       // The process ended meanwhile.
     }
@@ -67,7 +71,10 @@ export function treeRss(pid: number): number {
 }
 
 /** The highest resident memory of the process tree while `work` runs, sampled every 10 ms. */
-export async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ before: number; peak: number; result: T }> {
+export async function peakRssDuring<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ before: number; peak: number; result: T }> {
   const before = treeRss(pid);
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, treeRss(pid))), 10);

@@ -27,7 +27,8 @@ function firstAnswer(req: FakeLlmRequest) {
   if (name.startsWith("E")) return { status: 500, message: "upstream broke" };
   if (name.startsWith("X")) return { json: { value: "Unknown", sources: [], confidenceScore: 0.6 } };
   const i = index(req);
-  const [confidence, right] = i < 10 ? [0.95, true] : i < 20 ? [0.85, i !== 19] : i < 30 ? [0.55, i % 2 === 0] : [0.25, false];
+  const [confidence, right] =
+    i < 10 ? [0.95, true] : i < 20 ? [0.85, i !== 19] : i < 30 ? [0.55, i % 2 === 0] : [0.25, false];
   return { json: { value: right ? truth(i) : `Wrong ${pad(i)}`, sources: [], confidenceScore: confidence } };
 }
 
@@ -41,16 +42,30 @@ let handler: (req: FakeLlmRequest) => object | undefined = firstAnswer;
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "1" }, { engine: true });
+  app = await createTestApp(
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "1" },
+    { engine: true },
+  );
   llm.setHandler((req) => handler(req));
   base = await createBase(app, {
     columns: [
       { name: "Company", isPrimary: true },
-      { name: "Sector", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "The company's sector." },
+      {
+        name: "Sector",
+        type: "short-text",
+        isAiEnabled: true,
+        inputColumns: ["Company"],
+        instructions: "The company's sector.",
+      },
     ],
   });
   const names = [...Array.from({ length: 40 }, (_, i) => `C${pad(i)}`), "X0", "X1", "X2", "X3", "X4", "E1", "E2"];
-  for (const r of await addRows(app, base.baseId, names.map((Company) => ({ Company })))) rowOf[r.cells.Company] = r.id;
+  for (const r of await addRows(
+    app,
+    base.baseId,
+    names.map((Company) => ({ Company })),
+  ))
+    rowOf[r.cells.Company] = r.id;
   await settled(app, base.baseId, 30_000);
   const cells = Array.from({ length: 40 }, (_, i) => {
     const right = i < 10 || (i < 20 && i !== 19) || (i >= 20 && i < 30 && i % 2 === 0);
@@ -71,15 +86,28 @@ const columnPath = () => `/api/v1/bases/${base.baseId}/columns/${base.col.Sector
 const quality = async () => (await app.api("GET", `${columnPath()}/quality`)).body;
 const evaluation = async (id: string) => (await app.api("GET", `/api/v1/evaluations/${id}`)).body;
 const finished = (id: string, statuses = ["done", "cancelled"]) =>
-  waitFor(async () => {
-    const e = await evaluation(id);
-    return statuses.includes(e.status) ? e : undefined;
-  }, `evaluation ${id} to finish`, 30_000);
+  waitFor(
+    async () => {
+      const e = await evaluation(id);
+      return statuses.includes(e.status) ? e : undefined;
+    },
+    `evaluation ${id} to finish`,
+    30_000,
+  );
 
 describe("the quality of a column", () => {
   it("measures agreement, buckets, calibration error and the threshold from the review history", async () => {
     const q = await quality();
-    expect(q).toMatchObject({ columnId: base.col.Sector, reviewed: 40, accepted: 24, edited: 16, agreement: 0.6, calibrated: true, reviewThreshold: 0.7, reviewBy: "model" });
+    expect(q).toMatchObject({
+      columnId: base.col.Sector,
+      reviewed: 40,
+      accepted: 24,
+      edited: 16,
+      agreement: 0.6,
+      calibrated: true,
+      reviewThreshold: 0.7,
+      reviewBy: "model",
+    });
     expect(q.byConfidence).toEqual([
       { from: 0.2, to: 0.3, cells: 10, agreement: 0, confidence: 0.25 },
       { from: 0.5, to: 0.6, cells: 10, agreement: 0.5, confidence: 0.55 },
@@ -108,7 +136,11 @@ describe("the quality of a column", () => {
   it("applies the review threshold to the calibrated value with reviewBy calibrated", async () => {
     const setOptions = (columnOptions: object) => app.api("PATCH", columnPath(), { body: { columnOptions } });
     const needing = async () =>
-      (await app.api("POST", `/api/v1/bases/${base.baseId}/rows/query`, { body: { filter: { column: "Sector", needsReview: true }, count: true } })).body.total;
+      (
+        await app.api("POST", `/api/v1/bases/${base.baseId}/rows/query`, {
+          body: { filter: { column: "Sector", needsReview: true }, count: true },
+        })
+      ).body.total;
     expect((await setOptions({ reviewThreshold: 0.6 })).status).toBe(200);
     expect(await needing()).toBe(2); // 0.6 is not below 0.6: only the errors
     expect((await setOptions({ reviewThreshold: 0.6, reviewBy: "calibrated" })).status).toBe(200);
@@ -122,10 +154,14 @@ describe("the quality of a column", () => {
 
   it("refits when a review is undone", async () => {
     const history = (await app.api("GET", `/api/v1/bases/${base.baseId}/review`)).body.actions;
-    const accept = history.find((a: { rowId: string; action: string }) => a.rowId === rowOf.C00 && a.action === "accept");
+    const accept = history.find(
+      (a: { rowId: string; action: string }) => a.rowId === rowOf.C00 && a.action === "accept",
+    );
     expect((await app.api("POST", `/api/v1/bases/${base.baseId}/review/${accept.id}/undo`)).status).toBe(200);
     expect(await quality()).toMatchObject({ reviewed: 39, accepted: 23 });
-    await app.api("POST", `/api/v1/bases/${base.baseId}/review`, { body: { cells: [{ rowId: rowOf.C00, columnId: base.col.Sector, action: "accept" }] } });
+    await app.api("POST", `/api/v1/bases/${base.baseId}/review`, {
+      body: { cells: [{ rowId: rowOf.C00, columnId: base.col.Sector, action: "accept" }] },
+    });
     expect(await quality()).toMatchObject({ reviewed: 40, accepted: 24 });
   });
 });
@@ -142,7 +178,12 @@ describe("evaluations", () => {
     expect(estimate.body).toEqual({ rows: 40, estimatedCredits: 40 });
     const started = await app.api("POST", `${columnPath()}/evaluate`, { body });
     expect(started.status, started.text).toBe(202);
-    expect(started.body).toMatchObject({ id: expect.stringMatching(/^eval_/), runId: expect.stringMatching(/^run_/), rows: 40, estimatedCredits: 40 });
+    expect(started.body).toMatchObject({
+      id: expect.stringMatching(/^eval_/),
+      runId: expect.stringMatching(/^run_/),
+      rows: 40,
+      estimatedCredits: 40,
+    });
     evaluationId = started.body.id;
 
     const e = await finished(evaluationId);
@@ -152,13 +193,28 @@ describe("evaluations", () => {
       accuracy: 0.75,
       previousAccuracy: 0.6,
       creditsSpent: 40,
-      settings: { instructions: "Name the sector precisely.", model: "openai:other-model", tools: [], judgeModel: null, changed: ["instructions", "model"] },
+      settings: {
+        instructions: "Name the sector precisely.",
+        model: "openai:other-model",
+        tools: [],
+        judgeModel: null,
+        changed: ["instructions", "model"],
+      },
       byConfidence: [{ from: 0.9, to: 1, cells: 40, agreement: 0.75, confidence: 0.9 }],
       // |0.75 − 0.9|
       expectedCalibrationError: 0.15,
     });
     const c35 = e.results.find((r: { rowId: string }) => r.rowId === rowOf.C35);
-    expect(c35).toEqual({ rowId: rowOf.C35, status: "done", expected: truth(35), got: "Still wrong 35", correct: false, confidence: 0.9, reason: null, previous: { value: "Wrong 35", correct: false } });
+    expect(c35).toEqual({
+      rowId: rowOf.C35,
+      status: "done",
+      expected: truth(35),
+      got: "Still wrong 35",
+      correct: false,
+      confidence: 0.9,
+      reason: null,
+      previous: { value: "Wrong 35", correct: false },
+    });
     const run = (await app.api("GET", `/api/v1/runs/${e.runId}`)).body;
     expect(run).toMatchObject({ trigger: "evaluation", status: "done", counts: { done: 40 }, creditsSpent: 40 });
 
@@ -179,7 +235,10 @@ describe("evaluations", () => {
     expect(list[0]).not.toHaveProperty("results");
     const applied = await app.api("POST", `${columnPath()}/evaluations/${evaluationId}/apply`);
     expect(applied.status, applied.text).toBe(200);
-    expect(applied.body.column).toMatchObject({ instructions: "Name the sector precisely.", columnOptions: { model: "openai:other-model" } });
+    expect(applied.body.column).toMatchObject({
+      instructions: "Name the sector precisely.",
+      columnOptions: { model: "openai:other-model" },
+    });
     expect(applied.body.evaluation.appliedAt).toEqual(expect.any(String));
     const structure = (await app.api("GET", `/api/v1/bases/${base.baseId}/base-structure`)).body;
     expect(JSON.stringify(structure)).toContain("Name the sector precisely.");
@@ -197,7 +256,11 @@ describe("evaluations", () => {
     expect(await finished(started.id, ["paused"])).toMatchObject({ creditsSpent: 5, counts: { done: 5 } });
 
     await app.api("POST", `/api/v1/runs/${started.runId}/resume`, { body: { maxCredits: null } });
-    await waitFor(async () => ((await evaluation(started.id)).counts.done >= 7 ? true : undefined), "more rows", 20_000);
+    await waitFor(
+      async () => ((await evaluation(started.id)).counts.done >= 7 ? true : undefined),
+      "more rows",
+      20_000,
+    );
     const cancelled = await app.api("POST", `/api/v1/runs/${started.runId}/cancel`);
     expect(cancelled.body.status).toBe("cancelled");
     const after = await evaluation(started.id);
@@ -208,13 +271,17 @@ describe("evaluations", () => {
     expect(later.counts.done).toBe(after.counts.done);
     expect(later.creditsSpent).toBe(after.creditsSpent);
     expect(later.creditsSpent).toBe(later.counts.done);
-    expect((await app.api("POST", `${columnPath()}/evaluations/${started.id}/apply`)).body.error.code).toBe("evaluation_not_finished");
+    expect((await app.api("POST", `${columnPath()}/evaluations/${started.id}/apply`)).body.error.code).toBe(
+      "evaluation_not_finished",
+    );
   });
 
   it("aborts its rows' model calls when it is cancelled, charging none of them", async () => {
     // Replies that would take a minute: calls gone within 30 s were aborted, however busy the machine.
     handler = (req) => (req.model === "slow-model" ? { ...evaluatedAnswer(req), delayMs: 60_000 } : firstAnswer(req));
-    const started = (await app.api("POST", `${columnPath()}/evaluate`, { body: { model: "openai:slow-model", limit: 8 } })).body;
+    const started = (
+      await app.api("POST", `${columnPath()}/evaluate`, { body: { model: "openai:slow-model", limit: 8 } })
+    ).body;
     await waitFor(() => (llm.inFlight > 0 ? true : undefined), "rows in flight", 10_000);
     const cancelledAt = Date.now();
     expect((await app.api("POST", `/api/v1/runs/${started.runId}/cancel`)).body.status).toBe("cancelled");
@@ -228,7 +295,13 @@ describe("evaluations", () => {
     const notes = await createBase(app, {
       columns: [
         { name: "Company", isPrimary: true },
-        { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Summarise the company." },
+        {
+          name: "Summary",
+          type: "long-text",
+          isAiEnabled: true,
+          inputColumns: ["Company"],
+          instructions: "Summarise the company.",
+        },
       ],
     });
     handler = (req) => {
@@ -236,17 +309,30 @@ describe("evaluations", () => {
         const same = req.lastUserText.includes("Makes rockets") && req.lastUserText.includes("Builds rockets");
         return { json: { correct: same, reason: same ? "Both say it makes rockets." : "Different business." } };
       }
-      return { json: { value: company(req) === "Acme" ? "Builds rockets" : "Sells shoes", sources: [], confidenceScore: 0.7 } };
+      return {
+        json: { value: company(req) === "Acme" ? "Builds rockets" : "Sells shoes", sources: [], confidenceScore: 0.7 },
+      };
     };
     const rows = await addRows(app, notes.baseId, [{ Company: "Acme" }, { Company: "Globex" }]);
     await settled(app, notes.baseId);
-    const cells = rows.map((r) => ({ rowId: r.id, columnId: notes.col.Summary, action: "edit", value: "Makes rockets" }));
+    const cells = rows.map((r) => ({
+      rowId: r.id,
+      columnId: notes.col.Summary,
+      action: "edit",
+      value: "Makes rockets",
+    }));
     expect((await app.api("POST", `/api/v1/bases/${notes.baseId}/review`, { body: { cells } })).status).toBe(200);
     llm.reset();
-    const started = await app.api("POST", `/api/v1/bases/${notes.baseId}/columns/${notes.col.Summary}/evaluate`, { body: { judgeModel: "openai:judge-model" } });
+    const started = await app.api("POST", `/api/v1/bases/${notes.baseId}/columns/${notes.col.Summary}/evaluate`, {
+      body: { judgeModel: "openai:judge-model" },
+    });
     const e = await finished(started.body.id);
     const byRow = new Map(e.results.map((r: { rowId: string }) => [r.rowId, r]));
-    expect(byRow.get(rows[0].id)).toMatchObject({ got: "Builds rockets", correct: true, reason: "Both say it makes rockets." });
+    expect(byRow.get(rows[0].id)).toMatchObject({
+      got: "Builds rockets",
+      correct: true,
+      reason: "Both say it makes rockets.",
+    });
     expect(byRow.get(rows[1].id)).toMatchObject({ got: "Sells shoes", correct: false, reason: "Different business." });
     const judged = llm.requests.filter((r) => r.model === "judge-model");
     expect(judged).toHaveLength(2);
@@ -254,13 +340,20 @@ describe("evaluations", () => {
     expect(judged[0].system).toContain("You judge one answer");
     expect(judged[0].lastUserText).toMatch(/UNTRUSTED_DATA[\s\S]*Makes rockets/);
     // So does the column's name: outside the fences, the judge's prompt holds only its own labels.
-    const outside = judged[0].lastUserText.replace(/<<<UNTRUSTED_DATA (\w+) [^\n]*>>>[\s\S]*?<<<END_UNTRUSTED_DATA \1>>>/g, "");
+    const outside = judged[0].lastUserText.replace(
+      /<<<UNTRUSTED_DATA (\w+) [^\n]*>>>[\s\S]*?<<<END_UNTRUSTED_DATA \1>>>/g,
+      "",
+    );
     expect([judged[0].lastUserText.includes("Summary"), outside.includes("Summary")]).toEqual([true, false]);
     expect(e.settings.judgeModel).toBe("openai:judge-model");
   });
 
   it("refuses what it cannot evaluate, and keeps workspaces apart", async () => {
-    const other = (await app.api("POST", `/api/v1/bases/${base.baseId}/columns`, { body: { name: "Founded", type: "number", isAiEnabled: true, inputColumns: ["Company"] } })).body;
+    const other = (
+      await app.api("POST", `/api/v1/bases/${base.baseId}/columns`, {
+        body: { name: "Founded", type: "number", isAiEnabled: true, inputColumns: ["Company"] },
+      })
+    ).body;
     const none = await app.api("POST", `/api/v1/bases/${base.baseId}/columns/${other.id}/evaluate`, { body: {} });
     expect([none.status, none.body.error.code]).toEqual([409, "nothing_to_evaluate"]);
     const plain = await app.api("GET", `/api/v1/bases/${base.baseId}/columns/${base.col.Company}/quality`);
@@ -271,16 +364,24 @@ describe("evaluations", () => {
     expect(badTool.status).toBe(400);
     // A provider this deployment lacks is refused before anything is queued.
     const evaluations = await app.rt.db.prisma.evaluation.count();
-    const unconfigured = await app.api("POST", `${columnPath()}/evaluate`, { body: { model: "anthropic:claude-sonnet-4-5" } });
+    const unconfigured = await app.api("POST", `${columnPath()}/evaluate`, {
+      body: { model: "anthropic:claude-sonnet-4-5" },
+    });
     expect([unconfigured.status, unconfigured.body.error.code]).toEqual([503, "ai_not_configured"]);
-    const judge = await app.api("POST", `${columnPath()}/evaluate/estimate`, { body: { judgeModel: "anthropic:claude-sonnet-4-5" } });
+    const judge = await app.api("POST", `${columnPath()}/evaluate/estimate`, {
+      body: { judgeModel: "anthropic:claude-sonnet-4-5" },
+    });
     expect(judge.body.error.code).toBe("ai_not_configured");
     expect(await app.rt.db.prisma.evaluation.count()).toBe(evaluations);
 
     const theirs = { key: app.keyB };
-    expect((await app.api("GET", `/api/v1/evaluations/${evaluationId}`, theirs)).body.error.code).toBe("evaluation_not_found");
+    expect((await app.api("GET", `/api/v1/evaluations/${evaluationId}`, theirs)).body.error.code).toBe(
+      "evaluation_not_found",
+    );
     expect((await app.api("GET", `${columnPath()}/quality`, theirs)).body.error.code).toBe("base_not_found");
     expect((await app.api("GET", `${columnPath()}/evaluations`, theirs)).body.error.code).toBe("base_not_found");
-    expect((await app.api("POST", `${columnPath()}/evaluations/${evaluationId}/apply`, theirs)).body.error.code).toBe("base_not_found");
+    expect((await app.api("POST", `${columnPath()}/evaluations/${evaluationId}/apply`, theirs)).body.error.code).toBe(
+      "base_not_found",
+    );
   });
 });

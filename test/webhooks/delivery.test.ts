@@ -4,7 +4,18 @@ import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from "../s
 import type { WebhookRelay } from "../../lib/webhooks/relay.ts";
 import { waitFor } from "../support/wait.ts";
 import { createBase } from "../support/bases.ts";
-import { addRows, deliveries, endpoint, finished, PLAIN_COLUMNS, processed, received, register, relayWitness, startRelay } from "./helpers.ts";
+import {
+  addRows,
+  deliveries,
+  endpoint,
+  finished,
+  PLAIN_COLUMNS,
+  processed,
+  received,
+  register,
+  relayWitness,
+  startRelay,
+} from "./helpers.ts";
 
 // Delivery over real HTTP to local receivers: payloads, signatures, retries on a short schedule
 // (0, 1.2 s, 1.2 s), Retry-After, 410, redirects, the delivery log and redelivery, rotation.
@@ -44,7 +55,12 @@ describe("payload and signature", () => {
     });
     expect(Math.abs(Number(got.timestamp) * 1000 - Date.now())).toBeLessThan(10_000);
     const [d] = await finished(app, hook.id);
-    expect(d).toMatchObject({ id: got.id, status: "succeeded", attemptCount: 1, attempts: [{ status: "succeeded", statusCode: 204, error: null }] });
+    expect(d).toMatchObject({
+      id: got.id,
+      status: "succeeded",
+      attemptCount: 1,
+      attempts: [{ status: "succeeded", statusCode: 204, error: null }],
+    });
     expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -76,7 +92,9 @@ describe("payload and signature", () => {
     const off = await register(app, receiver, { enabled: false });
     const [row] = await addRows(app, baseId, [{ Company: "One" }]);
     await addRows(app, other.baseId, [{ Company: "Two" }]);
-    await app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Notes: "changed" } }] } });
+    await app.api("POST", `/api/v1/bases/${baseId}/update-rows`, {
+      body: { rows: [{ id: row.id, cells: { Notes: "changed" } }] },
+    });
     await finished(app, all.id);
     await finished(app, onlyOther.id);
     expect((await deliveries(app, all.id)).deliveries).toHaveLength(3);
@@ -105,9 +123,13 @@ describe("retries", () => {
     expect(got.every((r) => r.verified && r.body === got[0].body)).toBe(true);
     expect(got[1].receivedAt - got[0].receivedAt).toBeGreaterThanOrEqual(1_080);
 
-    const [d] = (await finished(app, hook.id));
+    const [d] = await finished(app, hook.id);
     expect(d.status).toBe("succeeded");
-    expect(d.attempts.map((a: any) => [a.status, a.statusCode])).toEqual([["failed", 500], ["failed", 500], ["succeeded", 200]]);
+    expect(d.attempts.map((a: any) => [a.status, a.statusCode])).toEqual([
+      ["failed", 500],
+      ["failed", 500],
+      ["succeeded", 200],
+    ]);
     expect(d.attempts[0].error).toBe("HTTP 500: boom");
     // Success ends the endpoint's failure streak.
     expect((await endpoint(app, hook.id)).failingSince).toBeNull();
@@ -213,7 +235,9 @@ describe("delivery log and redelivery", () => {
     expect((await deliveries(app, hook.id, "?status=failed")).deliveries).toEqual([]);
     expect((await deliveries(app, hook.id, "?status=succeeded")).deliveries).toHaveLength(3);
     expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?limit=0`)).status).toBe(400);
-    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?cursor=bogus`)).body.error.code).toBe("invalid_cursor");
+    expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?cursor=bogus`)).body.error.code).toBe(
+      "invalid_cursor",
+    );
     expect((await app.api("GET", `/api/v1/webhooks/${hook.id}/deliveries?status=lost`)).status).toBe(400);
   });
 
@@ -230,7 +254,9 @@ describe("delivery log and redelivery", () => {
     expect(again).toMatchObject({ id: first.id, body: first.body, verified: true, duplicate: true });
     const [d] = await finished(app, hook.id);
     expect(d).toMatchObject({ status: "succeeded", attemptCount: 2 });
-    expect((await app.api("POST", `/api/v1/webhooks/${hook.id}/deliveries/msg_nope/redeliver`)).body.error.code).toBe("delivery_not_found");
+    expect((await app.api("POST", `/api/v1/webhooks/${hook.id}/deliveries/msg_nope/redeliver`)).body.error.code).toBe(
+      "delivery_not_found",
+    );
   });
 
   it("a redelivery that fails is one attempt, with no automatic retries after it", async () => {

@@ -53,7 +53,12 @@ export class RowLoader {
   private readonly query: object;
   private readonly refetcher: RowRefetcher;
 
-  constructor(baseId: string, store: RowStore, onError: (message: string) => void = () => {}, query: object | null = null) {
+  constructor(
+    baseId: string,
+    store: RowStore,
+    onError: (message: string) => void = () => {},
+    query: object | null = null,
+  ) {
     this.baseId = baseId;
     this.store = store;
     this.onError = onError;
@@ -129,7 +134,13 @@ export class RowLoader {
 
   /** One page at a position (or after a cursor); `count` adds the number of matching rows. */
   private page(limit: number, at: { offset?: number; cursor?: string }, count = false): Promise<RowsPage> {
-    const body = { ...this.query, limit, expand: true, count, ...(at.cursor ? { cursor: at.cursor } : { offset: at.offset ?? 0 }) };
+    const body = {
+      ...this.query,
+      limit,
+      expand: true,
+      count,
+      ...(at.cursor ? { cursor: at.cursor } : { offset: at.offset ?? 0 }),
+    };
     return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
   }
 
@@ -187,7 +198,8 @@ export class RowLoader {
     for (;;) {
       // A background page landing is one long task of parsing and placing: a dropped frame mid-scroll.
       const background = this.reads > 0 || this.backgroundReads > 0 || this.view.scrolling ? 0 : this.backgroundPage;
-      const next = this.reads < VIEW_READS ? readPlan(this.store, this.view, this.covered, this.readMs, background) : null;
+      const next =
+        this.reads < VIEW_READS ? readPlan(this.store, this.view, this.covered, this.readMs, background) : null;
       if (!next) break;
       this.covered.push(next.range);
       if (next.background) {
@@ -294,7 +306,13 @@ export class RowLoader {
       if (gen !== this.generation || this.disposed) return;
       // Tried again like any read: when a paused page read resumes, it reads the tail too.
       this.tailMissed = true;
-      if (!this.retry.later(e, this.ifCurrent(gen, () => this.fetchTail()))) this.onError(`Could not load new rows: ${errorMessage(e)}`);
+      if (
+        !this.retry.later(
+          e,
+          this.ifCurrent(gen, () => this.fetchTail()),
+        )
+      )
+        this.onError(`Could not load new rows: ${errorMessage(e)}`);
     }
   }
 }

@@ -33,7 +33,10 @@ export function useGridInteraction(opts: {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const colById = useMemo(() => new Map(dataColumns.map((c) => [c.id, c])), [dataColumns]);
 
-  const valueOf = useCallback((rowId: string, column: ColumnView) => store.get(rowId)?.cells[column.name]?.value ?? "", [store]);
+  const valueOf = useCallback(
+    (rowId: string, column: ColumnView) => store.get(rowId)?.cells[column.name]?.value ?? "",
+    [store],
+  );
 
   /** After an edit, give focus back to the grid unless the user has put it somewhere else. */
   const restoreFocus = useCallback(() => {
@@ -51,7 +54,9 @@ export function useGridInteraction(opts: {
       const current = valueOf(rowId, column);
       const kind = editorKind(column);
       if (kind === "checkbox") {
-        void actions.updateCell(rowId, column, current === "true" ? "false" : "true").then((err) => err && toast.error(err));
+        void actions
+          .updateCell(rowId, column, current === "true" ? "false" : "true")
+          .then((err) => err && toast.error(err));
         return;
       }
       // Select and date editors start from the current value; typing into them is not replacing.
@@ -94,7 +99,13 @@ export function useGridInteraction(opts: {
       const el = document.getElementById(cellDomId(rowId, columnId));
       if (!column || !el || !hasDetails(store.get(rowId)?.cells[column.name])) return false;
       const r = el.getBoundingClientRect();
-      setPopover({ rowId, columnId, pinned, takeFocus, rect: { top: r.top, bottom: r.bottom, left: r.left, right: r.right } });
+      setPopover({
+        rowId,
+        columnId,
+        pinned,
+        takeFocus,
+        rect: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+      });
       return true;
     },
     [colById, store],
