@@ -42,13 +42,11 @@ test("import a CSV through the UI and watch it land", async ({ page, api }) => {
   // Import again from the toolbar, on the merge key: two rows change, one line is skipped.
   await page.getByRole("toolbar", { name: "Table actions" }).getByRole("button", { name: "Import" }).click();
   const again = page.getByRole("dialog", { name: "Import a file" });
-  await again
-    .getByLabel("File to import")
-    .setInputFiles({
-      name: "fix.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from("Email,Company,Active\np1@x.test,Renamed,no\np2@x.test,Also,yes\nbroken,,maybe\n"),
-    });
+  await again.getByLabel("File to import").setInputFiles({
+    name: "fix.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("Email,Company,Active\np1@x.test,Renamed,no\np2@x.test,Also,yes\nbroken,,maybe\n"),
+  });
   await again.getByLabel("Merge key").selectOption("Email");
   await again.getByRole("button", { name: "Import 3 lines" }).click();
   const result = again.getByTestId("import-progress");
