@@ -26,14 +26,12 @@ const SAMPLES = 25;
 const CLAIM = 32;
 
 class Rollback extends Error {}
+type Transacting = Tx & { $transaction: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Runs fn in a transaction that is always rolled back; returns fn's duration. */
-async function timedRolledBack(
-  prisma: Tx & { $transaction: Function },
-  fn: (tx: Tx) => Promise<unknown>,
-): Promise<number> {
+async function timedRolledBack(prisma: Transacting, fn: (tx: Tx) => Promise<unknown>): Promise<number> {
   let ms = 0;
   await prisma
     .$transaction(async (tx: Tx) => {
@@ -144,7 +142,7 @@ try {
 }
 
 /** Whether the claim's plan reads the cells table whole (a Seq Scan) or through its indexes, and which. */
-async function planOf(prisma: Tx & { $transaction: Function }): Promise<string> {
+async function planOf(prisma: Transacting): Promise<string> {
   let plan = "";
   await timedRolledBack(prisma, async (tx) => {
     const lines = await explainClaim(tx);

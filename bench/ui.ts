@@ -85,6 +85,7 @@ async function measure(page: Page, url: string, live: (ms: number) => Promise<vo
     live(LIVE_MS),
   ]);
   const loaded = await page
+    // biome-ignore lint/performance/useDomNodeTextContent: only rendered text counts; textContent also holds inline scripts.
     .waitForFunction(() => !/Loading/.test(document.body.innerText), null, { timeout: LOAD_WAIT_MS })
     .then(
       async () =>
@@ -182,7 +183,7 @@ try {
   console.log(`seeded ${ROWS.toLocaleString()} rows in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
   const floorPage = await newPage(browser);
-  const floor = await measure(floorPage, floorServer.url + "?live=1", (ms) => sleep(ms));
+  const floor = await measure(floorPage, `${floorServer.url}?live=1`, (ms) => sleep(ms));
   await floorPage.context().close();
 
   const page = await newPage(browser);

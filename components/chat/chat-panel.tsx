@@ -42,6 +42,7 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
   });
 
   useEffect(() => setOpen(window.matchMedia("(min-width: 1024px)").matches), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chat.items is the trigger: follow each new message.
   useEffect(() => {
     log.current?.scrollTo({ top: log.current.scrollHeight });
   }, [chat.items]);

@@ -80,6 +80,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   const actions = useGridActions(baseId, rows.store, columns, confirmRun);
 
   // Selection is kept by id; rows deleted elsewhere drop out of it here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rows.all changes when the store (mutated in place) does.
   const selectedRowIds = useMemo(
     () => Object.keys(table.state.rowSelection).filter((id) => table.state.rowSelection[id] && rows.store.has(id)),
     [table.state.rowSelection, rows.store, rows.all],

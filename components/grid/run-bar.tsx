@@ -14,7 +14,7 @@ import { useLatestRun } from "./use-latest-run";
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {
   const first = useRef<{ id: string; at: number; finished: number } | null>(null);
-  if (!run || run.status !== "running") return null;
+  if (run?.status !== "running") return null;
   const finished = run.counts.done + run.counts.error;
   if (first.current?.id !== run.id) first.current = { id: run.id, at: Date.now(), finished };
   const elapsed = (Date.now() - first.current.at) / 1000;

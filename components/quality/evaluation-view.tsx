@@ -42,7 +42,7 @@ export function EvaluationView({
       void qc.invalidateQueries({ queryKey: keys.evaluations(baseId, column.id) });
   }, [status, qc, baseId, column.id]);
 
-  async function act(path: string, body: object | undefined, after: () => Promise<unknown> | void) {
+  async function act(path: string, body: object | undefined, after: () => unknown) {
     setBusy(true);
     try {
       await api(path, { method: "POST", body });

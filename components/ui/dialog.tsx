@@ -30,6 +30,7 @@ export function Dialog({
     if (!open && d.open) d.close();
   }, [open]);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click is the backdrop's; Escape closes the dialog natively (onCancel).
     <dialog
       ref={ref}
       aria-labelledby={titleId}

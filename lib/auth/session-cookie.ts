@@ -107,7 +107,7 @@ const PLACEHOLDER_ORIGIN = "http://cellwright.invalid";
  * "/\\evil", or "/%09/evil", which browsers read as "//evil" once they drop the tab).
  */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(next)) return "/";
+  if (!next?.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(next)) return "/";
   let url: URL;
   try {
     url = new URL(next, PLACEHOLDER_ORIGIN);

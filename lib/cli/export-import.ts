@@ -97,7 +97,7 @@ async function exportTables(tx: Tx, file: string): Promise<Record<string, number
   await assertKnownTables(tx);
   const out = createWriteStream(file, { encoding: "utf8" });
   const write = async (line: string) => {
-    if (!out.write(line + "\n")) await once(out, "drain");
+    if (!out.write(`${line}\n`)) await once(out, "drain");
   };
   const header: Header = {
     format: EXPORT_FORMAT,

@@ -40,7 +40,7 @@ function parse(command: CliCommand, args: string[]) {
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message.split(". ")[0] + ".");
+    throw new UsageError(`${(e as Error).message.split(". ")[0]}.`);
   }
   for (const [name, o] of Object.entries(command.options)) {
     if (o.required && parsed.values[name] === undefined) throw new UsageError(`--${name} is required.`);

@@ -1,5 +1,5 @@
 import {
-  PGlite,
+  type PGlite,
   parse,
   protocol,
   type messages,

@@ -1,4 +1,4 @@
-import { AppError, appError, isAppError } from "../errors.ts";
+import { type AppError, appError, isAppError } from "../errors.ts";
 import { getRuntime, type Runtime } from "../runtime.ts";
 import { authenticate, type Principal } from "../auth/authenticate.ts";
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from "./endpoint.ts";

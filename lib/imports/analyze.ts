@@ -134,7 +134,7 @@ function mapFields(
       ignored.push(name);
       return { name, columnId: null };
     }
-    const type = guesses[i]?.settle(conv, (t) => t !== "number" || conv.decimal !== null) ?? "short-text";
+    const type = guesses[i]?.settle((t) => t !== "number" || conv.decimal !== null) ?? "short-text";
     const isPrimary = primaryFree;
     primaryFree = false;
     const replaces = isPrimary && placeholder ? placeholder.id : undefined;

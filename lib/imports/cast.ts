@@ -152,7 +152,7 @@ export class TypeGuess {
   }
 
   /** The first type every value fits, in order of preference; short text otherwise. */
-  settle(conv: Conventions, check: (type: string) => boolean): string {
+  settle(check: (type: string) => boolean): string {
     if (!this.seen) return "short-text";
     for (const type of ["number", "checkbox", "date", "email", "url"])
       if (this.candidates.has(type) && check(type)) return type;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
-import { COMPANIES, getRows } from "./fixtures.ts";
+import { getRows } from "./fixtures.ts";
 
 // Add Rows with mergeOn: an upsert on a natural key, single or compound.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fromResponseMessages, parseMessages, toModelMessages } from "../../lib/assistant/messages.ts";
 import { overlap } from "../../lib/assistant/history.ts";
-import { AppError } from "../../lib/errors.ts";
+import type { AppError } from "../../lib/errors.ts";
 
 const call = {
   type: "tool-call" as const,

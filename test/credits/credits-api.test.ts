@@ -98,7 +98,7 @@ describe("GET /api/v1/credits", () => {
 describe("npm run cli -- credits", () => {
   let dataDir: string;
   let env: Record<string, string>;
-  let drop = async () => undefined as void;
+  let drop: () => Promise<void> = async () => {};
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "cw-credits-cli-"));
     if (process.env.TEST_DATABASE_URL) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createBase } from "../support/bases.ts";
 import { waitFor } from "../support/wait.ts";
-import { expandedRows, settled, useEngineApp } from "./helpers.ts";
-import { addRowsRun, cellCharges, getRun, rowsOf, waitRun } from "./runs-helpers.ts";
+import { expandedRows, useEngineApp } from "./helpers.ts";
+import { addRowsRun, cellCharges, rowsOf, waitRun } from "./runs-helpers.ts";
 
 // Runs as records, and their control: cancel, pause and resume, against the fake LLM with latency.
 

@@ -68,7 +68,7 @@ describe("CSV", () => {
     expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent("Leads — Zürich.csv")}`);
     expect(disposition).toMatch(/^attachment; filename="Leads _ Z_rich\.csv"; /);
     const text = res.bytes.toString("utf8");
-    expect(text.startsWith(BOM + "Company,Employees,Founded,Public,Website,Notes\r\n")).toBe(true);
+    expect(text.startsWith(`${BOM}Company,Employees,Founded,Public,Website,Notes\r\n`)).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     expect(text).toContain('"Acme, Inc."');
     expect(text).toContain('"He said ""hi""\nthen left"');
@@ -200,7 +200,7 @@ describe("refusals", () => {
     ["format=csv&columns=%5B1%5D", 400, "invalid_query"],
     ["format=csv&filter=%7Bnot-json", 400, "invalid_filter"],
     [
-      "format=csv&filter=" + encodeURIComponent('{"column":"Employees","op":"contains","value":"x"}'),
+      `format=csv&filter=${encodeURIComponent('{"column":"Employees","op":"contains","value":"x"}')}`,
       400,
       "invalid_filter",
     ],

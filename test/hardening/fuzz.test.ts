@@ -190,7 +190,7 @@ describe("the fuzz suite", () => {
         else if (res.status === 429) {
           const code =
             c.method === "HEAD" ? "rate_limited" : (JSON.parse(res.text) as { error: { code: string } }).error.code;
-          if (code !== "rate_limited" || !(Number(res.headers["retry-after"]) >= 1) || !res.headers["ratelimit"])
+          if (code !== "rate_limited" || !(Number(res.headers["retry-after"]) >= 1) || !res.headers.ratelimit)
             failures.push(
               `${label} (a 429 without rate_limited, Retry-After and RateLimit: ${res.text.slice(0, 200)})`,
             );

@@ -23,7 +23,7 @@ const LINES = 40_000;
 const root = path.resolve(import.meta.dirname, "../..");
 let dataDir: string;
 let env: Record<string, string>;
-let dropDb = async () => undefined as void;
+let dropDb: () => Promise<void> = async () => {};
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {

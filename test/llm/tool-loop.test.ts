@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError } from "../../lib/errors.ts";
+import type { AppError } from "../../lib/errors.ts";
 import { generateCellAnswer } from "../../lib/engine/llm/index.ts";
 import { caught, cellRequest, openaiModel, useFakeLlm } from "./helpers.ts";
 

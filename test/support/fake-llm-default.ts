@@ -179,7 +179,7 @@ export function sample(schema: Schema | undefined, name: string, ctx: SampleCtx,
 /** A JSON schema embedded in the prompt (text-mode structured output), if any. */
 function schemaInPrompt(req: FakeLlmRequest): Schema | undefined {
   for (const text of [req.system, req.lastUserText]) {
-    const obj = firstJsonObject(text.slice(text.search(/schema/i) >= 0 ? text.search(/schema/i) : 0));
+    const obj = firstJsonObject(text.slice(Math.max(text.search(/schema/i), 0)));
     if (obj && (obj.properties || obj.type === "object")) return obj;
   }
   return undefined;

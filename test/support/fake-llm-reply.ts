@@ -133,11 +133,11 @@ export function resolveReply(
       toolCalls = [
         { id: ctx.nextId(req.protocol === "anthropic" ? "toolu" : "call"), name: tool.name, argsText: body },
       ];
-    else text = reply.fenced ? "```json\n" + body + "\n```" : body;
+    else text = reply.fenced ? `\`\`\`json\n${body}\n\`\`\`` : body;
   } else {
     text = reply.text ?? "";
     if (reply.malformed) text = truncate(text || '{"value": "truncated');
-    if (reply.fenced) text = "```json\n" + text + "\n```";
+    if (reply.fenced) text = `\`\`\`json\n${text}\n\`\`\``;
   }
   const outText = (text ?? "") + toolCalls.map((c) => c.argsText).join("");
   const usage = { inputTokens, outputTokens: reply.usage?.outputTokens ?? estimateTokens(outText) };

@@ -272,7 +272,13 @@ async function main(args: string[]) {
   );
   const stop = () => {
     process.stderr.write(`${JSON.stringify({ requests: llm.totalRequests, maxInFlight: llm.maxInFlight })}\n`);
-    llm.close().then(() => process.exit(0));
+    llm.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`closing the fake model server failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

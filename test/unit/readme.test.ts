@@ -21,7 +21,7 @@ const pages = new Map<string, string>([
 ]);
 const everything = [...pages.values()].join("\n");
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The body of one heading's section (up to the next heading of the same or a higher level). */
 function section(text: string, title: string, level = 2): string {
@@ -69,9 +69,9 @@ function envVariablesOf(source: string): string[] {
 const configVariables = envVariablesOf(read("lib/config.ts"));
 
 /** `NAME` or `NAME=…` written as code somewhere. */
-const mentionsVariable = (text: string, name: string) => new RegExp("`" + escape(name) + "(?:`|=)").test(text);
+const mentionsVariable = (text: string, name: string) => new RegExp(`\`${escapeRegExp(name)}(?:\`|=)`).test(text);
 /** `code` written as code somewhere. */
-const mentionsCode = (text: string, code: string) => text.includes("`" + code + "`");
+const mentionsCode = (text: string, code: string) => text.includes(`\`${code}\``);
 
 describe("environment variables of lib/config.ts", () => {
   it("are found by parsing lib/config.ts", () => {

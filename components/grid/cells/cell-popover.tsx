@@ -51,6 +51,7 @@ export function CellPopover({
   const cell: CellView | undefined = record?.cells[column.name];
   const [pos, setPos] = useState({ top: target.rect.bottom + 4, left: target.rect.left });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cell is the trigger: new content changes the height.
   useLayoutEffect(() => {
     const h = ref.current?.offsetHeight ?? 0;
     const below = target.rect.bottom + 4;

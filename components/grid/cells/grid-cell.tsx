@@ -122,7 +122,7 @@ function Value({ column, value }: { column: ColumnView; value: string }) {
       const i = selectChoices(column).indexOf(value);
       return (
         <span
-          className={`truncate rounded-full px-2 py-0.5 text-xs font-medium ${PILL[(i < 0 ? 0 : i) % PILL.length]}`}
+          className={`truncate rounded-full px-2 py-0.5 text-xs font-medium ${PILL[(Math.max(i, 0)) % PILL.length]}`}
         >
           {value}
         </span>

@@ -138,6 +138,7 @@ export function ReviewPanel({
         return;
       if (e.key === "Enter" && isControl(e.target)) return;
       const handlers: Record<string, () => void> = {
+        // biome-ignore lint/correctness/noComponentHookFactories: the Enter key's handler, not a component.
         Enter: () => void act("accept"),
         e: () => cell && setEditing(cell.value ?? ""),
         r: () => void act("rerun"),

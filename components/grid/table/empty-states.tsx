@@ -22,7 +22,7 @@ export function EmptyRows({ reviewOnly, narrowed }: { reviewOnly: boolean; narro
 
 export function GridSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading the table" className="space-y-px p-0">
+    <div role="status" aria-busy="true" aria-label="Loading the table" className="space-y-px p-0">
       {Array.from({ length: 12 }, (_, i) => (
         <div
           key={i}

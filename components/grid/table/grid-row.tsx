@@ -152,6 +152,7 @@ export const GridRow = memo(function GridRow({
             ? `${TEXT_CELL} ${align === "right" ? "text-right tabular-nums" : ""}`
             : `${CELL} ${align === "center" ? "justify-center" : ""}`;
         return (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the grid handles the keyboard for every cell (aria-activedescendant).
           <div
             key={column.id}
             id={cellDomId(id, column.id)}

@@ -88,6 +88,7 @@ export function Grid({
     getItemKey: colKey,
   });
   const sizeKey = sizes.join(",") + dataColumns.map((c) => c.id).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sizeKey is the trigger: column widths or order changed.
   useEffect(() => colV.measure(), [sizeKey, colV]);
   useReportViewport(rowV.range, rowV.isScrolling, onViewport);
 
@@ -99,11 +100,11 @@ export function Grid({
   // Keep the focused cell in view as it moves (keyboard, paste, new rows).
   const pos = focusedPosition(table, dataColumns);
   const focusRow = pos ? store.positionOf(pos.rowId) : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll only when the focused cell changes, not on every render.
   useEffect(() => {
     if (!pos || focusRow === undefined) return;
     rowV.scrollToIndex(focusRow, { align: "auto" });
     colV.scrollToIndex(pos.colIndex, { align: "auto" });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pos?.rowId, pos?.columnId]);
 
   const virtualRows = rowV.getVirtualItems();

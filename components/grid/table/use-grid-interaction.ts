@@ -33,7 +33,7 @@ export function useGridInteraction(opts: {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const colById = useMemo(() => new Map(dataColumns.map((c) => [c.id, c])), [dataColumns]);
 
-  const valueOf = useCallback(
+  const cellValueOf = useCallback(
     (rowId: string, column: ColumnView) => store.get(rowId)?.cells[column.name]?.value ?? "",
     [store],
   );
@@ -51,7 +51,7 @@ export function useGridInteraction(opts: {
       const column = colById.get(columnId);
       if (!column || !store.has(rowId)) return;
       setPopover(null);
-      const current = valueOf(rowId, column);
+      const current = cellValueOf(rowId, column);
       const kind = editorKind(column);
       if (kind === "checkbox") {
         void actions
@@ -63,7 +63,7 @@ export function useGridInteraction(opts: {
       const start = initial !== undefined && kind !== "select" && kind !== "date" ? initial : current;
       flushSync(() => setEdit({ rowId, columnId, initial: start, error: null, saving: false }));
     },
-    [colById, store, valueOf, actions, toast],
+    [colById, store, cellValueOf, actions, toast],
   );
 
   const cancelEdit = useCallback(() => {
@@ -83,14 +83,14 @@ export function useGridInteraction(opts: {
           table.moveCellSelection(move);
         } else restoreFocus();
       };
-      if (value === valueOf(e.rowId, column)) return finish();
+      if (value === cellValueOf(e.rowId, column)) return finish();
       setEdit({ ...e, saving: true, error: null });
       const error = await actions.updateCell(e.rowId, column, value);
       const same = (x: EditState | null) => x && x.rowId === e.rowId && x.columnId === e.columnId;
       if (error) setEdit((x) => (same(x) ? { ...x!, saving: false, error } : x));
       else if (same(editRef.current)) finish();
     },
-    [colById, valueOf, actions, table, focusGrid, restoreFocus],
+    [colById, cellValueOf, actions, table, focusGrid, restoreFocus],
   );
 
   const openPopover = useCallback(

@@ -18,7 +18,7 @@ import { MAX_CELL_CHARS, settleRows, writeReviewedValues } from "../rows/index.t
 import { runCells } from "../runs/index.ts";
 import { refitCalibration } from "../quality/index.ts";
 import type { RunPolicy } from "../runs/index.ts";
-import { HISTORY_ACTIONS, type ReviewRequest } from "./schemas.ts";
+import type { HISTORY_ACTIONS, ReviewRequest } from "./schemas.ts";
 
 // Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
 // before and after (the owner of `review_actions`), so accuracy can be measured from it.
@@ -95,7 +95,7 @@ export async function reviewCells(
   }
 
   const before = new Map((await readReviewState(tx, planned)).map((s) => [cellKey(s), s]));
-  const valueOf = (p: CellRef) => values.get(p.rowId)?.[p.columnId] ?? "";
+  const cellValueOf = (p: CellRef) => values.get(p.rowId)?.[p.columnId] ?? "";
   const accepts = planned.filter((p) => p.action === "accept");
   const accepted = new Set((await acceptCells(tx, accepts)).map(cellKey));
   for (const p of accepts) {
@@ -116,7 +116,7 @@ export async function reviewCells(
     edits.map((p) => ({
       rowId: p.rowId,
       columnId: p.columnId,
-      aiValue: modelValue(before.get(cellKey(p)), valueOf(p)),
+      aiValue: modelValue(before.get(cellKey(p)), cellValueOf(p)),
     })),
   );
   await writeReviewedValues(
@@ -132,7 +132,7 @@ export async function reviewCells(
 
   const done = planned.filter((p) => p.action !== "accept" || accepted.has(cellKey(p)));
   const after = new Map((await readReviewState(tx, done)).map((s) => [cellKey(s), s]));
-  const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : valueOf(p));
+  const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : cellValueOf(p));
   const actionIds = await recordActions(
     tx,
     actor,
@@ -141,7 +141,7 @@ export async function reviewCells(
       rowId: p.rowId,
       columnId: p.columnId,
       action: p.action,
-      before: snapshot(valueOf(p), before.get(cellKey(p))),
+      before: snapshot(cellValueOf(p), before.get(cellKey(p))),
       after: snapshot(afterValue(p), after.get(cellKey(p))),
     })),
   );
@@ -202,7 +202,7 @@ function normalized(column: ColumnRecord, raw: unknown): string | { code: ErrorC
 /** The model's answer a correction replaces: none when the value was the user's or the cell never ran. */
 function modelValue(state: ReviewedCellState | undefined, value: string): string | null {
   const meta = (state?.metadata ?? null) as Partial<CellMetadata> | null;
-  if (!state || state.status !== "done" || meta?.suppliedByUser || typeof meta?.aiValue === "string") return null;
+  if (state?.status !== "done" || meta?.suppliedByUser || typeof meta?.aiValue === "string") return null;
   return value;
 }
 

@@ -135,7 +135,7 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
       const body = q.expand
         ? rows.map((r) => JSON.stringify(rowJson(columns, r, true, statesOf(r.cells)))).join(",")
         : rows.map((r) => write(r.id, (r.values ?? {}) as RowValues)).join(",");
-      yield first ? body : "," + body;
+      yield first ? body : `,${body}`;
       first = false;
     }
     yield "]}";

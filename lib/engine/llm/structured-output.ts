@@ -31,7 +31,7 @@ function isRefusalOf(e: unknown, pattern: RegExp, unsupported?: RegExp): boolean
   const status = e.statusCode ?? 0;
   if (![400, 404, 415, 422, 501].includes(status)) return false;
   const text = `${e.message}\n${e.responseBody ?? ""}`;
-  return pattern.test(text) || (unsupported !== undefined && unsupported.test(text) && /not supported/i.test(text));
+  return pattern.test(text) || (unsupported?.test(text) === true && /not supported/i.test(text));
 }
 
 // A probe that failed once for a server and model fails every time; remember the mode that works.

@@ -4,7 +4,7 @@ import { pauseRun } from "@/lib/domain/runs/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/runs";
 
-export const POST = route(api.pauseRun, async ({ params, body, rt, auth }) =>
+export const POST = route(api.pauseRun, async ({ params, rt, auth }) =>
   inTransaction(rt, (w) => pauseRun(w, auth.workspaceId, params.runId)),
 );
 
