@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { ERROR_CATALOG, type ErrorCode } from "../errors.ts";
-import { notFoundCodeOf, secretFieldsOf, type Endpoint } from "./endpoint.ts";
+import { ERROR_CATALOG } from "../errors.ts";
+import { secretFieldsOf, type Endpoint } from "./endpoint.ts";
+import { errorResponses } from "./openapi-errors.ts";
 import { ENDPOINTS } from "./schemas/index.ts";
 import { REQUEST_EXAMPLES } from "./openapi-examples.ts";
 import { stripBetween } from "../text.ts";
@@ -142,23 +143,6 @@ function requestBody(e: Endpoint): Json | undefined {
   };
 }
 
-/** The error statuses an endpoint can answer with, each with the catalog codes behind it. */
-function errorStatuses(e: Endpoint): Map<number, ErrorCode[]> {
-  const statuses = new Map<number, ErrorCode[]>();
-  const add = (...codes: ErrorCode[]) => {
-    for (const code of codes)
-      statuses.set(ERROR_CATALOG[code].status, [...(statuses.get(ERROR_CATALOG[code].status) ?? []), code]);
-  };
-  if (e.body) add("invalid_json", "validation_failed", "unsupported_media_type", "payload_too_large");
-  if (e.query) add("invalid_query");
-  if (!e.public) add("missing_api_key", "invalid_api_key", "invalid_session");
-  if (!e.public && e.method !== "GET") add("cross_site_request");
-  for (const schema of Object.values(e.params?.shape ?? {})) add(notFoundCodeOf(schema));
-  if (e.method === "POST" && !e.public) add("idempotency_in_progress", "idempotency_key_reused");
-  add("internal_error");
-  return new Map([...statuses].map(([s, codes]) => [s, [...new Set(codes)]]));
-}
-
 const REPLAYED_HEADER = {
   description: "true when this is the stored answer to an earlier request with the same Idempotency-Key.",
   schema: { type: "string", enum: ["true"] },
@@ -168,16 +152,6 @@ const WITHHELD_HEADER = {
   description: "On a replay: the fields whose secret is withheld (null). A secret is shown once, in the first answer.",
   schema: { type: "string" },
 };
-
-const errorResponse = (description: string, code: ErrorCode) => ({
-  description,
-  content: {
-    "application/json": {
-      schema: { $ref: "#/components/schemas/Error" },
-      examples: { [code]: { value: { error: { code, message: ERROR_CATALOG[code].message } } } },
-    },
-  },
-});
 
 function responses(e: Endpoint): Json {
   const media = responseMediaTypes(e);
@@ -204,11 +178,7 @@ function responses(e: Endpoint): Json {
       ...(media.length ? { content } : {}),
     },
   };
-  for (const [status, codes] of errorStatuses(e))
-    out[String(status)] = errorResponse(`One of: ${codes.join(", ")}.`, codes[0]);
-  // Endpoint-specific codes (insufficient_credits, column conflicts, rate_limited…) share the shape.
-  out.default = errorResponse("Any other error of the catalog (docs/api.md lists every code).", "internal_error");
-  return out;
+  return { ...out, ...errorResponses(e) };
 }
 
 const TAGS: [RegExp, string][] = [

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { TestApp } from "../support/app.ts";
 import type { FakeReply } from "../support/fake-llm.ts";
 import { useAppWithFakeLlm } from "../support/llm-app.ts";
@@ -12,6 +13,8 @@ export function useAssistantApp(env: Env = {}, opts: { credits?: number } = {}) 
     opts,
   );
 }
+
+export type AssistantApp = ReturnType<typeof useAssistantApp>;
 
 export const user = (content: string) => ({ role: "user" as const, content });
 
@@ -57,4 +60,43 @@ export function sseChunks(text: string): any[] {
 
 export async function balance(app: TestApp): Promise<number | null> {
   return (await app.api("GET", "/api/v1/credits")).body.balance;
+}
+
+export const DESCRIPTION =
+  "Create a table of companies. The primary column is Company. Website (url) is found with web search from Company. " +
+  "Summary scrapes the Website and summarises what the company does.";
+
+/** Configures the Leads base by chat: Company (primary), Website and Summary, scripted. */
+export async function createLeadsBase(t: AssistantApp) {
+  t.llm.enqueue(
+    calls(
+      { args: { columnOperation: "create", name: "Company", type: "short-text", isPrimary: true } },
+      {
+        args: {
+          columnOperation: "create",
+          name: "Website",
+          type: "url",
+          isAiEnabled: true,
+          inputColumns: ["Company"],
+          tools: ["web-search"],
+          instructions: "The company's official website.",
+        },
+      },
+      {
+        args: {
+          columnOperation: "create",
+          name: "Summary",
+          type: "long-text",
+          isAiEnabled: true,
+          inputColumns: ["Website"],
+          tools: [{ name: "scrape-url" }],
+          instructions: "Two sentences on what the company does.",
+        },
+      },
+    ),
+    { text: "Created Company (primary), Website and Summary." },
+  );
+  const res = await t.app.api("POST", CONFIGURE, { body: { baseName: "Leads", messages: [user(DESCRIPTION)] } });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { baseId: string; messages: any[] };
 }

@@ -6,7 +6,7 @@ import { TOOLS } from "../../lib/mcp/tools.ts";
 
 // The MCP server at /mcp, through the SDK's Client and Streamable HTTP transport: every tool,
 // its schemas and annotations, workspace isolation, errors as tool errors with the API's codes,
-// the result limits and the structure resources.
+// the result limits and the structure resources (how a result is cut: unit/mcp-fit-result.test.ts).
 
 const t = useAssistantApp({}, { credits: 1_000 });
 let a: Client;
@@ -294,24 +294,5 @@ describe("resources and authentication", () => {
     });
     expect([bad.status, ((await bad.json()) as any).error.code]).toEqual([401, "invalid_api_key"]);
     await expect(connect(undefined)).rejects.toThrow();
-  });
-});
-
-describe("fitting a result", () => {
-  it("cuts long strings first, then long lists, to stay under 50,000 characters", async () => {
-    const { fitResult } = await import("../../lib/mcp/call.ts");
-    const small = { a: "x" };
-    expect(fitResult(small)).toEqual({ value: small, truncated: false });
-    const strings = fitResult({ rows: Array.from({ length: 20 }, () => "y".repeat(10_000)) });
-    expect(strings.truncated).toBe(true);
-    expect(strings.value.rows).toHaveLength(20);
-    expect(JSON.stringify(strings.value).length).toBeLessThanOrEqual(50_000);
-    const lists = fitResult({
-      bases: Array.from({ length: 5_000 }, (_, i) => ({ baseId: `b${i}`, name: `Base ${i}` })),
-    });
-    expect(lists.truncated).toBe(true);
-    expect(lists.value.bases.length).toBeGreaterThan(100);
-    expect(lists.value.bases[0]).toEqual({ baseId: "b0", name: "Base 0" });
-    expect(JSON.stringify(lists.value).length).toBeLessThanOrEqual(50_000);
   });
 });

@@ -2,7 +2,7 @@ import { api, basePath, errorMessage } from "../../data/api";
 import type { RowRecord, RowsPage } from "../../data/types";
 import type { RowStore } from "./row-store";
 import { readPlan, type Range, type Viewport } from "./read-plan";
-import { RowRefetcher } from "./row-refetcher";
+import { PageReads } from "./page-reads";
 import { ReadRetry } from "./read-retry";
 
 // Fills a RowStore from Query Rows and keeps it current as change events arrive. The first page
@@ -43,15 +43,12 @@ export class RowLoader {
   /** Rows were added while the reads were paused: the tail is read once they resume. */
   private tailMissed = false;
   private disposed = false;
-  /** The page reads in flight (a newly connected live stream waits for them), and the rows changed meanwhile. */
-  private inFlight = new Set<Promise<void>>();
-  private changedDuringRead = new Set<string>();
 
   private readonly baseId: string;
   private readonly store: RowStore;
   private readonly onError: (message: string) => void;
   private readonly query: object;
-  private readonly refetcher: RowRefetcher;
+  private readonly pageReads: PageReads;
 
   constructor(
     baseId: string,
@@ -63,13 +60,13 @@ export class RowLoader {
     this.store = store;
     this.onError = onError;
     this.query = query ?? {};
-    this.refetcher = new RowRefetcher(baseId, store);
+    this.pageReads = new PageReads(baseId, store);
   }
 
   dispose(): void {
     this.disposed = true;
     this.generation++;
-    this.refetcher.dispose();
+    this.pageReads.dispose();
     this.retry.cancel();
   }
 
@@ -94,7 +91,7 @@ export class RowLoader {
     this.tailQueued = true;
     void this.enqueue(async () => {
       this.tailQueued = false;
-      await this.readingPages(() => this.readTail());
+      await this.pageReads.run(() => this.readTail());
     });
   }
 
@@ -110,7 +107,7 @@ export class RowLoader {
    * again (all of them, by a reload, when there are many).
    */
   streamReady(): void {
-    void Promise.allSettled([...this.inFlight]).then(() => {
+    void this.pageReads.settled().then(() => {
       if (this.disposed) return;
       const busy = this.store.processingIds();
       if (busy.length > MAX_ROW_REFETCH) void this.reload();
@@ -120,10 +117,7 @@ export class RowLoader {
 
   /** Refetches rows whose cells changed. */
   refresh(rowIds: Iterable<string>): void {
-    const ids = [...rowIds];
-    // A page read before this change may still land with the older row: fetch it again then.
-    if (this.inFlight.size > 0) for (const id of ids) this.changedDuringRead.add(id);
-    this.refetcher.queue(ids);
+    this.pageReads.refresh(rowIds);
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -144,20 +138,6 @@ export class RowLoader {
     return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
   }
 
-  /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
-  private async readingPages(read: () => Promise<void>): Promise<void> {
-    const reading = read();
-    this.inFlight.add(reading);
-    try {
-      await reading;
-    } finally {
-      this.inFlight.delete(reading);
-      const changed = [...this.changedDuringRead];
-      if (this.inFlight.size === 0) this.changedDuringRead.clear();
-      this.refresh(changed);
-    }
-  }
-
   private async begin(): Promise<void> {
     const gen = ++this.generation;
     this.ready = false;
@@ -173,7 +153,7 @@ export class RowLoader {
     const span = Math.max(FIRST_PAGE, 2 * (this.view.end - this.view.start));
     const offset = Math.max(0, Math.min(this.view.start - (span >> 2), this.store.total - span));
     try {
-      await this.readingPages(async () => {
+      await this.pageReads.run(async () => {
         const page = await this.page(span, { offset }, true);
         if (gen !== this.generation) return;
         this.store.reset(page.total ?? offset + page.rows.length, offset, page.rows);
@@ -217,7 +197,7 @@ export class RowLoader {
   private async readRange(gen: number, range: Range, background: boolean): Promise<void> {
     const began = performance.now();
     try {
-      await this.readingPages(async () => {
+      await this.pageReads.run(async () => {
         // The database walks past every row an offset skips: a page that starts where another
         // ended reads on by that one's cursor.
         const cursor = this.onward.get(range[0]);

@@ -3,7 +3,8 @@ import { appError } from "../../errors.ts";
 import { loadBase } from "../base-context.ts";
 import { cancelRunCells, pendingCellsOfRun } from "../cells/index.ts";
 import { cancelItemsOfRun } from "../evaluations/index.ts";
-import { getRun, lockRun, setMaxCredits, transitionRun, type RunView } from "./record.ts";
+import { getRun, lockRun, setMaxCredits, transitionRun } from "./record.ts";
+import type { RunView } from "./states.ts";
 
 // Control of a run: cancel, pause and resume. Each locks the run first, the order every outcome
 // of the run follows too, so a control change and a stored answer never interleave.

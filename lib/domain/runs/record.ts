@@ -3,54 +3,16 @@ import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { parsed } from "../../db/json.ts";
+import { RUN_TRANSITIONS } from "./states.ts";
+import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
 // belongs to the last run that queued it), so the two can never disagree. An evaluation's run
 // counts the evaluation's rows instead, which wait in `evaluation_items` as cells do in `cells`.
 
-export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation"] as const;
-export type RunTrigger = (typeof RUN_TRIGGERS)[number];
-
-export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** A run's status machine, declared once: every status change below names one of these. */
-export const RUN_TRANSITIONS = {
-  pause: { from: ["running"], to: "paused" },
-  /** The run reached its credit cap. */
-  budget: { from: ["running"], to: "paused" },
-  resume: { from: ["paused"], to: "running" },
-  cancel: { from: ["running", "paused"], to: "cancelled" },
-  /** None of its cells is pending or running any more. */
-  finish: { from: ["running", "paused"], to: "done" },
-} as const satisfies Record<string, { from: readonly RunStatus[]; to: RunStatus }>;
-export type RunTransition = keyof typeof RUN_TRANSITIONS;
-
 const fromSql = (t: RunTransition) => `runs.status IN (${RUN_TRANSITIONS[t].from.map((s) => `'${s}'`).join(", ")})`;
 const toSql = (t: RunTransition) => `'${RUN_TRANSITIONS[t].to}'`;
-
-export type RunCounts = {
-  pending: number;
-  running: number;
-  done: number;
-  error: number;
-  cancelled: number;
-};
-
-export type RunView = {
-  id: string;
-  baseId: string;
-  trigger: string;
-  status: RunStatus;
-  counts: RunCounts;
-  creditsSpent: number;
-  maxCredits: number | null;
-  estimatedCredits: number;
-  createdAt: string;
-  finishedAt: string | null;
-  pausedReason: string | null;
-};
 
 export type RunRow = {
   id: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
 import { columnViewSchema, isoDate, nullableIsoDate } from "./common.ts";
 import { columnParams } from "./columns.ts";
-import { RUN_STATUSES } from "../../domain/runs/record.ts";
+import { RUN_STATUSES } from "../../domain/runs/states.ts";
 import { REVIEW_BY, TOOL_NAMES } from "../../domain/column-model.ts";
 import { CHANGEABLE, evaluateRequestSchema } from "../../domain/evaluations/settings.ts";
 

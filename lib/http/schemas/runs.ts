@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
 import { baseParams, cursorQuery, isoDate, nullableIsoDate } from "./common.ts";
-import { RUN_STATUSES, RUN_TRIGGERS } from "../../domain/runs/record.ts";
+import { RUN_STATUSES, RUN_TRIGGERS } from "../../domain/runs/states.ts";
 
 // Runs: every request that queued AI cells, with its progress; and its control (cancel, pause,
 // resume).
