@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const scripts = Object.keys((JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+);
 const benches = scripts.filter((s) => s.startsWith("bench:") && s !== "bench:all");
 const outcomes: string[] = [];
 let missed = 0;
@@ -14,7 +16,9 @@ for (const bench of benches) {
   const t0 = performance.now();
   const r = spawnSync("npm", ["run", "--silent", bench], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) missed++;
-  outcomes.push(`${bench.padEnd(14)} ${r.status === 0 ? "ok" : `exit ${r.status ?? r.signal}`}  ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  outcomes.push(
+    `${bench.padEnd(14)} ${r.status === 0 ? "ok" : `exit ${r.status ?? r.signal}`}  ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 console.log(`\n${outcomes.join("\n")}`);
 process.exit(missed === 0 ? 0 : 1);

@@ -26,11 +26,12 @@ const SAMPLES = 25;
 const CLAIM = 32;
 
 class Rollback extends Error {}
+type Transacting = Tx & { $transaction: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Runs fn in a transaction that is always rolled back; returns fn's duration. */
-async function timedRolledBack(prisma: Tx & { $transaction: Function }, fn: (tx: Tx) => Promise<unknown>): Promise<number> {
+async function timedRolledBack(prisma: Transacting, fn: (tx: Tx) => Promise<unknown>): Promise<number> {
   let ms = 0;
   await prisma
     .$transaction(async (tx: Tx) => {
@@ -47,50 +48,93 @@ async function timedRolledBack(prisma: Tx & { $transaction: Function }, fn: (tx:
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-claim-"));
 const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
-const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url, OPENAI_BASE_URL: "http://127.0.0.1:9", AI_MODEL: "openai:bench" }));
+const rt = await createRuntime(
+  loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: pgdb?.url,
+    OPENAI_BASE_URL: "http://127.0.0.1:9",
+    AI_MODEL: "openai:bench",
+  }),
+);
 try {
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
-  const results: (string | number)[][] = [["pending cells", "claim of 32 (median)", "floor: one cell by key", "ratio", "plan"]];
+  const results: (string | number)[][] = [
+    ["pending cells", "claim of 32 (median)", "floor: one cell by key", "ratio", "plan"],
+  ];
   let atSmallest = 0;
   let atLargest = 0;
   for (const size of SIZES) {
     // One base and one run a size, alone in the database, so that only the queue's length varies.
     const base = await inTransaction(rt, (w) =>
-      createBase(w, workspace.id, {
-        baseName: `Claim ${size}`,
-        columns: [
-          { name: "Company", isPrimary: true },
-          { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
-          { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
-        ],
-      }, []),
+      createBase(
+        w,
+        workspace.id,
+        {
+          baseName: `Claim ${size}`,
+          columns: [
+            { name: "Company", isPrimary: true },
+            { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
+            { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
+          ],
+        },
+        [],
+      ),
     );
-    await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: size / 2 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, rt.config.runs));
+    await inTransaction(rt, (w) =>
+      addRows(
+        w,
+        workspace.id,
+        base.baseId,
+        { rows: Array.from({ length: size / 2 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) },
+        rt.config.runs,
+      ),
+    );
     // Every sample's rolled-back claim leaves dead row versions at the head of the queue's index;
     // vacuumed, each size starts from the same state. Not analyzed here: the embedded database's own
     // maintenance analyzes a table once a tenth of it changed, so claims may run on older statistics.
     await rt.db.prisma.$executeRawUnsafe("VACUUM cells");
-    const [{ id: someRow }] = await rt.db.prisma.$queryRawUnsafe<{ id: string }[]>("SELECT id FROM rows ORDER BY seq DESC LIMIT 1");
+    const [{ id: someRow }] = await rt.db.prisma.$queryRawUnsafe<{ id: string }[]>(
+      "SELECT id FROM rows ORDER BY seq DESC LIMIT 1",
+    );
     const claims: number[] = [];
     const lookups: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const got = { n: 0 };
-      claims.push(await timedRolledBack(rt.db.prisma, async (tx) => (got.n = (await claimReadyCells(tx, "bench", CLAIM, 60_000)).length)));
+      claims.push(
+        await timedRolledBack(
+          rt.db.prisma,
+          async (tx) => (got.n = (await claimReadyCells(tx, "bench", CLAIM, 60_000)).length),
+        ),
+      );
       if (got.n !== Math.min(CLAIM, size / 2)) throw new Error(`claimed ${got.n} cells at ${size} pending`);
-      lookups.push(await timedRolledBack(rt.db.prisma, (tx) => tx.$queryRawUnsafe(`SELECT * FROM cells WHERE row_id = $1 LIMIT 1`, someRow)));
+      lookups.push(
+        await timedRolledBack(rt.db.prisma, (tx) =>
+          tx.$queryRawUnsafe(`SELECT * FROM cells WHERE row_id = $1 LIMIT 1`, someRow),
+        ),
+      );
     }
     const plan = await planOf(rt.db.prisma);
     const claim = median(claims);
     const floor = median(lookups);
     if (size === SIZES[0]) atSmallest = claim / floor;
     atLargest = claim / floor;
-    results.push([size.toLocaleString("en-US"), `${claim.toFixed(2)} ms`, `${floor.toFixed(2)} ms`, `${(claim / floor).toFixed(1)}×`, plan]);
+    results.push([
+      size.toLocaleString("en-US"),
+      `${claim.toFixed(2)} ms`,
+      `${floor.toFixed(2)} ms`,
+      `${(claim / floor).toFixed(1)}×`,
+      plan,
+    ]);
     await inTransaction(rt, (w) => deleteBase(w, workspace.id, base.baseId));
   }
   const growth = atLargest / atSmallest;
-  console.log(`\nbench:claim (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${SAMPLES} samples a size)\n`);
+  console.log(
+    `\nbench:claim (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${SAMPLES} samples a size)\n`,
+  );
   console.log(table(results));
-  console.log(`\nclaim/floor at ${SIZES.at(-1)!.toLocaleString("en-US")} pending, against at ${SIZES[0]}: ${growth.toFixed(2)}× (goal ≤ 1.5×) ${growth <= 1.5 ? "ok" : "MISSED"}`);
+  console.log(
+    `\nclaim/floor at ${SIZES.at(-1)!.toLocaleString("en-US")} pending, against at ${SIZES[0]}: ${growth.toFixed(2)}× (goal ≤ 1.5×) ${growth <= 1.5 ? "ok" : "MISSED"}`,
+  );
 } finally {
   await stopRuntime(rt);
   await pgdb?.drop();
@@ -98,7 +142,7 @@ try {
 }
 
 /** Whether the claim's plan reads the cells table whole (a Seq Scan) or through its indexes, and which. */
-async function planOf(prisma: Tx & { $transaction: Function }): Promise<string> {
+async function planOf(prisma: Transacting): Promise<string> {
   let plan = "";
   await timedRolledBack(prisma, async (tx) => {
     const lines = await explainClaim(tx);

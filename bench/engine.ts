@@ -48,10 +48,13 @@ async function floor(cells: number, llmArgs: string[]): Promise<number> {
         const res = await call(i);
         await res.text();
         if (res.status === 429) {
-          setTimeout(() => {
-            due.push(i);
-            idle.shift()?.();
-          }, Number(res.headers.get("retry-after") ?? 1) * 1000);
+          setTimeout(
+            () => {
+              due.push(i);
+              idle.shift()?.();
+            },
+            Number(res.headers.get("retry-after") ?? 1) * 1000,
+          );
         } else if (--left === 0) idle.splice(0).forEach((wake) => wake());
       }
     }),
@@ -79,27 +82,43 @@ async function run(label: string, llmArgs: string[]) {
   const rt = await createRuntime(config, process.env.BENCH_MEMORY === "1" ? { target: { kind: "pglite-memory" } } : {});
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
   const base = await inTransaction(rt, (w) =>
-    createBase(w, workspace.id, {
-      baseName: "Bench",
-      columns: [
-        { name: "Company", isPrimary: true },
-        { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
-        { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
-      ],
-    }, []),
+    createBase(
+      w,
+      workspace.id,
+      {
+        baseName: "Bench",
+        columns: [
+          { name: "Company", isPrimary: true },
+          { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
+          { name: "Second", isAiEnabled: true, inputColumns: ["First"] },
+        ],
+      },
+      [],
+    ),
   );
   const cells = ROWS * 2;
   const rss = peakRss();
   const cpu0 = process.cpuUsage();
   const t0 = Date.now();
-  await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, rt.config.runs));
+  await inTransaction(rt, (w) =>
+    addRows(
+      w,
+      workspace.id,
+      base.baseId,
+      { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) },
+      rt.config.runs,
+    ),
+  );
   await startEngine(rt);
   // The run that Add Rows started finishes when none of its cells is open. Polled by its one row:
   // counting the open cells instead cost up to 30 ms a poll at 50,000 cells, on the embedded
   // database's one thread, which the engine shares. A paused run would never finish: it fails the
   // benchmark rather than end its wait early with cells left open.
   for (;;) {
-    const runs = await rt.db.prisma.run.findMany({ where: { baseId: base.baseId }, select: { status: true, pausedReason: true } });
+    const runs = await rt.db.prisma.run.findMany({
+      where: { baseId: base.baseId },
+      select: { status: true, pausedReason: true },
+    });
     const paused = runs.find((r) => r.status === "paused");
     if (paused) throw new Error(`bench:engine: the run paused (${paused.pausedReason}) with cells left to run`);
     if (!runs.some((r) => r.status === "running")) break;
@@ -120,13 +139,40 @@ async function run(label: string, llmArgs: string[]) {
   rmSync(dataDir, { recursive: true, force: true });
   const ideal = (cells * LATENCY_MS) / CONCURRENCY;
   const bare = await floor(cells, llmArgs);
-  return [label, cells, secs(wall), secs(ideal), (wall / ideal).toFixed(2) + "×", secs(bare), (wall / bare).toFixed(2) + "×", `${((cpu.user + cpu.system) / 1000 / cells).toFixed(2)} ms`, mb(peak), `${done}/${cells}`, `${charged} (${chargedCells[0].n} cells)`];
+  return [
+    label,
+    cells,
+    secs(wall),
+    secs(ideal),
+    `${(wall / ideal).toFixed(2)}×`,
+    secs(bare),
+    `${(wall / bare).toFixed(2)}×`,
+    `${((cpu.user + cpu.system) / 1000 / cells).toFixed(2)} ms`,
+    mb(peak),
+    `${done}/${cells}`,
+    `${charged} (${chargedCells[0].n} cells)`,
+  ];
 }
 
-const header = ["run", "cells", "wall", "ideal", "wall/ideal", "floor (fetch)", "wall/floor", "CPU/cell", "peak RSS", "done", "charged"];
+const header = [
+  "run",
+  "cells",
+  "wall",
+  "ideal",
+  "wall/ideal",
+  "floor (fetch)",
+  "wall/floor",
+  "CPU/cell",
+  "peak RSS",
+  "done",
+  "charged",
+];
 const results: (string | number)[][] = [header];
 results.push(await run("200 ms, no errors", []));
 // BENCH_NO_429=1 skips the second run (a 50,000-cell run takes long enough alone).
-if (process.env.BENCH_NO_429 !== "1") results.push(await run("200 ms, 10% 429", ["--rate429", "0.1", "--retry-after", "1"]));
-console.log(`\nbench:engine (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, concurrency ${CONCURRENCY}, goal: wall ≤ 1.10× ideal)\n`);
+if (process.env.BENCH_NO_429 !== "1")
+  results.push(await run("200 ms, 10% 429", ["--rate429", "0.1", "--retry-after", "1"]));
+console.log(
+  `\nbench:engine (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, concurrency ${CONCURRENCY}, goal: wall ≤ 1.10× ideal)\n`,
+);
 console.log(table(results));

@@ -30,19 +30,24 @@ const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BE
 const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }));
 const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
 const base = await inTransaction(rt, (w) =>
-  createBase(w, workspace.id, {
-    baseName: "Bench export",
-    columns: [
-      { name: "Company", isPrimary: true },
-      { name: "Website", type: "url" },
-      { name: "Employees", type: "number" },
-      { name: "Founded", type: "date" },
-      { name: "Public", type: "checkbox" },
-      { name: "Email", type: "email" },
-      { name: "City", type: "short-text" },
-      { name: "Summary", type: "long-text" },
-    ],
-  }, []),
+  createBase(
+    w,
+    workspace.id,
+    {
+      baseName: "Bench export",
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "Website", type: "url" },
+        { name: "Employees", type: "number" },
+        { name: "Founded", type: "date" },
+        { name: "Public", type: "checkbox" },
+        { name: "Email", type: "email" },
+        { name: "City", type: "short-text" },
+        { name: "Summary", type: "long-text" },
+      ],
+    },
+    [],
+  ),
 );
 const col = Object.fromEntries(base.sheetColumns.map((c: { name: string; id: string }) => [c.name, c.id]));
 
@@ -56,7 +61,15 @@ for (let i = 0; i < ROWS; i += 100_000) {
        $5::text, to_char(date '1990-01-01' + (g % 9000), 'YYYY-MM-DD'), $6::text, CASE WHEN g % 2 = 0 THEN 'true' ELSE 'false' END,
        $7::text, 'info@company-' || g || '.example', $8::text, 'City ' || (g % 300), $9::text, 'Company ' || g || ' makes things, "well"; founded by people.')
      FROM generate_series(${i + 1}, ${Math.min(i + 100_000, ROWS)}) AS g ORDER BY g`,
-    base.sheet.id, col.Company, col.Website, col.Employees, col.Founded, col.Public, col.Email, col.City, col.Summary,
+    base.sheet.id,
+    col.Company,
+    col.Website,
+    col.Employees,
+    col.Founded,
+    col.Public,
+    col.Email,
+    col.City,
+    col.Summary,
   );
 }
 // Add Rows and imports analyze the table as they write (domain/rows/apply.ts); a load through SQL
@@ -73,7 +86,13 @@ for (let attempt = 1; ; attempt++) {
 }
 const loadSecs = ((Date.now() - t0) / 1000).toFixed(1);
 
-interface Result { label: string; rows: number; ms: number; bytes: number; rssGrowth: number }
+interface Result {
+  label: string;
+  rows: number;
+  ms: number;
+  bytes: number;
+  rssGrowth: number;
+}
 
 // Each line's growth starts from a collected heap (npm run bench:export passes --expose-gc), so
 // that the garbage an earlier line left is not counted against the next.
@@ -92,9 +111,16 @@ const driverFloor = () =>
   measure("floor: driver keyset pages", async () => {
     const sql = `SELECT r.id, r.seq, r."values" FROM rows r WHERE r.sheet_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT 2000`;
     const read = async (after: string): Promise<{ seq: string }[]> =>
-      rt.db.pool ? (await rt.db.pool.query(sql, [base.sheet.id, after])).rows : (await rt.db.pglite!.query<{ seq: string }>(sql, [base.sheet.id, after])).rows;
+      rt.db.pool
+        ? (await rt.db.pool.query(sql, [base.sheet.id, after])).rows
+        : (await rt.db.pglite!.query<{ seq: string }>(sql, [base.sheet.id, after])).rows;
     let rows = 0;
-    for (let after = "0", page = await read(after); page.length > 0; after = String(page[page.length - 1].seq), page = await read(after)) rows += page.length;
+    for (
+      let after = "0", page = await read(after);
+      page.length > 0;
+      after = String(page[page.length - 1].seq), page = await read(after)
+    )
+      rows += page.length;
     return { rows, bytes: 0 };
   });
 
@@ -108,7 +134,13 @@ const floor = () =>
 
 const file = (format: ExportFormat) =>
   measure(`export ${format}`, async () => {
-    const f = await openExport(rt.db.prisma, workspace.id, base.baseId, { format, metadata: false, ids: false, bom: true, raw: false });
+    const f = await openExport(rt.db.prisma, workspace.id, base.baseId, {
+      format,
+      metadata: false,
+      ids: false,
+      bom: true,
+      raw: false,
+    });
     let bytes = 0;
     for await (const chunk of f.chunks) bytes += chunk.length;
     return { rows: ROWS, bytes };
@@ -120,7 +152,8 @@ const csvInJs = () =>
     const query = await prepareRowsQuery(rt.db.prisma, workspace.id, base.baseId, {});
     const columns = exportColumns(query.columns, { metadata: false, ids: false });
     let bytes = 0;
-    for await (const chunk of csvChunks(columns, exportPages(query, false), { bom: true, raw: false })) bytes += chunk.length;
+    for await (const chunk of csvChunks(columns, exportPages(query, false), { bom: true, raw: false }))
+      bytes += chunk.length;
     return { rows: ROWS, bytes };
   });
 
@@ -128,11 +161,19 @@ const results: Result[] = [await floor(), await driverFloor(), await file("csv")
 if (process.env.BENCH_SKIP_XLSX !== "1") results.push(await file("xlsx"));
 
 const rate = (r: Result) => Math.round(r.rows / (r.ms / 1000));
-console.log(`\nbench:export — ${ROWS.toLocaleString("en-US")} rows × 8 columns on ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"} (loaded in ${loadSecs} s)\n`);
+console.log(
+  `\nbench:export — ${ROWS.toLocaleString("en-US")} rows × 8 columns on ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"} (loaded in ${loadSecs} s)\n`,
+);
 console.log(
   table([
     ["", "rows/s", "seconds", "output", "RSS growth"],
-    ...results.map((r) => [r.label, rate(r).toLocaleString("en-US"), (r.ms / 1000).toFixed(2), r.bytes ? mb(r.bytes) : "-", mb(r.rssGrowth)]),
+    ...results.map((r) => [
+      r.label,
+      rate(r).toLocaleString("en-US"),
+      (r.ms / 1000).toFixed(2),
+      r.bytes ? mb(r.bytes) : "-",
+      mb(r.rssGrowth),
+    ]),
   ]),
 );
 const csv = results[2];

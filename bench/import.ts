@@ -68,7 +68,15 @@ if (FORMAT === "xlsx") {
 } else {
   const out = createWriteStream(csv);
   out.write(`${COLUMNS.map((c) => c.name).join(",")}\n`);
-  for (let i = 0; i < ROWS; i++) if (!out.write(`${valuesOf(i).map((v) => (v.includes(",") ? `"${v}"` : v)).join(",")}\n`)) await once(out, "drain");
+  for (let i = 0; i < ROWS; i++)
+    if (
+      !out.write(
+        `${valuesOf(i)
+          .map((v) => (v.includes(",") ? `"${v}"` : v))
+          .join(",")}\n`,
+      )
+    )
+      await once(out, "drain");
   out.end();
   await once(out, "finish");
 }
@@ -80,7 +88,9 @@ let rssBefore = process.memoryUsage().rss;
 let peak = peakRss();
 const t1 = performance.now();
 for (let i = 0; i < ROWS; i += 10_000) {
-  const rows = Array.from({ length: Math.min(10_000, ROWS - i) }, (_, j) => ({ cells: Object.fromEntries(COLUMNS.map((c, k) => [c.name, valuesOf(i + j)[k]])) }));
+  const rows = Array.from({ length: Math.min(10_000, ROWS - i) }, (_, j) => ({
+    cells: Object.fromEntries(COLUMNS.map((c, k) => [c.name, valuesOf(i + j)[k]])),
+  }));
   await inTransaction(floor.rt, (w) => addRows(w, floor.workspaceId, floor.baseId, { rows }, floor.rt.config.runs));
 }
 const floorMs = performance.now() - t1;
@@ -100,13 +110,22 @@ let heapPeak = heapBefore;
 const heapTimer = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 100);
 peak = peakRss();
 const t0 = performance.now();
-const imp = await createImport(rt, target.workspaceId, target.baseId, { mergeOn: [], createColumns: true, typecast: true, runAi: true, header: true }, async (to) => {
-  await copyFile(csv, to);
-  return FORMAT === "xlsx" ? { name: "bench.xlsx", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", size } : { name: "bench.csv", contentType: "text/csv", size };
-});
+const imp = await createImport(
+  rt,
+  target.workspaceId,
+  target.baseId,
+  { mergeOn: [], createColumns: true, typecast: true, runAi: true, header: true },
+  async (to) => {
+    await copyFile(csv, to);
+    return FORMAT === "xlsx"
+      ? { name: "bench.xlsx", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", size }
+      : { name: "bench.csv", contentType: "text/csv", size };
+  },
+);
 const worker = await startImportWorker(rt, { pollMs: 20 });
 const progress = rt.bus.on((e) => {
-  if (e.type === "import.updated" && e.linesDone % 20_000 === 0) console.error(`  … ${e.linesDone.toLocaleString("en-US")} lines, ${secs(performance.now() - t0)}`);
+  if (e.type === "import.updated" && e.linesDone % 20_000 === 0)
+    console.error(`  … ${e.linesDone.toLocaleString("en-US")} lines, ${secs(performance.now() - t0)}`);
 });
 let row = await rt.db.prisma.importJob.findUniqueOrThrow({ where: { id: imp.id } });
 while (row.status !== "done" && row.status !== "failed") {
@@ -119,19 +138,31 @@ const importRss = peak.stop() - rssBefore;
 clearInterval(heapTimer);
 const importHeap = heapPeak - heapBefore;
 await worker.stop();
-if (row.status !== "done" || row.rowsCreated !== ROWS) throw new Error(`the import ended ${row.status} with ${row.rowsCreated} rows: ${JSON.stringify(row.errors)}`);
+if (row.status !== "done" || row.rowsCreated !== ROWS)
+  throw new Error(`the import ended ${row.status} with ${row.rowsCreated} rows: ${JSON.stringify(row.errors)}`);
 
 const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
-console.log(`bench:import — ${ROWS.toLocaleString("en-US")} rows × ${COLUMNS.length} columns, ${mb(size)} ${FORMAT.toUpperCase()}, ${vendor}\n`);
+console.log(
+  `bench:import — ${ROWS.toLocaleString("en-US")} rows × ${COLUMNS.length} columns, ${mb(size)} ${FORMAT.toUpperCase()}, ${vendor}\n`,
+);
 console.log(
   table([
     ["", "time", "rows/s", "RSS growth", "goal"],
-    [`import (${FORMAT.toUpperCase()}, both passes)`, secs(importMs), rate(importMs).toLocaleString("en-US"), mb(importRss), `≥ ${Math.round(rate(floorMs) * 0.8).toLocaleString("en-US")} rows/s, < 100 MB`],
+    [
+      `import (${FORMAT.toUpperCase()}, both passes)`,
+      secs(importMs),
+      rate(importMs).toLocaleString("en-US"),
+      mb(importRss),
+      `≥ ${Math.round(rate(floorMs) * 0.8).toLocaleString("en-US")} rows/s, < 100 MB`,
+    ],
     ["floor: add-rows × 10,000", secs(floorMs), rate(floorMs).toLocaleString("en-US"), mb(floorRss), "—"],
   ]),
 );
-console.log(`\nratio: ${(rate(importMs) / rate(floorMs)).toFixed(2)}× the floor; the import's JS heap grew ${mb(importHeap)} at its peak`);
-if (vendor === "pglite") console.log("(on PGlite the RSS includes the embedded database's own memory, which grows with the data it holds)");
+console.log(
+  `\nratio: ${(rate(importMs) / rate(floorMs)).toFixed(2)}× the floor; the import's JS heap grew ${mb(importHeap)} at its peak`,
+);
+if (vendor === "pglite")
+  console.log("(on PGlite the RSS includes the embedded database's own memory, which grows with the data it holds)");
 await stopRuntime(rt);
 await target.pgdb?.drop();
 rmSync(target.dataDir, { recursive: true, force: true });

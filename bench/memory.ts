@@ -33,7 +33,9 @@ const text = (row: number, col: number) => {
   return s.slice(0, CELL_CHARS);
 };
 const requestRows = (r: number) =>
-  Array.from({ length: ROWS_PER_REQUEST }, (_, i) => Object.fromEntries(COLUMNS.map((c, k) => [c, text(r * ROWS_PER_REQUEST + i, k)])));
+  Array.from({ length: ROWS_PER_REQUEST }, (_, i) =>
+    Object.fromEntries(COLUMNS.map((c, k) => [c, text(r * ROWS_PER_REQUEST + i, k)])),
+  );
 
 type Step = { step: string; peak: number; after: number };
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -50,26 +52,51 @@ async function cellwrightSide(): Promise<Step[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-memory-"));
   const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }), {});
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
-  const base = await inTransaction(rt, (w) => createBase(w, workspace.id, { baseName: "Memory", columns: COLUMNS.map((name, i) => ({ name, type: "long-text", isPrimary: i === 0 })) }, []));
+  const base = await inTransaction(rt, (w) =>
+    createBase(
+      w,
+      workspace.id,
+      { baseName: "Memory", columns: COLUMNS.map((name, i) => ({ name, type: "long-text", isPrimary: i === 0 })) },
+      [],
+    ),
+  );
   gc();
   const before = process.memoryUsage().rss;
   const steps = [
-    await step("add rows", async () => {
-      for (let r = 0; r < REQUESTS; r++) {
-        const rows = requestRows(r).map((cells) => ({ cells }));
-        await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows }, rt.config.runs));
-      }
-    }, before),
+    await step(
+      "add rows",
+      async () => {
+        for (let r = 0; r < REQUESTS; r++) {
+          const rows = requestRows(r).map((cells) => ({ cells }));
+          await inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows }, rt.config.runs));
+        }
+      },
+      before,
+    ),
   ];
   steps.push(
-    await step("read all (Get Rows, streamed)", async () => {
-      const reader = await openRowsReader(rt.db.prisma, workspace.id, base.baseId, { expand: true });
-      if (reader.kind === "stream") for await (const chunk of reader.chunks) void chunk;
-    }, before),
-    await step("export CSV", async () => {
-      const file = await openExport(rt.db.prisma, workspace.id, base.baseId, { format: "csv", metadata: false, ids: false, bom: false, raw: false });
-      for await (const chunk of file.chunks) void chunk;
-    }, before),
+    await step(
+      "read all (Get Rows, streamed)",
+      async () => {
+        const reader = await openRowsReader(rt.db.prisma, workspace.id, base.baseId, { expand: true });
+        if (reader.kind === "stream") for await (const chunk of reader.chunks) void chunk;
+      },
+      before,
+    ),
+    await step(
+      "export CSV",
+      async () => {
+        const file = await openExport(rt.db.prisma, workspace.id, base.baseId, {
+          format: "csv",
+          metadata: false,
+          ids: false,
+          bom: false,
+          raw: false,
+        });
+        for await (const chunk of file.chunks) void chunk;
+      },
+      before,
+    ),
   );
   await stopRuntime(rt);
   rmSync(dataDir, { recursive: true, force: true });
@@ -79,16 +106,23 @@ async function cellwrightSide(): Promise<Step[]> {
 async function floorSide(): Promise<Step[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-memory-floor-"));
   const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }), {});
-  const exec = (sql: string, params: unknown[] = []) => (rt.db.pool ? rt.db.pool.query(sql, params) : rt.db.pglite!.query(sql, params));
+  const exec = (sql: string, params: unknown[] = []) =>
+    rt.db.pool ? rt.db.pool.query(sql, params) : rt.db.pglite!.query(sql, params);
   await exec(`CREATE TABLE bench_rows (id serial PRIMARY KEY, "values" jsonb NOT NULL)`);
   gc();
   const before = process.memoryUsage().rss;
   const steps = [
-    await step("floor: the same rows through the driver", async () => {
-      for (let r = 0; r < REQUESTS; r++) {
-        await exec(`INSERT INTO bench_rows ("values") SELECT * FROM jsonb_array_elements($1::jsonb)`, [JSON.stringify(requestRows(r))]);
-      }
-    }, before),
+    await step(
+      "floor: the same rows through the driver",
+      async () => {
+        for (let r = 0; r < REQUESTS; r++) {
+          await exec(`INSERT INTO bench_rows ("values") SELECT * FROM jsonb_array_elements($1::jsonb)`, [
+            JSON.stringify(requestRows(r)),
+          ]);
+        }
+      },
+      before,
+    ),
   ];
   await stopRuntime(rt);
   rmSync(dataDir, { recursive: true, force: true });
@@ -100,15 +134,28 @@ if (process.argv.includes("--side")) {
   console.log(JSON.stringify(side === "floor" ? await floorSide() : await cellwrightSide()));
 } else {
   const run = (name: string): Step[] => {
-    const child = spawnSync(process.execPath, ["--expose-gc", "--max-semi-space-size=8", ...process.execArgv, import.meta.filename, "--side", name], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: process.env });
+    const child = spawnSync(
+      process.execPath,
+      ["--expose-gc", "--max-semi-space-size=8", ...process.execArgv, import.meta.filename, "--side", name],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: process.env },
+    );
     if (child.status !== 0) throw new Error(`the ${name} side exited with ${child.status}`);
     return JSON.parse(child.stdout.trim().split("\n").at(-1)!) as Step[];
   };
   const results = [...run("floor"), ...run("cellwright")];
   const vendor = process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite";
-  console.log(`bench:memory — ${REQUESTS * ROWS_PER_REQUEST} rows × ${COLUMNS.length} cells of ${CELL_CHARS.toLocaleString("en-US")} characters (${TOTAL_MB} MB of text), ${vendor}\n`);
-  console.log(table([["", "RSS growth at peak", "RSS growth after"], ...results.map((r) => [r.step, mb(r.peak), mb(r.after)])]));
+  console.log(
+    `bench:memory — ${REQUESTS * ROWS_PER_REQUEST} rows × ${COLUMNS.length} cells of ${CELL_CHARS.toLocaleString("en-US")} characters (${TOTAL_MB} MB of text), ${vendor}\n`,
+  );
+  console.log(
+    table([["", "RSS growth at peak", "RSS growth after"], ...results.map((r) => [r.step, mb(r.peak), mb(r.after)])]),
+  );
   const add = results.find((r) => r.step === "add rows")!;
-  console.log(`\ngoal: adding raises RSS by < ${GOAL_MB} MB (${add.peak < GOAL_MB * 1024 * 1024 ? "met" : "missed"}: ${mb(add.peak)} at the peak)`);
-  if (vendor === "PGlite") console.log("(on PGlite the RSS includes the embedded database's own memory: its buffers grow with the data it holds)");
+  console.log(
+    `\ngoal: adding raises RSS by < ${GOAL_MB} MB (${add.peak < GOAL_MB * 1024 * 1024 ? "met" : "missed"}: ${mb(add.peak)} at the peak)`,
+  );
+  if (vendor === "PGlite")
+    console.log(
+      "(on PGlite the RSS includes the embedded database's own memory: its buffers grow with the data it holds)",
+    );
 }

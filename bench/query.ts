@@ -19,26 +19,75 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 const GOAL_MS = 150;
 // Company names from 40 × 40 syllable pairs: a name search matches a few hundred rows, as a real one would.
-const SYLLABLES = ["ac", "me", "glo", "bex", "ini", "tech", "um", "brel", "la", "hoo", "li", "stark", "way", "ne", "won", "ka", "ty", "rell", "cy", "ber", "dyne", "soy", "lent", "van", "de", "lay", "pi", "ed", "per", "cor", "zen", "tri", "mo", "lux", "qua", "dra", "vel", "ox", "nu", "ra"];
+const SYLLABLES = [
+  "ac",
+  "me",
+  "glo",
+  "bex",
+  "ini",
+  "tech",
+  "um",
+  "brel",
+  "la",
+  "hoo",
+  "li",
+  "stark",
+  "way",
+  "ne",
+  "won",
+  "ka",
+  "ty",
+  "rell",
+  "cy",
+  "ber",
+  "dyne",
+  "soy",
+  "lent",
+  "van",
+  "de",
+  "lay",
+  "pi",
+  "ed",
+  "per",
+  "cor",
+  "zen",
+  "tri",
+  "mo",
+  "lux",
+  "qua",
+  "dra",
+  "vel",
+  "ox",
+  "nu",
+  "ra",
+];
 const WORDS = SYLLABLES.flatMap((a) => SYLLABLES.map((b) => a + b));
 const STAGES = ["Seed", "Series A", "Series B", "Series C"];
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-query-"));
 // BENCH_DATABASE_URL (an admin URL): a fresh PostgreSQL database, dropped afterwards.
 const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
-const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }), process.env.BENCH_MEMORY === "1" ? { target: { kind: "pglite-memory" } } : {});
+const rt = await createRuntime(
+  loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }),
+  process.env.BENCH_MEMORY === "1" ? { target: { kind: "pglite-memory" } } : {},
+);
 const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
 const base = await inTransaction(rt, (w) =>
-  createBase(w, workspace.id, {
-    baseName: "Bench",
-    columns: [
-      { name: "Company", isPrimary: true },
-      { name: "Employees", type: "number" },
-      { name: "Founded", type: "date" },
-      { name: "Stage", type: "select", columnOptions: { options: STAGES } },
-      { name: "Summary", type: "long-text" },
-    ],
-  }, []),
+  createBase(
+    w,
+    workspace.id,
+    {
+      baseName: "Bench",
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "Employees", type: "number" },
+        { name: "Founded", type: "date" },
+        { name: "Stage", type: "select", columnOptions: { options: STAGES } },
+        { name: "Summary", type: "long-text" },
+      ],
+    },
+    [],
+  ),
 );
 
 // Deterministic data (mulberry32), so every run measures the same rows.
@@ -79,20 +128,51 @@ async function median(q: RowsQueryInput): Promise<{ ms: number; rows: number; to
 
 const floor = await median({ limit: 100 });
 const filtered = await median({
-  filter: { and: [{ column: "Employees", op: "gte", value: 50 }, { or: [{ column: "Summary", op: "contains", value: "series b" }, { column: "Stage", op: "eq", value: "Seed" }] }] },
+  filter: {
+    and: [
+      { column: "Employees", op: "gte", value: 50 },
+      {
+        or: [
+          { column: "Summary", op: "contains", value: "series b" },
+          { column: "Stage", op: "eq", value: "Seed" },
+        ],
+      },
+    ],
+  },
   sort: [{ column: "Employees", direction: "desc" }],
   search: "wonka",
   limit: 100,
 });
 // A search most rows match: the trigram index cannot narrow it, so this is the slow end.
-const broad = await median({ filter: { column: "Employees", op: "gte", value: 50 }, sort: [{ column: "Employees", direction: "desc" }], search: "e", limit: 100 });
-const counted = await median({ search: "wonka", filter: { column: "Employees", op: "gte", value: 50 }, sort: [{ column: "Founded" }], limit: 100, count: true });
-const sortedOnly = await median({ sort: [{ column: "Employees", direction: "desc" }, { column: "Company" }], limit: 100 });
+const broad = await median({
+  filter: { column: "Employees", op: "gte", value: 50 },
+  sort: [{ column: "Employees", direction: "desc" }],
+  search: "e",
+  limit: 100,
+});
+const counted = await median({
+  search: "wonka",
+  filter: { column: "Employees", op: "gte", value: 50 },
+  sort: [{ column: "Founded" }],
+  limit: 100,
+  count: true,
+});
+const sortedOnly = await median({
+  sort: [{ column: "Employees", direction: "desc" }, { column: "Company" }],
+  limit: 100,
+});
 // Ascending by a number, and a date range: what the column's expression index serves.
 const indexedSort = await median({ sort: [{ column: "Employees" }], limit: 100 });
-const dateRange = await median({ filter: { column: "Founded", op: "gte", value: "2023-06-01" }, sort: [{ column: "Founded" }], limit: 100, count: true });
+const dateRange = await median({
+  filter: { column: "Founded", op: "gte", value: "2023-06-01" },
+  sort: [{ column: "Founded" }],
+  limit: 100,
+  count: true,
+});
 
-console.log(`\nbench:query (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${ROWS.toLocaleString("en-US")} rows loaded in ${loadSecs} s, median of ${RUNS})\n`);
+console.log(
+  `\nbench:query (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${ROWS.toLocaleString("en-US")} rows loaded in ${loadSecs} s, median of ${RUNS})\n`,
+);
 console.log(
   table([
     ["query", "median", "rows", "goal"],
@@ -102,7 +182,12 @@ console.log(
     ["filtered + sorted, search most rows match", `${broad.ms.toFixed(1)} ms`, broad.rows, "-"],
     ["sorted by two keys, unfiltered", `${sortedOnly.ms.toFixed(1)} ms`, sortedOnly.rows, "-"],
     ["sorted by a number ascending (index)", `${indexedSort.ms.toFixed(1)} ms`, indexedSort.rows, "-"],
-    ["date range, sorted by it (index), with count", `${dateRange.ms.toFixed(1)} ms`, `${dateRange.rows} of ${dateRange.total}`, "-"],
+    [
+      "date range, sorted by it (index), with count",
+      `${dateRange.ms.toFixed(1)} ms`,
+      `${dateRange.rows} of ${dateRange.total}`,
+      "-",
+    ],
   ]),
 );
 await stopRuntime(rt);

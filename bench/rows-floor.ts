@@ -17,7 +17,10 @@ export async function openDriver(target: { dataDir: string } | { url: string }):
   }
   const db: Database = await openDatabase({ kind: "pglite", dataDir: target.dataDir });
   const lite = db.pglite!;
-  return { query: async (sql, params) => (await lite.query<Record<string, unknown>>(sql, params)).rows, close: () => db.close() };
+  return {
+    query: async (sql, params) => (await lite.query<Record<string, unknown>>(sql, params)).rows,
+    close: () => db.close(),
+  };
 }
 
 /** Raw SELECT of a sheet's rows in order, then JSON.stringify: the floor of Get Rows. */
@@ -27,7 +30,11 @@ export async function selectAndStringify(driver: Driver, sheetId: string): Promi
 }
 
 /** One INSERT of prepared rows (id and values by column id): the floor of Add Rows. */
-export async function insertRows(driver: Driver, sheetId: string, rows: { id: string; values: Record<string, string> }[]): Promise<void> {
+export async function insertRows(
+  driver: Driver,
+  sheetId: string,
+  rows: { id: string; values: Record<string, string> }[],
+): Promise<void> {
   await driver.query(
     `INSERT INTO rows (id, sheet_id, "values") SELECT id, $1, v FROM unnest($2::text[], $3::jsonb[]) AS t(id, v)`,
     [sheetId, rows.map((r) => r.id), rows.map((r) => JSON.stringify(r.values))],

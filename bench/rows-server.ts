@@ -10,7 +10,8 @@ export const root = path.resolve(import.meta.dirname, "..");
 
 /** `npm start`'s arguments to node, read from package.json. */
 export function npmStartArgs(): string[] {
-  const script = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const script = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } })
+    .scripts.start;
   const [command, ...args] = script.split(/\s+/);
   if (command !== "node") throw new Error(`npm start runs ${command}, not node`);
   return args;
@@ -18,7 +19,11 @@ export function npmStartArgs(): string[] {
 
 /** Builds the app as `npm start` does, unless the build is newer than every source. */
 export function ensureBuild(): void {
-  const r = spawnSync(process.execPath, [...npmStartArgs(), "--build-only"], { cwd: root, encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const r = spawnSync(process.execPath, [...npmStartArgs(), "--build-only"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (r.status !== 0) throw new Error(`the build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -66,10 +71,19 @@ export interface BenchServer {
 }
 
 /** Starts `command` on a free port (PORT) and waits until `probe` answers 2xx. */
-export async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, probe: string): Promise<BenchServer> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  probe: string,
+): Promise<BenchServer> {
   const port = await freePort();
   const t0 = performance.now();
-  const child: ChildProcess = spawn(command, args, { cwd: root, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(command, args, {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
@@ -79,7 +93,13 @@ export async function startProcess(command: string, args: string[], env: NodeJS.
   const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${log}`);
-    if (await fetch(url + probe).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(url + probe).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`the server did not answer:\n${log}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -104,7 +124,12 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   // (API_RATE_LIMIT=0 in the caller's environment measures without it).
   childEnv.API_RATE_LIMIT ??= "1000000000";
   childEnv.API_RATE_BURST ??= "1000000000";
-  return startProcess(process.execPath, npmStartArgs(), { ...childEnv, NEXT_TELEMETRY_DISABLED: "1", ...env }, "/api/health");
+  return startProcess(
+    process.execPath,
+    npmStartArgs(),
+    { ...childEnv, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    "/api/health",
+  );
 }
 
 /** One API request with the run's key; a non-2xx answer throws with its body. */

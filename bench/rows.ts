@@ -11,31 +11,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
-import { call, ensureBuild, rssOf, sampleRss, startServer, type BenchServer } from "./rows-server.ts";
+import { call, ensureBuild, rssOf, sampleRss, startServer } from "./rows-server.ts";
 import { freshPostgres, insertRows, openDriver, selectAndStringify } from "./rows-floor.ts";
+import { cellsOf, COLUMNS, LOAD_SECONDS, loadPair, median, timed, updatesAgainstInserts } from "./rows-measures.ts";
 
 const ROWS = 10_000;
 const BIG = 100_000;
-const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-const COLUMNS = [
-  { name: "Company", type: "short-text", isPrimary: true },
-  { name: "Website", type: "url" },
-  { name: "Employees", type: "number" },
-  { name: "Email", type: "email" },
-  { name: "Founded", type: "date" },
-  { name: "Notes", type: "long-text" },
-];
-const cellsOf = (i: number) => ({
-  Company: `Company ${i}`,
-  Website: `https://company${i}.example`,
-  Employees: String(i % 5000),
-  Email: `info@company${i}.example`,
-  Founded: `20${String(i % 25).padStart(2, "0")}-01-01`,
-  Notes: `Row ${i}: ${"n".repeat(40)}`,
-});
 
 interface Figure {
   store: string;
@@ -49,58 +31,26 @@ interface Figure {
 const figures: Figure[] = [];
 
 const ms = (t: number) => `${t.toFixed(0)} ms`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
-
-/**
- * Get Row and the floor under load, in alternating slices (10 connections each, LOAD_SECONDS in
- * all per target), so that a change in the machine's load during the run hits both alike.
- * Requests/s is the total over all slices; p50 is the median of the slices', p99 the worst.
- */
-async function loadPair(a: { url: string; headers?: Record<string, string> }, b: { url: string; headers?: Record<string, string> }) {
-  const slices = Math.max(1, Math.round(LOAD_SECONDS / 2));
-  const seconds = LOAD_SECONDS / slices;
-  const runs = new Map<typeof a, { requests: number; seconds: number; p50: number[]; p99: number[] }>([
-    [a, { requests: 0, seconds: 0, p50: [], p99: [] }],
-    [b, { requests: 0, seconds: 0, p50: [], p99: [] }],
-  ]);
-  for (let i = 0; i < slices; i++) {
-    for (const t of i % 2 === 0 ? [a, b] : [b, a]) {
-      const r = await autocannon({ url: t.url, connections: 10, duration: seconds, headers: t.headers ?? {} });
-      if (r.non2xx > 0 || r.errors > 0) {
-        const sample = await fetch(t.url, { headers: t.headers }).then(async (res) => `${res.status} ${(await res.text()).slice(0, 300)}`);
-        throw new Error(`load test of ${t.url}: ${r.non2xx} of ${r.requests.total} answers were not 2xx, ${r.errors} errors; now: ${sample}`);
-      }
-      const acc = runs.get(t)!;
-      acc.requests += r.requests.total;
-      acc.seconds += seconds;
-      acc.p50.push(r.latency.p50);
-      acc.p99.push(r.latency.p99);
-    }
-  }
-  const sum = (t: typeof a) => {
-    const acc = runs.get(t)!;
-    return { rps: acc.requests / acc.seconds, p50: median(acc.p50), p99: Math.max(...acc.p99) };
-  };
-  return [sum(a), sum(b)];
-}
-
 async function benchStore(store: "pglite" | "postgres") {
   const key = `cw_${randomBytes(24).toString("hex")}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-rows-"));
   const pgdb = store === "postgres" ? await freshPostgres(PG_URL) : undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, API_KEY: key, BENCH_FLOOR: "true", ...(pgdb ? { DATABASE_URL: pgdb.url } : {}) };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    API_KEY: key,
+    BENCH_FLOOR: "true",
+    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+  };
   console.log(`\n== ${store}: starting the production server`);
   const server = await startServer(env);
   try {
     const bases: { baseId: string; sheet: { id: string }; sheetColumns: { name: string; id: string }[] }[] = [];
-    for (let i = 0; i < 4; i++) bases.push(await call(server, key, "POST", "/api/v1/bases", { baseName: `Bench ${i}`, columns: COLUMNS }));
+    for (let i = 0; i < 4; i++)
+      bases.push(await call(server, key, "POST", "/api/v1/bases", { baseName: `Bench ${i}`, columns: COLUMNS }));
     const colIds = Object.fromEntries(bases[0].sheetColumns.map((c) => [c.name, c.id]));
-    const batch = (offset: number) => ({ rows: Array.from({ length: ROWS }, (_, i) => ({ cells: cellsOf(offset + i + 1) })) });
+    const batch = (offset: number) => ({
+      rows: Array.from({ length: ROWS }, (_, i) => ({ cells: cellsOf(offset + i + 1) })),
+    });
 
     console.log("   Add Rows ×3 (10,000 rows each), then 100,000 rows into one base");
     const addTimes: number[] = [];
@@ -113,20 +63,25 @@ async function benchStore(store: "pglite" | "postgres") {
       });
       addTimes.push(added);
     }
-    for (let i = 0; i < BIG / ROWS; i++) await call(server, key, "POST", `/api/v1/bases/${bases[3].baseId}/add-rows`, batch(i * ROWS));
+    for (let i = 0; i < BIG / ROWS; i++)
+      await call(server, key, "POST", `/api/v1/bases/${bases[3].baseId}/add-rows`, batch(i * ROWS));
     // Once a database holds a large base, a new base must fill as fast as the first ones did.
     console.log("   Add Rows ×3 into new bases beside the base of 100,000");
     const besideTimes: number[] = [];
     for (let i = 0; i < 3; i++) {
       const fresh = await call(server, key, "POST", "/api/v1/bases", { baseName: `Beside ${i}`, columns: COLUMNS });
-      besideTimes.push(await timed(() => call(server, key, "POST", `/api/v1/bases/${fresh.baseId}/add-rows`, batch(0))));
+      besideTimes.push(
+        await timed(() => call(server, key, "POST", `/api/v1/bases/${fresh.baseId}/add-rows`, batch(0))),
+      );
     }
 
     console.log("   Get Rows at 10,000 (×3) and 100,000 (×2, watching the server's RSS)");
     // As curl asks by default: no compression. (With gzip, next start compresses the stream on
     // the server's one thread; that cost is shown on its own line.)
     const getAll = async (baseId: string, expect: number, encoding = "identity") => {
-      const res = await fetch(`${server.url}/api/v1/bases/${baseId}/rows`, { headers: { "x-api-key": key, "accept-encoding": encoding } });
+      const res = await fetch(`${server.url}/api/v1/bases/${baseId}/rows`, {
+        headers: { "x-api-key": key, "accept-encoding": encoding },
+      });
       const buf = await res.arrayBuffer();
       if (!res.ok) throw new Error(`Get Rows → ${res.status}`);
       return { bytes: buf.byteLength, check: () => JSON.parse(new TextDecoder().decode(buf)).rows.length === expect };
@@ -181,7 +136,15 @@ async function benchStore(store: "pglite" | "postgres") {
       const r100 = Math.min(...get100k);
       const f100 = Math.min(...sel100k);
       figures.push(
-        { store, measure: "Add Rows 10,000 × 6 (one request)", value: ms(add), floor: ms(fAdd), ratio: `${(add / fAdd).toFixed(2)}×`, target: "≤ 3×", ok: add / fAdd <= 3 },
+        {
+          store,
+          measure: "Add Rows 10,000 × 6 (one request)",
+          value: ms(add),
+          floor: ms(fAdd),
+          ratio: `${(add / fAdd).toFixed(2)}×`,
+          target: "≤ 3×",
+          ok: add / fAdd <= 3,
+        },
         {
           store,
           measure: "Add Rows 10,000 into a new base beside 100,000 (floor: into the empty database)",
@@ -191,10 +154,42 @@ async function benchStore(store: "pglite" | "postgres") {
           target: "≥ 0.8×",
           ok: add / beside >= 0.8,
         },
-        { store, measure: "Get Rows 10,000", value: ms(r10), floor: ms(f10), ratio: `${(r10 / f10).toFixed(2)}×`, target: "≤ 2×", ok: r10 / f10 <= 2 },
-        { store, measure: "Get Rows 100,000", value: ms(r100), floor: ms(f100), ratio: `${(r100 / f100).toFixed(2)}×`, target: "≤ 2×", ok: r100 / f100 <= 2 },
-        { store, measure: "Get Rows 100,000, gzip-encoded", value: ms(gzip100k), floor: ms(f100), ratio: `${(gzip100k / f100).toFixed(2)}×`, target: "", ok: true },
-        { store, measure: "server RSS growth, streaming 100,000", value: `${(growth / 2 ** 20).toFixed(0)} MB`, floor: `${(rssBefore / 2 ** 20).toFixed(0)} MB before`, ratio: "", target: "< 150 MB", ok: growth < 150 * 2 ** 20 },
+        {
+          store,
+          measure: "Get Rows 10,000",
+          value: ms(r10),
+          floor: ms(f10),
+          ratio: `${(r10 / f10).toFixed(2)}×`,
+          target: "≤ 2×",
+          ok: r10 / f10 <= 2,
+        },
+        {
+          store,
+          measure: "Get Rows 100,000",
+          value: ms(r100),
+          floor: ms(f100),
+          ratio: `${(r100 / f100).toFixed(2)}×`,
+          target: "≤ 2×",
+          ok: r100 / f100 <= 2,
+        },
+        {
+          store,
+          measure: "Get Rows 100,000, gzip-encoded",
+          value: ms(gzip100k),
+          floor: ms(f100),
+          ratio: `${(gzip100k / f100).toFixed(2)}×`,
+          target: "",
+          ok: true,
+        },
+        {
+          store,
+          measure: "server RSS growth, streaming 100,000",
+          value: `${(growth / 2 ** 20).toFixed(0)} MB`,
+          floor: `${(rssBefore / 2 ** 20).toFixed(0)} MB before`,
+          ratio: "",
+          target: "< 150 MB",
+          ok: growth < 150 * 2 ** 20,
+        },
         {
           store,
           measure: "Get Row under load, requests/s",
@@ -213,7 +208,15 @@ async function benchStore(store: "pglite" | "postgres") {
           target: "≥ 0.7×",
           ok: update / insert >= 0.7,
         })),
-        { store, measure: "Get Row latency p50 / p99", value: `${getRow.p50} / ${getRow.p99} ms`, floor: `${floorRow.p50} / ${floorRow.p99} ms`, ratio: "", target: "", ok: true },
+        {
+          store,
+          measure: "Get Row latency p50 / p99",
+          value: `${getRow.p50} / ${getRow.p99} ms`,
+          floor: `${floorRow.p50} / ${floorRow.p99} ms`,
+          ratio: "",
+          target: "",
+          ok: true,
+        },
       );
     } finally {
       await driver.close();
@@ -223,37 +226,6 @@ async function benchStore(store: "pglite" | "postgres") {
     await pgdb?.drop().catch((e) => console.error("could not drop the bench database:", e));
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Rows/s of Update Rows and of Add Rows at the same batch size, in alternating rounds on one base
- * of 10,000 rows: every update changes all six cells of rows spread over the base.
- */
-async function updatesAgainstInserts(server: BenchServer, key: string, baseId: string) {
-  const listed = await call(server, key, "GET", `/api/v1/bases/${baseId}/rows`);
-  const ids: string[] = listed.rows.map((r: { id: string }) => r.id);
-  const out: { batch: number; update: number; insert: number }[] = [];
-  for (const batch of [1_000, 100]) {
-    const requests = batch === 1_000 ? 5 : 30;
-    let updated = 0;
-    let inserted = 0;
-    let updateMs = 0;
-    let insertMs = 0;
-    for (let round = 0; round < requests; round++) {
-      const pick = Array.from({ length: batch }, (_, i) => ids[(round * batch + i * 7) % ids.length]);
-      const update = { rows: pick.map((id, i) => ({ id, cells: cellsOf(round * batch + i + 500_000) })) };
-      const insert = { rows: Array.from({ length: batch }, (_, i) => ({ cells: cellsOf(round * batch + i + 900_000) })) };
-      updateMs += await timed(async () => {
-        const res = await call(server, key, "POST", `/api/v1/bases/${baseId}/update-rows`, update);
-        if (res.errors.length > 0) throw new Error(`Update Rows: ${JSON.stringify(res.errors[0])}`);
-      });
-      insertMs += await timed(() => call(server, key, "POST", `/api/v1/bases/${baseId}/add-rows`, insert));
-      updated += batch;
-      inserted += batch;
-    }
-    out.push({ batch, update: updated / (updateMs / 1000), insert: inserted / (insertMs / 1000) });
-  }
-  return out;
 }
 
 const reachable = (port: number) =>
@@ -266,9 +238,21 @@ const reachable = (port: number) =>
 
 function print() {
   const head = ["store", "measure", "Cellwright", "floor", "ratio", "target", ""];
-  const rows = figures.map((f) => [f.store, f.measure, f.value, f.floor, f.ratio, f.target, f.target ? (f.ok ? "ok" : "MISSED") : ""]);
+  const rows = figures.map((f) => [
+    f.store,
+    f.measure,
+    f.value,
+    f.floor,
+    f.ratio,
+    f.target,
+    f.target ? (f.ok ? "ok" : "MISSED") : "",
+  ]);
   const widths = head.map((_, i) => Math.max(...[head, ...rows].map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   console.log(`\n${line(head)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const r of rows) console.log(line(r));
 }

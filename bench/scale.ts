@@ -41,7 +41,11 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
 }
 
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => d.toString().includes("worker ready") && resolve(child));
     child.once("exit", (code) => reject(new Error(`worker exited with ${code}`)));
@@ -58,15 +62,43 @@ const stopWorker = (child: ChildProcess) =>
 async function setup(workers: number, llmUrl: string) {
   const db = await freshDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-scale-"));
-  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, OPENAI_BASE_URL: llmUrl, AI_MODEL: "openai:bench", AI_CONCURRENCY: "64", WORKER_CONCURRENCY: String(PER_WORKER), AI_RPM: "0" };
+  const env = {
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    OPENAI_BASE_URL: llmUrl,
+    AI_MODEL: "openai:bench",
+    AI_CONCURRENCY: "64",
+    WORKER_CONCURRENCY: String(PER_WORKER),
+    AI_RPM: "0",
+  };
   const rt = await createRuntime(loadConfig({ ...env, WORKER_IN_PROCESS: "false" }), { queue: "pg-boss" });
   const children: ChildProcess[] = [];
   for (let i = 0; i < workers; i++) children.push(await startWorker(env));
   const { workspace } = await createWorkspace(rt.db.prisma, "bench");
   const base = await inTransaction(rt, (w) =>
-    createBase(w, workspace.id, { baseName: "Bench", columns: [{ name: "Company", isPrimary: true }, { name: "First", isAiEnabled: true, inputColumns: ["Company"] }] }, []),
+    createBase(
+      w,
+      workspace.id,
+      {
+        baseName: "Bench",
+        columns: [
+          { name: "Company", isPrimary: true },
+          { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
+        ],
+      },
+      [],
+    ),
   );
-  const add = (n: number, from = 0) => inTransaction(rt, (w) => addRows(w, workspace.id, base.baseId, { rows: Array.from({ length: n }, (_, i) => ({ cells: { Company: `Company ${from + i}` } })) }, rt.config.runs));
+  const add = (n: number, from = 0) =>
+    inTransaction(rt, (w) =>
+      addRows(
+        w,
+        workspace.id,
+        base.baseId,
+        { rows: Array.from({ length: n }, (_, i) => ({ cells: { Company: `Company ${from + i}` } })) },
+        rt.config.runs,
+      ),
+    );
   const count = async (status: string) => rt.db.prisma.cell.count({ where: { sheetId: base.sheet.id, status } });
   return {
     rt,
@@ -91,7 +123,9 @@ async function untilDone(count: (s: string) => Promise<number>, n: number, timeo
       return;
     }
     if (Date.now() > deadline) {
-      throw new Error(`bench:scale: cells not finished in time (done ${done}, error ${error}, pending ${await count("pending")}, running ${await count("running")})`);
+      throw new Error(
+        `bench:scale: cells not finished in time (done ${done}, error ${error}, pending ${await count("pending")}, running ${await count("running")})`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -110,7 +144,12 @@ async function timedRun(workers: number, llmUrl: string): Promise<number> {
 }
 
 /** Single cells, one after another, on an idle worker: job created → cell started (database clock). */
-async function probe(rt: Runtime, add: (n: number, from: number) => Promise<unknown>, count: (s: string) => Promise<number>, n: number) {
+async function probe(
+  rt: Runtime,
+  add: (n: number, from: number) => Promise<unknown>,
+  count: (s: string) => Promise<number>,
+  n: number,
+) {
   for (let i = 0; i < n; i++) {
     await add(1, 1_000_000 + i);
     await untilDone(count, CELLS + i + 1, 30_000);
@@ -166,5 +205,9 @@ console.log(
   ]),
 );
 console.log(`\nspeed-up with 2 workers: ${(one / two).toFixed(2)}× (target ≥ 1.8×)`);
-console.log(`queue overhead, model latency 0: enqueue → start of a single cell p50 ${single.p50.toFixed(1)} ms, p95 ${single.p95.toFixed(1)} ms;`);
-console.log(`  ${CELLS} cells on one worker: ${amortised.toFixed(2)} ms per cell end to end (${(1000 / amortised).toFixed(0)} cells/s)`);
+console.log(
+  `queue overhead, model latency 0: enqueue → start of a single cell p50 ${single.p50.toFixed(1)} ms, p95 ${single.p95.toFixed(1)} ms;`,
+);
+console.log(
+  `  ${CELLS} cells on one worker: ${amortised.toFixed(2)} ms per cell end to end (${(1000 / amortised).toFixed(0)} cells/s)`,
+);

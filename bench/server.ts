@@ -28,7 +28,8 @@ function processTree(pid: number): number[] {
     parentOf.set(child, parent);
   }
   const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+  for (let i = 0; i < tree.length; i++)
+    for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
   return tree;
 }
 
@@ -48,9 +49,18 @@ try {
   await sleep(SETTLE_MS);
   const processes = processTree(empty.pid).length;
   const idleEmpty = treeRss(empty.pid);
-  const base = await call(empty, key, "POST", "/api/v1/bases", { baseName: "Bench", columns: [{ name: "Company", isPrimary: true }, { name: "Website", type: "url" }, { name: "Employees", type: "number" }] });
+  const base = await call(empty, key, "POST", "/api/v1/bases", {
+    baseName: "Bench",
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "Website", type: "url" },
+      { name: "Employees", type: "number" },
+    ],
+  });
   for (let i = 0; i < ROWS; i += BATCH) {
-    const rows = Array.from({ length: BATCH }, (_, j) => ({ cells: { Company: `Company ${i + j}`, Website: `https://c${i + j}.example`, Employees: String((i + j) % 5000) } }));
+    const rows = Array.from({ length: BATCH }, (_, j) => ({
+      cells: { Company: `Company ${i + j}`, Website: `https://c${i + j}.example`, Employees: String((i + j) % 5000) },
+    }));
     await call(empty, key, "POST", `/api/v1/bases/${base.baseId}/add-rows`, { rows });
   }
   await empty.stop();
@@ -70,7 +80,9 @@ try {
   // next build adds the type directories of a new build directory to tsconfig.json.
   const tsconfig = readFileSync("tsconfig.json", "utf8");
   const firstDataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-server-"));
-  const first = await startServer({ DATA_DIR: firstDataDir, API_KEY: key, NEXT_DIST_DIR: FIRST_DIST_DIR }).finally(() => writeFileSync("tsconfig.json", tsconfig));
+  const first = await startServer({ DATA_DIR: firstDataDir, API_KEY: key, NEXT_DIST_DIR: FIRST_DIST_DIR }).finally(() =>
+    writeFileSync("tsconfig.json", tsconfig),
+  );
   await first.stop();
   rmSync(firstDataDir, { recursive: true, force: true });
 
@@ -79,7 +91,12 @@ try {
   console.log(
     table([
       ["measure", "server", "floor", "goal"],
-      ["start to first answer, empty data directory", s(empty.startMs), `${s(floor.startMs)} (bare Node HTTP)`, "< 5 s"],
+      [
+        "start to first answer, empty data directory",
+        s(empty.startMs),
+        `${s(floor.startMs)} (bare Node HTTP)`,
+        "< 5 s",
+      ],
       ["start to first answer, 100,000 rows", s(full.startMs), s(floor.startMs), "< 5 s"],
       ["first start after npm ci (build, database template, start)", s(first.startMs), s(floor.startMs), "< 90 s"],
       ["processes", String(processes), "1", "1"],

@@ -5,8 +5,13 @@ import { createInterface } from "node:readline";
 const root = path.resolve(import.meta.dirname, "..");
 
 /** Starts the fake LLM as its own process, so its work does not share the engine's event loop. */
-export async function startFakeLlmProcess(args: string[]): Promise<{ baseUrl: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["test/support/fake-llm.ts", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+export async function startFakeLlmProcess(
+  args: string[],
+): Promise<{ baseUrl: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["test/support/fake-llm.ts", "--port", "0", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`fake LLM exited with ${code}`)));

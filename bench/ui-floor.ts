@@ -59,7 +59,9 @@ const page = (rows: number, columns: number) => `<!doctype html>
 /** Serves the floor page on 127.0.0.1; resolves with its URL and a way to stop it. */
 export async function serveFloor(rows: number, columns: number): Promise<{ url: string; close(): Promise<void> }> {
   const html = page(rows, columns);
-  const server: Server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  const server: Server = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };

@@ -70,7 +70,9 @@ async function heapSampler(page: Page) {
 async function measure(page: Page, url: string, live: (ms: number) => Promise<void>): Promise<Figures> {
   await page.goto(url);
   const heap = await heapSampler(page);
-  await page.waitForFunction(() => (window as unknown as { __firstRows: number | null }).__firstRows !== null, null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { __firstRows: number | null }).__firstRows !== null, null, {
+    timeout: 60_000,
+  });
   const firstRowsMs = await page.evaluate(() => (window as unknown as { __firstRows: number }).__firstRows);
   const jumpMs = await page.evaluate((at) => (window as any).__bench.jump(at), JUMP_AT);
   await page.evaluate(() => (window as any).__bench.toTop());
@@ -78,15 +80,30 @@ async function measure(page: Page, url: string, live: (ms: number) => Promise<vo
   const s = await page.evaluate(([steps, ms]) => (window as any).__bench.scroll(steps, ms), [STEPS, SCROLL_MS]);
   await page.evaluate(() => (window as any).__bench.toTop());
   await sleep(1_000);
-  const [gaps] = await Promise.all([page.evaluate((ms) => (window as any).__bench.frames(ms), LIVE_MS) as Promise<number[]>, live(LIVE_MS)]);
+  const [gaps] = await Promise.all([
+    page.evaluate((ms) => (window as any).__bench.frames(ms), LIVE_MS) as Promise<number[]>,
+    live(LIVE_MS),
+  ]);
   const loaded = await page
+    // biome-ignore lint/performance/useDomNodeTextContent: only rendered text counts; textContent also holds inline scripts.
     .waitForFunction(() => !/Loading/.test(document.body.innerText), null, { timeout: LOAD_WAIT_MS })
-    .then(async () => (await page.evaluate(([steps, ms]) => (window as any).__bench.scroll(steps, ms), [STEPS, SCROLL_MS])).gaps as number[], () => null);
+    .then(
+      async () =>
+        (await page.evaluate(([steps, ms]) => (window as any).__bench.scroll(steps, ms), [STEPS, SCROLL_MS]))
+          .gaps as number[],
+      () => null,
+    );
   return {
     loadedP95: loaded && quantile(loaded, 0.95),
     firstRowsMs,
     jumpMs,
-    scroll: { p95: quantile(s.gaps, 0.95), max: Math.max(...s.gaps), blank: s.blank, seen: s.seen, settleMs: s.settleMs },
+    scroll: {
+      p95: quantile(s.gaps, 0.95),
+      max: Math.max(...s.gaps),
+      blank: s.blank,
+      seen: s.seen,
+      settleMs: s.settleMs,
+    },
     liveP95: quantile(gaps, 0.95),
     liveMax: Math.max(...gaps),
     heap: await heap.stop(),
@@ -107,7 +124,9 @@ async function changeCells(server: BenchServer, key: string, baseId: string, ids
       return { id: ids[(n * 7) % LIVE_SPREAD], cells: { [`Field ${1 + (n % FIELDS)}`]: `live ${n}` } };
     });
     if (inFlight.size >= 4) await Promise.race(inFlight);
-    const sent = call(server, key, "POST", `/api/v1/bases/${baseId}/update-rows`, { rows }).finally(() => inFlight.delete(sent));
+    const sent = call(server, key, "POST", `/api/v1/bases/${baseId}/update-rows`, { rows }).finally(() =>
+      inFlight.delete(sent),
+    );
     inFlight.add(sent);
     const wait = tick + LIVE_EVERY_MS - Date.now();
     if (wait > 0) await sleep(wait);
@@ -148,7 +167,15 @@ const server = await startServer({ DATA_DIR: dataDir, API_KEY: key, UI_AUTO_LOGI
 const floorServer = await serveFloor(ROWS, 2 + FIELDS);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 try {
   const t0 = performance.now();
@@ -156,7 +183,7 @@ try {
   console.log(`seeded ${ROWS.toLocaleString()} rows in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
   const floorPage = await newPage(browser);
-  const floor = await measure(floorPage, floorServer.url + "?live=1", (ms) => sleep(ms));
+  const floor = await measure(floorPage, `${floorServer.url}?live=1`, (ms) => sleep(ms));
   await floorPage.context().close();
 
   const page = await newPage(browser);
@@ -165,37 +192,102 @@ try {
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((u) => !u.pathname.startsWith("/sign-in"));
   let changed = { cells: 0, perSecond: 0 };
-  const grid = await measure(page, `${server.url}/bases/${baseId}`, async (ms) => void (changed = await changeCells(server, key, baseId, ids, ms)));
+  const grid = await measure(
+    page,
+    `${server.url}/bases/${baseId}`,
+    async (ms) => void (changed = await changeCells(server, key, baseId, ids, ms)),
+  );
   // The last value written to the first row must reach the screen: live updates still arrive.
   await page.evaluate(() => (window as any).__bench.toTop());
-  const lastOfRow1 = Array.from({ length: changed.cells }, (_, i) => i + 1).filter((n) => (n * 7) % LIVE_SPREAD === 0).pop();
+  const lastOfRow1 = Array.from({ length: changed.cells }, (_, i) => i + 1)
+    .filter((n) => (n * 7) % LIVE_SPREAD === 0)
+    .pop();
   const liveArrived = lastOfRow1
     ? await page
-        .waitForFunction(([n, col]) => (window as any).__bench.cell(1, col) === `live ${n}`, [lastOfRow1, 3 + (lastOfRow1 % FIELDS)] as const, { timeout: 10_000 })
-        .then(() => true, () => false)
+        .waitForFunction(
+          ([n, col]) => (window as any).__bench.cell(1, col) === `live ${n}`,
+          [lastOfRow1, 3 + (lastOfRow1 % FIELDS)] as const,
+          { timeout: 10_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        )
     : false;
 
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   const met = (ok: boolean) => (ok ? "met" : "MISSED");
-  console.log(`\nbench:ui — the grid on ${ROWS.toLocaleString()} rows in Chromium, against a plain-DOM virtual list (floor)\n`);
+  console.log(
+    `\nbench:ui — the grid on ${ROWS.toLocaleString()} rows in Chromium, against a plain-DOM virtual list (floor)\n`,
+  );
   console.log(
     table([
       ["measure", "grid", "floor", "goal", ""],
-      ["navigation to first rows visible", ms(grid.firstRowsMs), ms(floor.firstRowsMs), `< ${ms(GOALS.firstRowsMs)}`, met(grid.firstRowsMs < GOALS.firstRowsMs)],
-      [`jump to ${JUMP_AT * 100}% of the base right after: loaded rows in view after`, ms(grid.jumpMs), ms(floor.jumpMs), "", ""],
-      [`scroll top to bottom in ${SCROLL_MS / 1000} s: frame time p95`, ms(grid.scroll.p95), ms(floor.scroll.p95), `< ${GOALS.p95Ms} ms`, met(grid.scroll.p95 < GOALS.p95Ms)],
+      [
+        "navigation to first rows visible",
+        ms(grid.firstRowsMs),
+        ms(floor.firstRowsMs),
+        `< ${ms(GOALS.firstRowsMs)}`,
+        met(grid.firstRowsMs < GOALS.firstRowsMs),
+      ],
+      [
+        `jump to ${JUMP_AT * 100}% of the base right after: loaded rows in view after`,
+        ms(grid.jumpMs),
+        ms(floor.jumpMs),
+        "",
+        "",
+      ],
+      [
+        `scroll top to bottom in ${SCROLL_MS / 1000} s: frame time p95`,
+        ms(grid.scroll.p95),
+        ms(floor.scroll.p95),
+        `< ${GOALS.p95Ms} ms`,
+        met(grid.scroll.p95 < GOALS.p95Ms),
+      ],
       ["  frame time max", ms(grid.scroll.max), ms(floor.scroll.max), "", ""],
-      ["  frame time p95, the same scroll once every row is loaded", grid.loadedP95 === null ? "not loaded" : ms(grid.loadedP95), floor.loadedP95 === null ? "" : ms(floor.loadedP95), "", ""],
-      [`  steps with no loaded row in view (of ${STEPS})`, grid.scroll.blank, floor.scroll.blank, "few", met(grid.scroll.blank <= STEPS / 20)],
+      [
+        "  frame time p95, the same scroll once every row is loaded",
+        grid.loadedP95 === null ? "not loaded" : ms(grid.loadedP95),
+        floor.loadedP95 === null ? "" : ms(floor.loadedP95),
+        "",
+        "",
+      ],
+      [
+        `  steps with no loaded row in view (of ${STEPS})`,
+        grid.scroll.blank,
+        floor.scroll.blank,
+        "few",
+        met(grid.scroll.blank <= STEPS / 20),
+      ],
       ["  distinct rows seen loaded along the way", grid.scroll.seen, floor.scroll.seen, "", ""],
-      ["  after the last step, loaded rows at the bottom in", ms(grid.scroll.settleMs), ms(floor.scroll.settleMs), "< 1000 ms", met(grid.scroll.settleMs < 1_000)],
-      ["JS heap, peak (CDP JSHeapUsedSize)", mb(grid.heap), mb(floor.heap), `< ${mb(GOALS.heapBytes)}`, met(grid.heap < GOALS.heapBytes)],
-      [`1,000 cells/s changing for ${LIVE_MS / 1000} s: frame time p95`, ms(grid.liveP95), ms(floor.liveP95), `< ${GOALS.p95Ms} ms`, met(grid.liveP95 < GOALS.p95Ms)],
+      [
+        "  after the last step, loaded rows at the bottom in",
+        ms(grid.scroll.settleMs),
+        ms(floor.scroll.settleMs),
+        "< 1000 ms",
+        met(grid.scroll.settleMs < 1_000),
+      ],
+      [
+        "JS heap, peak (CDP JSHeapUsedSize)",
+        mb(grid.heap),
+        mb(floor.heap),
+        `< ${mb(GOALS.heapBytes)}`,
+        met(grid.heap < GOALS.heapBytes),
+      ],
+      [
+        `1,000 cells/s changing for ${LIVE_MS / 1000} s: frame time p95`,
+        ms(grid.liveP95),
+        ms(floor.liveP95),
+        `< ${GOALS.p95Ms} ms`,
+        met(grid.liveP95 < GOALS.p95Ms),
+      ],
       ["  frame time max", ms(grid.liveMax), ms(floor.liveMax), "", ""],
       ["  the last change shown on screen", liveArrived ? "yes" : "no", "", "yes", met(liveArrived)],
     ]),
   );
-  console.log(`\n${changed.cells.toLocaleString()} cells changed through Update Rows during the live phase, ${changed.perSecond.toFixed(0)} a second.`);
+  console.log(
+    `\n${changed.cells.toLocaleString()} cells changed through Update Rows during the live phase, ${changed.perSecond.toFixed(0)} a second.`,
+  );
 } finally {
   await browser.close();
   await floorServer.close();

@@ -13,7 +13,10 @@ export function AppHeader({ children }: { children?: React.ReactNode }) {
   }
   return (
     <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 bg-white px-3 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900">
-      <Link href="/" className="flex items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-indigo-500">
+      <Link
+        href="/"
+        className="flex items-center gap-2 rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-indigo-500"
+      >
         <span className="grid size-7 place-items-center rounded-md bg-indigo-600 text-white">
           <TableIcon />
         </span>

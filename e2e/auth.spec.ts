@@ -33,7 +33,10 @@ test("a deep link survives sign-in, and sign-out ends the session", async ({ pag
 
 test("the bases page creates, renames and deletes bases", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("button", { name: /^(New base|Create your first base)$/ }).first().click();
+  await page
+    .getByRole("button", { name: /^(New base|Create your first base)$/ })
+    .first()
+    .click();
   await page.getByLabel("Name", { exact: true }).fill("Rename me");
   await page.getByRole("button", { name: "Create base" }).click();
   await page.waitForURL(/\/bases\//);
@@ -50,6 +53,9 @@ test("the bases page creates, renames and deletes bases", async ({ page }) => {
   await expect(item).toContainText("1 column");
 
   await page.getByRole("button", { name: "Delete Renamed base" }).click();
-  await page.getByRole("dialog", { name: "Delete “Renamed base”?" }).getByRole("button", { name: "Delete base" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete “Renamed base”?" })
+    .getByRole("button", { name: "Delete base" })
+    .click();
   await expect(link).toBeHidden();
 });

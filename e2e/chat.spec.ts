@@ -25,12 +25,16 @@ test("the chat creates a base, shows tool calls, and the new columns fill live",
   // When the turn ends the app opens the new base, with the history in the panel.
   await page.waitForURL(/\/bases\/[A-Za-z0-9]{8}$/, { timeout: 30_000 });
   await expect(page.getByRole("heading", { name: "Research" })).toBeVisible();
-  for (const name of ["Company", "Website", "Summary"]) await expect(grid(page).locator(`[data-column="${name}"]`)).toBeVisible();
+  for (const name of ["Company", "Website", "Summary"])
+    await expect(grid(page).locator(`[data-column="${name}"]`)).toBeVisible();
   await expect(panel.getByRole("log")).toContainText("Your table is ready");
   await expect(panel.getByRole("article")).toHaveCount(4);
 
   // Paste 20 rows; the AI column goes from spinner to value without a reload.
-  const tsv = ["Company\tWebsite", ...Array.from({ length: 20 }, (_, i) => `Company ${i + 1}\tcompany${i + 1}.example`)].join("\n");
+  const tsv = [
+    "Company\tWebsite",
+    ...Array.from({ length: 20 }, (_, i) => `Company ${i + 1}\tcompany${i + 1}.example`),
+  ].join("\n");
   await grid(page).focus();
   await grid(page).evaluate((el, text) => {
     const data = new DataTransfer();

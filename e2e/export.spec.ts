@@ -12,7 +12,7 @@ test("export a base to CSV from the toolbar, all rows and the current view", asy
     { name: "Note", type: "long-text" },
   ]);
   await api.addRows(base.baseId, [
-    { Company: "Acme, Inc.", Employees: "120", Note: "=HYPERLINK(\"x\")" },
+    { Company: "Acme, Inc.", Employees: "120", Note: '=HYPERLINK("x")' },
     { Company: "Zoë Café", Employees: "-4", Note: "line one\nline two" },
     { Company: "Globex", Employees: "40", Note: "" },
   ]);
@@ -24,7 +24,10 @@ test("export a base to CSV from the toolbar, all rows and the current view", asy
   await dialog.getByLabel(/^CSV/).check();
   await dialog.getByLabel("All rows").check();
   await page.screenshot({ path: path.join(ARTIFACTS, "export-dialog.png") });
-  const [all] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download" }).click()]);
+  const [all] = await Promise.all([
+    page.waitForEvent("download"),
+    dialog.getByRole("button", { name: "Download" }).click(),
+  ]);
   expect(all.suggestedFilename()).toBe("Export — Zürich.csv");
   const text = await readFile((await all.path())!, "utf8");
   expect(text).toBe(
@@ -38,7 +41,10 @@ test("export a base to CSV from the toolbar, all rows and the current view", asy
   await page.goto(`/bases/${base.baseId}?sort=-Employees&q=${encodeURIComponent("o")}`);
   await page.getByRole("button", { name: "Export" }).click();
   await expect(dialog.getByLabel(/The current view/)).toBeChecked();
-  const [view] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download" }).click()]);
+  const [view] = await Promise.all([
+    page.waitForEvent("download"),
+    dialog.getByRole("button", { name: "Download" }).click(),
+  ]);
   const rows = (await readFile((await view.path())!, "utf8")).split("\r\n").map((line) => line.split(",")[0]);
   expect(rows).toEqual(["\uFEFFCompany", "Globex", "Zoë Café", ""]);
   await expect(dialog).toBeHidden();

@@ -15,11 +15,23 @@ async function seed(api: Api, name: string) {
     { name: "Company", type: "short-text", isPrimary: true },
     { name: "Employees", type: "number" },
     { name: "Country", type: "select", columnOptions: { options: COUNTRIES } },
-    { name: "Products", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], tools: ["scrape-url"], instructions: "What does it sell?" },
+    {
+      name: "Products",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      tools: ["scrape-url"],
+      instructions: "What does it sell?",
+    },
   ]);
   const rows = Array.from({ length: ROWS }, (_, k) => {
     const i = k + 1;
-    return { Company: `Company ${pad(i)}`, Employees: String(i), Country: COUNTRIES[i % 3], ...(i % 400 === 0 ? {} : { Products: "Widgets" }) };
+    return {
+      Company: `Company ${pad(i)}`,
+      Employees: String(i),
+      Country: COUNTRIES[i % 3],
+      ...(i % 400 === 0 ? {} : { Products: "Widgets" }),
+    };
   });
   await api.addRows(base.baseId, rows);
   return base;
@@ -116,7 +128,11 @@ test("review mode walks the low-confidence cells: accept, edit, undo, move, re-r
   test.setTimeout(180_000);
   const base = await seed(api, "Review");
   const reviewFilter = { filter: { column: "Products", needsReview: true }, limit: 1, count: true };
-  await expect.poll(async () => (await api.call("POST", `/api/v1/bases/${base.baseId}/rows/query`, reviewFilter)).total, { timeout: 90_000 }).toBe(12);
+  await expect
+    .poll(async () => (await api.call("POST", `/api/v1/bases/${base.baseId}/rows/query`, reviewFilter)).total, {
+      timeout: 90_000,
+    })
+    .toBe(12);
 
   await signIn(page, `/bases/${base.baseId}`);
   const toggle = page.getByRole("button", { name: /Needs review/ });

@@ -12,10 +12,15 @@ test("sign in, create a base, add columns, add, paste, edit and delete rows", as
   const session = cookies.find((c) => c.name === "cellwright_session");
   expect(session?.httpOnly).toBe(true);
   expect(session?.sameSite).toBe("Strict");
-  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain("cw_");
+  expect(
+    await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+  ).not.toContain("cw_");
 
   // Create a base.
-  await page.getByRole("button", { name: /^(New base|Create your first base)$/ }).first().click();
+  await page
+    .getByRole("button", { name: /^(New base|Create your first base)$/ })
+    .first()
+    .click();
   await page.getByLabel("Name", { exact: true }).fill("Companies");
   await page.getByRole("button", { name: "Create base" }).click();
   await page.waitForURL(/\/bases\/[A-Za-z0-9]{8}$/);
@@ -50,7 +55,8 @@ test("sign in, create a base, add columns, add, paste, edit and delete rows", as
     await d.getByLabel(/Web search/).check();
     await d.getByLabel(/Model/).fill("openai:gpt-4.1-mini");
   });
-  for (const name of ["Website", "Employees", "Summary"]) await expect(grid(page).locator(`[data-column="${name}"]`)).toBeVisible();
+  for (const name of ["Website", "Employees", "Summary"])
+    await expect(grid(page).locator(`[data-column="${name}"]`)).toBeVisible();
   await expect(grid(page).locator('[data-column="Summary"]').getByText("AI")).toBeVisible();
 
   // A dependency cycle is refused by the API and shown next to the inputs.
@@ -73,7 +79,12 @@ test("sign in, create a base, add columns, add, paste, edit and delete rows", as
   await expect(name1).toHaveText("Acme");
 
   // Paste rows from a spreadsheet: a header line maps the columns.
-  const tsv = ["Name\tWebsite\tEmployees", "Globex\tglobex.com\t1200", "Initech\tinitech.com\t300", "Umbrella\tumbrella.example\t50000"].join("\n");
+  const tsv = [
+    "Name\tWebsite\tEmployees",
+    "Globex\tglobex.com\t1200",
+    "Initech\tinitech.com\t300",
+    "Umbrella\tumbrella.example\t50000",
+  ].join("\n");
   await grid(page).focus();
   await grid(page).evaluate((el, text) => {
     const data = new DataTransfer();

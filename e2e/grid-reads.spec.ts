@@ -13,7 +13,10 @@ test("a dropped read and a server error are tried again, and the rows still arri
     { name: "Name", type: "short-text", isPrimary: true },
     { name: "N", type: "number" },
   ]);
-  await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Name: `Row ${i + 1}`, N: String(i + 1) })));
+  await api.addRows(
+    base.baseId,
+    Array.from({ length: ROWS }, (_, i) => ({ Name: `Row ${i + 1}`, N: String(i + 1) })),
+  );
 
   // The first two reads after the first page fail: one dropped, one answered 503.
   const failures: string[] = [];
@@ -22,7 +25,11 @@ test("a dropped read and a server error are tried again, and the rows still arri
     if (body.count || failures.length >= 2) return route.continue();
     failures.push(failures.length === 0 ? "dropped" : "503");
     if (failures.length === 1) return route.abort("connectionreset");
-    return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }) });
+    return route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }),
+    });
   });
 
   await signIn(page, `/bases/${base.baseId}`);
@@ -37,13 +44,21 @@ test("a dropped read and a server error are tried again, and the rows still arri
 
 test("a first read the server fails is tried again", async ({ page, api }) => {
   const base = await api.createBase("Grid first read", [{ name: "Name", type: "short-text", isPrimary: true }]);
-  await api.addRows(base.baseId, Array.from({ length: 50 }, (_, i) => ({ Name: `Row ${i + 1}` })));
+  await api.addRows(
+    base.baseId,
+    Array.from({ length: 50 }, (_, i) => ({ Name: `Row ${i + 1}` })),
+  );
   // The first page (the one that counts the rows) fails twice: a 503, then a dropped connection.
   let failed = 0;
   await page.route(`**/api/v1/bases/${base.baseId}/rows/query`, async (route) => {
     const body = JSON.parse(route.request().postData() ?? "{}") as { count?: boolean };
     if (!body.count || failed >= 2) return route.continue();
-    if (failed++ === 0) return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }) });
+    if (failed++ === 0)
+      return route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }),
+      });
     return route.abort("connectionreset");
   });
   await signIn(page, `/bases/${base.baseId}`);
@@ -65,7 +80,11 @@ test("a read of rows added elsewhere that the server fails is tried again", asyn
     const body = JSON.parse(route.request().postData() ?? "{}") as { count?: boolean; offset?: number };
     if (!body.count || !body.offset || failed > 0) return route.continue();
     failed++;
-    return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }) });
+    return route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "unavailable", message: "Try again." } }),
+    });
   });
   await api.addRows(base.baseId, [{ Name: "Row 4" }, { Name: "Row 5" }]);
   await expect(await cellAt(page, 5, "Name")).toHaveText("Row 5", { timeout: 15_000 });
@@ -75,11 +94,18 @@ test("a read of rows added elsewhere that the server fails is tried again", asyn
 
 test("a read the server refuses stops the reads and says why", async ({ page, api }) => {
   const base = await api.createBase("Grid refusal", [{ name: "Name", type: "short-text", isPrimary: true }]);
-  await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Name: `Row ${i + 1}` })));
+  await api.addRows(
+    base.baseId,
+    Array.from({ length: ROWS }, (_, i) => ({ Name: `Row ${i + 1}` })),
+  );
   await page.route(`**/api/v1/bases/${base.baseId}/rows/query`, async (route) => {
     const body = JSON.parse(route.request().postData() ?? "{}") as { count?: boolean };
     if (body.count) return route.continue();
-    return route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ error: { code: "forbidden", message: "Not for you." } }) });
+    return route.fulfill({
+      status: 403,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "forbidden", message: "Not for you." } }),
+    });
   });
   await signIn(page, `/bases/${base.baseId}`);
   await expect(await cellAt(page, 1, "Name")).toHaveText("Row 1");
@@ -89,11 +115,27 @@ test("a read the server refuses stops the reads and says why", async ({ page, ap
 test("a cell that finished before the live stream connected still shows its value", async ({ page, api }) => {
   const base = await api.createBase("Unseen finish", [
     { name: "Company", type: "short-text", isPrimary: true },
-    { name: "Products", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], tools: ["scrape-url"], instructions: "What does it sell?" },
+    {
+      name: "Products",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      tools: ["scrape-url"],
+      instructions: "What does it sell?",
+    },
   ]);
   const { rows } = await api.addRows(base.baseId, [{ Company: "Acme" }]);
   await expect
-    .poll(async () => (await api.call<{ cells: Record<string, { status?: string }> }>("GET", `/api/v1/bases/${base.baseId}/rows/${rows[0].id}?expand=true`)).cells.Products?.status, { timeout: 30_000 })
+    .poll(
+      async () =>
+        (
+          await api.call<{ cells: Record<string, { status?: string }> }>(
+            "GET",
+            `/api/v1/bases/${base.baseId}/rows/${rows[0].id}?expand=true`,
+          )
+        ).cells.Products?.status,
+      { timeout: 30_000 },
+    )
     .toBe("done");
   // The first page answers as it would have had it been read while the cell still ran: the event
   // that the cell finished went out before the grid's live stream existed.

@@ -13,7 +13,9 @@ test("import a CSV through the UI and watch it land", async ({ page, api }) => {
   await signIn(page, "/");
   await page.getByRole("button", { name: "New base from file" }).click();
   const dialog = page.getByRole("dialog", { name: "New base from file" });
-  await dialog.getByLabel("File to import").setInputFiles({ name: "Leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await dialog
+    .getByLabel("File to import")
+    .setInputFiles({ name: "Leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
 
   const preview = dialog.getByRole("table", { name: "Import preview" });
   await expect(preview).toBeVisible();
@@ -40,7 +42,11 @@ test("import a CSV through the UI and watch it land", async ({ page, api }) => {
   // Import again from the toolbar, on the merge key: two rows change, one line is skipped.
   await page.getByRole("toolbar", { name: "Table actions" }).getByRole("button", { name: "Import" }).click();
   const again = page.getByRole("dialog", { name: "Import a file" });
-  await again.getByLabel("File to import").setInputFiles({ name: "fix.csv", mimeType: "text/csv", buffer: Buffer.from("Email,Company,Active\np1@x.test,Renamed,no\np2@x.test,Also,yes\nbroken,,maybe\n") });
+  await again.getByLabel("File to import").setInputFiles({
+    name: "fix.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("Email,Company,Active\np1@x.test,Renamed,no\np2@x.test,Also,yes\nbroken,,maybe\n"),
+  });
   await again.getByLabel("Merge key").selectOption("Email");
   await again.getByRole("button", { name: "Import 3 lines" }).click();
   const result = again.getByTestId("import-progress");
@@ -50,7 +56,10 @@ test("import a CSV through the UI and watch it land", async ({ page, api }) => {
   await page.screenshot({ path: `${ARTIFACTS}/import-merge.png` });
   await again.getByRole("button", { name: "Close" }).click();
   await expect(page.getByText("Renamed")).toBeVisible();
-  const rows = await api.call<{ rows: { cells: Record<string, string> }[] }>("GET", `/api/v1/bases/${(await page.url()).split("/bases/")[1]}/rows`);
+  const rows = await api.call<{ rows: { cells: Record<string, string> }[] }>(
+    "GET",
+    `/api/v1/bases/${(await page.url()).split("/bases/")[1]}/rows`,
+  );
   expect(rows.rows).toHaveLength(LINES);
 });
 
@@ -60,17 +69,25 @@ test("a CSV imported through the UI exports back as the same file", async ({ pag
   await signIn(page, "/");
   await page.getByRole("button", { name: "New base from file" }).click();
   const dialog = page.getByRole("dialog", { name: "New base from file" });
-  await dialog.getByLabel("File to import").setInputFiles({ name: "Round trip.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await dialog
+    .getByLabel("File to import")
+    .setInputFiles({ name: "Round trip.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await dialog.getByRole("button", { name: "Import 500 lines" }).click();
   await expect(dialog.getByTestId("import-progress")).toHaveAttribute("data-status", "done", { timeout: 60_000 });
   await dialog.getByRole("button", { name: "Open base" }).click();
   await expect(page.getByText("500 rows", { exact: true })).toBeVisible({ timeout: 30_000 });
 
-  await page.getByRole("toolbar", { name: "Table actions" }).getByRole("button", { name: "Export", exact: true }).click();
+  await page
+    .getByRole("toolbar", { name: "Table actions" })
+    .getByRole("button", { name: "Export", exact: true })
+    .click();
   const exporting = page.getByRole("dialog", { name: "Export rows" });
   await exporting.getByLabel(/^CSV/).check();
   await exporting.getByLabel("All rows").check();
-  const [file] = await Promise.all([page.waitForEvent("download"), exporting.getByRole("button", { name: "Download" }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    exporting.getByRole("button", { name: "Download" }).click(),
+  ]);
   expect(file.suggestedFilename()).toBe("Round trip.csv");
   const exported = await readFile((await file.path())!, "utf8");
   expect(exported).toBe(`\uFEFF${csv}`);

@@ -26,9 +26,13 @@ test("a late answer to an older refetch does not overwrite a newer value", async
     });
   });
 
-  await api.call("POST", `/api/v1/bases/${base.baseId}/update-rows`, { rows: [{ id: rowId, cells: { Note: "older" } }] });
+  await api.call("POST", `/api/v1/bases/${base.baseId}/update-rows`, {
+    rows: [{ id: rowId, cells: { Note: "older" } }],
+  });
   await firstRead;
-  await api.call("POST", `/api/v1/bases/${base.baseId}/update-rows`, { rows: [{ id: rowId, cells: { Note: "newer" } }] });
+  await api.call("POST", `/api/v1/bases/${base.baseId}/update-rows`, {
+    rows: [{ id: rowId, cells: { Note: "newer" } }],
+  });
   await expect(note).toHaveText("newer");
   await held!();
   // Give the late answer time to be applied, were it applied.
@@ -45,7 +49,10 @@ test("changes faster than the reads keep the refetches bounded", async ({ page, 
     { name: "Company", type: "short-text", isPrimary: true },
     { name: "Note", type: "short-text" },
   ]);
-  const { rows } = await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Company: `C${i + 1}`, Note: "start" })));
+  const { rows } = await api.addRows(
+    base.baseId,
+    Array.from({ length: ROWS }, (_, i) => ({ Company: `C${i + 1}`, Note: "start" })),
+  );
   await signIn(page, `/bases/${base.baseId}`);
   await expect(page.locator('[data-live="live"]')).toBeVisible();
   const note = await cellAt(page, 1, "Note");
@@ -67,7 +74,9 @@ test("changes faster than the reads keep the refetches bounded", async ({ page, 
   let readsBeforeLast = 0;
   for (let n = 1; n <= CHANGES; n++) {
     readsBeforeLast = reads;
-    await api.call("POST", `/api/v1/bases/${base.baseId}/update-rows`, { rows: rows.map((r) => ({ id: r.id, cells: { Note: `v${n}` } })) });
+    await api.call("POST", `/api/v1/bases/${base.baseId}/update-rows`, {
+      rows: rows.map((r) => ({ id: r.id, cells: { Note: `v${n}` } })),
+    });
     await page.waitForTimeout(150);
   }
   await expect(note).toHaveText(`v${CHANGES}`, { timeout: 15_000 });

@@ -6,8 +6,20 @@ import { ARTIFACTS, cellAt, expect, grid, signIn, test } from "./support/fixture
 test("AI cells go from spinner to value live, with confidence, details and error tooltips", async ({ page, api }) => {
   const base = await api.createBase("Live companies", [
     { name: "Company", type: "short-text", isPrimary: true },
-    { name: "Summary", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Say what the company does." },
-    { name: "Broken", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Always fails. [[fake:status=500]]" },
+    {
+      name: "Summary",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      instructions: "Say what the company does.",
+    },
+    {
+      name: "Broken",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      instructions: "Always fails. [[fake:status=500]]",
+    },
   ]);
   await signIn(page, `/bases/${base.baseId}`);
   await expect(page.locator('[data-live="live"]')).toBeVisible();
@@ -42,7 +54,9 @@ test("AI cells go from spinner to value live, with confidence, details and error
   // Each toggle reads the rows again; the next step waits until they are in (an edit started
   // before would be lost to the new rows).
   const toggleReview = async () => {
-    const reread = page.waitForResponse((r) => r.url().endsWith("/rows/query") && r.request().postDataJSON()?.count === true);
+    const reread = page.waitForResponse(
+      (r) => r.url().endsWith("/rows/query") && r.request().postDataJSON()?.count === true,
+    );
     await page.getByRole("button", { name: /Needs review/ }).click();
     await reread;
     await expect(grid(page)).toHaveAttribute("aria-busy", "false");
@@ -66,7 +80,13 @@ test("AI cells go from spinner to value live, with confidence, details and error
 test("a cell the engine is running shows a spinner", async ({ page, api }) => {
   const base = await api.createBase("Slow", [
     { name: "Company", type: "short-text", isPrimary: true },
-    { name: "Slow", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Take your time. [[fake:delay=2500]]" },
+    {
+      name: "Slow",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      instructions: "Take your time. [[fake:delay=2500]]",
+    },
   ]);
   await signIn(page, `/bases/${base.baseId}`);
   await expect(page.locator('[data-live="live"]')).toBeVisible();

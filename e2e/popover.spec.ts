@@ -7,7 +7,14 @@ import { ARTIFACTS, cellAt, expect, signIn, test } from "./support/fixtures";
 test("the popover shows sources as links with excerpts, and low confidence is tinted", async ({ page, api }) => {
   const base = await api.createBase("Sourced", [
     { name: "Company", type: "short-text", isPrimary: true },
-    { name: "Products", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], tools: ["scrape-url"], instructions: "What does it sell?" },
+    {
+      name: "Products",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      tools: ["scrape-url"],
+      instructions: "What does it sell?",
+    },
   ]);
   await api.addRows(base.baseId, [{ Company: "Acme" }, { Company: "Globex", Products: "Nuclear equipment" }]);
 
@@ -41,7 +48,9 @@ test("the popover shows sources as links with excerpts, and low confidence is ti
   // Lowering the threshold under 42% removes the tint; the setting is saved on the base.
   await (await cellAt(page, 2, "Company")).click();
   await expect(products).toHaveClass(/bg-amber-50/);
-  const saved = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().endsWith(`/api/v1/bases/${base.baseId}`));
+  const saved = page.waitForResponse(
+    (r) => r.request().method() === "PATCH" && r.url().endsWith(`/api/v1/bases/${base.baseId}`),
+  );
   await page.getByLabel("Low confidence below").fill("40");
   await page.getByLabel("Low confidence below").press("Enter");
   expect((await saved).status()).toBe(200);

@@ -21,13 +21,27 @@ interface RowsAnswer {
 async function seed(api: Api) {
   const base = await api.createBase("Quality", [
     { name: "Company", type: "short-text", isPrimary: true },
-    { name: "Sector", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: V1, columnOptions: { model: MODEL } },
+    {
+      name: "Sector",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      instructions: V1,
+      columnOptions: { model: MODEL },
+    },
   ]);
   const sector = base.sheetColumns.find((c) => c.name === "Sector")!;
-  await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, k) => ({ Company: leadName(k + 1) })));
+  await api.addRows(
+    base.baseId,
+    Array.from({ length: ROWS }, (_, k) => ({ Company: leadName(k + 1) })),
+  );
   const rowsPath = `/api/v1/bases/${base.baseId}/rows?expand=true&limit=100`;
   await expect
-    .poll(async () => (await api.call<RowsAnswer>("GET", rowsPath)).rows.filter((r) => r.cells.Sector?.status === "done").length, { timeout: 60_000 })
+    .poll(
+      async () =>
+        (await api.call<RowsAnswer>("GET", rowsPath)).rows.filter((r) => r.cells.Sector?.status === "done").length,
+      { timeout: 60_000 },
+    )
     .toBe(ROWS);
   const { rows } = await api.call<RowsAnswer>("GET", rowsPath);
   const byLead = new Map(rows.map((r) => [Number(/\d+$/.exec(r.cells.Company.value)?.[0]), r.id]));
@@ -35,7 +49,9 @@ async function seed(api: Api) {
   const cells = Array.from({ length: REVIEWED }, (_, k) => {
     const i = k + 1;
     const rowId = byLead.get(i)!;
-    return i % 4 === 0 ? { rowId, columnId: sector.id, action: "edit", value: truth(i) } : { rowId, columnId: sector.id, action: "accept" };
+    return i % 4 === 0
+      ? { rowId, columnId: sector.id, action: "edit", value: truth(i) }
+      : { rowId, columnId: sector.id, action: "accept" };
   });
   const review = await api.call<{ errors: unknown[] }>("POST", `/api/v1/bases/${base.baseId}/review`, { cells });
   expect(review.errors).toEqual([]);
@@ -43,17 +59,34 @@ async function seed(api: Api) {
 }
 
 async function expectNoSeriousViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).include('[data-testid="quality-panel"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await new AxeBuilder({ page })
+    .include('[data-testid="quality-panel"]')
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target.join(" ")})`), `axe on ${what}`).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target.join(" ")})`),
+    `axe on ${what}`,
+  ).toEqual([]);
 }
 
-test("quality panel: agreement, reliability, threshold; evaluate new instructions and apply them", async ({ page, api }) => {
+test("quality panel: agreement, reliability, threshold; evaluate new instructions and apply them", async ({
+  page,
+  api,
+}) => {
   test.setTimeout(180_000);
   const { baseId, sectorId } = await seed(api);
   const qualityPath = `/api/v1/bases/${baseId}/columns/${sectorId}/quality`;
   const quality = await api.call("GET", qualityPath);
-  expect(quality).toMatchObject({ reviewed: 40, accepted: 30, edited: 10, agreement: 0.75, needsReview: 4, suggestedReviewThreshold: 0.65, reviewThreshold: 0.7 });
+  expect(quality).toMatchObject({
+    reviewed: 40,
+    accepted: 30,
+    edited: 10,
+    agreement: 0.75,
+    needsReview: 4,
+    suggestedReviewThreshold: 0.65,
+    reviewThreshold: 0.7,
+  });
 
   await signIn(page, `/bases/${baseId}`);
   await page.getByRole("button", { name: "Column menu for Sector" }).click();
@@ -87,8 +120,14 @@ test("quality panel: agreement, reliability, threshold; evaluate new instruction
   await expect(panel.getByTestId("current-threshold")).toContainText("0.65");
   await expect(stats).toContainText(/Needs review\s*2/);
   await expect(panel.getByRole("button", { name: "Apply threshold" })).toBeDisabled();
-  const afterThreshold = await api.call<{ sheetColumns: { name: string; columnOptions: Record<string, unknown> }[] }>("GET", `/api/v1/bases/${baseId}/base-structure`);
-  expect(afterThreshold.sheetColumns.find((c) => c.name === "Sector")!.columnOptions).toEqual({ model: MODEL, reviewThreshold: 0.65 });
+  const afterThreshold = await api.call<{ sheetColumns: { name: string; columnOptions: Record<string, unknown> }[] }>(
+    "GET",
+    `/api/v1/bases/${baseId}/base-structure`,
+  );
+  expect(afterThreshold.sheetColumns.find((c) => c.name === "Sector")!.columnOptions).toEqual({
+    model: MODEL,
+    reviewThreshold: 0.65,
+  });
 
   // Try new instructions: the estimate first, then the evaluation on the 40 verified rows.
   await panel.getByRole("button", { name: "Try new instructions…" }).click();
@@ -127,7 +166,9 @@ test("quality panel: agreement, reliability, threshold; evaluate new instruction
   await expect(page.getByText("“Sector” now uses the evaluated settings.")).toBeVisible();
   await expect(evaluation).toContainText("Applied");
   await expect(page.locator('[role=columnheader][data-column="Sector"]')).toHaveAttribute("title", V2);
-  const structure = await api.call<{ sheetColumns: { name: string; instructions: string; columnOptions: Record<string, unknown> }[] }>("GET", `/api/v1/bases/${baseId}/base-structure`);
+  const structure = await api.call<{
+    sheetColumns: { name: string; instructions: string; columnOptions: Record<string, unknown> }[];
+  }>("GET", `/api/v1/bases/${baseId}/base-structure`);
   const sector = structure.sheetColumns.find((c) => c.name === "Sector")!;
   expect(sector.instructions).toBe(V2);
   expect(sector.columnOptions).toEqual({ model: MODEL, reviewThreshold: 0.65 });
@@ -166,6 +207,8 @@ test("an evaluation can be cancelled while it runs", async ({ page, api }) => {
   await expect(page.getByRole("status", { name: "Run progress" })).toBeHidden();
   await expect(panel.getByRole("button", { name: "Cancel evaluation" })).toBeHidden();
   await expect(panel.getByRole("button", { name: "Apply to column" })).toBeHidden();
-  await expect(panel.getByRole("list", { name: "Past evaluations" }).getByRole("listitem").first()).toContainText("Cancelled");
+  await expect(panel.getByRole("list", { name: "Past evaluations" }).getByRole("listitem").first()).toContainText(
+    "Cancelled",
+  );
   await page.screenshot({ path: `${ARTIFACTS}/quality-cancelled.png` });
 });

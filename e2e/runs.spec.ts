@@ -9,11 +9,23 @@ test("start a large run, watch it, cancel it, retry what failed", async ({ page,
   test.setTimeout(120_000);
   const base = await api.createBase("Runs", [
     { name: "Company", type: "short-text", isPrimary: true },
-    { name: "Industry", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "The industry.", columnOptions: { autoRun: "never" } },
+    {
+      name: "Industry",
+      type: "short-text",
+      isAiEnabled: true,
+      inputColumns: ["Company"],
+      instructions: "The industry.",
+      columnOptions: { autoRun: "never" },
+    },
   ]);
   // Nothing runs on insert (autoRun never); every tenth company fails its first model call.
   // The fake model remembers which flaky companies it refused: a retried test names new ones.
-  await api.addRows(base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Company: i % 10 === 0 ? `Flaky ${i}.${testInfo.retry}` : `Company ${i}` })));
+  await api.addRows(
+    base.baseId,
+    Array.from({ length: ROWS }, (_, i) => ({
+      Company: i % 10 === 0 ? `Flaky ${i}.${testInfo.retry}` : `Company ${i}`,
+    })),
+  );
 
   await signIn(page, `/bases/${base.baseId}`);
   await page.getByRole("button", { name: "Run all" }).click();
@@ -25,7 +37,9 @@ test("start a large run, watch it, cancel it, retry what failed", async ({ page,
   const bar = page.getByRole("status", { name: "Run progress" });
   await expect(bar).toHaveAttribute("data-run-status", "running");
   // Progress moves: some cells done, some failed, many still pending.
-  await expect(bar.getByTestId("run-counts")).toHaveText(/^([1-9]\d*) done · ([1-9]\d*) errors · \d+ pending/, { timeout: 30_000 });
+  await expect(bar.getByTestId("run-counts")).toHaveText(/^([1-9]\d*) done · ([1-9]\d*) errors · \d+ pending/, {
+    timeout: 30_000,
+  });
   await page.screenshot({ path: `${ARTIFACTS}/runs-progress.png` });
 
   await bar.getByRole("button", { name: "Cancel run" }).click();
@@ -48,7 +62,10 @@ test("start a large run, watch it, cancel it, retry what failed", async ({ page,
   const [, doneNow, errorsNow] = /^(\d+) done · (\d+) errors · 0 pending$/.exec(retried) ?? [];
   expect(Number(doneNow) + Number(errorsNow)).toBe(cancelled + errors);
   expect(Number(errorsNow)).toBeLessThan(cancelled + errors);
-  const rows = await api.call<{ rows: { cells: Record<string, { status: string }> }[] }>("GET", `/api/v1/bases/${base.baseId}/rows?expand=true`);
+  const rows = await api.call<{ rows: { cells: Record<string, { status: string }> }[] }>(
+    "GET",
+    `/api/v1/bases/${base.baseId}/rows?expand=true`,
+  );
   expect(rows.rows).toHaveLength(ROWS);
   expect(rows.rows.filter((r) => r.cells.Industry.status === "cancelled")).toEqual([]);
   await page.screenshot({ path: `${ARTIFACTS}/runs-retried.png` });

@@ -17,7 +17,11 @@ test("a 100,000-row base opens quickly, stays virtual, and renders its last row"
   const base = await api.createBase("Hundred thousand", columns);
   const seedStart = Date.now();
   for (let start = 0; start < ROWS; start += CHUNK) {
-    const rows = Array.from({ length: CHUNK }, (_, i) => ({ Name: `Row ${start + i + 1}`, Seq: String(start + i + 1), "Field 1": `f${(start + i) % 97}` }));
+    const rows = Array.from({ length: CHUNK }, (_, i) => ({
+      Name: `Row ${start + i + 1}`,
+      Seq: String(start + i + 1),
+      "Field 1": `f${(start + i) % 97}`,
+    }));
     await api.addRows(base.baseId, rows);
   }
   console.log(`seeded ${ROWS} rows in ${Date.now() - seedStart} ms`);
@@ -38,7 +42,8 @@ test("a 100,000-row base opens quickly, stays virtual, and renders its last row"
   // A jump far ahead reads the rows there first, long before the background fill reaches them.
   const reads: number[] = [];
   page.on("request", (r) => {
-    if (r.url().endsWith("/rows/query")) reads.push((JSON.parse(r.postData() ?? "{}") as { offset?: number }).offset ?? 0);
+    if (r.url().endsWith("/rows/query"))
+      reads.push((JSON.parse(r.postData() ?? "{}") as { offset?: number }).offset ?? 0);
   });
   await grid(page).evaluate((el) => el.scrollTo({ top: (60_000 - 1) * 36 }));
   await expect(await cellAt(page, 60_000, "Name")).toHaveText("Row 60000", { timeout: 10_000 });

@@ -12,7 +12,12 @@ function printedLink(): string {
   const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
   const r = spawnSync(process.execPath, [tsx, "lib/cli/index.ts", "sign-in-link"], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: process.env.E2E_DATA_DIR!, NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATA_DIR: process.env.E2E_DATA_DIR!,
+      NEXT_TELEMETRY_DISABLED: "1",
+    } as unknown as NodeJS.ProcessEnv,
     encoding: "utf8",
     timeout: 60_000,
   });

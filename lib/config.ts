@@ -190,7 +190,10 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[
 
 /** ALLOWED_PRIVATE_HOSTS: comma-separated host names, IP addresses and CIDR ranges. */
 function parseHostList(raw: string | undefined): string[] {
-  const entries = (raw ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const entries = (raw ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const ok = entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry) || HOST_NAME.test(entry);
     if (!ok) throw new Error(`ALLOWED_PRIVATE_HOSTS: "${entry}" is not a host name, an IP address or a CIDR range`);
@@ -201,15 +204,20 @@ function parseHostList(raw: string | undefined): string[] {
 function parsePublicUrl(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   const url = URL.parse(raw);
-  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname) throw new Error(`PUBLIC_URL: "${raw}" is not an http:// or https:// URL`);
+  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname)
+    throw new Error(`PUBLIC_URL: "${raw}" is not an http:// or https:// URL`);
   return url.origin;
 }
 
 /** ALLOWED_HOSTS: comma-separated host names and IP addresses, without ports. */
 function parseAllowedHosts(raw: string | undefined): string[] {
-  const entries = (raw ?? "").split(",").map((p) => p.trim().toLowerCase()).filter(Boolean);
+  const entries = (raw ?? "")
+    .split(",")
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
   for (const entry of entries) {
-    if (!ipaddr.isValid(entry.replace(/^\[(.*)\]$/, "$1")) && !HOST_NAME.test(entry)) throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name or an IP address (give no port)`);
+    if (!ipaddr.isValid(entry.replace(/^\[(.*)\]$/, "$1")) && !HOST_NAME.test(entry))
+      throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name or an IP address (give no port)`);
   }
   return entries;
 }
@@ -224,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  if (parsed.data.ALLOW_PRIVATE_NETWORK && !["false", "0"].includes(parsed.data.ALLOW_PRIVATE_NETWORK)) throw new Error(REMOVED_PRIVATE_NETWORK);
+  if (parsed.data.ALLOW_PRIVATE_NETWORK && !["false", "0"].includes(parsed.data.ALLOW_PRIVATE_NETWORK))
+    throw new Error(REMOVED_PRIVATE_NETWORK);
   return buildConfig(parsed.data);
 }

@@ -7,7 +7,10 @@ export const ERROR_CATALOG = {
   invalid_json: { status: 400, message: "The request body is not valid JSON." },
   validation_failed: { status: 400, message: "The request is not valid." },
   invalid_query: { status: 400, message: "A query parameter is not valid." },
-  invalid_cursor: { status: 400, message: "The cursor is not one this API returned for this query; start again without a cursor." },
+  invalid_cursor: {
+    status: 400,
+    message: "The cursor is not one this API returned for this query; start again without a cursor.",
+  },
   invalid_path: { status: 400, message: "The path is not valid." },
   malformed_request: { status: 400, message: "The request is not valid HTTP." },
   headers_too_large: { status: 431, message: "The request's headers are too large." },
@@ -20,7 +23,11 @@ export const ERROR_CATALOG = {
   missing_api_key: { status: 401, message: "The X-API-Key header is required." },
   invalid_api_key: { status: 401, message: "The API key is unknown or revoked." },
   invalid_session: { status: 401, message: "The session has expired or was signed out; sign in again." },
-  invalid_sign_in_link: { status: 401, message: "The sign-in link is invalid, expired or already used; ask for a new one with `npm run cli -- sign-in-link`." },
+  invalid_sign_in_link: {
+    status: 401,
+    message:
+      "The sign-in link is invalid, expired or already used; ask for a new one with `npm run cli -- sign-in-link`.",
+  },
   cross_site_request: { status: 403, message: "A signed-in browser request must come from this site." },
   host_not_allowed: { status: 421, message: "This server does not answer to the host this request names." },
   // not found
@@ -51,7 +58,10 @@ export const ERROR_CATALOG = {
   limit_reached: { status: 409, message: "A documented limit of the workspace or base is reached." },
   // retries (Idempotency-Key)
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with a different request." },
-  idempotency_in_progress: { status: 409, message: "A request with this Idempotency-Key is still in progress; retry later." },
+  idempotency_in_progress: {
+    status: 409,
+    message: "A request with this Idempotency-Key is still in progress; retry later.",
+  },
   run_finished: { status: 409, message: "The run has finished; start a new run instead." },
   nothing_to_evaluate: { status: 409, message: "The column has no verified cells to evaluate on." },
   evaluation_not_finished: { status: 409, message: "The evaluation has not finished." },
@@ -119,9 +129,11 @@ export class AppError extends Error {
   }
 }
 
-export const appError = (code: ErrorCode, message?: string, details?: unknown) =>
-  new AppError(code, message, details);
+export const appError = (code: ErrorCode, message?: string, details?: unknown) => new AppError(code, message, details);
 
 /** An AppError made by any bundle's copy of this module (a class test would miss the other copies). */
 export const isAppError = (e: unknown): e is AppError =>
-  typeof e === "object" && e !== null && (e as { [APP_ERROR]?: unknown })[APP_ERROR] === true && Object.hasOwn(ERROR_CATALOG, (e as AppError).code);
+  typeof e === "object" &&
+  e !== null &&
+  (e as { [APP_ERROR]?: unknown })[APP_ERROR] === true &&
+  Object.hasOwn(ERROR_CATALOG, (e as AppError).code);

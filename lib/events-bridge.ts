@@ -10,7 +10,18 @@ import type { AppEvent, EventBus } from "./events.ts";
 // is what the SSE hub's reset-and-refetch already handles.
 
 export const EVENTS_CHANNEL = "cellwright_events";
-const BRIDGED = new Set<AppEvent["type"]>(["cell.updated", "rows.changed", "row.sheet.processed", "structure.changed", "work.available", "webhooks.queued", "run.updated", "cells.cancelled", "evaluation.cancelled", "import.updated"]);
+const BRIDGED = new Set<AppEvent["type"]>([
+  "cell.updated",
+  "rows.changed",
+  "row.sheet.processed",
+  "structure.changed",
+  "work.available",
+  "webhooks.queued",
+  "run.updated",
+  "cells.cancelled",
+  "evaluation.cancelled",
+  "import.updated",
+]);
 /** Wake-ups carry no data: one per flush is enough. */
 const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued"]);
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
@@ -77,7 +88,10 @@ export function packEvents(origin: string, events: AppEvent[], maxBytes = MAX_PA
   return payloads;
 }
 
-export async function startEventsBridge(rt: { bus: EventBus; services: { name: string; stop: () => Promise<void> }[] }, url: string): Promise<EventsBridge> {
+export async function startEventsBridge(
+  rt: { bus: EventBus; services: { name: string; stop: () => Promise<void> }[] },
+  url: string,
+): Promise<EventsBridge> {
   const origin = randomBytes(6).toString("hex");
   const remote = new WeakSet<AppEvent>();
   const publisher = new pg.Pool({ connectionString: url, max: 1, application_name: "cellwright-events" });

@@ -11,13 +11,27 @@ export type AppEvent =
       status: string;
     }
   | { type: "row.sheet.processed"; workspaceId: string; baseId: string; sheetId: string; rowId: string }
-  | { type: "rows.changed"; workspaceId: string; baseId: string; rowIds: string[]; kind: "added" | "updated" | "deleted" }
+  | {
+      type: "rows.changed";
+      workspaceId: string;
+      baseId: string;
+      rowIds: string[];
+      kind: "added" | "updated" | "deleted";
+    }
   | { type: "structure.changed"; workspaceId: string; baseId: string }
   | { type: "work.available" }
   /** A run's progress or state changed (its cells, its spending, pause, resume, cancel, done). */
   | { type: "run.updated"; workspaceId: string; baseId: string; runId: string }
   /** An import's progress or state changed (after each committed batch, and when it ends). */
-  | { type: "import.updated"; workspaceId: string; baseId: string; importId: string; status: string; linesDone: number; linesTotal: number | null }
+  | {
+      type: "import.updated";
+      workspaceId: string;
+      baseId: string;
+      importId: string;
+      status: string;
+      linesDone: number;
+      linesTotal: number | null;
+    }
   /** These cells were cancelled: whichever worker runs one aborts its model call and tool fetches. */
   | { type: "cells.cancelled"; refs: { rowId: string; columnId: string }[] }
   /** This evaluation run was cancelled: whichever worker runs one of its rows aborts the row's model calls. */

@@ -17,5 +17,11 @@ export async function healthReport(rt: Runtime) {
     database = false;
   }
   const queue = { engine: rt.queue.name, reachable: await rt.queue.reachable() };
-  return { ok: database && pending.length === 0 && queue.reachable, database, vendor: rt.db.vendor, pendingMigrations: pending, queue };
+  return {
+    ok: database && pending.length === 0 && queue.reachable,
+    database,
+    vendor: rt.db.vendor,
+    pendingMigrations: pending,
+    queue,
+  };
 }

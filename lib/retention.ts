@@ -31,7 +31,9 @@ async function inBatches(rt: Runtime, step: Step): Promise<number | null> {
   let total = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
     const n = await rt.db.prisma.$transaction(async (tx) => {
-      const [{ locked }] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`);
+      const [{ locked }] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
+        `SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`,
+      );
       return locked ? step(tx) : null;
     });
     if (n === null) return i === 0 ? null : total;
@@ -49,22 +51,31 @@ export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCou
   const counts: PruneCounts = { webhookMessages: 0, webhookAttempts: 0, cellRuns: 0, searchCache: 0, skipped: false };
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
   const steps: [boolean, Step][] = [
-    [webhookDays > 0, async (tx) => {
-      const r = await pruneWebhookMessages(tx, ago(webhookDays), PRUNE_BATCH);
-      counts.webhookAttempts += r.attempts;
-      counts.webhookMessages += r.messages;
-      return r.messages;
-    }],
-    [cellRunDays > 0, async (tx) => {
-      const n = await pruneCellRuns(tx, ago(cellRunDays), PRUNE_BATCH);
-      counts.cellRuns += n;
-      return n;
-    }],
-    [true, async (tx) => {
-      const n = await pruneSearchCache(tx, now, PRUNE_BATCH);
-      counts.searchCache += n;
-      return n;
-    }],
+    [
+      webhookDays > 0,
+      async (tx) => {
+        const r = await pruneWebhookMessages(tx, ago(webhookDays), PRUNE_BATCH);
+        counts.webhookAttempts += r.attempts;
+        counts.webhookMessages += r.messages;
+        return r.messages;
+      },
+    ],
+    [
+      cellRunDays > 0,
+      async (tx) => {
+        const n = await pruneCellRuns(tx, ago(cellRunDays), PRUNE_BATCH);
+        counts.cellRuns += n;
+        return n;
+      },
+    ],
+    [
+      true,
+      async (tx) => {
+        const n = await pruneSearchCache(tx, now, PRUNE_BATCH);
+        counts.searchCache += n;
+        return n;
+      },
+    ],
   ];
   for (const [enabled, step] of steps) {
     if (!enabled) continue;
@@ -83,7 +94,10 @@ export function startRetention(rt: Runtime): void {
     running = pruneOnce(rt)
       .then((c) => {
         const total = c.webhookMessages + c.cellRuns + c.searchCache;
-        if (total > 0) console.log(`[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellRuns} cell runs, ${c.searchCache} search cache entries`);
+        if (total > 0)
+          console.log(
+            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellRuns} cell runs, ${c.searchCache} search cache entries`,
+          );
       })
       .catch((e) => console.error("[cellwright] retention pass failed:", e))
       .finally(() => (running = undefined));

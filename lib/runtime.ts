@@ -57,18 +57,28 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     await seedFromConfig(db.prisma, config);
     const bus = new EventBus();
     const services: Runtime["services"] = [];
-    const queue = await startQueueEngine(opts.queue ?? (db.exclusive ? "database" : "pg-boss"), { config, db, bus, services });
+    const queue = await startQueueEngine(opts.queue ?? (db.exclusive ? "database" : "pg-boss"), {
+      config,
+      db,
+      bus,
+      services,
+    });
     services.push({ name: "queue engine", stop: () => queue.stop() });
     const limiter = db.exclusive ? perKeyTokenBuckets(config.ai.rpm) : sharedTokenBuckets(db.prisma, config.ai.rpm);
     // Shared buckets are taken from in leases of up to a tenth of a second's tokens (see api-rate-limit.ts).
-    const apiLimiter = db.exclusive ? apiRateLimiter(config.apiRateLimit, memoryBuckets()) : apiRateLimiter(config.apiRateLimit, databaseBuckets(db.prisma), 100);
+    const apiLimiter = db.exclusive
+      ? apiRateLimiter(config.apiRateLimit, memoryBuckets())
+      : apiRateLimiter(config.apiRateLimit, databaseBuckets(db.prisma), 100);
     const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
     const indexes = watchColumnIndexes(db, bus);
     services.push({ name: "column indexes", stop: () => indexes.stop() });
     const writes = watchWrites(db, bus);
     services.push({ name: "database maintenance", stop: () => writes.stop() });
     bus.on((e) => {
-      if (e.type === "files.released") void removeStoredFiles({ config }, e.storagePaths).catch((err) => console.error("[cellwright] removing files failed:", err));
+      if (e.type === "files.released")
+        void removeStoredFiles({ config }, e.storagePaths).catch((err) =>
+          console.error("[cellwright] removing files failed:", err),
+        );
     });
     return { config, db, bus, queue, limiter, apiLimiter, reactions, services };
   } catch (e) {
@@ -85,7 +95,10 @@ const slot: Slot = ((globalThis as Record<symbol, Slot>)[KEY] ??= {});
 
 /** The process's runtime, as installed at start (boot) or by a test. */
 export function getRuntime(): Promise<Runtime> {
-  return slot.promise ?? Promise.reject(new Error("No runtime is installed: the server builds it at start (instrumentation.ts → boot)."));
+  return (
+    slot.promise ??
+    Promise.reject(new Error("No runtime is installed: the server builds it at start (instrumentation.ts → boot)."))
+  );
 }
 
 /**
@@ -101,6 +114,7 @@ export function installRuntime(rt: Runtime | Promise<Runtime> | undefined): () =
 }
 
 export async function stopRuntime(rt: Runtime): Promise<void> {
-  for (const s of [...rt.services].reverse()) await s.stop().catch((e) => console.error(`[cellwright] stopping ${s.name}:`, e));
+  for (const s of [...rt.services].reverse())
+    await s.stop().catch((e) => console.error(`[cellwright] stopping ${s.name}:`, e));
   await rt.db.close();
 }

@@ -39,7 +39,8 @@ export const trimLineEnds = (s: string) =>
  * unpaired UTF-16 surrogates replaced. Content from the web passes through here before it is
  * stored or put in a prompt.
  */
-export const storableText = (s: string): string => (s.includes("\u0000") ? s.replaceAll("\u0000", "") : s).toWellFormed();
+export const storableText = (s: string): string =>
+  (s.includes("\u0000") ? s.replaceAll("\u0000", "") : s).toWellFormed();
 
 /** storableText applied to every string (keys too) of a JSON-like value. */
 export function storableJson<T>(value: T): T {
@@ -62,7 +63,10 @@ export const textProblem = (s: string): string | null => {
  * The first string (key or value) of a JSON-like value that cannot be stored, or the first node
  * nested deeper than `maxDepth`, with where it is. Iterative, so depth cannot overflow the stack.
  */
-export function unstorableText(root: unknown, maxDepth = Infinity): { path: (string | number)[]; problem: string } | null {
+export function unstorableText(
+  root: unknown,
+  maxDepth = Infinity,
+): { path: (string | number)[]; problem: string } | null {
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;

@@ -17,10 +17,15 @@ export async function createWorkspace(tx: Tx, name: string, credits?: number) {
  * The first start: when no workspace exists at all, creates "default" (with INITIAL_CREDITS) and
  * returns it; null otherwise. Two processes starting together create it once (unique name).
  */
-export async function createFirstWorkspace(prisma: Prisma, credits?: number): Promise<{ id: string; name: string } | null> {
+export async function createFirstWorkspace(
+  prisma: Prisma,
+  credits?: number,
+): Promise<{ id: string; name: string } | null> {
   if ((await prisma.workspace.count()) > 0) return null;
   try {
-    const ws = await prisma.workspace.create({ data: { id: newId.workspace(), name: "default", credits: credits === undefined ? null : BigInt(credits) } });
+    const ws = await prisma.workspace.create({
+      data: { id: newId.workspace(), name: "default", credits: credits === undefined ? null : BigInt(credits) },
+    });
     return { id: ws.id, name: ws.name };
   } catch (e) {
     if ((e as { code?: string }).code === "P2002") return null;
@@ -38,7 +43,10 @@ export async function findWorkspaceByName(tx: Tx, name: string) {
  * API_KEY makes sure a workspace "default" exists with that key. Idempotent: a second start
  * with the same key changes nothing.
  */
-export async function seedFromConfig(prisma: Prisma, config: { seedApiKey?: string; initialCredits?: number }): Promise<void> {
+export async function seedFromConfig(
+  prisma: Prisma,
+  config: { seedApiKey?: string; initialCredits?: number },
+): Promise<void> {
   const key = config.seedApiKey;
   if (!key) return;
   const hash = hashKey(key);

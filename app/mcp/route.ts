@@ -23,7 +23,28 @@ import * as evaluation from "../api/v1/evaluations/[evaluationId]/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
 // endpoint needs its route module here and its entry in lib/mcp/tools.ts.
-const handlers = handlersOf([bases, base, structure, rows, row, addRows, updateRows, deleteRows, columns, column, run, estimate, configure, runById, cancelRun, queryRows, review, quality, evaluate, evaluation]);
+const handlers = handlersOf([
+  bases,
+  base,
+  structure,
+  rows,
+  row,
+  addRows,
+  updateRows,
+  deleteRows,
+  columns,
+  column,
+  run,
+  estimate,
+  configure,
+  runById,
+  cancelRun,
+  queryRows,
+  review,
+  quality,
+  evaluate,
+  evaluation,
+]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });
 

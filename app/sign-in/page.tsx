@@ -18,8 +18,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4">
       {params.link === "invalid" && (
-        <p role="alert" className="w-full max-w-sm rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
-          This sign-in link is invalid, has expired or was already used. Run <code>npm run cli -- sign-in-link</code> for a new one, or sign in with an API key.
+        <p
+          role="alert"
+          className="w-full max-w-sm rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+        >
+          This sign-in link is invalid, has expired or was already used. Run <code>npm run cli -- sign-in-link</code>{" "}
+          for a new one, or sign in with an API key.
         </p>
       )}
       <SignInForm next={next} />

@@ -37,13 +37,23 @@ export function SignInForm({ next }: { next: string }) {
       window.location.assign(next);
     } catch (err) {
       submitted.current = false;
-      setError(err instanceof ApiError && err.status === 401 ? "That API key is unknown or has been revoked." : err instanceof Error ? err.message : "Sign-in failed.");
+      setError(
+        err instanceof ApiError && err.status === 401
+          ? "That API key is unknown or has been revoked."
+          : err instanceof Error
+            ? err.message
+            : "Sign-in failed.",
+      );
       setBusy(false);
     }
   }
 
   return (
-    <form onSubmit={submit} className="w-full max-w-sm rounded-2xl border border-zinc-200 bg-white p-7 shadow-sm dark:border-zinc-800 dark:bg-zinc-900" noValidate>
+    <form
+      onSubmit={submit}
+      className="w-full max-w-sm rounded-2xl border border-zinc-200 bg-white p-7 shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
+      noValidate
+    >
       <div className="mb-6 flex items-center gap-2.5">
         <span className="grid size-9 place-items-center rounded-lg bg-indigo-600 text-lg text-white">
           <TableIcon />

@@ -26,13 +26,18 @@ export function ApiKeyPanel() {
   }
 
   return (
-    <section aria-labelledby="api-key-heading" className="mt-8 rounded-xl border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+    <section
+      aria-labelledby="api-key-heading"
+      className="mt-8 rounded-xl border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 id="api-key-heading" className="font-medium">
             API key for scripts
           </h2>
-          <p className="text-zinc-600 dark:text-zinc-400">Send it as the X-API-Key header to the REST API or the MCP server.</p>
+          <p className="text-zinc-600 dark:text-zinc-400">
+            Send it as the X-API-Key header to the REST API or the MCP server.
+          </p>
         </div>
         <Button onClick={create} disabled={busy}>
           {busy ? "Creating…" : "Create an API key"}
@@ -43,7 +48,13 @@ export function ApiKeyPanel() {
           <label htmlFor="new-api-key" className="block font-medium">
             Your new key. It is shown only this once: store it now.
           </label>
-          <input id="new-api-key" readOnly value={key} onFocus={(e) => e.currentTarget.select()} className="mt-1 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2 py-1.5 font-mono dark:border-zinc-700 dark:bg-zinc-950" />
+          <input
+            id="new-api-key"
+            readOnly
+            value={key}
+            onFocus={(e) => e.currentTarget.select()}
+            className="mt-1 w-full rounded-md border border-zinc-300 bg-zinc-50 px-2 py-1.5 font-mono dark:border-zinc-700 dark:bg-zinc-950"
+          />
         </div>
       )}
       {error && (

@@ -82,7 +82,10 @@ export function BaseListRow({ base }: { base: BaseSummary }) {
             ) : null}
           </form>
         ) : (
-          <Link href={`/bases/${base.baseId}`} className="block truncate font-medium text-zinc-900 hover:text-indigo-600 hover:underline dark:text-zinc-100 dark:hover:text-indigo-400">
+          <Link
+            href={`/bases/${base.baseId}`}
+            className="block truncate font-medium text-zinc-900 hover:text-indigo-600 hover:underline dark:text-zinc-100 dark:hover:text-indigo-400"
+          >
             {base.name}
           </Link>
         )}

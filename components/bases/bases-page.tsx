@@ -27,7 +27,9 @@ export function BasesPage() {
             <div className="mb-5 flex items-end justify-between gap-4">
               <div>
                 <h1 className="text-2xl font-semibold tracking-tight">Bases</h1>
-                <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">Tables whose AI columns fill themselves, with sources and confidence.</p>
+                <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+                  Tables whose AI columns fill themselves, with sources and confidence.
+                </p>
               </div>
               <div className="flex gap-2">
                 <Button onClick={() => setImporting(true)}>New base from file</Button>
@@ -38,7 +40,11 @@ export function BasesPage() {
             </div>
 
             {bases.isPending ? (
-              <ul aria-label="Loading bases" aria-busy="true" className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+              <ul
+                aria-label="Loading bases"
+                aria-busy="true"
+                className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+              >
                 {[0, 1, 2].map((i) => (
                   <li key={i} className="flex items-center gap-4 px-4 py-4">
                     <Skeleton className="h-4 w-48" />
@@ -47,7 +53,10 @@ export function BasesPage() {
                 ))}
               </ul>
             ) : bases.isError ? (
-              <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+              <p
+                role="alert"
+                className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+              >
                 Could not load the bases: {bases.error.message}
               </p>
             ) : bases.data.length === 0 ? (
@@ -57,14 +66,18 @@ export function BasesPage() {
                 </span>
                 <h2 className="mt-4 font-semibold">No bases yet</h2>
                 <p className="mt-1 max-w-sm text-sm text-zinc-600 dark:text-zinc-400">
-                  Create a base, add columns — some of them AI columns with instructions and tools — and paste your rows.
+                  Create a base, add columns — some of them AI columns with instructions and tools — and paste your
+                  rows.
                 </p>
                 <Button variant="primary" className="mt-5" onClick={() => setCreating(true)}>
                   <PlusIcon /> Create your first base
                 </Button>
               </div>
             ) : (
-              <ul aria-label="Bases" className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+              <ul
+                aria-label="Bases"
+                className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+              >
                 {bases.data.map((b) => (
                   <BaseListRow key={b.baseId} base={b} />
                 ))}

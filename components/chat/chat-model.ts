@@ -15,14 +15,29 @@ export type ChatPart =
 
 export interface ToolOutcome {
   message?: string;
-  column?: { id?: string; name?: string; type?: string; isAiEnabled?: boolean; isPrimary?: boolean; inputColumnIds?: string[]; tools?: { name: string }[] };
+  column?: {
+    id?: string;
+    name?: string;
+    type?: string;
+    isAiEnabled?: boolean;
+    isPrimary?: boolean;
+    inputColumnIds?: string[];
+    tools?: { name: string }[];
+  };
   error?: { code: string; message: string };
 }
 
 export type ChatItem =
   | { kind: "user"; id: string; text: string }
   | { kind: "assistant"; id: string; text: string }
-  | { kind: "tool"; id: string; toolName: string; args: Record<string, unknown>; state: "pending" | "done" | "error"; outcome?: ToolOutcome }
+  | {
+      kind: "tool";
+      id: string;
+      toolName: string;
+      args: Record<string, unknown>;
+      state: "pending" | "done" | "error";
+      outcome?: ToolOutcome;
+    }
   | { kind: "error"; id: string; code?: string; message: string };
 
 const textOf = (content: ChatMessage["content"]) =>
@@ -43,7 +58,8 @@ export function itemsFromHistory(messages: ChatMessage[]): ChatItem[] {
       }
       m.content.forEach((p, j) => {
         if (p.type === "text" && p.text) items.push({ kind: "assistant", id: `h${i}.${j}`, text: p.text });
-        if (p.type === "tool-call") items.push({ kind: "tool", id: p.toolCallId, toolName: p.toolName, args: p.args, state: "pending" });
+        if (p.type === "tool-call")
+          items.push({ kind: "tool", id: p.toolCallId, toolName: p.toolName, args: p.args, state: "pending" });
       });
     } else if (Array.isArray(m.content)) {
       for (const p of m.content) {
@@ -86,12 +102,26 @@ export function applyChunk(items: ChatItem[], chunk: UiChunk): ChatItem[] {
     }
     case "tool-output-error":
     case "tool-input-error":
-      return updateTool(str("toolCallId"), { state: "error", outcome: { error: { code: "tool_failed", message: str("errorText") } } });
+      return updateTool(str("toolCallId"), {
+        state: "error",
+        outcome: { error: { code: "tool_failed", message: str("errorText") } },
+      });
     case "error":
-      return [...items, { kind: "error", id: `e${items.length}`, message: str("errorText") || "The assistant failed." }];
+      return [
+        ...items,
+        { kind: "error", id: `e${items.length}`, message: str("errorText") || "The assistant failed." },
+      ];
     case "data-error": {
       const error = (chunk.data as { error?: { code?: string; message?: string } } | undefined)?.error;
-      return [...items, { kind: "error", id: `e${items.length}`, code: error?.code, message: error?.message ?? "The assistant failed." }];
+      return [
+        ...items,
+        {
+          kind: "error",
+          id: `e${items.length}`,
+          code: error?.code,
+          message: error?.message ?? "The assistant failed.",
+        },
+      ];
     }
     default:
       return items;

@@ -42,6 +42,7 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
   });
 
   useEffect(() => setOpen(window.matchMedia("(min-width: 1024px)").matches), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chat.items is the trigger: follow each new message.
   useEffect(() => {
     log.current?.scrollTo({ top: log.current.scrollHeight });
   }, [chat.items]);
@@ -91,7 +92,15 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
           <ChevronDownIcon />
         </button>
       </header>
-      <div id={bodyId} ref={log} role="log" aria-label="Conversation" aria-live="polite" aria-busy={chat.busy} className="min-h-0 flex-1 space-y-3 overflow-y-auto px-3 py-3">
+      <div
+        id={bodyId}
+        ref={log}
+        role="log"
+        aria-label="Conversation"
+        aria-live="polite"
+        aria-busy={chat.busy}
+        className="min-h-0 flex-1 space-y-3 overflow-y-auto px-3 py-3"
+      >
         {chat.loading ? (
           <div className="space-y-2" aria-hidden>
             <Skeleton className="h-10 w-3/4" />
@@ -103,7 +112,10 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
           chat.items.map((item) => <ChatRow key={item.id} item={item} />)
         )}
       </div>
-      <form onSubmit={submit} className="shrink-0 space-y-2 border-t border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+      <form
+        onSubmit={submit}
+        className="shrink-0 space-y-2 border-t border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
+      >
         {!baseId ? (
           <input
             aria-label="Base name (optional)"
@@ -148,14 +160,25 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
 function ChatRow({ item }: { item: ChatItem }) {
   switch (item.kind) {
     case "user":
-      return <p className="ml-8 rounded-2xl rounded-br-sm bg-indigo-600 px-3 py-2 text-sm whitespace-pre-wrap text-white">{item.text}</p>;
+      return (
+        <p className="ml-8 rounded-2xl rounded-br-sm bg-indigo-600 px-3 py-2 text-sm whitespace-pre-wrap text-white">
+          {item.text}
+        </p>
+      );
     case "assistant":
-      return <p className="mr-6 rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm whitespace-pre-wrap shadow-xs ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">{item.text}</p>;
+      return (
+        <p className="mr-6 rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm whitespace-pre-wrap shadow-xs ring-1 ring-zinc-200 dark:bg-zinc-900 dark:ring-zinc-800">
+          {item.text}
+        </p>
+      );
     case "tool":
       return <ToolCard item={item} />;
     case "error":
       return (
-        <p role="alert" className="flex gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          className="flex gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+        >
           <AlertIcon className="mt-0.5 shrink-0" />
           <span>
             {item.code ? <span className="font-mono text-xs font-semibold">{item.code} · </span> : null}
@@ -176,7 +199,11 @@ function Intro({ newBase, onPick }: { newBase: boolean; onPick: (text: string) =
       <ul className="space-y-2">
         {EXAMPLES.slice(newBase ? 0 : 1).map((e) => (
           <li key={e}>
-            <button type="button" onClick={() => onPick(e)} className="w-full rounded-lg border border-zinc-200 bg-white p-2.5 text-left text-xs text-zinc-700 hover:border-indigo-300 hover:bg-indigo-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 dark:hover:bg-indigo-950">
+            <button
+              type="button"
+              onClick={() => onPick(e)}
+              className="w-full rounded-lg border border-zinc-200 bg-white p-2.5 text-left text-xs text-zinc-700 hover:border-indigo-300 hover:bg-indigo-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 dark:hover:bg-indigo-950"
+            >
               {e}
             </button>
           </li>

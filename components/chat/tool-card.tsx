@@ -4,10 +4,17 @@ import { Spinner } from "../ui/spinner";
 
 type ToolItem = Extract<ChatItem, { kind: "tool" }>;
 
-const OPERATIONS: Record<string, string> = { create: "Create column", update: "Update column", delete: "Delete column", move: "Move column" };
+const OPERATIONS: Record<string, string> = {
+  create: "Create column",
+  update: "Update column",
+  delete: "Delete column",
+  move: "Move column",
+};
 
 const list = (v: unknown) =>
-  (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) => (typeof x === "object" && x && "name" in x ? String((x as { name: unknown }).name) : String(x)));
+  (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) =>
+    typeof x === "object" && x && "name" in x ? String((x as { name: unknown }).name) : String(x),
+  );
 
 /** The arguments worth showing for a manageColumn call, as label/value pairs. */
 function keyArgs(args: Record<string, unknown>): [string, string][] {
@@ -21,9 +28,13 @@ function keyArgs(args: Record<string, unknown>): [string, string][] {
   if (tools.length) out.push(["Tools", tools.join(", ")]);
   const model = (args.columnOptions as { model?: unknown } | undefined)?.model;
   if (typeof model === "string") out.push(["Model", model]);
-  if (typeof args.position === "number" || typeof args.index === "number") out.push(["Position", String(args.position ?? args.index)]);
+  if (typeof args.position === "number" || typeof args.index === "number")
+    out.push(["Position", String(args.position ?? args.index)]);
   if (typeof args.instructions === "string" && args.instructions) {
-    out.push(["Instructions", args.instructions.length > 140 ? `${args.instructions.slice(0, 140)}…` : args.instructions]);
+    out.push([
+      "Instructions",
+      args.instructions.length > 140 ? `${args.instructions.slice(0, 140)}…` : args.instructions,
+    ]);
   }
   return out;
 }
@@ -33,17 +44,33 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const { args, outcome, state } = item;
   const isColumn = item.toolName === "manageColumn";
   const op = typeof args.columnOperation === "string" ? args.columnOperation : "";
-  const title = isColumn ? (OPERATIONS[op] ?? "Change column") : item.toolName === "renameBase" ? "Rename base" : item.toolName === "getStructure" ? "Read the table" : item.toolName;
+  const title = isColumn
+    ? (OPERATIONS[op] ?? "Change column")
+    : item.toolName === "renameBase"
+      ? "Rename base"
+      : item.toolName === "getStructure"
+        ? "Read the table"
+        : item.toolName;
   const subject = String(args.name ?? args.columnName ?? outcome?.column?.name ?? "");
   const pairs = isColumn ? keyArgs(args) : [];
-  const tone = state === "error" ? "border-red-200 dark:border-red-900/70" : state === "done" ? "border-emerald-200 dark:border-emerald-900/70" : "border-zinc-200 dark:border-zinc-700";
+  const tone =
+    state === "error"
+      ? "border-red-200 dark:border-red-900/70"
+      : state === "done"
+        ? "border-emerald-200 dark:border-emerald-900/70"
+        : "border-zinc-200 dark:border-zinc-700";
 
   return (
-    <article aria-label={`${title}${subject ? ` ${subject}` : ""}`} data-state={state} className={`rounded-lg border bg-white text-[13px] shadow-xs dark:bg-zinc-900 ${tone}`}>
+    <article
+      aria-label={`${title}${subject ? ` ${subject}` : ""}`}
+      data-state={state}
+      className={`rounded-lg border bg-white text-[13px] shadow-xs dark:bg-zinc-900 ${tone}`}
+    >
       <header className="flex items-center gap-2 px-3 py-2">
         <SparkleIcon className="shrink-0 text-violet-500" />
         <p className="min-w-0 flex-1 truncate">
-          <span className="text-zinc-600 dark:text-zinc-400">{title}</span> {subject ? <strong className="font-semibold">{subject}</strong> : null}
+          <span className="text-zinc-600 dark:text-zinc-400">{title}</span>{" "}
+          {subject ? <strong className="font-semibold">{subject}</strong> : null}
         </p>
         {state === "pending" ? (
           <Spinner label="Working" className="text-indigo-500" />

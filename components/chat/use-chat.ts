@@ -39,7 +39,10 @@ export function useChat({ baseId, onChange, onDone }: Options) {
       setHistory(chat.messages);
       setItems(itemsFromHistory(chat.messages));
     } catch (e) {
-      setItems((x) => [...x, { kind: "error", id: `load${x.length}`, message: `Could not load the conversation: ${errorMessage(e)}` }]);
+      setItems((x) => [
+        ...x,
+        { kind: "error", id: `load${x.length}`, message: `Could not load the conversation: ${errorMessage(e)}` },
+      ]);
     } finally {
       setLoading(false);
     }
@@ -62,15 +65,29 @@ export function useChat({ baseId, onChange, onDone }: Options) {
         const res = await fetch("/api/v1/bases/ai-configure-base", {
           method: "POST",
           headers: { "content-type": "application/json", accept: "text/event-stream" },
-          body: JSON.stringify({ ...(baseId ? { baseId } : {}), ...(baseName ? { baseName } : {}), messages: [...history, message] }),
+          body: JSON.stringify({
+            ...(baseId ? { baseId } : {}),
+            ...(baseName ? { baseName } : {}),
+            messages: [...history, message],
+          }),
           signal: controller.signal,
           credentials: "same-origin",
         });
         if (!res.ok || !res.body) {
-          const err = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)?.error;
-          if (res.status === 401) window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
+          const err = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)
+            ?.error;
+          if (res.status === 401)
+            window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
           const friendly = err?.code ? FRIENDLY[err.code] : undefined;
-          setItems((x) => [...x, { kind: "error", id: `e${x.length}`, code: err?.code, message: [friendly, err?.message].filter(Boolean).join(" ") || `The request failed (${res.status}).` }]);
+          setItems((x) => [
+            ...x,
+            {
+              kind: "error",
+              id: `e${x.length}`,
+              code: err?.code,
+              message: [friendly, err?.message].filter(Boolean).join(" ") || `The request failed (${res.status}).`,
+            },
+          ]);
           return;
         }
         for await (const chunk of readUiStream(res.body, controller.signal)) {
@@ -80,7 +97,8 @@ export function useChat({ baseId, onChange, onDone }: Options) {
           setItems((x) => applyChunk(x, chunk));
         }
       } catch (e) {
-        if (!controller.signal.aborted) setItems((x) => [...x, { kind: "error", id: `e${x.length}`, message: errorMessage(e) }]);
+        if (!controller.signal.aborted)
+          setItems((x) => [...x, { kind: "error", id: `e${x.length}`, message: errorMessage(e) }]);
       } finally {
         setBusy(false);
       }

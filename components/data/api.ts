@@ -28,10 +28,14 @@ const AUTH_CODES = new Set(["missing_api_key", "invalid_api_key", "invalid_sessi
 export const RATE_LIMIT_RETRIES = 3;
 const MAX_RETRY_WAIT_MS = 10_000;
 
-export const RATE_LIMITED_MESSAGE = "Too many requests right now: the server asked to slow down. Wait a few seconds and try again.";
+export const RATE_LIMITED_MESSAGE =
+  "Too many requests right now: the server asked to slow down. Wait a few seconds and try again.";
 
 /** How long a 429 asks to wait (Retry-After in seconds), bounded; null when it should not be retried. */
-export function retryWaitMs(res: { status: number; headers: { get(name: string): string | null } }, attempt: number): number | null {
+export function retryWaitMs(
+  res: { status: number; headers: { get(name: string): string | null } },
+  attempt: number,
+): number | null {
   if (res.status !== 429 || attempt >= RATE_LIMIT_RETRIES) return null;
   const seconds = Number(res.headers.get("retry-after"));
   const wait = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000 * 2 ** attempt;
@@ -79,6 +83,7 @@ export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : "S
 
 export const basePath = (baseId: string) => `/api/v1/bases/${encodeURIComponent(baseId)}`;
 
-export const columnPath = (baseId: string, columnId: string) => `${basePath(baseId)}/columns/${encodeURIComponent(columnId)}`;
+export const columnPath = (baseId: string, columnId: string) =>
+  `${basePath(baseId)}/columns/${encodeURIComponent(columnId)}`;
 
 export const evaluationPath = (evaluationId: string) => `/api/v1/evaluations/${encodeURIComponent(evaluationId)}`;

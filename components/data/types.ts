@@ -2,7 +2,12 @@
 // so the UI cannot drift from what the server declares and tests check.
 
 import type { z } from "zod";
-import type { cellMetadataSchema, cellStatusSchema, expandedCellSchema, expandedRowSchema } from "@/lib/http/schemas/common.ts";
+import type {
+  cellMetadataSchema,
+  cellStatusSchema,
+  expandedCellSchema,
+  expandedRowSchema,
+} from "@/lib/http/schemas/common.ts";
 
 export type { BaseStructure, BaseSummary } from "@/lib/http/schemas/bases.ts";
 export type { ColumnView } from "@/lib/http/schemas/columns.ts";

@@ -56,26 +56,41 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   const toast = useToast();
 
   // Review mode's filter names the AI columns, so its rows wait for the structure.
-  const request = useMemo(() => (query.review && !structure.data ? undefined : queryRequest(query, columns)), [query, columns, structure.data]);
+  const request = useMemo(
+    () => (query.review && !structure.data ? undefined : queryRequest(query, columns)),
+    [query, columns, structure.data],
+  );
   const rows = useBaseRows(baseId, structure.data?.sheetColumns, request);
   const table = useGridTable(rows.store, rows.all, columns);
-  const reviewCount = useRowCount(baseId, keys.reviewCount(baseId), useMemo(() => needsReviewFilter(columns), [columns]));
+  const reviewCount = useRowCount(
+    baseId,
+    keys.reviewCount(baseId),
+    useMemo(() => needsReviewFilter(columns), [columns]),
+  );
   useThrottledInvalidate(rows.store, [keys.reviewCount(baseId), keys.base(baseId), keys.qualities(baseId)]);
-  const focusCell = useCallback((t: { rowId: string; columnId: string }) => table.setFocusedCell(t.rowId, t.columnId), [table]);
+  const focusCell = useCallback(
+    (t: { rowId: string; columnId: string }) => table.setFocusedCell(t.rowId, t.columnId),
+    [table],
+  );
   const confirmRun = useCallback(
-    (cells: number) => new Promise<{ maxCredits?: number } | null>((answer) => setDialog({ kind: "confirm-run", cells, answer })),
+    (cells: number) =>
+      new Promise<{ maxCredits?: number } | null>((answer) => setDialog({ kind: "confirm-run", cells, answer })),
     [],
   );
   const actions = useGridActions(baseId, rows.store, columns, confirmRun);
 
   // Selection is kept by id; rows deleted elsewhere drop out of it here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rows.all changes when the store (mutated in place) does.
   const selectedRowIds = useMemo(
     () => Object.keys(table.state.rowSelection).filter((id) => table.state.rowSelection[id] && rows.store.has(id)),
     [table.state.rowSelection, rows.store, rows.all],
   );
   const qualityColumn = columns.find((c) => c.id === qualityOf);
   const primaryName = (columns.find((c) => c.isPrimary) ?? columns[0])?.name;
-  const rowLabel = useCallback((rowId: string) => (primaryName ? rows.store.get(rowId)?.cells[primaryName]?.value || undefined : undefined), [rows.store, primaryName]);
+  const rowLabel = useCallback(
+    (rowId: string) => (primaryName ? rows.store.get(rowId)?.cells[primaryName]?.value || undefined : undefined),
+    [rows.store, primaryName],
+  );
   const aiIds = useMemo(() => new Set(columns.filter((c) => c.isAiEnabled).map((c) => c.id)), [columns]);
 
   const rerunRequest = (): RunRequest | null => {
@@ -88,7 +103,10 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
 
   async function setThreshold(value: number) {
     try {
-      const updated = await api<BaseSummary>(basePath(baseId), { method: "PATCH", body: { settings: { lowConfidenceThreshold: value } } });
+      const updated = await api<BaseSummary>(basePath(baseId), {
+        method: "PATCH",
+        body: { settings: { lowConfidenceThreshold: value } },
+      });
       qc.setQueryData(keys.base(baseId), updated);
     } catch (e) {
       toast.error(errorMessage(e));
@@ -98,36 +116,51 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
   async function estimateColumn(column: ColumnView) {
     try {
       const e = await actions.estimate({ columnIds: [column.id] });
-      toast.info(`Re-running “${column.name}”: ${e.cells.toLocaleString()} cells, ${e.credits.toLocaleString()} credits${e.balance === null ? "" : ` (balance ${e.balance.toLocaleString()})`}.`);
+      toast.info(
+        `Re-running “${column.name}”: ${e.cells.toLocaleString()} cells, ${e.credits.toLocaleString()} credits${e.balance === null ? "" : ` (balance ${e.balance.toLocaleString()})`}.`,
+      );
     } catch (err) {
       toast.error(errorMessage(err));
     }
   }
 
-  const notFound = (summary.error instanceof ApiError && summary.error.status === 404) || (structure.error instanceof ApiError && structure.error.status === 404);
+  const notFound =
+    (summary.error instanceof ApiError && summary.error.status === 404) ||
+    (structure.error instanceof ApiError && structure.error.status === 404);
   const narrowed = narrows(query);
   const matching = narrowed ? (rows.load.total ?? rows.all.length) : (summary.data?.rowCount ?? 0);
-  const loading = rows.load.phase === "loading" ? { loaded: rows.load.loaded, expected: Math.max(matching, rows.load.loaded) } : null;
+  const loading =
+    rows.load.phase === "loading" ? { loaded: rows.load.loaded, expected: Math.max(matching, rows.load.loaded) } : null;
   const name = summary.data?.name ?? structure.data?.sheet.name;
 
   return (
     <div className="flex h-dvh flex-col">
       <AppHeader>
-        <Link href="/" className="rounded text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-400 dark:hover:text-zinc-100">
+        <Link
+          href="/"
+          className="rounded text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-400 dark:hover:text-zinc-100"
+        >
           Bases
         </Link>
         <span aria-hidden className="text-zinc-400">
           /
         </span>
-        <h1 className="truncate font-semibold">{name ?? (notFound ? "Not found" : <Skeleton className="h-4 w-40" />)}</h1>
-        <span className="hidden rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600 sm:inline dark:bg-zinc-800 dark:text-zinc-400" title="Base id (used in API paths)">
+        <h1 className="truncate font-semibold">
+          {name ?? (notFound ? "Not found" : <Skeleton className="h-4 w-40" />)}
+        </h1>
+        <span
+          className="hidden rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600 sm:inline dark:bg-zinc-800 dark:text-zinc-400"
+          title="Base id (used in API paths)"
+        >
           {baseId}
         </span>
       </AppHeader>
       {notFound ? (
         <main className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
           <h2 className="text-lg font-semibold">This base does not exist</h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">It may have been deleted, or it belongs to another workspace.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            It may have been deleted, or it belongs to another workspace.
+          </p>
           <Link href="/" className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
             Back to bases
           </Link>
@@ -146,7 +179,10 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
               onImport={() => setImporting(true)}
               selectedRows={selectedRowIds.length}
               onDeleteRows={() => setDialog({ kind: "delete-rows", rowIds: selectedRowIds })}
-              runAll={{ enabled: !rerunHint, onClick: () => setDialog({ kind: "run", title: "Run every AI cell?", request: {} }) }}
+              runAll={{
+                enabled: !rerunHint,
+                onClick: () => setDialog({ kind: "run", title: "Run every AI cell?", request: {} }),
+              }}
               rerun={{
                 enabled: !rerunHint,
                 hint: rerunHint,
@@ -184,15 +220,18 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                   actions={actions}
                   columnActions={{
                     edit: (column) => setDialog({ kind: "column", column }),
-                    rerun: (column) => setDialog({ kind: "run", title: `Re-run “${column.name}”?`, request: { columnIds: [column.id] } }),
+                    rerun: (column) =>
+                      setDialog({
+                        kind: "run",
+                        title: `Re-run “${column.name}”?`,
+                        request: { columnIds: [column.id] },
+                      }),
                     estimate: (column) => void estimateColumn(column),
                     quality: (column) => setQualityOf(column.id),
                     remove: (column) => setDialog({ kind: "delete-column", column }),
                   }}
                   empty={
-                    rows.load.phase === "done" ? (
-                      <EmptyRows reviewOnly={query.review} narrowed={narrowed} />
-                    ) : null
+                    rows.load.phase === "done" ? <EmptyRows reviewOnly={query.review} narrowed={narrowed} /> : null
                   }
                 />
               )}
@@ -209,14 +248,28 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
               onExit={() => setQuery({ ...query, review: false })}
             />
           ) : null}
-          {qualityColumn ? <QualityPanel key={qualityColumn.id} baseId={baseId} column={qualityColumn} rowLabel={rowLabel} onClose={() => setQualityOf(null)} /> : null}
+          {qualityColumn ? (
+            <QualityPanel
+              key={qualityColumn.id}
+              baseId={baseId}
+              column={qualityColumn}
+              rowLabel={rowLabel}
+              onClose={() => setQualityOf(null)}
+            />
+          ) : null}
           {side}
         </div>
       )}
       <ImportDialog open={importing} onClose={() => setImporting(false)} baseId={baseId} />
-      {dialog?.kind === "column" ? <ColumnEditor baseId={baseId} column={dialog.column} columns={columns} onClose={() => setDialog(null)} /> : null}
-      {dialog?.kind === "delete-column" ? <DeleteColumnDialog baseId={baseId} column={dialog.column} onClose={() => setDialog(null)} /> : null}
-      {dialog?.kind === "run" ? <RunDialog title={dialog.title} request={dialog.request} actions={actions} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === "column" ? (
+        <ColumnEditor baseId={baseId} column={dialog.column} columns={columns} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === "delete-column" ? (
+        <DeleteColumnDialog baseId={baseId} column={dialog.column} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === "run" ? (
+        <RunDialog title={dialog.title} request={dialog.request} actions={actions} onClose={() => setDialog(null)} />
+      ) : null}
       {dialog?.kind === "confirm-run" ? (
         <ConfirmRunDialog
           cells={dialog.cells}

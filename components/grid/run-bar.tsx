@@ -14,14 +14,18 @@ import { useLatestRun } from "./use-latest-run";
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {
   const first = useRef<{ id: string; at: number; finished: number } | null>(null);
-  if (!run || run.status !== "running") return null;
+  if (run?.status !== "running") return null;
   const finished = run.counts.done + run.counts.error;
   if (first.current?.id !== run.id) first.current = { id: run.id, at: Date.now(), finished };
   const elapsed = (Date.now() - first.current.at) / 1000;
   const rate = (finished - first.current.finished) / Math.max(elapsed, 0.001);
   if (elapsed < 2 || rate <= 0) return null;
   const left = (run.counts.pending + run.counts.running) / rate;
-  return left < 60 ? `${Math.ceil(left)} s left` : left < 3600 ? `${Math.ceil(left / 60)} min left` : `${(left / 3600).toFixed(1)} h left`;
+  return left < 60
+    ? `${Math.ceil(left)} s left`
+    : left < 3600
+      ? `${Math.ceil(left / 60)} min left`
+      : `${(left / 3600).toFixed(1)} h left`;
 }
 
 /**
@@ -52,10 +56,25 @@ export function RunBar({ baseId }: { baseId: string }) {
   };
   const pct = (n: number) => `${total ? (100 * n) / total : 0}%`;
   const label =
-    run.status === "paused" ? (run.pausedReason === "budget" ? "Paused: credit cap reached" : "Paused") : run.status === "running" ? (evaluation ? "Evaluating" : "Running") : run.status === "cancelled" ? "Cancelled" : "Finished";
+    run.status === "paused"
+      ? run.pausedReason === "budget"
+        ? "Paused: credit cap reached"
+        : "Paused"
+      : run.status === "running"
+        ? evaluation
+          ? "Evaluating"
+          : "Running"
+        : run.status === "cancelled"
+          ? "Cancelled"
+          : "Finished";
 
   return (
-    <div role="status" aria-label="Run progress" data-run-status={run.status} className="flex flex-wrap items-center gap-3 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-950">
+    <div
+      role="status"
+      aria-label="Run progress"
+      data-run-status={run.status}
+      className="flex flex-wrap items-center gap-3 border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs dark:border-zinc-800 dark:bg-zinc-950"
+    >
       <span className="flex items-center gap-1.5 font-medium text-zinc-800 dark:text-zinc-200">
         {run.status === "running" ? <Spinner className="text-indigo-500" /> : null}
         {label}
@@ -67,7 +86,8 @@ export function RunBar({ baseId }: { baseId: string }) {
         <div className="bg-indigo-400" style={{ width: pct(counts.running) }} />
       </div>
       <span className="text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="run-counts">
-        {formatCount(counts.done)} done · {formatCount(counts.error)} errors · {formatCount(counts.pending + counts.running)} pending
+        {formatCount(counts.done)} done · {formatCount(counts.error)} errors ·{" "}
+        {formatCount(counts.pending + counts.running)} pending
         {counts.cancelled ? ` · ${formatCount(counts.cancelled)} cancelled` : ""}
       </span>
       <span className="text-zinc-600 tabular-nums dark:text-zinc-400">
@@ -87,7 +107,10 @@ export function RunBar({ baseId }: { baseId: string }) {
             variant="ghost"
             onClick={() => {
               if (run.pausedReason !== "budget") return void act(`/api/v1/runs/${run.id}/resume`);
-              const raised = window.prompt("New credit cap for this run (empty for none):", String((run.maxCredits ?? 0) * 2));
+              const raised = window.prompt(
+                "New credit cap for this run (empty for none):",
+                String((run.maxCredits ?? 0) * 2),
+              );
               if (raised === null) return;
               void act(`/api/v1/runs/${run.id}/resume`, { maxCredits: raised.trim() === "" ? null : Number(raised) });
             }}
@@ -96,7 +119,12 @@ export function RunBar({ baseId }: { baseId: string }) {
           </Button>
         ) : null}
         {active ? (
-          <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => void act(`/api/v1/runs/${run.id}/cancel`)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-red-700 dark:text-red-400"
+            onClick={() => void act(`/api/v1/runs/${run.id}/cancel`)}
+          >
             Cancel run
           </Button>
         ) : null}
@@ -106,7 +134,9 @@ export function RunBar({ baseId }: { baseId: string }) {
             variant="secondary"
             onClick={async () => {
               try {
-                const res = await api<{ queued: number }>(`${basePath(baseId)}/run`, { body: { statuses: ["error", "cancelled"] } });
+                const res = await api<{ queued: number }>(`${basePath(baseId)}/run`, {
+                  body: { statuses: ["error", "cancelled"] },
+                });
                 toast.success(`Retrying ${plural(res.queued, "cell")}.`);
               } catch (e) {
                 toast.error(errorMessage(e));

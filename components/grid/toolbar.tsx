@@ -31,7 +31,11 @@ interface Props {
 
 export function Toolbar(p: Props) {
   return (
-    <div role="toolbar" aria-label="Table actions" className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-white px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900">
+    <div
+      role="toolbar"
+      aria-label="Table actions"
+      className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-white px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <Button size="sm" variant="primary" onClick={p.onAddRow}>
         <PlusIcon /> Row
       </Button>
@@ -42,7 +46,13 @@ export function Toolbar(p: Props) {
         Import
       </Button>
       <span className="mx-1 hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
-      <Button size="sm" variant="ghost" onClick={p.runAll.onClick} disabled={!p.runAll.enabled} title="Estimate and run every AI cell">
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={p.runAll.onClick}
+        disabled={!p.runAll.enabled}
+        title="Estimate and run every AI cell"
+      >
         <SparkleIcon /> Run all
       </Button>
       <Button size="sm" variant="ghost" onClick={p.rerun.onClick} disabled={!p.rerun.enabled} title={p.rerun.hint}>
@@ -64,11 +74,18 @@ export function Toolbar(p: Props) {
           title="Review the AI cells that failed, fell under their column's review threshold, or went out of date"
         >
           <FilterIcon /> Needs review
-          <span className={`rounded-full px-1.5 text-xs tabular-nums ${p.reviewOnly ? "bg-white/20" : "bg-zinc-100 dark:bg-zinc-800"}`}>{p.reviewCount === null ? "…" : formatCount(p.reviewCount)}</span>
+          <span
+            className={`rounded-full px-1.5 text-xs tabular-nums ${p.reviewOnly ? "bg-white/20" : "bg-zinc-100 dark:bg-zinc-800"}`}
+          >
+            {p.reviewCount === null ? "…" : formatCount(p.reviewCount)}
+          </span>
         </Button>
         <ThresholdInput value={p.threshold} onChange={p.onThreshold} />
         <span className="hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
-        <p className="flex items-center gap-1.5 text-xs text-zinc-600 tabular-nums dark:text-zinc-400" aria-live="polite">
+        <p
+          className="flex items-center gap-1.5 text-xs text-zinc-600 tabular-nums dark:text-zinc-400"
+          aria-live="polite"
+        >
           {p.loading ? (
             <>
               <Spinner className="text-indigo-500" />
@@ -95,7 +112,10 @@ function ThresholdInput({ value, onChange }: { value: number; onChange: (v: numb
     if (Math.round(n) !== Math.round(value * 100)) onChange(Math.round(n) / 100);
   };
   return (
-    <label className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400" title="AI cells with a lower confidence are tinted and count as needing review">
+    <label
+      className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400"
+      title="AI cells with a lower confidence are tinted and count as needing review"
+    >
       Low confidence below
       <input
         type="number"
@@ -123,7 +143,11 @@ const LIVE: Record<LiveStatus, { label: string; dot: string }> = {
 function LiveBadge({ status }: { status: LiveStatus }) {
   const s = LIVE[status];
   return (
-    <span className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400" title="Changes appear as they happen" data-live={status}>
+    <span
+      className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400"
+      title="Changes appear as they happen"
+      data-live={status}
+    >
       <span className={`size-2 rounded-full ${s.dot}`} aria-hidden />
       {s.label}
     </span>

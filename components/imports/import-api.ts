@@ -45,13 +45,26 @@ async function send<T>(url: string, file: File): Promise<T> {
   const res = await fetch(url, {
     method: "POST",
     body: file,
-    headers: { "content-type": file.type || "application/octet-stream", "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}` },
+    headers: {
+      "content-type": file.type || "application/octet-stream",
+      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    },
     credentials: "same-origin",
   });
-  const data = (await res.json().catch(() => null)) as (T & { error?: { code: string; message: string; details?: unknown } }) | null;
-  if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? "http_error", data?.error?.message ?? `Request failed (${res.status}).`, data?.error?.details);
+  const data = (await res.json().catch(() => null)) as
+    | (T & { error?: { code: string; message: string; details?: unknown } })
+    | null;
+  if (!res.ok)
+    throw new ApiError(
+      res.status,
+      data?.error?.code ?? "http_error",
+      data?.error?.message ?? `Request failed (${res.status}).`,
+      data?.error?.details,
+    );
   return data as T;
 }
 
-export const previewImport = (baseId: string, file: File, o: ImportOptionsInput) => send<ImportPreview>(`${basePath(baseId)}/imports/preview?${query(o)}`, file);
-export const startImport = (baseId: string, file: File, o: ImportOptionsInput) => send<ImportJob>(`${basePath(baseId)}/imports?${query(o)}`, file);
+export const previewImport = (baseId: string, file: File, o: ImportOptionsInput) =>
+  send<ImportPreview>(`${basePath(baseId)}/imports/preview?${query(o)}`, file);
+export const startImport = (baseId: string, file: File, o: ImportOptionsInput) =>
+  send<ImportJob>(`${basePath(baseId)}/imports?${query(o)}`, file);

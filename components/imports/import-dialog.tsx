@@ -30,7 +30,10 @@ export function ImportDialog({ open, onClose, baseId }: { open: boolean; onClose
 
   useEffect(() => {
     if (!job || job.status === "done" || job.status === "failed" || !target) return;
-    const timer = setTimeout(() => void api<ImportJob>(`${basePath(target)}/imports/${job.id}`).then(setJob, (e) => setError(errorMessage(e))), 400);
+    const timer = setTimeout(
+      () => void api<ImportJob>(`${basePath(target)}/imports/${job.id}`).then(setJob, (e) => setError(errorMessage(e))),
+      400,
+    );
     return () => clearTimeout(timer);
   }, [job, target]);
   useEffect(() => {
@@ -46,7 +49,9 @@ export function ImportDialog({ open, onClose, baseId }: { open: boolean; onClose
     try {
       let id = target;
       if (!id) {
-        const base = await api<{ baseId: string }>("/api/v1/bases", { body: { baseName: f.name.replace(/\.[^.]+$/, "").slice(0, 200) || undefined } });
+        const base = await api<{ baseId: string }>("/api/v1/bases", {
+          body: { baseName: f.name.replace(/\.[^.]+$/, "").slice(0, 200) || undefined },
+        });
         id = created.current = base.baseId;
         setTarget(id);
       }
@@ -74,7 +79,10 @@ export function ImportDialog({ open, onClose, baseId }: { open: boolean; onClose
 
   function close() {
     // A base made for a file that was never imported goes again.
-    if (created.current) void api(basePath(created.current), { method: "DELETE" }).then(() => qc.invalidateQueries({ queryKey: keys.bases }));
+    if (created.current)
+      void api(basePath(created.current), { method: "DELETE" }).then(() =>
+        qc.invalidateQueries({ queryKey: keys.bases }),
+      );
     created.current = null;
     setFile(null);
     setPreview(null);
@@ -86,10 +94,22 @@ export function ImportDialog({ open, onClose, baseId }: { open: boolean; onClose
 
   const finished = job?.status === "done" || job?.status === "failed";
   return (
-    <Dialog open={open} onClose={close} title={baseId ? "Import a file" : "New base from file"} description="CSV, TSV, XLSX or JSON Lines. Headers match columns by name; the others become new columns." className="w-[min(48rem,calc(100vw-2rem))]!">
+    <Dialog
+      open={open}
+      onClose={close}
+      title={baseId ? "Import a file" : "New base from file"}
+      description="CSV, TSV, XLSX or JSON Lines. Headers match columns by name; the others become new columns."
+      className="w-[min(48rem,calc(100vw-2rem))]!"
+    >
       <div className="min-h-0 space-y-4 overflow-y-auto px-5 py-4">
         {!preview && !job ? <DropZone busy={busy} file={file} onFile={(f) => void choose(f)} /> : null}
-        {preview && !job ? <ImportPreviewPanel preview={{ ...preview, aiCells: options.runAi ? preview.aiCells : 0 }} options={options} onOptions={setOptions} /> : null}
+        {preview && !job ? (
+          <ImportPreviewPanel
+            preview={{ ...preview, aiCells: options.runAi ? preview.aiCells : 0 }}
+            options={options}
+            onOptions={setOptions}
+          />
+        ) : null}
         {job ? <Progress job={job} /> : null}
         {error ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
@@ -147,7 +167,13 @@ function DropZone({ busy, file, onFile }: { busy: boolean; file: File | null; on
           <span className="mt-1 text-zinc-500">.csv, .tsv, .xlsx, .jsonl</span>
         </>
       )}
-      <input type="file" aria-label="File to import" accept=".csv,.tsv,.txt,.xlsx,.jsonl,.ndjson" className="sr-only" onChange={(e) => e.target.files?.[0] && onFile(e.target.files[0])} />
+      <input
+        type="file"
+        aria-label="File to import"
+        accept=".csv,.tsv,.txt,.xlsx,.jsonl,.ndjson"
+        className="sr-only"
+        onChange={(e) => e.target.files?.[0] && onFile(e.target.files[0])}
+      />
     </label>
   );
 }
@@ -156,8 +182,18 @@ function Progress({ job }: { job: ImportJob }) {
   const share = job.linesTotal ? job.rowsRead / job.linesTotal : job.status === "done" ? 1 : 0;
   return (
     <div className="space-y-3" data-testid="import-progress" data-status={job.status}>
-      <div className="h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)}>
-        <div className={`h-full transition-[width] ${job.status === "failed" ? "bg-red-500" : "bg-indigo-500"}`} style={{ width: `${Math.round(share * 100)}%` }} />
+      <div
+        className="h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(share * 100)}
+      >
+        <div
+          className={`h-full transition-[width] ${job.status === "failed" ? "bg-red-500" : "bg-indigo-500"}`}
+          style={{ width: `${Math.round(share * 100)}%` }}
+        />
       </div>
       <p className="text-sm" aria-live="polite">
         {job.status === "queued"
@@ -166,9 +202,14 @@ function Progress({ job }: { job: ImportJob }) {
             ? "Reading the file…"
             : `${job.status === "done" ? "Done" : job.status === "failed" ? "Failed" : "Importing"}: ${plural(job.rowsRead, "line")} read${job.linesTotal ? ` of ${job.linesTotal.toLocaleString()}` : ""}, ${plural(job.rowsCreated, "row")} created, ${job.rowsUpdated.toLocaleString()} updated, ${job.rowsSkipped.toLocaleString()} skipped.`}
       </p>
-      {job.createdColumns.length > 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">New columns: {job.createdColumns.join(", ")}</p> : null}
+      {job.createdColumns.length > 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">New columns: {job.createdColumns.join(", ")}</p>
+      ) : null}
       {job.errors.length > 0 ? (
-        <ul aria-label="Import errors" className="max-h-40 overflow-auto rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+        <ul
+          aria-label="Import errors"
+          className="max-h-40 overflow-auto rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+        >
           {job.errors.slice(0, 20).map((e, i) => (
             <li key={i}>
               {e.line > 0 ? `Line ${e.line}: ` : ""}

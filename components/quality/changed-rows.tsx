@@ -6,13 +6,22 @@ import { changedResults } from "./quality-format";
  * The rows an evaluation moved: right before and wrong now, or wrong before and right now. The
  * rest agree with the column and say nothing about the new settings.
  */
-export function ChangedRows({ results, rowLabel }: { results: EvaluationResult[]; rowLabel: (rowId: string) => string | undefined }) {
+export function ChangedRows({
+  results,
+  rowLabel,
+}: {
+  results: EvaluationResult[];
+  rowLabel: (rowId: string) => string | undefined;
+}) {
   // In the grid's terms: by row name, "Lead 9" before "Lead 10"; the API orders them by id.
   const name = (rowId: string) => rowLabel(rowId) ?? rowId;
-  const changed = changedResults(results).sort((a, b) => name(a.rowId).localeCompare(name(b.rowId), undefined, { numeric: true }));
+  const changed = changedResults(results).sort((a, b) =>
+    name(a.rowId).localeCompare(name(b.rowId), undefined, { numeric: true }),
+  );
   const fixed = changed.filter((r) => r.correct).length;
   const broken = changed.length - fixed;
-  if (!changed.length) return <p className="text-xs text-zinc-600 dark:text-zinc-400">No row changed between right and wrong.</p>;
+  if (!changed.length)
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">No row changed between right and wrong.</p>;
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
       <table className="w-full text-left text-xs" aria-label="Rows that changed">
@@ -47,7 +56,10 @@ export function ChangedRows({ results, rowLabel }: { results: EvaluationResult[]
 
 function Verdict({ value, right, title }: { value: string; right: boolean; title?: string }) {
   return (
-    <td className={`px-2.5 py-1 break-words ${right ? "text-emerald-800 dark:text-emerald-300" : "text-red-700 line-through decoration-red-400/60 dark:text-red-400"}`} title={title}>
+    <td
+      className={`px-2.5 py-1 break-words ${right ? "text-emerald-800 dark:text-emerald-300" : "text-red-700 line-through decoration-red-400/60 dark:text-red-400"}`}
+      title={title}
+    >
       {right ? <CheckIcon className="mr-1 inline align-[-2px]" /> : null}
       {value || <span className="text-zinc-500 italic no-underline">empty</span>}
       <span className="sr-only">{right ? " (right)" : " (wrong)"}</span>

@@ -14,11 +14,24 @@ const STATUS_TONE: Record<EvaluationSummary["status"], string> = {
 };
 
 /** The column's past evaluations, newest first; any of them can be shown again, and applied. */
-export function EvaluationList({ baseId, columnId, shownId, onShow }: { baseId: string; columnId: string; shownId: string | null; onShow: (id: string) => void }) {
+export function EvaluationList({
+  baseId,
+  columnId,
+  shownId,
+  onShow,
+}: {
+  baseId: string;
+  columnId: string;
+  shownId: string | null;
+  onShow: (id: string) => void;
+}) {
   const { data, error } = useEvaluations(baseId, columnId);
   return (
     <section aria-labelledby="quality-evaluations" className="px-4 py-3">
-      <h3 id="quality-evaluations" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+      <h3
+        id="quality-evaluations"
+        className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400"
+      >
         Past evaluations
       </h3>
       {error ? (
@@ -30,14 +43,34 @@ export function EvaluationList({ baseId, columnId, shownId, onShow }: { baseId: 
       ) : (
         <ol className="mt-1.5 space-y-2" aria-label="Past evaluations">
           {data.map((e) => (
-            <li key={e.id} className={`rounded-lg border px-2.5 py-2 ${e.id === shownId ? "border-indigo-400 dark:border-indigo-600" : "border-zinc-200 dark:border-zinc-800"}`} data-evaluation={e.id}>
+            <li
+              key={e.id}
+              className={`rounded-lg border px-2.5 py-2 ${e.id === shownId ? "border-indigo-400 dark:border-indigo-600" : "border-zinc-200 dark:border-zinc-800"}`}
+              data-evaluation={e.id}
+            >
               <div className="flex items-center gap-2">
-                <span className={`rounded-full px-1.5 py-px text-[10px] font-semibold ${STATUS_TONE[e.status]}`}>{STATUS_LABEL[e.status]}</span>
-                {e.appliedAt ? <span className="rounded-full bg-violet-100 px-1.5 py-px text-[10px] font-semibold text-violet-800 dark:bg-violet-900/70 dark:text-violet-200">Applied</span> : null}
-                <span className="flex-1 truncate text-xs text-zinc-600 dark:text-zinc-400" title={new Date(e.createdAt).toLocaleString()}>
+                <span className={`rounded-full px-1.5 py-px text-[10px] font-semibold ${STATUS_TONE[e.status]}`}>
+                  {STATUS_LABEL[e.status]}
+                </span>
+                {e.appliedAt ? (
+                  <span className="rounded-full bg-violet-100 px-1.5 py-px text-[10px] font-semibold text-violet-800 dark:bg-violet-900/70 dark:text-violet-200">
+                    Applied
+                  </span>
+                ) : null}
+                <span
+                  className="flex-1 truncate text-xs text-zinc-600 dark:text-zinc-400"
+                  title={new Date(e.createdAt).toLocaleString()}
+                >
                   {timeAgo(e.createdAt)}
                 </span>
-                <Button size="sm" variant="ghost" className="h-6 px-1.5 text-xs" onClick={() => onShow(e.id)} aria-label={`Show the evaluation from ${timeAgo(e.createdAt)}`} disabled={e.id === shownId}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="h-6 px-1.5 text-xs"
+                  onClick={() => onShow(e.id)}
+                  aria-label={`Show the evaluation from ${timeAgo(e.createdAt)}`}
+                  disabled={e.id === shownId}
+                >
                   Show
                 </Button>
               </div>

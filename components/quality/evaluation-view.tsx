@@ -38,10 +38,11 @@ export function EvaluationView({
 
   // The list shows status and accuracy too: refresh it when this one settles.
   useEffect(() => {
-    if (status && !isEvaluating({ status })) void qc.invalidateQueries({ queryKey: keys.evaluations(baseId, column.id) });
+    if (status && !isEvaluating({ status }))
+      void qc.invalidateQueries({ queryKey: keys.evaluations(baseId, column.id) });
   }, [status, qc, baseId, column.id]);
 
-  async function act(path: string, body: object | undefined, after: () => Promise<unknown> | void) {
+  async function act(path: string, body: object | undefined, after: () => unknown) {
     setBusy(true);
     try {
       await api(path, { method: "POST", body });
@@ -107,12 +108,17 @@ export function EvaluationView({
           aria-valuenow={finished}
           className="h-1.5 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
         >
-          <div className="h-full rounded-full bg-indigo-500 transition-[width]" style={{ width: `${counts.rows ? (100 * finished) / counts.rows : 0}%` }} />
+          <div
+            className="h-full rounded-full bg-indigo-500 transition-[width]"
+            style={{ width: `${counts.rows ? (100 * finished) / counts.rows : 0}%` }}
+          />
         </div>
         <p className="text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="evaluation-counts">
-          {formatCount(finished)} of {plural(counts.rows, "row")} · {formatCount(counts.correct)} right · {formatCount(counts.incorrect)} wrong
+          {formatCount(finished)} of {plural(counts.rows, "row")} · {formatCount(counts.correct)} right ·{" "}
+          {formatCount(counts.incorrect)} wrong
           {counts.error ? ` · ${formatCount(counts.error)} failed` : ""}
-          {counts.cancelled ? ` · ${formatCount(counts.cancelled)} cancelled` : ""} · {plural(evaluation.creditsSpent, "credit")}
+          {counts.cancelled ? ` · ${formatCount(counts.cancelled)} cancelled` : ""} ·{" "}
+          {plural(evaluation.creditsSpent, "credit")}
         </p>
       </div>
       <section aria-label="Accuracy" className="grid grid-cols-2 gap-2" data-testid="evaluation-accuracy">
@@ -121,18 +127,28 @@ export function EvaluationView({
           <p className="text-lg font-semibold tabular-nums">{percent(evaluation.previousAccuracy)}</p>
         </div>
         <div className="rounded-lg bg-indigo-50 px-2.5 py-1.5 dark:bg-indigo-950/60">
-          <p className="text-[11px] text-zinc-600 dark:text-zinc-400">{running ? "New settings so far" : "New settings"}</p>
+          <p className="text-[11px] text-zinc-600 dark:text-zinc-400">
+            {running ? "New settings so far" : "New settings"}
+          </p>
           <p className="text-lg font-semibold tabular-nums">
             {percent(evaluation.accuracy)}
-            {delta && !running ? <span className="ml-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">{delta}</span> : null}
+            {delta && !running ? (
+              <span className="ml-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">{delta}</span>
+            ) : null}
           </p>
         </div>
       </section>
       <details className="text-xs">
         <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">
-          Settings{evaluation.settings.changed.length ? ` (${evaluation.settings.changed.join(", ")} changed)` : " (same as the column)"}
+          Settings
+          {evaluation.settings.changed.length
+            ? ` (${evaluation.settings.changed.join(", ")} changed)`
+            : " (same as the column)"}
         </summary>
-        <p className="mt-1 max-h-32 overflow-y-auto rounded bg-zinc-50 p-2 whitespace-pre-wrap dark:bg-zinc-950" data-testid="evaluation-instructions">
+        <p
+          className="mt-1 max-h-32 overflow-y-auto rounded bg-zinc-50 p-2 whitespace-pre-wrap dark:bg-zinc-950"
+          data-testid="evaluation-instructions"
+        >
           {evaluation.settings.instructions}
         </p>
         <p className="mt-1 font-mono text-zinc-600 dark:text-zinc-400">
@@ -142,12 +158,29 @@ export function EvaluationView({
       </details>
       {running ? null : <ChangedRows results={evaluation.results} rowLabel={rowLabel} />}
       <div className="flex flex-wrap items-center justify-end gap-2">
-        {evaluation.appliedAt ? <p className="mr-auto text-xs text-emerald-700 dark:text-emerald-400">Applied {timeAgo(evaluation.appliedAt)}</p> : null}
-        <Button size="sm" variant="ghost" onClick={() => onBack({ instructions: evaluation.settings.instructions, model: evaluation.settings.model, limit: "" })} disabled={busy}>
+        {evaluation.appliedAt ? (
+          <p className="mr-auto text-xs text-emerald-700 dark:text-emerald-400">
+            Applied {timeAgo(evaluation.appliedAt)}
+          </p>
+        ) : null}
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() =>
+            onBack({ instructions: evaluation.settings.instructions, model: evaluation.settings.model, limit: "" })
+          }
+          disabled={busy}
+        >
           Try other instructions
         </Button>
         {running ? (
-          <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" disabled={busy} onClick={() => void cancel(evaluation.runId)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-red-700 dark:text-red-400"
+            disabled={busy}
+            onClick={() => void cancel(evaluation.runId)}
+          >
             Cancel evaluation
           </Button>
         ) : null}

@@ -24,6 +24,11 @@ export const STATUS_LABEL: Record<EvaluationStatus, string> = {
  * Rows whose verdict moved: right before and wrong now, or the other way round. Rows without a
  * reviewed answer, or not judged yet, cannot have moved.
  */
-export function changedResults(results: readonly EvaluationResult[]): (EvaluationResult & { previous: NonNullable<EvaluationResult["previous"]> })[] {
-  return results.filter((r): r is EvaluationResult & { previous: NonNullable<EvaluationResult["previous"]> } => r.previous !== null && r.correct !== null && r.correct !== r.previous.correct);
+export function changedResults(
+  results: readonly EvaluationResult[],
+): (EvaluationResult & { previous: NonNullable<EvaluationResult["previous"]> })[] {
+  return results.filter(
+    (r): r is EvaluationResult & { previous: NonNullable<EvaluationResult["previous"]> } =>
+      r.previous !== null && r.correct !== null && r.correct !== r.previous.correct,
+  );
 }

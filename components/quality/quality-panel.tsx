@@ -69,7 +69,9 @@ export function QualityPanel({
         <section aria-label="Evaluation" className="space-y-3 px-4 py-3">
           {mode.kind === "idle" ? (
             <div className="flex items-center gap-2">
-              <p className="flex-1 text-xs text-zinc-600 dark:text-zinc-400">Re-answer the reviewed rows with other settings and compare.</p>
+              <p className="flex-1 text-xs text-zinc-600 dark:text-zinc-400">
+                Re-answer the reviewed rows with other settings and compare.
+              </p>
               <Button size="sm" onClick={() => setMode({ kind: "form" })}>
                 Try new instructions…
               </Button>
@@ -92,7 +94,12 @@ export function QualityPanel({
             />
           )}
         </section>
-        <EvaluationList baseId={baseId} columnId={column.id} shownId={mode.kind === "evaluation" ? mode.id : null} onShow={(id) => setMode({ kind: "evaluation", id })} />
+        <EvaluationList
+          baseId={baseId}
+          columnId={column.id}
+          shownId={mode.kind === "evaluation" ? mode.id : null}
+          onShow={(id) => setMode({ kind: "evaluation", id })}
+        />
       </div>
     </aside>
   );
@@ -111,24 +118,44 @@ function Overview({ baseId, column, quality }: { baseId: string; column: ColumnV
           <Stat label="Edited" value={formatCount(quality.edited)} />
         </dl>
         {quality.reviewed === 0 ? (
-          <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">No cell of this column is reviewed yet. Accept or edit cells in review mode to measure it.</p>
+          <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+            No cell of this column is reviewed yet. Accept or edit cells in review mode to measure it.
+          </p>
         ) : null}
       </section>
       <section aria-labelledby="quality-reliability" className="space-y-2 px-4 py-3">
         <div className="flex items-baseline justify-between gap-2">
-          <h3 id="quality-reliability" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+          <h3
+            id="quality-reliability"
+            className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400"
+          >
             Reliability
           </h3>
-          <p className="text-xs text-zinc-600 dark:text-zinc-400" title="The gap between confidence and agreement, weighted by cells: 0 is perfectly calibrated.">
-            Calibration error <span className="font-semibold text-zinc-900 tabular-nums dark:text-zinc-100">{decimal(quality.expectedCalibrationError)}</span>
+          <p
+            className="text-xs text-zinc-600 dark:text-zinc-400"
+            title="The gap between confidence and agreement, weighted by cells: 0 is perfectly calibrated."
+          >
+            Calibration error{" "}
+            <span className="font-semibold text-zinc-900 tabular-nums dark:text-zinc-100">
+              {decimal(quality.expectedCalibrationError)}
+            </span>
           </p>
         </div>
-        <ReliabilityChart buckets={quality.byConfidence} label={`Reliability of ${column.name}: agreement by confidence`} />
-        <p className="text-[11px] text-zinc-500 dark:text-zinc-400">Bars: share of reviewed cells accepted as they were, per confidence tenth. Dots: mean confidence. Dashed: perfect calibration.</p>
+        <ReliabilityChart
+          buckets={quality.byConfidence}
+          label={`Reliability of ${column.name}: agreement by confidence`}
+        />
+        <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
+          Bars: share of reviewed cells accepted as they were, per confidence tenth. Dots: mean confidence. Dashed:
+          perfect calibration.
+        </p>
       </section>
       <ReviewThreshold baseId={baseId} column={column} quality={quality} />
       <section aria-labelledby="quality-errors" className="px-4 py-3">
-        <h3 id="quality-errors" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+        <h3
+          id="quality-errors"
+          className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400"
+        >
           Errors <span className="font-normal tabular-nums normal-case">({formatCount(quality.errors.count)})</span>
         </h3>
         {codes.length ? (
@@ -150,7 +177,9 @@ function Overview({ baseId, column, quality }: { baseId: string; column: ColumnV
 
 function Stat({ label, value, wide }: { label: string; value: string; wide?: boolean }) {
   return (
-    <div className={`flex flex-col-reverse rounded-lg bg-zinc-50 px-2.5 py-1.5 dark:bg-zinc-950 ${wide ? "col-span-2" : ""}`}>
+    <div
+      className={`flex flex-col-reverse rounded-lg bg-zinc-50 px-2.5 py-1.5 dark:bg-zinc-950 ${wide ? "col-span-2" : ""}`}
+    >
       <dt className="text-[11px] text-zinc-600 dark:text-zinc-400">{label}</dt>
       <dd className={`font-semibold tabular-nums ${wide ? "text-2xl" : "text-lg"}`}>{value}</dd>
     </div>

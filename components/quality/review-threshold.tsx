@@ -13,7 +13,15 @@ import { decimal } from "./quality-format";
 const MIN_REVIEWS = 30;
 
 /** The column's review threshold, and the one its reviews suggest, applied with one click. */
-export function ReviewThreshold({ baseId, column, quality }: { baseId: string; column: ColumnView; quality: ColumnQuality }) {
+export function ReviewThreshold({
+  baseId,
+  column,
+  quality,
+}: {
+  baseId: string;
+  column: ColumnView;
+  quality: ColumnQuality;
+}) {
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
   const toast = useToast();
@@ -41,19 +49,27 @@ export function ReviewThreshold({ baseId, column, quality }: { baseId: string; c
 
   return (
     <section aria-labelledby="quality-threshold" className="space-y-2 px-4 py-3">
-      <h3 id="quality-threshold" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+      <h3
+        id="quality-threshold"
+        className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400"
+      >
         Review threshold
       </h3>
       <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1">
         <dt className="text-zinc-600 dark:text-zinc-400">Current</dt>
         <dd className="font-medium tabular-nums" data-testid="current-threshold">
           {decimal(quality.reviewThreshold)}
-          <span className="font-normal text-zinc-500 dark:text-zinc-400"> · by {quality.reviewBy === "calibrated" ? "calibrated" : "model"} confidence</span>
+          <span className="font-normal text-zinc-500 dark:text-zinc-400">
+            {" "}
+            · by {quality.reviewBy === "calibrated" ? "calibrated" : "model"} confidence
+          </span>
         </dd>
         <dt className="text-zinc-600 dark:text-zinc-400">Suggested</dt>
         <dd className="font-medium tabular-nums" data-testid="suggested-threshold">
           {suggested === null ? (
-            <span className="font-normal text-zinc-600 dark:text-zinc-400">after {plural(Math.max(0, MIN_REVIEWS - quality.reviewed), "more review")}</span>
+            <span className="font-normal text-zinc-600 dark:text-zinc-400">
+              after {plural(Math.max(0, MIN_REVIEWS - quality.reviewed), "more review")}
+            </span>
           ) : (
             decimal(suggested)
           )}
@@ -62,7 +78,9 @@ export function ReviewThreshold({ baseId, column, quality }: { baseId: string; c
       {suggested !== null ? (
         <div className="flex items-center gap-2">
           <p className="flex-1 text-xs text-zinc-600 dark:text-zinc-400">
-            {same ? "The column already uses the suggested threshold." : `Cells under ${decimal(suggested)} confidence would need review.`}
+            {same
+              ? "The column already uses the suggested threshold."
+              : `Cells under ${decimal(suggested)} confidence would need review.`}
           </p>
           <Button size="sm" variant="primary" disabled={busy || same} onClick={() => void apply(suggested)}>
             Apply threshold

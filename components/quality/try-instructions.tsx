@@ -30,7 +30,9 @@ export function requestOf(draft: Draft): EvaluationRequest {
   return {
     instructions: draft.instructions,
     ...(draft.model.trim() ? { model: draft.model.trim() } : {}),
-    ...(draft.limit.trim() && Number.isInteger(limit) && limit > 0 ? { limit: Math.min(limit, MAX_EVALUATION_ROWS) } : {}),
+    ...(draft.limit.trim() && Number.isInteger(limit) && limit > 0
+      ? { limit: Math.min(limit, MAX_EVALUATION_ROWS) }
+      : {}),
   };
 }
 
@@ -97,16 +99,38 @@ export function TryInstructions({
       <h3 className="font-semibold">Try new instructions</h3>
       <label className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
         Instructions
-        <textarea className={`${INPUT} py-1.5`} rows={5} value={draft.instructions} onChange={(e) => set("instructions", e.target.value)} maxLength={20_000} autoFocus />
+        <textarea
+          className={`${INPUT} py-1.5`}
+          rows={5}
+          value={draft.instructions}
+          onChange={(e) => set("instructions", e.target.value)}
+          maxLength={20_000}
+          autoFocus
+        />
       </label>
       <div className="grid grid-cols-[1fr_7rem] gap-3">
         <label className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
           Model
-          <input className={`${INPUT} h-8 font-mono`} value={draft.model} onChange={(e) => set("model", e.target.value)} placeholder="the column's model" spellCheck={false} />
+          <input
+            className={`${INPUT} h-8 font-mono`}
+            value={draft.model}
+            onChange={(e) => set("model", e.target.value)}
+            placeholder="the column's model"
+            spellCheck={false}
+          />
         </label>
         <label className="block text-xs font-medium text-zinc-700 dark:text-zinc-300">
           Rows at most
-          <input className={`${INPUT} h-8 text-right tabular-nums`} type="number" min={1} max={MAX_EVALUATION_ROWS} value={draft.limit} onChange={(e) => set("limit", e.target.value)} placeholder="50" aria-describedby={`${id}-limit`} />
+          <input
+            className={`${INPUT} h-8 text-right tabular-nums`}
+            type="number"
+            min={1}
+            max={MAX_EVALUATION_ROWS}
+            value={draft.limit}
+            onChange={(e) => set("limit", e.target.value)}
+            placeholder="50"
+            aria-describedby={`${id}-limit`}
+          />
         </label>
       </div>
       <p id={`${id}-limit`} className="text-[11px] text-zinc-500 dark:text-zinc-400">
@@ -118,7 +142,10 @@ export function TryInstructions({
             {error}
           </p>
         ) : estimate ? (
-          <p className="rounded-md bg-indigo-50 px-3 py-2 text-indigo-950 dark:bg-indigo-950 dark:text-indigo-100" data-testid="evaluation-estimate">
+          <p
+            className="rounded-md bg-indigo-50 px-3 py-2 text-indigo-950 dark:bg-indigo-950 dark:text-indigo-100"
+            data-testid="evaluation-estimate"
+          >
             {plural(estimate.rows, "row")}, about {plural(estimate.estimatedCredits, "credit")}
           </p>
         ) : null}

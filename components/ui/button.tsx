@@ -7,7 +7,8 @@ const VARIANTS: Record<Variant, string> = {
   primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-600/50 shadow-sm",
   secondary:
     "border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 disabled:text-zinc-400 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800 dark:disabled:text-zinc-500 shadow-sm",
-  ghost: "text-zinc-700 hover:bg-zinc-100 disabled:text-zinc-400 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:disabled:text-zinc-600",
+  ghost:
+    "text-zinc-700 hover:bg-zinc-100 disabled:text-zinc-400 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:disabled:text-zinc-600",
   danger: "bg-red-600 text-white hover:bg-red-500 disabled:bg-red-600/50 shadow-sm",
 };
 

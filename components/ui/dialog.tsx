@@ -30,6 +30,7 @@ export function Dialog({
     if (!open && d.open) d.close();
   }, [open]);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click is the backdrop's; Escape closes the dialog natively (onCancel).
     <dialog
       ref={ref}
       aria-labelledby={titleId}
@@ -64,5 +65,9 @@ export function Dialog({
 }
 
 export function DialogFooter({ children }: { children: React.ReactNode }) {
-  return <footer className="flex items-center justify-end gap-2 border-t border-zinc-200 px-5 py-3 dark:border-zinc-800">{children}</footer>;
+  return (
+    <footer className="flex items-center justify-end gap-2 border-t border-zinc-200 px-5 py-3 dark:border-zinc-800">
+      {children}
+    </footer>
+  );
 }

@@ -16,7 +16,17 @@ export interface MenuItem {
  * A button that opens a menu in a portal (so a scrolling grid cannot clip it). Arrow keys move
  * between items, Esc and outside clicks close it and focus returns to the button.
  */
-export function Menu({ label, items, children, className = "" }: { label: string; items: MenuItem[]; children: React.ReactNode; className?: string }) {
+export function Menu({
+  label,
+  items,
+  children,
+  className = "",
+}: {
+  label: string;
+  items: MenuItem[];
+  children: React.ReactNode;
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [pos, setPos] = useState({ top: 0, left: 0 });
   const button = useRef<HTMLButtonElement>(null);

@@ -53,13 +53,35 @@ function assistantReply(req: FakeLlmRequest): FakeReply | undefined {
   return {
     text: "I'll set up the table with a primary Company column, a Website column and an AI Summary.",
     toolCalls: [
-      { name: "manageColumn", args: { columnOperation: "create", name: "Company", type: "short-text", isPrimary: true, instructions: "The company's name." } },
-      { name: "manageColumn", args: { columnOperation: "create", name: "Website", type: "url", instructions: "The company's website." } },
       {
         name: "manageColumn",
-        args: { columnOperation: "create", name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company", "Website"], instructions: "One sentence on what the company does." },
+        args: {
+          columnOperation: "create",
+          name: "Company",
+          type: "short-text",
+          isPrimary: true,
+          instructions: "The company's name.",
+        },
       },
-      { name: "manageColumn", args: { columnOperation: "update", columnName: "Company", isAiEnabled: true, inputColumns: ["Summary"] } },
+      {
+        name: "manageColumn",
+        args: { columnOperation: "create", name: "Website", type: "url", instructions: "The company's website." },
+      },
+      {
+        name: "manageColumn",
+        args: {
+          columnOperation: "create",
+          name: "Summary",
+          type: "long-text",
+          isAiEnabled: true,
+          inputColumns: ["Company", "Website"],
+          instructions: "One sentence on what the company does.",
+        },
+      },
+      {
+        name: "manageColumn",
+        args: { columnOperation: "update", columnName: "Company", isAiEnabled: true, inputColumns: ["Summary"] },
+      },
     ],
   };
 }

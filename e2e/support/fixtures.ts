@@ -27,11 +27,16 @@ export class Api {
   }
 
   createBase(baseName: string, columns?: unknown[]) {
-    return this.call<{ baseId: string; sheetColumns: { id: string; name: string }[] }>("POST", "/api/v1/bases", { baseName, columns });
+    return this.call<{ baseId: string; sheetColumns: { id: string; name: string }[] }>("POST", "/api/v1/bases", {
+      baseName,
+      columns,
+    });
   }
 
   addRows(baseId: string, rows: Record<string, string>[]) {
-    return this.call<{ rows: { id: string }[] }>("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: rows.map((cells) => ({ cells })) });
+    return this.call<{ rows: { id: string }[] }>("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      rows: rows.map((cells) => ({ cells })),
+    });
   }
 }
 
@@ -56,14 +61,21 @@ export const test = base.extend<{ api: Api; consoleErrors: string[]; allowErrors
     async ({ page, allowErrors }, use) => {
       const errors: string[] = [];
       page.on("console", (m) => {
-        if (m.type() === "error" && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+        if (
+          m.type() === "error" &&
+          !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
+        )
+          errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(String(e)));
       page.on("response", (r) => {
         if (r.status() >= 500) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
       });
       await use(errors);
-      expect(errors.filter((e) => !allowErrors?.test(e)), "console errors").toEqual([]);
+      expect(
+        errors.filter((e) => !allowErrors?.test(e)),
+        "console errors",
+      ).toEqual([]);
     },
     { auto: true },
   ],
@@ -73,6 +85,10 @@ export const grid = (page: Page) => page.getByRole("grid");
 
 /** The grid cell of the row showing `rowNumber` (1-based) in the column named `column`. */
 export async function cellAt(page: Page, rowNumber: number, column: string) {
-  const colIndex = await grid(page).locator(`[role=columnheader][data-column="${column}"]`).getAttribute("aria-colindex");
-  return grid(page).locator(`[role=row][aria-rowindex="${rowNumber + 1}"] [role=gridcell][aria-colindex="${colIndex}"]`);
+  const colIndex = await grid(page)
+    .locator(`[role=columnheader][data-column="${column}"]`)
+    .getAttribute("aria-colindex");
+  return grid(page).locator(
+    `[role=row][aria-rowindex="${rowNumber + 1}"] [role=gridcell][aria-colindex="${colIndex}"]`,
+  );
 }

@@ -23,15 +23,37 @@ const orOne = <T extends z.ZodArray>(list: T) =>
 // Every field comes from the one column schema (columnFields): same limits as REST and the UI,
 // with descriptions worded for the model and its extras (columnName, position, single values).
 export const manageColumnArgs = z.object({
-  columnOperation: z.enum(["create", "update", "delete", "move"]).describe("What to do: create a column, update one, delete one, or move one to another position."),
-  columnId: z.string().max(100).optional().describe("update/delete/move: the id (scol_…) of the column to change. Or use columnName."),
-  columnName: z.string().max(100).optional().describe("update/delete/move: the current name of the column to change (case-insensitive)."),
+  columnOperation: z
+    .enum(["create", "update", "delete", "move"])
+    .describe("What to do: create a column, update one, delete one, or move one to another position."),
+  columnId: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("update/delete/move: the id (scol_…) of the column to change. Or use columnName."),
+  columnName: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("update/delete/move: the current name of the column to change (case-insensitive)."),
   name: columnFields.name.optional().describe("create: the column name (required). update: a new name."),
-  type: columnFields.type.optional().describe(`The column type, one of: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
-  isPrimary: columnFields.isPrimary.optional().describe("true for the primary column: the main entity of the table. A base has exactly one."),
-  isAiEnabled: columnFields.isAiEnabled.optional().describe("true when the AI fills this column from its instructions, inputs and tools."),
-  instructions: columnFields.instructions.optional().describe("What the AI should produce for each row, or a description of a manual column (at most 20,000 characters)."),
-  inputColumns: orOne(columnFields.inputColumns).describe("Names or ids of the columns this column reads as input. Replaces the current list; [] removes all."),
+  type: columnFields.type
+    .optional()
+    .describe(`The column type, one of: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
+  isPrimary: columnFields.isPrimary
+    .optional()
+    .describe("true for the primary column: the main entity of the table. A base has exactly one."),
+  isAiEnabled: columnFields.isAiEnabled
+    .optional()
+    .describe("true when the AI fills this column from its instructions, inputs and tools."),
+  instructions: columnFields.instructions
+    .optional()
+    .describe(
+      "What the AI should produce for each row, or a description of a manual column (at most 20,000 characters).",
+    ),
+  inputColumns: orOne(columnFields.inputColumns).describe(
+    "Names or ids of the columns this column reads as input. Replaces the current list; [] removes all.",
+  ),
   inputColumnIds: orOne(columnFields.inputColumnIds).describe("Same as inputColumns (ids or names)."),
   tools: orOne(columnFields.tools).describe(
     `Tools the AI may use for this column: ${TOOL_NAMES.join(", ")}. As names or [{ "name": … }]. Replaces the current list.`,
@@ -41,13 +63,20 @@ export const manageColumnArgs = z.object({
     .describe(
       `Extra settings: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), … On update they are merged into the current ones; a key set to null is removed.`,
     ),
-  position: columnFields.index.optional().describe("0-based position of the column. Required for move; optional for create."),
+  position: columnFields.index
+    .optional()
+    .describe("0-based position of the column. Required for move; optional for create."),
   index: columnFields.index.optional().describe("Same as position."),
-  force: z.boolean().optional().describe("delete: also delete a column other columns use as input (they lose that input)."),
+  force: z
+    .boolean()
+    .optional()
+    .describe("delete: also delete a column other columns use as input (they lose that input)."),
   confirmed: z
     .boolean()
     .optional()
-    .describe("delete: true once the user said yes to deleting a column that holds data. Ask them first: the delete is refused until a later message of theirs."),
+    .describe(
+      "delete: true once the user said yes to deleting a column that holds data. Ask them first: the delete is refused until a later message of theirs.",
+    ),
 });
 
 export type ManageColumnArgs = z.infer<typeof manageColumnArgs>;
@@ -78,14 +107,20 @@ function mergeOptions(current: Record<string, unknown>, patch: Record<string, un
 /** The column an update, delete or move addresses: columnId, else columnName, else name. */
 function findColumn(columns: ColumnRecord[], args: ManageColumnArgs): ColumnRecord {
   if (args.columnId) {
-    const byId = columns.find((c) => c.id === args.columnId) ?? columns.find((c) => c.nameKey === nameKey(args.columnId!));
+    const byId =
+      columns.find((c) => c.id === args.columnId) ?? columns.find((c) => c.nameKey === nameKey(args.columnId!));
     if (byId) return byId;
     throw appError("column_not_found", `No column with id "${args.columnId}" in this base.`);
   }
   const ref = args.columnName ?? args.name;
-  if (!ref) throw appError("validation_failed", `${args.columnOperation} needs columnId or columnName to say which column.`);
+  if (!ref)
+    throw appError("validation_failed", `${args.columnOperation} needs columnId or columnName to say which column.`);
   const byName = columns.find((c) => c.nameKey === nameKey(ref));
-  if (!byName) throw appError("column_not_found", `No column named "${ref}" in this base. Columns: ${columns.map((c) => `"${c.name}"`).join(", ")}.`);
+  if (!byName)
+    throw appError(
+      "column_not_found",
+      `No column named "${ref}" in this base. Columns: ${columns.map((c) => `"${c.name}"`).join(", ")}.`,
+    );
   return byName;
 }
 
@@ -109,7 +144,12 @@ export async function manageColumn(s: ToolSession, args: ManageColumnArgs) {
   return done.result;
 }
 
-async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], args: ManageColumnArgs): Promise<{ result: ToolOutcome; usedPlaceholder: boolean }> {
+async function applyOperation(
+  w: Work,
+  s: ToolSession,
+  columns: ColumnRecord[],
+  args: ManageColumnArgs,
+): Promise<{ result: ToolOutcome; usedPlaceholder: boolean }> {
   const { workspaceId, baseId } = s;
   const providers = configuredProviders(s.rt.config.ai);
   switch (args.columnOperation) {
@@ -120,8 +160,18 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
       // without saying it is not) the primary takes its place instead of clashing with it.
       const placeholder = pristinePlaceholder(s, columns);
       if (placeholder && (args.isPrimary === true || (args.isPrimary === undefined && columns.length === 1))) {
-        const column = await updateColumn(w, workspaceId, baseId, placeholder, { ...input, isPrimary: true }, providers);
-        return { result: { message: `Created column "${column.name}" as the primary column.`, column }, usedPlaceholder: true };
+        const column = await updateColumn(
+          w,
+          workspaceId,
+          baseId,
+          placeholder,
+          { ...input, isPrimary: true },
+          providers,
+        );
+        return {
+          result: { message: `Created column "${column.name}" as the primary column.`, column },
+          usedPlaceholder: true,
+        };
       }
       const column = await createColumn(w, workspaceId, baseId, input, providers);
       return { result: { message: `Created column "${column.name}".`, column }, usedPlaceholder: false };
@@ -131,9 +181,13 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
       // `name` addresses the column when neither columnId nor columnName does; it is not a rename then.
       const renaming = args.columnId !== undefined || args.columnName !== undefined;
       const input = columnInput(renaming ? args : { ...args, name: undefined }, columnOptionsOf(target));
-      if (Object.keys(input).length === 0) throw appError("validation_failed", "update needs at least one field to change.");
+      if (Object.keys(input).length === 0)
+        throw appError("validation_failed", "update needs at least one field to change.");
       const column = await updateColumn(w, workspaceId, baseId, target.id, input, providers);
-      return { result: { message: `Updated column "${column.name}".`, column }, usedPlaceholder: target.id === s.placeholderId };
+      return {
+        result: { message: `Updated column "${column.name}".`, column },
+        usedPlaceholder: target.id === s.placeholderId,
+      };
     }
     case "delete": {
       const target = findColumn(columns, args);
@@ -150,15 +204,24 @@ async function applyOperation(w: Work, s: ToolSession, columns: ColumnRecord[], 
         return { result, usedPlaceholder: false };
       }
       const deleted = await deleteColumn(w, workspaceId, baseId, target.id, args.force === true);
-      const cleaned = deleted.cleanedDependents.length ? ` ${deleted.cleanedDependents.length} column(s) lost it as input.` : "";
-      return { result: { message: `Deleted column "${target.name}".${cleaned}` }, usedPlaceholder: target.id === s.placeholderId };
+      const cleaned = deleted.cleanedDependents.length
+        ? ` ${deleted.cleanedDependents.length} column(s) lost it as input.`
+        : "";
+      return {
+        result: { message: `Deleted column "${target.name}".${cleaned}` },
+        usedPlaceholder: target.id === s.placeholderId,
+      };
     }
     case "move": {
       const target = findColumn(columns, args);
       const position = args.position ?? args.index;
-      if (position === undefined) throw appError("validation_failed", "move needs position, the new 0-based index of the column.");
+      if (position === undefined)
+        throw appError("validation_failed", "move needs position, the new 0-based index of the column.");
       const column = await updateColumn(w, workspaceId, baseId, target.id, { index: position }, providers);
-      return { result: { message: `Moved column "${column.name}" to position ${column.index}.` }, usedPlaceholder: false };
+      return {
+        result: { message: `Moved column "${column.name}" to position ${column.index}.` },
+        usedPlaceholder: false,
+      };
     }
   }
 }

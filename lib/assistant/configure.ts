@@ -33,7 +33,11 @@ export async function configureBase(rt: Rt, workspaceId: string, input: Configur
 }
 
 /** The turn as the AI SDK's UI message stream; the edge sends it as Server-Sent Events. */
-export async function configureBaseStream(rt: Rt, workspaceId: string, input: ConfigureInput): Promise<{ baseId: string; stream: ReadableStream<UIMessageChunk> }> {
+export async function configureBaseStream(
+  rt: Rt,
+  workspaceId: string,
+  input: ConfigureInput,
+): Promise<{ baseId: string; stream: ReadableStream<UIMessageChunk> }> {
   // Everything that can be refused (400, 402, 404, 503) is refused here, before the stream starts.
   const turn: Turn = await startTurn(rt, workspaceId, input);
   const { result, done } = runTurn(rt, turn);
@@ -41,11 +45,17 @@ export async function configureBaseStream(rt: Rt, workspaceId: string, input: Co
     execute: async ({ writer }) => {
       writer.write({ type: "start" });
       writer.write({ type: "data-base", data: { baseId: turn.baseId, created: turn.created } });
-      const chunks = toUIMessageStream({ stream: result.stream, sendStart: false, sendFinish: false, onError: errorText });
+      const chunks = toUIMessageStream({
+        stream: result.stream,
+        sendStart: false,
+        sendFinish: false,
+        onError: errorText,
+      });
       const reader = chunks.getReader();
       for (let next = await reader.read(); !next.done; next = await reader.read()) writer.write(next.value);
       const outcome = await done;
-      if (outcome.ok) writer.write({ type: "data-result", data: { baseId: outcome.baseId, messages: outcome.messages } });
+      if (outcome.ok)
+        writer.write({ type: "data-result", data: { baseId: outcome.baseId, messages: outcome.messages } });
       else writer.write({ type: "data-error", data: { error: outcome.error.toJSON() } });
       writer.write({ type: "finish" });
     },

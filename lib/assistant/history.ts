@@ -9,7 +9,11 @@ import type { ChatMessage } from "./messages.ts";
 // is recognised and not stored again.
 
 export async function loadHistory(tx: Tx, baseId: string): Promise<ChatMessage[]> {
-  const rows = await tx.chatMessage.findMany({ where: { baseId }, orderBy: { seq: "asc" }, select: { role: true, content: true } });
+  const rows = await tx.chatMessage.findMany({
+    where: { baseId },
+    orderBy: { seq: "asc" },
+    select: { role: true, content: true },
+  });
   return rows.map((r) => ({ role: r.role, content: r.content }) as ChatMessage);
 }
 
@@ -24,7 +28,9 @@ export async function appendTurn(tx: Tx, baseId: string, request: ChatMessage[],
   const repeated = overlap(stored, request);
   // One insert per message keeps seq in conversation order.
   for (const m of [...request.slice(repeated), ...turn]) {
-    await tx.chatMessage.create({ data: { id: newId.chatMessage(), baseId, role: m.role, content: m.content as object } });
+    await tx.chatMessage.create({
+      data: { id: newId.chatMessage(), baseId, role: m.role, content: m.content as object },
+    });
   }
 }
 
@@ -43,6 +49,8 @@ export function overlap(stored: ChatMessage[], request: ChatMessage[]): number {
 /** JSON with sorted keys, so key order never makes equal messages differ. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)))
+      : v,
   );
 }

@@ -17,7 +17,7 @@ const toolCallPart = z
     type: z.literal("tool-call").describe("A tool call of the assistant."),
     toolCallId: id,
     toolName,
-    args: z.record(z.string(), z.unknown()).describe("The call's arguments, e.g. { columnOperation: \"create\", … }."),
+    args: z.record(z.string(), z.unknown()).describe('The call\'s arguments, e.g. { columnOperation: "create", … }.'),
   })
   .describe("A tool call.");
 const toolResultPart = z
@@ -42,7 +42,10 @@ const assistantMessage = z.object({
 const toolMessage = z.object({
   role: z.literal("tool").describe("The results of the assistant's tool calls."),
   content: z
-    .union([z.string().min(1).max(100_000), z.array(toolResultPart).min(1)], "A tool message's content is text or an array of tool-result parts.")
+    .union(
+      [z.string().min(1).max(100_000), z.array(toolResultPart).min(1)],
+      "A tool message's content is text or an array of tool-result parts.",
+    )
     .describe("Tool-result parts, or text (spec §4.6): text answers every tool call still open."),
 });
 
@@ -77,7 +80,8 @@ export function parseMessages(value: unknown): ChatMessage[] {
     throw invalid(`The messages are not valid: ${issues[0].path}: ${issues[0].message}`, { issues });
   }
   checkPairing(parsed.data);
-  if (parsed.data.at(-1)!.role !== "user") throw invalid("The last message must have role user: it is what the assistant answers.");
+  if (parsed.data.at(-1)!.role !== "user")
+    throw invalid("The last message must have role user: it is what the assistant answers.");
   return parsed.data;
 }
 
@@ -86,10 +90,13 @@ function checkPairing(messages: ChatMessage[]) {
   let open = new Map<string, string>();
   const seen = new Set<string>();
   const unanswered = (index: number) =>
-    invalid(`messages.${index}: tool-call ${[...open.keys()].map((k) => `"${k}"`).join(", ")} has no tool-result before the next message.`, {
-      index,
-      toolCallIds: [...open.keys()],
-    });
+    invalid(
+      `messages.${index}: tool-call ${[...open.keys()].map((k) => `"${k}"`).join(", ")} has no tool-result before the next message.`,
+      {
+        index,
+        toolCallIds: [...open.keys()],
+      },
+    );
   messages.forEach((m, index) => {
     if (m.role === "tool") {
       // Text answers whatever is open (spec §4.6 allows a tool message's content to be a string).
@@ -97,10 +104,16 @@ function checkPairing(messages: ChatMessage[]) {
       for (const part of m.content) {
         const name = open.get(part.toolCallId);
         if (name === undefined) {
-          throw invalid(`messages.${index}: tool-result "${part.toolCallId}" does not follow a tool-call with that id.`, { index });
+          throw invalid(
+            `messages.${index}: tool-result "${part.toolCallId}" does not follow a tool-call with that id.`,
+            { index },
+          );
         }
         if (name !== part.toolName) {
-          throw invalid(`messages.${index}: tool-result "${part.toolCallId}" names tool "${part.toolName}", its call named "${name}".`, { index });
+          throw invalid(
+            `messages.${index}: tool-result "${part.toolCallId}" names tool "${part.toolName}", its call named "${name}".`,
+            { index },
+          );
         }
         open.delete(part.toolCallId);
       }
@@ -111,7 +124,8 @@ function checkPairing(messages: ChatMessage[]) {
       open = new Map();
       for (const part of m.content) {
         if (part.type !== "tool-call") continue;
-        if (seen.has(part.toolCallId)) throw invalid(`messages.${index}: tool-call id "${part.toolCallId}" is used twice.`, { index });
+        if (seen.has(part.toolCallId))
+          throw invalid(`messages.${index}: tool-call id "${part.toolCallId}" is used twice.`, { index });
         seen.add(part.toolCallId);
         open.set(part.toolCallId, part.toolName);
       }
@@ -125,14 +139,26 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
   // The calls of the latest assistant message: what a text tool message answers.
   let calls: ToolCallPart[] = [];
   return messages.map((m): ModelMessage => {
-    if (m.role === "user") return { role: "user", content: typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join("\n") };
+    if (m.role === "user")
+      return {
+        role: "user",
+        content: typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join("\n"),
+      };
     if (m.role === "tool") {
       const answered = calls;
       calls = [];
       if (typeof m.content === "string") {
         const text = m.content;
         if (answered.length === 0) return { role: "user", content: `Tool output:\n${text}` };
-        return { role: "tool", content: answered.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, toolName: c.toolName, output: { type: "text" as const, value: text } })) };
+        return {
+          role: "tool",
+          content: answered.map((c) => ({
+            type: "tool-result" as const,
+            toolCallId: c.toolCallId,
+            toolName: c.toolName,
+            output: { type: "text" as const, value: text },
+          })),
+        };
       }
       return {
         role: "tool",
@@ -149,7 +175,9 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
     return {
       role: "assistant",
       content: m.content.map((p) =>
-        p.type === "text" ? p : { type: "tool-call" as const, toolCallId: p.toolCallId, toolName: p.toolName, input: p.args },
+        p.type === "text"
+          ? p
+          : { type: "tool-call" as const, toolCallId: p.toolCallId, toolName: p.toolName, input: p.args },
       ),
     };
   });
@@ -166,19 +194,40 @@ type ResponseMessage = { role: string; content: unknown };
 export function fromResponseMessages(messages: readonly ResponseMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const m of messages) {
-    const parts: ResponsePart[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : Array.isArray(m.content) ? m.content : [];
+    const parts: ResponsePart[] =
+      typeof m.content === "string" ? [{ type: "text", text: m.content }] : Array.isArray(m.content) ? m.content : [];
     if (m.role === "assistant") {
       const content = parts.flatMap((p): (TextPart | ToolCallPart)[] => {
         if (p.type === "text" && typeof p.text === "string" && p.text !== "") return [{ type: "text", text: p.text }];
-        if (p.type === "tool-call") return [{ type: "tool-call", toolCallId: String(p.toolCallId), toolName: String(p.toolName), args: asArgs(p.input) }];
+        if (p.type === "tool-call")
+          return [
+            {
+              type: "tool-call",
+              toolCallId: String(p.toolCallId),
+              toolName: String(p.toolName),
+              args: asArgs(p.input),
+            },
+          ];
         return [];
       });
       if (content.length === 0) continue;
-      out.push({ role: "assistant", content: content.every((p) => p.type === "text") ? content.map((p) => (p as TextPart).text).join("\n") : content });
+      out.push({
+        role: "assistant",
+        content: content.every((p) => p.type === "text")
+          ? content.map((p) => (p as TextPart).text).join("\n")
+          : content,
+      });
     } else if (m.role === "tool") {
       const content = parts
         .filter((p) => p.type === "tool-result")
-        .map((p): ToolResultPart => ({ type: "tool-result", toolCallId: String(p.toolCallId), toolName: String(p.toolName), result: resultOf(p.output) }));
+        .map(
+          (p): ToolResultPart => ({
+            type: "tool-result",
+            toolCallId: String(p.toolCallId),
+            toolName: String(p.toolName),
+            result: resultOf(p.output),
+          }),
+        );
       if (content.length > 0) out.push({ role: "tool", content });
     }
   }
@@ -195,7 +244,12 @@ function asArgs(input: unknown): Record<string, unknown> {
 function resultOf(output: unknown): unknown {
   const o = (output ?? {}) as { type?: string; value?: unknown; reason?: string };
   if (o.type === "json" || o.type === "content") return o.value ?? null;
-  const text = o.type === "execution-denied" ? o.reason ?? "The tool call was denied." : typeof o.value === "string" ? o.value : JSON.stringify(o.value ?? null);
+  const text =
+    o.type === "execution-denied"
+      ? (o.reason ?? "The tool call was denied.")
+      : typeof o.value === "string"
+        ? o.value
+        : JSON.stringify(o.value ?? null);
   if (o.type === "text") return { message: text };
   // The model called a tool that does not exist or sent arguments that could not be parsed.
   return { message: `The tool call failed: ${text}`, error: { code: "validation_failed", message: text } };

@@ -47,16 +47,24 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
   const bits = [`${c.index}. "${c.name}" (id ${c.id}) type ${c.type}`];
   if (c.isPrimary) bits.push("PRIMARY");
   if (c.isAiEnabled) bits.push("AI-enabled");
-  if (c.inputColumnIds.length) bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
+  if (c.inputColumnIds.length)
+    bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);
   if (Object.keys(c.columnOptions).length) bits.push(`columnOptions: ${JSON.stringify(c.columnOptions)}`);
-  if (c.instructions) bits.push(`instructions: ${JSON.stringify(c.instructions.length > 300 ? `${c.instructions.slice(0, 300)}…` : c.instructions)}`);
+  if (c.instructions)
+    bits.push(
+      `instructions: ${JSON.stringify(c.instructions.length > 300 ? `${c.instructions.slice(0, 300)}…` : c.instructions)}`,
+    );
   return `  ${bits.join("; ")}`;
 }
 
 export function systemPrompt(structure: BaseStructure, baseName: string, created: boolean): string {
-  const types = Object.values(COLUMN_TYPES).map((t) => `${t.name} (${t.label})`).join(", ");
-  const tools = Object.entries(TOOL_HELP).map(([name, help]) => `  ${name}: ${help}`).join("\n");
+  const types = Object.values(COLUMN_TYPES)
+    .map((t) => `${t.name} (${t.label})`)
+    .join(", ");
+  const tools = Object.entries(TOOL_HELP)
+    .map(([name, help]) => `  ${name}: ${help}`)
+    .join("\n");
   const names = new Map(structure.sheetColumns.map((c) => [c.id, c.name]));
   const columns = structure.sheetColumns.map((c) => describeColumn(c, names)).join("\n");
   // Names, instructions and options are data here, even the base's own name: a file's headers

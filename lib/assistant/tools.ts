@@ -17,7 +17,11 @@ const getStructureArgs = z.object({});
  * The tools are described to the model with their JSON schema but not validated by the SDK: the
  * arguments are checked here, so a malformed call still yields a result in our error shape.
  */
-function defineTool<S extends z.ZodType>(description: string, schema: S, run: (args: z.infer<S>) => Promise<ToolOutcome>) {
+function defineTool<S extends z.ZodType>(
+  description: string,
+  schema: S,
+  run: (args: z.infer<S>) => Promise<ToolOutcome>,
+) {
   return tool({
     description,
     inputSchema: jsonSchema<unknown>(modelSchema(schema)),
@@ -32,7 +36,11 @@ function defineTool<S extends z.ZodType>(description: string, schema: S, run: (a
       } catch (e) {
         if (isAppError(e)) return failure(e.message, e.code, e.message);
         console.error("[cellwright] assistant tool failed:", e);
-        return failure("The change could not be made because of a problem on our side.", "internal_error", "Something went wrong on our side.");
+        return failure(
+          "The change could not be made because of a problem on our side.",
+          "internal_error",
+          "Something went wrong on our side.",
+        );
       }
     },
   });
@@ -43,12 +51,19 @@ function modelSchema(schema: z.ZodType) {
   const strip = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(strip);
     if (!node || typeof node !== "object") return node;
-    return Object.fromEntries(Object.entries(node).filter(([k]) => k !== "propertyNames" && k !== "$schema").map(([k, v]) => [k, strip(v)]));
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([k]) => k !== "propertyNames" && k !== "$schema")
+        .map(([k, v]) => [k, strip(v)]),
+    );
   };
   return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" })) as Parameters<typeof jsonSchema>[0];
 }
 
-const failure = (message: string, code: string, detail: string): ToolOutcome => ({ message: `Failed: ${message}`, error: { code, message: detail } });
+const failure = (message: string, code: string, detail: string): ToolOutcome => ({
+  message: `Failed: ${message}`,
+  error: { code, message: detail },
+});
 
 export function assistantTools(s: ToolSession): ToolSet {
   return {

@@ -70,10 +70,14 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
       idempotencyKey: chargeKey,
     });
     if (!charge.ok) {
-      throw appError("insufficient_credits", `This request costs ${cost} credits; the workspace has ${charge.balance}.`, {
-        required: cost,
-        balance: charge.balance,
-      });
+      throw appError(
+        "insufficient_credits",
+        `This request costs ${cost} credits; the workspace has ${charge.balance}.`,
+        {
+          required: cost,
+          balance: charge.balance,
+        },
+      );
     }
     const base = await loadBase(w.tx, workspaceId, baseId);
     return { baseId, structure: await getBaseStructure(w.tx, workspaceId, baseId), name: base.name };
@@ -147,14 +151,28 @@ async function settle(rt: Rt, turn: Turn, messages: ChatMessage[], failure: unkn
   // otherwise the changes made so far stay (each was committed) and so does their history.
   const keep = !turn.created || turn.session.changed;
   const gone = await inTransaction(rt, async (w) => {
-    await refund(w.tx, { workspaceId, amount: turn.cost, reason: chargeReason(turn.created), baseId, idempotencyKey: turn.chargeKey });
+    await refund(w.tx, {
+      workspaceId,
+      amount: turn.cost,
+      reason: chargeReason(turn.created),
+      baseId,
+      idempotencyKey: turn.chargeKey,
+    });
     if ((await w.tx.base.count({ where: { id: baseId, workspaceId } })) === 0) return true;
     if (!keep) await deleteBase(w, workspaceId, baseId);
     // A history that could not be stored once is not tried again here: the refund must commit.
     else if (turn.session.changed && !storeFailed) await appendTurn(w.tx, baseId, turn.request, messages);
     return false;
   });
-  if (gone) return { ok: false, error: appError("base_not_found", "The base was deleted while the assistant was working on it; nothing was charged."), messages };
+  if (gone)
+    return {
+      ok: false,
+      error: appError(
+        "base_not_found",
+        "The base was deleted while the assistant was working on it; nothing was charged.",
+      ),
+      messages,
+    };
   return { ok: false, error: asHttpError(failure, keep ? baseId : undefined), messages };
 }
 
@@ -168,7 +186,11 @@ function asHttpError(e: unknown, baseId: string | undefined): AppError {
     return appError("internal_error", undefined, where);
   }
   const retryAfterSeconds = c.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(c.retryAfterMs / 1000));
-  return appError("ai_provider_error", c.message, { ...where, reason: c.code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+  return appError("ai_provider_error", c.message, {
+    ...where,
+    reason: c.code,
+    ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+  });
 }
 
 /** Columns whose deletion an earlier turn of this conversation put to the user. */

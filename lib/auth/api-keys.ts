@@ -15,7 +15,14 @@ export interface ApiKeyView {
   revokedAt: string | null;
 }
 
-type KeyRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+type KeyRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
 
 export const toKeyView = (k: KeyRow): ApiKeyView => ({
   id: k.id,

@@ -17,7 +17,11 @@ export interface ApiRateLimit {
 }
 
 /** Takes up to `want` tokens from a key's bucket; `available` is what was left before taking. */
-export type BucketTake = (keyId: string, want: number, limit: ApiRateLimit) => Promise<{ granted: number; available: number }>;
+export type BucketTake = (
+  keyId: string,
+  want: number,
+  limit: ApiRateLimit,
+) => Promise<{ granted: number; available: number }>;
 
 export interface RateDecision {
   remaining: number;
@@ -74,7 +78,12 @@ export function databaseBuckets(db: Tx): BucketTake {
  * A limiter over `take`. `leaseSize` is how many tokens one take may grab for later requests of
  * this process (1 in memory, where a take is free).
  */
-export function apiRateLimiter(limit: ApiRateLimit, take: BucketTake, leaseSize = 1, now = () => Date.now()): ApiRateLimiter {
+export function apiRateLimiter(
+  limit: ApiRateLimit,
+  take: BucketTake,
+  leaseSize = 1,
+  now = () => Date.now(),
+): ApiRateLimiter {
   const leases = new Map<string, { tokens: number; until: number }>();
   const lease = Math.max(1, Math.min(leaseSize, Math.floor(limit.perSecond / 10)));
   return {
@@ -89,11 +98,15 @@ export function apiRateLimiter(limit: ApiRateLimit, take: BucketTake, leaseSize 
       const { granted, available } = await take(keyId, lease, limit);
       if (granted === 0) {
         const retryAfterSeconds = Math.max(1, Math.ceil((1 - available) / limit.perSecond));
-        throw appError("rate_limited", `Too many requests for this API key (at most ${limit.perSecond} a second, bursts of ${limit.burst}); retry in ${retryAfterSeconds} s.`, {
-          retryAfterSeconds,
-          limit: limit.perSecond,
-          burst: limit.burst,
-        });
+        throw appError(
+          "rate_limited",
+          `Too many requests for this API key (at most ${limit.perSecond} a second, bursts of ${limit.burst}); retry in ${retryAfterSeconds} s.`,
+          {
+            retryAfterSeconds,
+            limit: limit.perSecond,
+            burst: limit.burst,
+          },
+        );
       }
       leases.set(keyId, { tokens: granted - 1, until: now() + LEASE_TTL_MS });
       return { remaining: Math.floor(available - 1), retryAfterSeconds: 0 };

@@ -28,10 +28,9 @@ export async function principalForKey(rt: Runtime, key: string): Promise<Princip
   const now = Date.now();
   const cached = cachedKey(rt.db, hash, now);
   if (cached && now - cached.lastUsedAt <= TOUCH_INTERVAL_MS) return cached.principal;
-  const [row] = await rt.db.prisma.$queryRawUnsafe<{ id: string; workspace_id: string; hash: string; revoked_at: Date | null; last_used_at: Date | null }[]>(
-    `SELECT id, workspace_id, hash, revoked_at, last_used_at FROM api_keys WHERE hash = $1`,
-    hash,
-  );
+  const [row] = await rt.db.prisma.$queryRawUnsafe<
+    { id: string; workspace_id: string; hash: string; revoked_at: Date | null; last_used_at: Date | null }[]
+  >(`SELECT id, workspace_id, hash, revoked_at, last_used_at FROM api_keys WHERE hash = $1`, hash);
   if (!row || row.revoked_at || !safeEqual(row.hash, hash)) throw appError("invalid_api_key");
   let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (now - lastUsedAt > TOUCH_INTERVAL_MS) {

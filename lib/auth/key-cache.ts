@@ -16,7 +16,8 @@ interface Entry {
 // One cache per database handle. It lives on globalThis because Next.js bundles each route
 // separately: the revoking route and the reading routes must see the same cache.
 const SLOT = Symbol.for("cellwright.apiKeyCache");
-const caches: WeakMap<object, Map<string, Entry>> = ((globalThis as Record<symbol, unknown>)[SLOT] ??= new WeakMap()) as WeakMap<object, Map<string, Entry>>;
+const caches: WeakMap<object, Map<string, Entry>> = ((globalThis as Record<symbol, unknown>)[SLOT] ??=
+  new WeakMap()) as WeakMap<object, Map<string, Entry>>;
 
 function cacheOf(owner: object): Map<string, Entry> {
   let c = caches.get(owner);
@@ -32,7 +33,13 @@ export function cachedKey(owner: object, hash: string, now = Date.now()): Entry 
   return undefined;
 }
 
-export function rememberKey(owner: object, hash: string, principal: Principal, lastUsedAt: number, now = Date.now()): void {
+export function rememberKey(
+  owner: object,
+  hash: string,
+  principal: Principal,
+  lastUsedAt: number,
+  now = Date.now(),
+): void {
   const c = cacheOf(owner);
   if (c.size >= MAX_ENTRIES) c.clear();
   c.set(hash, { principal, lastUsedAt, until: now + KEY_CACHE_TTL_MS });

@@ -34,7 +34,8 @@ export const sessionTokenOf = (req: Request) => readCookie(req.headers.get("cook
  */
 export function publicOrigin(req: Request, trustProxy: boolean): string {
   const own = new URL(req.url);
-  const first = (name: string) => (trustProxy ? req.headers.get(name)?.split(",")[0]?.trim().toLowerCase() : undefined) || undefined;
+  const first = (name: string) =>
+    (trustProxy ? req.headers.get(name)?.split(",")[0]?.trim().toLowerCase() : undefined) || undefined;
   const proto = first("x-forwarded-proto") ?? own.protocol.replace(":", "");
   const host = first("x-forwarded-host") ?? req.headers.get("host") ?? own.host;
   try {
@@ -45,7 +46,8 @@ export function publicOrigin(req: Request, trustProxy: boolean): string {
 }
 
 /** HTTPS directly, or behind a trusted proxy that says so. */
-export const isSecureRequest = (req: Request, trustProxy: boolean) => publicOrigin(req, trustProxy).startsWith("https:");
+export const isSecureRequest = (req: Request, trustProxy: boolean) =>
+  publicOrigin(req, trustProxy).startsWith("https:");
 
 /**
  * httpOnly so scripts never see the token; SameSite=Strict so other sites cannot ride on it;
@@ -65,9 +67,15 @@ export function sessionCookie(token: string, expiresAt: Date, secure: boolean): 
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", "Expires=Thu, 01 Jan 1970 00:00:00 GMT", ...(secure ? ["Secure"] : [])].join(
-    "; ",
-  );
+  return [
+    `${SESSION_COOKIE}=`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    "Max-Age=0",
+    "Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }
 
 /**
@@ -99,7 +107,7 @@ const PLACEHOLDER_ORIGIN = "http://cellwright.invalid";
  * "/\\evil", or "/%09/evil", which browsers read as "//evil" once they drop the tab).
  */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(next)) return "/";
+  if (!next?.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(next)) return "/";
   let url: URL;
   try {
     url = new URL(next, PLACEHOLDER_ORIGIN);

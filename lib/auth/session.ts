@@ -30,7 +30,10 @@ export async function createSession(rt: Runtime, principal: Principal, now = new
 export async function principalForSession(rt: Runtime, token: string, now = new Date()): Promise<Principal> {
   const session = await rt.db.prisma.session.findUnique({ where: { tokenHash: hashToken(token) } });
   if (!session || session.expiresAt <= now) throw appError("invalid_session");
-  const key = await rt.db.prisma.apiKey.findUnique({ where: { id: session.keyId }, select: { revokedAt: true, workspaceId: true } });
+  const key = await rt.db.prisma.apiKey.findUnique({
+    where: { id: session.keyId },
+    select: { revokedAt: true, workspaceId: true },
+  });
   if (!key || key.revokedAt || key.workspaceId !== session.workspaceId) throw appError("invalid_session");
   return { workspaceId: session.workspaceId, keyId: session.keyId };
 }

@@ -29,12 +29,22 @@ export interface SignInLink {
 }
 
 /** A fresh link for the named workspace, or the oldest one when no name is given. */
-export async function createSignInLink(prisma: Prisma, server: { host: string; port: number }, workspaceName?: string, now = new Date()): Promise<SignInLink> {
+export async function createSignInLink(
+  prisma: Prisma,
+  server: { host: string; port: number },
+  workspaceName?: string,
+  now = new Date(),
+): Promise<SignInLink> {
   const workspace = workspaceName
     ? await prisma.workspace.findUnique({ where: { name: workspaceName } })
     : await prisma.workspace.findFirst({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   if (!workspace) {
-    throw appError("workspace_not_found", workspaceName ? `No workspace is named "${workspaceName}".` : "No workspace exists yet: start the server once (it creates one), or run `workspace create`.");
+    throw appError(
+      "workspace_not_found",
+      workspaceName
+        ? `No workspace is named "${workspaceName}".`
+        : "No workspace exists yet: start the server once (it creates one), or run `workspace create`.",
+    );
   }
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_MS);
@@ -54,8 +64,10 @@ export async function redeemSignInToken(prisma: Prisma, token: string): Promise<
     );
     if (!used) throw appError("invalid_sign_in_link");
     const key =
-      (await tx.apiKey.findFirst({ where: { workspaceId: used.workspace_id, name: SIGN_IN_KEY_NAME, revokedAt: null }, orderBy: { createdAt: "asc" } })) ??
-      (await createApiKey(tx, used.workspace_id, SIGN_IN_KEY_NAME));
+      (await tx.apiKey.findFirst({
+        where: { workspaceId: used.workspace_id, name: SIGN_IN_KEY_NAME, revokedAt: null },
+        orderBy: { createdAt: "asc" },
+      })) ?? (await createApiKey(tx, used.workspace_id, SIGN_IN_KEY_NAME));
     return { workspaceId: used.workspace_id, keyId: key.id };
   });
 }

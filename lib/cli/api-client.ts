@@ -54,12 +54,16 @@ export function apiClient({ url, apiKey }: ApiClientOptions): ApiClient {
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
       } catch (e) {
-        throw new Error(`Cellwright at ${origin.origin} did not answer (${causeOf(e)}). Is the server running (npm start)? Pass its address with --url.`);
+        throw new Error(
+          `Cellwright at ${origin.origin} did not answer (${causeOf(e)}). Is the server running (npm start)? Pass its address with --url.`,
+        );
       }
       if (res.status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
         await res.body?.cancel();
         const seconds = Number(res.headers.get("retry-after"));
-        await new Promise((r) => setTimeout(r, Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 30) * 1000 : 1000));
+        await new Promise((r) =>
+          setTimeout(r, Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 30) * 1000 : 1000),
+        );
         continue;
       }
       const text = await res.text();
@@ -91,7 +95,10 @@ function toApiError(status: number, body: unknown, what: string): ApiError {
     return new ApiError(status, code, `${error.message} (${code})${hint}`);
   }
   // A proxy's error page, or a server that is not Cellwright (or too old to know the endpoint).
-  const reason = status === 404 ? "not found; is this a Cellwright server of this version?" : "an answer that is not Cellwright's JSON";
+  const reason =
+    status === 404
+      ? "not found; is this a Cellwright server of this version?"
+      : "an answer that is not Cellwright's JSON";
   return new ApiError(status, "http_error", `${what} got HTTP ${status}, ${reason}`);
 }
 

@@ -29,11 +29,18 @@ const OPTIONS = {
 } as const;
 
 /** Whether `export` means a base export (with --base) rather than the whole-database export. */
-export const isBaseExport = (argv: readonly string[]) => argv[0] === "export" && argv.some((a) => a === "--base" || a.startsWith("--base="));
+export const isBaseExport = (argv: readonly string[]) =>
+  argv[0] === "export" && argv.some((a) => a === "--base" || a.startsWith("--base="));
 
 function exportQuery(v: Record<string, string | boolean | undefined>): URLSearchParams {
   const q = new URLSearchParams({ format: String(v.format) });
-  const pass: [string, string][] = [["view", "viewId"], ["columns", "columns"], ["filter", "filter"], ["sort", "sort"], ["search", "search"]];
+  const pass: [string, string][] = [
+    ["view", "viewId"],
+    ["columns", "columns"],
+    ["filter", "filter"],
+    ["sort", "sort"],
+    ["search", "search"],
+  ];
   for (const [from, to] of pass) if (typeof v[from] === "string") q.set(to, v[from] as string);
   for (const flag of ["metadata", "ids", "raw"]) if (v[flag]) q.set(flag, "true");
   return q;
@@ -49,10 +56,15 @@ export async function runBaseExport(argv: string[], remote: Config["remote"], io
     return fail(64, `${(e as Error).message.split(". ")[0]}.\n${BASE_EXPORT_USAGE}`);
   }
   if (!values.base) return fail(64, `--base is required.\n${BASE_EXPORT_USAGE}`);
-  if (!["csv", "xlsx", "jsonl"].includes(String(values.format))) return fail(64, `--format is csv, xlsx or jsonl.\n${BASE_EXPORT_USAGE}`);
-  if (!remote.apiKey) return fail(64, "CELLWRIGHT_API_KEY is required (an API key of the Cellwright at CELLWRIGHT_URL).");
+  if (!["csv", "xlsx", "jsonl"].includes(String(values.format)))
+    return fail(64, `--format is csv, xlsx or jsonl.\n${BASE_EXPORT_USAGE}`);
+  if (!remote.apiKey)
+    return fail(64, "CELLWRIGHT_API_KEY is required (an API key of the Cellwright at CELLWRIGHT_URL).");
 
-  const url = new URL(`/api/v1/bases/${encodeURIComponent(String(values.base))}/export?${exportQuery(values)}`, remote.url);
+  const url = new URL(
+    `/api/v1/bases/${encodeURIComponent(String(values.base))}/export?${exportQuery(values)}`,
+    remote.url,
+  );
   let res: Response;
   try {
     res = await fetch(url, { headers: { "x-api-key": remote.apiKey } });
@@ -83,7 +95,8 @@ function progressLine(stderr: BaseExportIo["stderr"], format: string) {
   let bytes = 0;
   let last = 0;
   let previous = 0;
-  const text = () => (format === "xlsx" ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(rows, 0).toLocaleString("en-US")} rows`);
+  const text = () =>
+    format === "xlsx" ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(rows, 0).toLocaleString("en-US")} rows`;
   const draw = () => stderr.write(`\rExporting… ${text()}`);
   return {
     add(chunk: Uint8Array) {

@@ -70,5 +70,10 @@ export function intOption(input: CommandInput, name: string): number | undefined
 /** Left-aligned columns for list output. */
 export function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd(),
+  );
 }

@@ -22,7 +22,8 @@ function printKey(input: CommandInput, key: { id: string; name: string; key: str
   input.out("");
 }
 
-const workspaceOption = (input: CommandInput) => (input.options.workspace === undefined ? undefined : stringOption(input, "workspace"));
+const workspaceOption = (input: CommandInput) =>
+  input.options.workspace === undefined ? undefined : stringOption(input, "workspace");
 
 function printLink(input: CommandInput, url: string, expiresAt: string) {
   input.out(input.options.json ? JSON.stringify({ url, expiresAt }) : `Sign in: ${url}`);
@@ -36,9 +37,13 @@ export const COMMANDS: CliCommand[] = [
     options: { name: { type: "string", required: true }, credits: { type: "string" }, json: { type: "boolean" } },
     async run(rt, input) {
       const credits = intOption(input, "credits");
-      const created = await rt.db.prisma.$transaction((tx) => createWorkspace(tx, stringOption(input, "name"), credits));
+      const created = await rt.db.prisma.$transaction((tx) =>
+        createWorkspace(tx, stringOption(input, "name"), credits),
+      );
       if (input.options.json) return input.out(JSON.stringify({ workspace: created.workspace, key: created.key }));
-      input.out(`Workspace "${created.workspace.name}" created (${created.workspace.id}), ${credits === undefined ? "unlimited credits" : `${credits} credits`}.`);
+      input.out(
+        `Workspace "${created.workspace.name}" created (${created.workspace.id}), ${credits === undefined ? "unlimited credits" : `${credits} credits`}.`,
+      );
       printKey(input, created.key);
     },
   },
@@ -64,7 +69,14 @@ export const COMMANDS: CliCommand[] = [
       const keys = await listApiKeys(rt.db.prisma, (await workspaceId(rt, input)).id);
       if (input.options.json) return input.out(JSON.stringify(keys));
       if (keys.length === 0) return input.out("No API keys.");
-      const rows = keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.createdAt, k.lastUsedAt ?? "never", k.revokedAt ? `revoked ${k.revokedAt}` : "active"]);
+      const rows = keys.map((k) => [
+        k.id,
+        k.name,
+        `${k.prefix}…`,
+        k.createdAt,
+        k.lastUsedAt ?? "never",
+        k.revokedAt ? `revoked ${k.revokedAt}` : "active",
+      ]);
       for (const line of table([["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATUS"], ...rows])) input.out(line);
     },
   },
@@ -72,7 +84,11 @@ export const COMMANDS: CliCommand[] = [
     path: "key revoke",
     summary: "Revoke an API key; requests with it get 401 from then on.",
     usage: "--workspace <name> --id <key_…> [--json]",
-    options: { workspace: { type: "string", required: true }, id: { type: "string", required: true }, json: { type: "boolean" } },
+    options: {
+      workspace: { type: "string", required: true },
+      id: { type: "string", required: true },
+      json: { type: "boolean" },
+    },
     async run(rt, input) {
       const ws = await workspaceId(rt, input);
       const key = await revokeApiKey(rt.db.prisma, ws.id, stringOption(input, "id"));

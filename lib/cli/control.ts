@@ -33,7 +33,9 @@ export function startControl(config: Config): ((req: IncomingMessage, res: Serve
   return (req, res) => {
     if ((req.url ?? "").split("?")[0] !== CONTROL_PATH) return false;
     const sent = Buffer.from(String(req.headers["x-cellwright-control"] ?? ""));
-    const local = req.socket.remoteAddress === req.socket.localAddress || /^(127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? "");
+    const local =
+      req.socket.remoteAddress === req.socket.localAddress ||
+      /^(127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? "");
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify(body));
@@ -50,18 +52,27 @@ export function startControl(config: Config): ((req: IncomingMessage, res: Serve
       .then(({ getRuntime }) => getRuntime())
       .then((rt) => createSignInLink(rt.db.prisma, rt.config, workspace))
       .then((link) => reply(200, { url: link.url, expiresAt: link.expiresAt.toISOString() }))
-      .catch((e) => reply(isAppError(e) ? e.status : 500, { error: isAppError(e) ? e.toJSON() : { code: "internal_error", message: "Something went wrong on our side." } }));
+      .catch((e) =>
+        reply(isAppError(e) ? e.status : 500, {
+          error: isAppError(e) ? e.toJSON() : { code: "internal_error", message: "Something went wrong on our side." },
+        }),
+      );
     return true;
   };
 }
 
 /** Asks the server running on DATA_DIR for a sign-in link (see startControl). */
-export async function signInLinkFromServer(config: Config, workspace?: string): Promise<{ url: string; expiresAt: string }> {
+export async function signInLinkFromServer(
+  config: Config,
+  workspace?: string,
+): Promise<{ url: string; expiresAt: string }> {
   let info: ControlInfo;
   try {
     info = JSON.parse(readFileSync(controlFile(config.dataDir), "utf8")) as ControlInfo;
   } catch {
-    throw new Error(`DATA_DIR is in use by another process that is not a Cellwright server started with npm start; stop it and try again.`);
+    throw new Error(
+      `DATA_DIR is in use by another process that is not a Cellwright server started with npm start; stop it and try again.`,
+    );
   }
   const host = ["0.0.0.0", "::", ""].includes(info.host) ? "127.0.0.1" : info.host;
   const query = workspace ? `?workspace=${encodeURIComponent(workspace)}` : "";
@@ -75,7 +86,12 @@ export async function signInLinkFromServer(config: Config, workspace?: string): 
   } catch {
     throw new Error(`The server that holds DATA_DIR does not answer on port ${info.port}; is it still starting?`);
   }
-  const body = (await res.json().catch(() => null)) as { url?: string; expiresAt?: string; error?: { message?: string } } | null;
-  if (!res.ok || !body?.url || !body.expiresAt) throw new Error(body?.error?.message ?? `The server answered ${res.status}.`);
+  const body = (await res.json().catch(() => null)) as {
+    url?: string;
+    expiresAt?: string;
+    error?: { message?: string };
+  } | null;
+  if (!res.ok || !body?.url || !body.expiresAt)
+    throw new Error(body?.error?.message ?? `The server answered ${res.status}.`);
   return { url: body.url, expiresAt: body.expiresAt };
 }

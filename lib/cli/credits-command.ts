@@ -12,7 +12,8 @@ async function workspace(rt: Runtime, input: CommandInput) {
 }
 
 function report(input: CommandInput, name: string, balance: number, verb: string) {
-  if (input.options.json) return input.out(JSON.stringify({ workspace: name, balance: balance === -1 ? null : balance }));
+  if (input.options.json)
+    return input.out(JSON.stringify({ workspace: name, balance: balance === -1 ? null : balance }));
   input.out(`Workspace "${name}" ${verb} ${describe(balance)}.`);
 }
 
@@ -21,7 +22,11 @@ export const CREDITS_COMMANDS: CliCommand[] = [
     path: "credits add",
     summary: "Add credits to a workspace's balance.",
     usage: "--workspace <name> --amount <n> [--json]",
-    options: { workspace: { type: "string", required: true }, amount: { type: "string", required: true }, json: { type: "boolean" } },
+    options: {
+      workspace: { type: "string", required: true },
+      amount: { type: "string", required: true },
+      json: { type: "boolean" },
+    },
     async run(rt, input) {
       const amount = intOption(input, "amount")!;
       if (amount <= 0) throw new UsageError("--amount must be 1 or more.");
@@ -29,7 +34,9 @@ export const CREDITS_COMMANDS: CliCommand[] = [
       const balance = await rt.db.prisma.$transaction(async (tx) => {
         // Adding to an unlimited balance would silently turn it into a limited one.
         if ((await balanceOf(tx, ws.id)) === -1) {
-          throw new Error(`Workspace "${ws.name}" has unlimited credits; use "credits set --amount <n>" to give it a limited balance.`);
+          throw new Error(
+            `Workspace "${ws.name}" has unlimited credits; use "credits set --amount <n>" to give it a limited balance.`,
+          );
         }
         return topUp(tx, ws.id, amount);
       });
@@ -40,10 +47,16 @@ export const CREDITS_COMMANDS: CliCommand[] = [
     path: "credits set",
     summary: "Set a workspace's balance, or make it unlimited.",
     usage: "--workspace <name> (--amount <n> | --unlimited) [--json]",
-    options: { workspace: { type: "string", required: true }, amount: { type: "string" }, unlimited: { type: "boolean" }, json: { type: "boolean" } },
+    options: {
+      workspace: { type: "string", required: true },
+      amount: { type: "string" },
+      unlimited: { type: "boolean" },
+      json: { type: "boolean" },
+    },
     async run(rt, input) {
       const amount = intOption(input, "amount");
-      if ((amount === undefined) === !input.options.unlimited) throw new UsageError("Give either --amount <n> or --unlimited.");
+      if ((amount === undefined) === !input.options.unlimited)
+        throw new UsageError("Give either --amount <n> or --unlimited.");
       const ws = await workspace(rt, input);
       const balance = await rt.db.prisma.$transaction((tx) => setBalance(tx, ws.id, amount ?? null));
       report(input, ws.name, balance, "now has");

@@ -61,10 +61,16 @@ export const EVAL_COMMAND: ServerClientCommand = {
   async run(config, input) {
     const apiKey = input.options["api-key"] === undefined ? config.remote.apiKey : stringOption(input, "api-key");
     if (!apiKey) throw new UsageError("An API key is needed: pass --api-key <key> or set CELLWRIGHT_API_KEY.");
-    const api = apiClient({ url: input.options.url === undefined ? config.remote.url : stringOption(input, "url"), apiKey });
+    const api = apiClient({
+      url: input.options.url === undefined ? config.remote.url : stringOption(input, "url"),
+      apiKey,
+    });
     const baseId = stringOption(input, "base");
     const labelsText = await readTextFile(stringOption(input, "labels"), "labels", MAX_LABELS_BYTES);
-    const instructions = input.options.instructions === undefined ? undefined : await readInstructions(stringOption(input, "instructions"));
+    const instructions =
+      input.options.instructions === undefined
+        ? undefined
+        : await readInstructions(stringOption(input, "instructions"));
     const model = input.options.model === undefined ? undefined : stringOption(input, "model");
     // In --json mode stdout carries only the evaluation; everything for people goes to stderr.
     const note = input.options.json ? input.err : input.out;
@@ -72,9 +78,12 @@ export const EVAL_COMMAND: ServerClientCommand = {
     const structure = await api.get<Structure>(`/api/v1/bases/${enc(baseId)}/base-structure`);
     const column = findColumn(structure, stringOption(input, "column"));
     if (!column.isAiEnabled) throw new Error(`"${column.name}" is not an AI column; only AI columns can be evaluated.`);
-    const keyColumn = input.options.key === undefined ? structure.primaryColumn : findColumn(structure, stringOption(input, "key"));
-    if (!keyColumn) throw new UsageError("The base has no primary column; pass --key <column> to match labels to rows.");
-    if (keyColumn.id === column.id) throw new UsageError(`The key column and the labelled column are both "${column.name}"; pass --key <column>.`);
+    const keyColumn =
+      input.options.key === undefined ? structure.primaryColumn : findColumn(structure, stringOption(input, "key"));
+    if (!keyColumn)
+      throw new UsageError("The base has no primary column; pass --key <column> to match labels to rows.");
+    if (keyColumn.id === column.id)
+      throw new UsageError(`The key column and the labelled column are both "${column.name}"; pass --key <column>.`);
 
     const file = readLabels(labelsText, keyColumn.name, column.name);
     const cells = await cellsByKey(api, baseId, keyColumn.name, column.name, new Set(file.labels.map((l) => l.key)));
@@ -85,38 +94,70 @@ export const EVAL_COMMAND: ServerClientCommand = {
     };
     skipped(file.blank, "a key or a label is empty", []);
     skipped(file.conflicting.length, "labelled twice with different values", file.conflicting);
-    skipped(plan.unmatched.length, `no row has this ${keyColumn.name}`, plan.unmatched.map((l) => l.key));
-    skipped(plan.ambiguous.length, `several rows have this ${keyColumn.name}`, plan.ambiguous.map((l) => l.key));
+    skipped(
+      plan.unmatched.length,
+      `no row has this ${keyColumn.name}`,
+      plan.unmatched.map((l) => l.key),
+    );
+    skipped(
+      plan.ambiguous.length,
+      `several rows have this ${keyColumn.name}`,
+      plan.ambiguous.map((l) => l.key),
+    );
 
     const keyOf = new Map([...cells].flatMap(([key, list]) => list.map((c) => [c.rowId, key] as const)));
     const reviewed = await review(api, baseId, plan.reviews, keyOf, input);
     const verified = new Set([...reviewed.rowIds, ...plan.alreadyVerified]);
-    const rowIds = file.labels.flatMap((l) => cells.get(l.key)?.filter((c) => verified.has(c.rowId)).map((c) => c.rowId) ?? []);
+    const rowIds = file.labels.flatMap(
+      (l) =>
+        cells
+          .get(l.key)
+          ?.filter((c) => verified.has(c.rowId))
+          .map((c) => c.rowId) ?? [],
+    );
     note(
       `Imported ${rowIds.length} label(s) into "${column.name}" as verified values: ${reviewed.accepted} accepted (the column's answer was right), ${reviewed.edited} corrected, ${plan.alreadyVerified.length} already verified.`,
     );
-    if (rowIds.length === 0) throw new Error(`No label could be imported, so there is nothing to evaluate. Do the keys in the file match the base's "${keyColumn.name}" column?`);
+    if (rowIds.length === 0)
+      throw new Error(
+        `No label could be imported, so there is nothing to evaluate. Do the keys in the file match the base's "${keyColumn.name}" column?`,
+      );
 
     if (rowIds.length > MAX_EVALUATION_ROWS) {
-      input.err(`An evaluation takes at most ${MAX_EVALUATION_ROWS} rows: it runs on ${MAX_EVALUATION_ROWS} of the ${rowIds.length} labelled rows, spread evenly over the file.`);
+      input.err(
+        `An evaluation takes at most ${MAX_EVALUATION_ROWS} rows: it runs on ${MAX_EVALUATION_ROWS} of the ${rowIds.length} labelled rows, spread evenly over the file.`,
+      );
     }
-    const started = await api.post<{ id: string; rows: number; estimatedCredits: number }>(`/api/v1/bases/${enc(baseId)}/columns/${enc(column.id)}/evaluate`, {
-      rowIds: spread(rowIds, MAX_EVALUATION_ROWS),
-      ...(instructions === undefined ? {} : { instructions }),
-      ...(model === undefined ? {} : { model }),
-    });
-    input.err(`Evaluating ${started.rows} row(s) (evaluation ${started.id}, about ${started.estimatedCredits} credits)…`);
+    const started = await api.post<{ id: string; rows: number; estimatedCredits: number }>(
+      `/api/v1/bases/${enc(baseId)}/columns/${enc(column.id)}/evaluate`,
+      {
+        rowIds: spread(rowIds, MAX_EVALUATION_ROWS),
+        ...(instructions === undefined ? {} : { instructions }),
+        ...(model === undefined ? {} : { model }),
+      },
+    );
+    input.err(
+      `Evaluating ${started.rows} row(s) (evaluation ${started.id}, about ${started.estimatedCredits} credits)…`,
+    );
 
     const evaluation = await follow(api, started.id, input);
     if (input.options.json) input.out(JSON.stringify(evaluation));
     else for (const line of summaryLines(evaluation, column.name)) input.out(line);
-    if (evaluation.status === "cancelled") throw new Error(`The evaluation was cancelled${evaluation.runId ? ` (run ${evaluation.runId})` : ""}; the figures above cover the rows it finished.`);
+    if (evaluation.status === "cancelled")
+      throw new Error(
+        `The evaluation was cancelled${evaluation.runId ? ` (run ${evaluation.runId})` : ""}; the figures above cover the rows it finished.`,
+      );
   },
 };
 
 function findColumn(structure: Structure, name: string): ColumnView {
-  const found = structure.sheetColumns.find((c) => c.id === name) ?? structure.sheetColumns.find((c) => nameKey(c.name) === nameKey(name));
-  if (!found) throw new Error(`The base has no column "${name}"; its columns are ${structure.sheetColumns.map((c) => `"${c.name}"`).join(", ")}.`);
+  const found =
+    structure.sheetColumns.find((c) => c.id === name) ??
+    structure.sheetColumns.find((c) => nameKey(c.name) === nameKey(name));
+  if (!found)
+    throw new Error(
+      `The base has no column "${name}"; its columns are ${structure.sheetColumns.map((c) => `"${c.name}"`).join(", ")}.`,
+    );
   return found;
 }
 
@@ -130,10 +171,19 @@ function spread<T>(items: readonly T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]);
 }
 
-const sample = (keys: string[]) => (keys.length === 0 ? "" : ` (${keys.slice(0, 5).map((k) => `"${k}"`).join(", ")}${keys.length > 5 ? ", …" : ""})`);
+const sample = (keys: string[]) =>
+  keys.length === 0
+    ? ""
+    : ` (${keys
+        .slice(0, 5)
+        .map((k) => `"${k}"`)
+        .join(", ")}${keys.length > 5 ? ", …" : ""})`;
 
 async function readTextFile(file: string, what: string, maxBytes: number): Promise<string> {
-  const size = await stat(file).then((s) => (s.isFile() ? s.size : -1), () => -1);
+  const size = await stat(file).then(
+    (s) => (s.isFile() ? s.size : -1),
+    () => -1,
+  );
   if (size < 0) throw new Error(`Cannot read the ${what} file ${file}.`);
   if (size > maxBytes) throw new Error(`The ${what} file ${file} is larger than ${maxBytes / 1024 / 1024} MB.`);
   return readFile(file, "utf8");
@@ -146,25 +196,45 @@ async function readInstructions(file: string): Promise<string> {
 }
 
 /** The labelled column's cell in every row whose key is labelled, by key (paged, so any base size works). */
-async function cellsByKey(api: ApiClient, baseId: string, keyName: string, columnName: string, keys: ReadonlySet<string>): Promise<Map<string, LabelledCell[]>> {
+async function cellsByKey(
+  api: ApiClient,
+  baseId: string,
+  keyName: string,
+  columnName: string,
+  keys: ReadonlySet<string>,
+): Promise<Map<string, LabelledCell[]>> {
   const found = new Map<string, LabelledCell[]>();
-  for await (const rows of pages<ExpandedRow>(api, `/api/v1/bases/${enc(baseId)}/rows`, { expand: "true", limit: String(ROWS_PAGE) })) {
+  for await (const rows of pages<ExpandedRow>(api, `/api/v1/bases/${enc(baseId)}/rows`, {
+    expand: "true",
+    limit: String(ROWS_PAGE),
+  })) {
     for (const row of rows) {
       const key = (row.cells[keyName]?.value ?? "").trim();
       if (!keys.has(key)) continue;
       const cell = row.cells[columnName];
-      found.set(key, [...(found.get(key) ?? []), { rowId: row.id, value: cell?.value ?? "", status: cell?.status, verified: cell?.verified }]);
+      found.set(key, [
+        ...(found.get(key) ?? []),
+        { rowId: row.id, value: cell?.value ?? "", status: cell?.status, verified: cell?.verified },
+      ]);
     }
   }
   return found;
 }
 
 /** Applies the review actions; a label the column's type refuses is reported and left out. */
-async function review(api: ApiClient, baseId: string, items: readonly ReviewItem[], keyOf: ReadonlyMap<string, string>, input: CommandInput) {
+async function review(
+  api: ApiClient,
+  baseId: string,
+  items: readonly ReviewItem[],
+  keyOf: ReadonlyMap<string, string>,
+  input: CommandInput,
+) {
   const result = { rowIds: [] as string[], accepted: 0, edited: 0 };
   const errors: Reviewed["errors"] = [];
   for (let i = 0; i < items.length; i += MAX_REVIEW_CELLS) {
-    const answer = await api.post<Reviewed>(`/api/v1/bases/${enc(baseId)}/review`, { cells: items.slice(i, i + MAX_REVIEW_CELLS) });
+    const answer = await api.post<Reviewed>(`/api/v1/bases/${enc(baseId)}/review`, {
+      cells: items.slice(i, i + MAX_REVIEW_CELLS),
+    });
     for (const cell of answer.cells.filter((c) => c.verified)) {
       result.rowIds.push(cell.rowId);
       if (cell.action === "accept") result.accepted++;

@@ -34,19 +34,30 @@ export function readLabels(text: string, keyColumn: string, labelColumn: string)
   let records: string[][];
   try {
     // One record more than allowed (plus the header) tells "too many" from "exactly the maximum".
-    records = parse(text, { bom: true, delimiter: sniffDelimiter(text), relax_column_count: true, skip_empty_lines: true, to: MAX_LABELS + 2 });
+    records = parse(text, {
+      bom: true,
+      delimiter: sniffDelimiter(text),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      to: MAX_LABELS + 2,
+    });
   } catch (e) {
     throw new Error(`The labels file is not valid CSV: ${(e as Error).message}`);
   }
   if (records.length === 0) throw new Error("The labels file is empty; it needs a header line and one line per label.");
-  if (records.length > MAX_LABELS + 1) throw new Error(`The labels file has more than ${MAX_LABELS.toLocaleString("en-US")} lines; split it.`);
+  if (records.length > MAX_LABELS + 1)
+    throw new Error(`The labels file has more than ${MAX_LABELS.toLocaleString("en-US")} lines; split it.`);
   // Matched like the API matches column names: case and surrounding spaces do not matter.
   const header = records[0].map(nameKey);
   const keyAt = header.indexOf(nameKey(keyColumn));
   const labelAt = header.indexOf(nameKey(labelColumn));
   const found = records[0].map((h) => `"${h}"`).join(", ");
-  if (labelAt < 0) throw new Error(`The labels file has no "${labelColumn}" column (the labels); its header is ${found}.`);
-  if (keyAt < 0) throw new Error(`The labels file has no "${keyColumn}" column to match rows by; its header is ${found}. Pass --key <column> to match by another column.`);
+  if (labelAt < 0)
+    throw new Error(`The labels file has no "${labelColumn}" column (the labels); its header is ${found}.`);
+  if (keyAt < 0)
+    throw new Error(
+      `The labels file has no "${keyColumn}" column to match rows by; its header is ${found}. Pass --key <column> to match by another column.`,
+    );
 
   const byKey = new Map<string, string>();
   const conflicting = new Set<string>();

@@ -18,7 +18,16 @@ export interface Evaluation {
   runId: string | null;
   status: "running" | "paused" | "done" | "cancelled";
   settings?: { model?: string | null; changed?: string[] };
-  counts: { rows: number; pending: number; running: number; done: number; error: number; cancelled: number; correct: number; incorrect: number };
+  counts: {
+    rows: number;
+    pending: number;
+    running: number;
+    done: number;
+    error: number;
+    cancelled: number;
+    correct: number;
+    incorrect: number;
+  };
   accuracy: number | null;
   previousAccuracy: number | null;
   expectedCalibrationError: number | null;
@@ -43,7 +52,8 @@ export function progressBar(e: Evaluation): string {
 }
 
 /** A plain line for logs and pipes, where a redrawn bar would be noise. */
-export const progressLine = (e: Evaluation) => `${settled(e)}/${e.counts.rows} rows${e.status === "paused" ? " (paused)" : ""}`;
+export const progressLine = (e: Evaluation) =>
+  `${settled(e)}/${e.counts.rows} rows${e.status === "paused" ? " (paused)" : ""}`;
 
 const percent = (n: number | null) => (n === null ? "–" : `${(n * 100).toFixed(1)}%`);
 const decimal = (n: number | null | undefined) => (n === null || n === undefined ? "–" : n.toFixed(2));
@@ -59,14 +69,20 @@ export function summaryLines(e: Evaluation, columnName: string): string[] {
     `Rows               ${c.rows}: ${c.correct} right, ${c.incorrect} wrong, ${c.error} failed, ${c.cancelled} cancelled, ${c.pending + c.running} unfinished`,
     `Calibration error  ${decimal(e.expectedCalibrationError)} (expected calibration error: 0 means confidence matches accuracy)`,
   ];
-  if (e.settings?.changed?.length) lines.push(`Changed            ${e.settings.changed.join(", ")} (compared with the column's settings)`);
+  if (e.settings?.changed?.length)
+    lines.push(`Changed            ${e.settings.changed.join(", ")} (compared with the column's settings)`);
   if (e.creditsSpent !== undefined) lines.push(`Credits            ${e.creditsSpent}`);
   lines.push("");
   if (e.byConfidence.length === 0) {
     lines.push("No confidence buckets: no answer carried a confidence.");
     return lines;
   }
-  const rows = e.byConfidence.map((b) => [`${b.from.toFixed(1)}–${b.to.toFixed(1)}`, String(b.cells), percent(b.agreement), decimal(b.confidence)]);
+  const rows = e.byConfidence.map((b) => [
+    `${b.from.toFixed(1)}–${b.to.toFixed(1)}`,
+    String(b.cells),
+    percent(b.agreement),
+    decimal(b.confidence),
+  ]);
   lines.push(...table([["CONFIDENCE", "CELLS", "AGREEMENT", "MEAN CONFIDENCE"], ...rows]));
   return lines;
 }

@@ -7,7 +7,11 @@ import { exportDatabase, importDatabase } from "./export-import.ts";
 function report(input: CommandInput, verb: string, file: string, counts: Record<string, number>) {
   if (input.options.json) return input.out(JSON.stringify({ file, counts }));
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  input.out(`${verb} ${total} records (${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(", ")}) ${verb === "Exported" ? "to" : "from"} ${file}.`);
+  input.out(
+    `${verb} ${total} records (${Object.entries(counts)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ")}) ${verb === "Exported" ? "to" : "from"} ${file}.`,
+  );
 }
 
 export const EXPORT_IMPORT_COMMANDS: CliCommand[] = [

@@ -44,7 +44,15 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
 ];
 
 /** Left out on purpose: browser sessions and one-time sign-in links (sign in again), caches, live limiter state and 24-hour idempotency keys. */
-export const SKIPPED_TABLES = ["_cellwright_migrations", "sessions", "sign_in_tokens", "search_cache", "rate_limit_buckets", "api_rate_buckets", "idempotency_keys"];
+export const SKIPPED_TABLES = [
+  "_cellwright_migrations",
+  "sessions",
+  "sign_in_tokens",
+  "search_cache",
+  "rate_limit_buckets",
+  "api_rate_buckets",
+  "idempotency_keys",
+];
 
 const PAGE = 2_000;
 const BATCH_ROWS = 1_000;
@@ -71,22 +79,32 @@ async function assertKnownTables(tx: Tx) {
   );
   const known = new Set([...EXPORTED_TABLES.map((t) => t.name), ...SKIPPED_TABLES]);
   const unknown = rows.map((r) => r.name).filter((n) => !known.has(n));
-  if (unknown.length > 0) throw appError("internal_error", `The database has tables export/import does not know: ${unknown.join(", ")}.`);
+  if (unknown.length > 0)
+    throw appError("internal_error", `The database has tables export/import does not know: ${unknown.join(", ")}.`);
 }
 
 /** Writes every exported table to `file`; returns the rows written per table. */
 export async function exportDatabase(db: Database, file: string): Promise<Record<string, number>> {
   // One snapshot for the whole file, so it is consistent even if the source is still in use.
-  return db.prisma.$transaction((tx) => exportTables(tx, file), { isolationLevel: "RepeatableRead", maxWait: 60_000, timeout: 6 * 60 * 60 * 1000 });
+  return db.prisma.$transaction((tx) => exportTables(tx, file), {
+    isolationLevel: "RepeatableRead",
+    maxWait: 60_000,
+    timeout: 6 * 60 * 60 * 1000,
+  });
 }
 
 async function exportTables(tx: Tx, file: string): Promise<Record<string, number>> {
   await assertKnownTables(tx);
   const out = createWriteStream(file, { encoding: "utf8" });
   const write = async (line: string) => {
-    if (!out.write(line + "\n")) await once(out, "drain");
+    if (!out.write(`${line}\n`)) await once(out, "drain");
   };
-  const header: Header = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: new Date().toISOString(), migrations: await appliedMigrations(tx) };
+  const header: Header = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    migrations: await appliedMigrations(tx),
+  };
   await write(JSON.stringify(header));
   const counts: Record<string, number> = {};
   for (const table of EXPORTED_TABLES) {
@@ -122,18 +140,31 @@ export async function importDatabase(db: Database, file: string): Promise<Record
   const first = await iterator.next();
   const header = parseLine(first.done ? "" : first.value) as Header | undefined;
   if (header?.format !== EXPORT_FORMAT) throw appError("validation_failed", `${file} is not a Cellwright export.`);
-  if (header.version !== EXPORT_VERSION) throw appError("validation_failed", `Export format version ${header.version} is not supported (this version reads ${EXPORT_VERSION}).`);
+  if (header.version !== EXPORT_VERSION)
+    throw appError(
+      "validation_failed",
+      `Export format version ${header.version} is not supported (this version reads ${EXPORT_VERSION}).`,
+    );
 
   return db.prisma.$transaction(
     async (tx) => {
       await assertKnownTables(tx);
       const here = await appliedMigrations(tx);
       if (here.join() !== header.migrations.join()) {
-        throw appError("validation_failed", "The export comes from a different version of Cellwright (its migrations differ); run the same version on both sides.");
+        throw appError(
+          "validation_failed",
+          "The export comes from a different version of Cellwright (its migrations differ); run the same version on both sides.",
+        );
       }
       for (const t of EXPORTED_TABLES) {
-        const [{ any }] = await tx.$queryRawUnsafe<{ any: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM ${q(t.name)}) AS any`);
-        if (any) throw appError("validation_failed", `The target database is not empty (table ${t.name} has rows); import needs a new, empty database (with API_KEY unset).`);
+        const [{ any }] = await tx.$queryRawUnsafe<{ any: boolean }[]>(
+          `SELECT EXISTS (SELECT 1 FROM ${q(t.name)}) AS any`,
+        );
+        if (any)
+          throw appError(
+            "validation_failed",
+            `The target database is not empty (table ${t.name} has rows); import needs a new, empty database (with API_KEY unset).`,
+          );
       }
       const order = new Map(EXPORTED_TABLES.map((t, i) => [t.name, i]));
       const counts: Record<string, number> = Object.fromEntries(EXPORTED_TABLES.map((t) => [t.name, 0]));
@@ -145,7 +176,10 @@ export async function importDatabase(db: Database, file: string): Promise<Record
         if (!table || batch.length === 0) return;
         // Generated columns (rows.search_text) are computed by the target, never inserted.
         const cols = (await storedColumns(tx, table)).map(q).join(", ");
-        await tx.$executeRawUnsafe(`INSERT INTO ${q(table)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${q(table)}, $1::json)`, `[${batch.join(",")}]`);
+        await tx.$executeRawUnsafe(
+          `INSERT INTO ${q(table)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${q(table)}, $1::json)`,
+          `[${batch.join(",")}]`,
+        );
         counts[table] += batch.length;
         batch = [];
         bytes = 0;
@@ -159,10 +193,12 @@ export async function importDatabase(db: Database, file: string): Promise<Record
           continue;
         }
         const m = /^\{"t":"([a-z_]+)","r":(.*)\}$/.exec(line);
-        if (!m || !order.has(m[1])) throw appError("validation_failed", `Unexpected line in the export: ${line.slice(0, 80)}`);
+        if (!m || !order.has(m[1]))
+          throw appError("validation_failed", `Unexpected line in the export: ${line.slice(0, 80)}`);
         if (m[1] !== table) {
           await flush();
-          if (table && order.get(m[1])! < order.get(table)!) throw appError("validation_failed", "The export's tables are out of order.");
+          if (table && order.get(m[1])! < order.get(table)!)
+            throw appError("validation_failed", "The export's tables are out of order.");
           table = m[1];
         }
         batch.push(m[2]);
@@ -172,11 +208,17 @@ export async function importDatabase(db: Database, file: string): Promise<Record
       await flush();
       if (!trailer) throw appError("validation_failed", "The export is incomplete (no end marker); export again.");
       for (const t of EXPORTED_TABLES) {
-        if ((trailer.counts[t.name] ?? 0) !== counts[t.name]) throw appError("validation_failed", `The export is damaged: ${t.name} has ${counts[t.name]} rows, the end marker says ${trailer.counts[t.name]}.`);
+        if ((trailer.counts[t.name] ?? 0) !== counts[t.name])
+          throw appError(
+            "validation_failed",
+            `The export is damaged: ${t.name} has ${counts[t.name]} rows, the end marker says ${trailer.counts[t.name]}.`,
+          );
       }
       // Insertion-order sequences continue after the imported rows.
       for (const t of ["rows", "chat_messages"]) {
-        await tx.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('${q(t)}', 'seq'), COALESCE((SELECT max(seq) FROM ${q(t)}), 0) + 1, false)`);
+        await tx.$executeRawUnsafe(
+          `SELECT setval(pg_get_serial_sequence('${q(t)}', 'seq'), COALESCE((SELECT max(seq) FROM ${q(t)}), 0) + 1, false)`,
+        );
       }
       // The source was stopped: whatever it was running runs again here, and nobody holds a lease.
       await returnLeases(tx, { expiredOnly: false, maxAttempts: NEVER_ABANDON });

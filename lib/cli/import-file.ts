@@ -25,9 +25,14 @@ const TYPES: Record<string, string> = {
   ".ndjson": "application/x-ndjson",
 };
 
-const USAGE = "Usage: npm run cli -- import --base <baseId> <file> [--merge-on <column>]… [--sheet <name>] [--no-ai] [--no-create-columns] [--no-typecast] [--no-header]";
+const USAGE =
+  "Usage: npm run cli -- import --base <baseId> <file> [--merge-on <column>]… [--sheet <name>] [--no-ai] [--no-create-columns] [--no-typecast] [--no-header]";
 
-export async function runImportFile(argv: string[], { url, apiKey }: Config["remote"], io: ImportFileIo): Promise<number> {
+export async function runImportFile(
+  argv: string[],
+  { url, apiKey }: Config["remote"],
+  io: ImportFileIo,
+): Promise<number> {
   let args;
   try {
     args = parseArgs({
@@ -56,7 +61,10 @@ export async function runImportFile(argv: string[], { url, apiKey }: Config["rem
     io.err("error: CELLWRIGHT_API_KEY is required (an API key of the Cellwright at CELLWRIGHT_URL).");
     return 64;
   }
-  const size = await stat(file).then((s) => s.size, () => -1);
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => -1,
+  );
   if (size < 0) {
     io.err(`error: cannot read ${file}.`);
     return 1;
@@ -74,9 +82,16 @@ export async function runImportFile(argv: string[], { url, apiKey }: Config["rem
     "content-type": TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream",
     "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file))}`,
   };
-  const res = await fetch(`${base}?${query}`, { method: "POST", headers, body: Readable.toWeb(createReadStream(file)) as ReadableStream, duplex: "half" } as RequestInit).catch(
-    (e: Error) => ({ ok: false, status: 0, json: async () => ({ error: { message: `${url} did not answer: ${e.message}` } }) }),
-  );
+  const res = await fetch(`${base}?${query}`, {
+    method: "POST",
+    headers,
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+    duplex: "half",
+  } as RequestInit).catch((e: Error) => ({
+    ok: false,
+    status: 0,
+    json: async () => ({ error: { message: `${url} did not answer: ${e.message}` } }),
+  }));
   const created = (await res.json()) as { id?: string; error?: { code?: string; message: string } };
   if (res.status !== 202 || !created.id) {
     io.err(`error: ${created.error?.message ?? `the server answered ${res.status}`}`);
@@ -95,11 +110,14 @@ export async function runImportFile(argv: string[], { url, apiKey }: Config["rem
     await new Promise((r) => setTimeout(r, 500));
   }
   io.progress?.("\n");
-  io.out(`${job.status}: ${job.rowsRead} lines read, ${job.rowsCreated} rows created, ${job.rowsUpdated} updated, ${job.rowsSkipped} skipped (import ${job.id})`);
+  io.out(
+    `${job.status}: ${job.rowsRead} lines read, ${job.rowsCreated} rows created, ${job.rowsUpdated} updated, ${job.rowsSkipped} skipped (import ${job.id})`,
+  );
   if (job.createdColumns.length > 0) io.out(`new columns: ${job.createdColumns.join(", ")}`);
   if (job.ignoredColumns.length > 0) io.out(`ignored columns: ${job.ignoredColumns.join(", ")}`);
   if (job.runId) io.out(`AI cells: run ${job.runId}`);
-  for (const e of job.errors.slice(0, 10)) io.err(`line ${e.line}${e.column ? `, ${e.column}` : ""}: ${e.message} (${e.code})`);
+  for (const e of job.errors.slice(0, 10))
+    io.err(`line ${e.line}${e.column ? `, ${e.column}` : ""}: ${e.message} (${e.code})`);
   return job.status === "done" ? 0 : 1;
 }
 

@@ -10,7 +10,11 @@ const argv = process.argv.slice(2);
 // `import --base` and `export --base` are clients of a running server: the file travels over HTTP,
 // and no database is opened. (`import --in` and `export --out` are the database move.)
 const fileImport = argv[0] === "import" && argv.some((a) => a === "--base" || a.startsWith("--base="));
-const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l), progress: process.stderr.isTTY ? (t: string) => void process.stderr.write(t) : undefined };
+const io = {
+  out: (l: string) => console.log(l),
+  err: (l: string) => console.error(l),
+  progress: process.stderr.isTTY ? (t: string) => void process.stderr.write(t) : undefined,
+};
 const code =
   argv[0] === "mcp"
     ? await runMcpBridge(loadConfig(process.env).remote)

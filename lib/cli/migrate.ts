@@ -11,7 +11,11 @@ try {
   const config = loadConfig(process.env);
   db = await openDatabase(targetFromConfig(config));
   const applied = await migrate(db);
-  console.log(applied.length === 0 ? `[cellwright] ${db.vendor}: the database is up to date.` : `[cellwright] ${db.vendor}: applied ${applied.join(", ")}.`);
+  console.log(
+    applied.length === 0
+      ? `[cellwright] ${db.vendor}: the database is up to date.`
+      : `[cellwright] ${db.vendor}: applied ${applied.join(", ")}.`,
+  );
 } catch (e) {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
   code = e instanceof DataDirBusyError ? 2 : 1;

@@ -40,14 +40,18 @@ function parse(command: CliCommand, args: string[]) {
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message.split(". ")[0] + ".");
+    throw new UsageError(`${(e as Error).message.split(". ")[0]}.`);
   }
   for (const [name, o] of Object.entries(command.options)) {
     if (o.required && parsed.values[name] === undefined) throw new UsageError(`--${name} is required.`);
   }
   const { min, max } = command.positionals ?? { min: 0, max: 0 };
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    throw new UsageError(max === 0 ? `Unexpected argument "${parsed.positionals[0]}".` : `Expected ${min === max ? min : `${min} to ${max}`} argument(s).`);
+    throw new UsageError(
+      max === 0
+        ? `Unexpected argument "${parsed.positionals[0]}".`
+        : `Expected ${min === max ? min : `${min} to ${max}`} argument(s).`,
+    );
   }
   return { options: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
@@ -66,7 +70,12 @@ export async function runCli(argv: string[], env: Env, io: CliIo = consoleIo, co
     .filter((c) => c.path.split(" ").every((w, i) => argv[i] === w))
     .sort((a, b) => b.path.length - a.path.length)[0];
   if (!command) {
-    io.err(`error: Unknown command "${argv.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}".`);
+    io.err(
+      `error: Unknown command "${argv
+        .filter((a) => !a.startsWith("-"))
+        .slice(0, 2)
+        .join(" ")}".`,
+    );
     help(io, commands);
     return EXIT.usage;
   }

@@ -23,5 +23,7 @@ export async function serve(root: string, config: Config): Promise<void> {
     server.once("error", reject);
     server.listen(config.port, config.host, resolve);
   });
-  console.log(`[cellwright] listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`);
+  console.log(
+    `[cellwright] listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`,
+  );
 }

@@ -29,13 +29,18 @@ function newestSource(): number {
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource()) {
   console.log("[cellwright] building the app (first start or sources changed)…");
-  const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const build = spawnSync("npx", ["--no-install", "next", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 // The test runner builds once up front, so that parallel suites never build at the same time, and
 // makes the embedded database's template that every test server's data directory is copied from.
 if (process.argv.includes("--build-only")) {
-  await embeddedTemplate().catch((e) => console.warn(`[cellwright] no embedded database template: ${(e as Error).message}`));
+  await embeddedTemplate().catch((e) =>
+    console.warn(`[cellwright] no embedded database template: ${(e as Error).message}`),
+  );
   process.exit(0);
 }
 

@@ -9,11 +9,15 @@ import { startWorkers, stopOnSignals } from "../boot.ts";
 
 const config = loadConfig(process.env);
 if (!config.databaseUrl) {
-  console.error("error: npm run worker needs DATABASE_URL (PostgreSQL). The embedded database runs its work inside `npm start`.");
+  console.error(
+    "error: npm run worker needs DATABASE_URL (PostgreSQL). The embedded database runs its work inside `npm start`.",
+  );
   process.exit(64);
 }
 
 const rt = await createRuntime(config, { queue: "pg-boss" });
 stopOnSignals(rt, "worker");
 await startWorkers(rt);
-console.log(`[cellwright] worker ready (${config.ai.workerConcurrency} slots, ${config.ai.concurrency} across workers)`);
+console.log(
+  `[cellwright] worker ready (${config.ai.workerConcurrency} slots, ${config.ai.concurrency} across workers)`,
+);

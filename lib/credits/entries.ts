@@ -41,13 +41,19 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   throw appError("invalid_cursor", "cursor is not a cursor this endpoint returned.");
 }
 
-export async function listCredits(tx: Tx, workspaceId: string, opts: { limit?: number; cursor?: string } = {}): Promise<CreditsPage> {
+export async function listCredits(
+  tx: Tx,
+  workspaceId: string,
+  opts: { limit?: number; cursor?: string } = {},
+): Promise<CreditsPage> {
   const limit = Math.min(Math.max(opts.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
   const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const rows = await tx.creditEntry.findMany({
     where: {
       workspaceId,
-      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,

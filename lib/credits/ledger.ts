@@ -22,7 +22,10 @@ export type DebitResult = { ok: true; charged: boolean } | { ok: false; balance:
 export async function debit(tx: Tx, charge: CreditCharge): Promise<DebitResult> {
   if (charge.amount <= 0) return { ok: true, charged: false };
   if (charge.idempotencyKey) {
-    const seen = await tx.creditEntry.findUnique({ where: { idempotencyKey: charge.idempotencyKey }, select: { id: true } });
+    const seen = await tx.creditEntry.findUnique({
+      where: { idempotencyKey: charge.idempotencyKey },
+      select: { id: true },
+    });
     if (seen) return { ok: true, charged: false };
   }
   const updated = await tx.$queryRawUnsafe<{ credits: bigint | null }[]>(
@@ -38,16 +41,32 @@ export async function debit(tx: Tx, charge: CreditCharge): Promise<DebitResult> 
 
 /** Gives credits back (a run that failed on our side), at most once per key. */
 export async function refund(tx: Tx, charge: CreditCharge & { idempotencyKey: string }): Promise<void> {
-  const original = await tx.creditEntry.findUnique({ where: { idempotencyKey: charge.idempotencyKey }, select: { amount: true } });
+  const original = await tx.creditEntry.findUnique({
+    where: { idempotencyKey: charge.idempotencyKey },
+    select: { amount: true },
+  });
   if (!original) return;
   const refundKey = `refund:${charge.idempotencyKey}`;
   if (await tx.creditEntry.findUnique({ where: { idempotencyKey: refundKey }, select: { id: true } })) return;
-  await tx.$executeRawUnsafe(`UPDATE workspaces SET credits = credits + $2 WHERE id = $1 AND credits IS NOT NULL`, charge.workspaceId, -original.amount);
-  await record(tx, { ...charge, amount: -original.amount, reason: `refund:${charge.reason}`, idempotencyKey: refundKey });
+  await tx.$executeRawUnsafe(
+    `UPDATE workspaces SET credits = credits + $2 WHERE id = $1 AND credits IS NOT NULL`,
+    charge.workspaceId,
+    -original.amount,
+  );
+  await record(tx, {
+    ...charge,
+    amount: -original.amount,
+    reason: `refund:${charge.reason}`,
+    idempotencyKey: refundKey,
+  });
 }
 
 export async function topUp(tx: Tx, workspaceId: string, amount: number, reason = "top_up"): Promise<number> {
-  await tx.$executeRawUnsafe(`UPDATE workspaces SET credits = COALESCE(credits, 0) + $2 WHERE id = $1`, workspaceId, amount);
+  await tx.$executeRawUnsafe(
+    `UPDATE workspaces SET credits = COALESCE(credits, 0) + $2 WHERE id = $1`,
+    workspaceId,
+    amount,
+  );
   await record(tx, { workspaceId, amount, reason });
   return balanceOf(tx, workspaceId);
 }
@@ -56,8 +75,16 @@ export async function topUp(tx: Tx, workspaceId: string, amount: number, reason 
  * Sets a balance outright (null: unlimited). The ledger records the difference, so the entries
  * still explain every change of a limited balance.
  */
-export async function setBalance(tx: Tx, workspaceId: string, credits: number | null, reason = "set_balance"): Promise<number> {
-  const [before] = await tx.$queryRawUnsafe<{ credits: bigint | null }[]>(`SELECT credits FROM workspaces WHERE id = $1 FOR UPDATE`, workspaceId);
+export async function setBalance(
+  tx: Tx,
+  workspaceId: string,
+  credits: number | null,
+  reason = "set_balance",
+): Promise<number> {
+  const [before] = await tx.$queryRawUnsafe<{ credits: bigint | null }[]>(
+    `SELECT credits FROM workspaces WHERE id = $1 FOR UPDATE`,
+    workspaceId,
+  );
   await tx.$executeRawUnsafe(`UPDATE workspaces SET credits = $2 WHERE id = $1`, workspaceId, credits);
   if (credits === null) await record(tx, { workspaceId, amount: 0, reason: "set_unlimited" });
   else await record(tx, { workspaceId, amount: credits - Number(before?.credits ?? 0), reason });
@@ -76,7 +103,10 @@ export async function balanceOf(tx: Tx, workspaceId: string): Promise<number> {
  * when a balance would go below zero; the caller must then roll back, since the entries are
  * already written.
  */
-export async function debitMany(tx: Tx, charges: readonly (CreditCharge & { idempotencyKey: string })[]): Promise<boolean> {
+export async function debitMany(
+  tx: Tx,
+  charges: readonly (CreditCharge & { idempotencyKey: string })[],
+): Promise<boolean> {
   const paying = charges.filter((c) => c.amount > 0);
   if (paying.length === 0) return true;
   const [{ owed, paid }] = await tx.$queryRawUnsafe<{ owed: number; paid: number }[]>(

@@ -42,7 +42,8 @@ export async function syncColumnIndexes(db: Database, baseId: string): Promise<v
     Object.keys(EXPRESSIONS),
   );
   const concurrently = db.exclusive ? "" : " CONCURRENTLY";
-  for (const { indexname } of stale) await db.prisma.$executeRawUnsafe(`DROP INDEX${concurrently} IF EXISTS "${indexname}"`);
+  for (const { indexname } of stale)
+    await db.prisma.$executeRawUnsafe(`DROP INDEX${concurrently} IF EXISTS "${indexname}"`);
   for (const c of columns) {
     const expression = EXPRESSIONS[c.type];
     if (!expression || !ID.test(c.id) || !ID.test(c.sheet_id)) continue;
@@ -56,7 +57,10 @@ export async function syncColumnIndexes(db: Database, baseId: string): Promise<v
  * Keeps the indexes in step with the columns: after each structure change (coalesced per base,
  * one base at a time), and once at start for bases made before this process ran.
  */
-export function watchColumnIndexes(db: Database, bus: { on(fn: (e: { type: string; baseId?: string }) => void): () => void }): { stop: () => Promise<void> } {
+export function watchColumnIndexes(
+  db: Database,
+  bus: { on(fn: (e: { type: string; baseId?: string }) => void): () => void },
+): { stop: () => Promise<void> } {
   const due = new Set<string>();
   const failures = new Map<string, number>();
   let running: Promise<void> | null = null;
@@ -71,7 +75,10 @@ export function watchColumnIndexes(db: Database, bus: { on(fn: (e: { type: strin
         const tries = (failures.get(baseId) ?? 0) + 1;
         failures.set(baseId, tries);
         const again = tries < MAX_TRIES && !stopped;
-        console.error(`[cellwright] column indexes of base ${baseId}${again ? " (will retry)" : ""}:`, err instanceof Error ? err.message : err);
+        console.error(
+          `[cellwright] column indexes of base ${baseId}${again ? " (will retry)" : ""}:`,
+          err instanceof Error ? err.message : err,
+        );
         if (again) setTimeout(() => !stopped && schedule(baseId), RETRY_MS * tries).unref();
       }
     }
@@ -85,7 +92,10 @@ export function watchColumnIndexes(db: Database, bus: { on(fn: (e: { type: strin
     if (e.type === "structure.changed" && e.baseId) schedule(e.baseId);
   });
   const startup = db.prisma
-    .$queryRawUnsafe<{ base_id: string }[]>(`SELECT DISTINCT s.base_id FROM columns c JOIN sheets s ON s.id = c.sheet_id WHERE c.type = ANY($1::text[])`, Object.keys(EXPRESSIONS))
+    .$queryRawUnsafe<{ base_id: string }[]>(
+      `SELECT DISTINCT s.base_id FROM columns c JOIN sheets s ON s.id = c.sheet_id WHERE c.type = ANY($1::text[])`,
+      Object.keys(EXPRESSIONS),
+    )
     .then((rows) => rows.forEach((r) => schedule(r.base_id)))
     .catch(() => undefined);
   return {

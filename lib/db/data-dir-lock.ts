@@ -49,7 +49,7 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
   } catch {
     holder = undefined;
   }
-  if (holder && holder[0] && holder[0] !== process.pid && holderAlive(holder[0], holder[1])) {
+  if (holder?.[0] && holder[0] !== process.pid && holderAlive(holder[0], holder[1])) {
     throw new DataDirBusyError(dataDir, holder[0]);
   }
   writeFileSync(file, `${process.pid}:${myStartTime()}`);

@@ -177,7 +177,9 @@ export const EXIT_DATABASE_PANIC = 70;
 // its supervisor (Docker's restart policy, systemd, `npm start` under either) starts it again;
 // the data directory recovers from its write-ahead log as after any crash.
 function exitAfterPanic(error: Error): void {
-  console.error(`[cellwright] the embedded database stopped with a PANIC (${error.message}); exiting with status ${EXIT_DATABASE_PANIC} to be restarted`);
+  console.error(
+    `[cellwright] the embedded database stopped with a PANIC (${error.message}); exiting with status ${EXIT_DATABASE_PANIC} to be restarted`,
+  );
   process.exitCode = EXIT_DATABASE_PANIC;
   setImmediate(() => process.exit(EXIT_DATABASE_PANIC));
 }

@@ -53,7 +53,9 @@ async function copyApart(dir: string): Promise<void> {
   rmSync(building, { recursive: true, force: true });
   try {
     const template = await embeddedTemplate().catch((e) => {
-      console.warn(`[cellwright] no embedded database template (${(e as Error).message}); creating the database in place`);
+      console.warn(
+        `[cellwright] no embedded database template (${(e as Error).message}); creating the database in place`,
+      );
       return null;
     });
     if (template) cpSync(template, building, { recursive: true });
@@ -91,10 +93,13 @@ export async function embeddedTemplate(): Promise<string> {
 }
 
 /** Where this install's template is (or will be). */
-export const embeddedTemplateDir = () => path.join(appRoot(), "node_modules", ".cache", "cellwright", `pglite-${templateKey()}`);
+export const embeddedTemplateDir = () =>
+  path.join(appRoot(), "node_modules", ".cache", "cellwright", `pglite-${templateKey()}`);
 
 function templateKey(): string {
-  const pglite = JSON.parse(readFileSync(path.join(appRoot(), "node_modules", "@electric-sql", "pglite", "package.json"), "utf8")).version;
+  const pglite = JSON.parse(
+    readFileSync(path.join(appRoot(), "node_modules", "@electric-sql", "pglite", "package.json"), "utf8"),
+  ).version;
   const hash = createHash("sha256").update(pglite);
   for (const m of readMigrations()) hash.update(`\n${m.name} ${m.checksum}`);
   return hash.digest("hex").slice(0, 16);
@@ -119,7 +124,10 @@ async function makeCluster(dir: string): Promise<void> {
   // The child is named from the app's directory: a bundler rewrites what this module would resolve.
   const launch = path.join(appRoot(), "lib", "cli", "launch.mjs");
   try {
-    await promisify(execFile)(process.execPath, [launch, "embedded-template", dir], { cwd: appRoot(), timeout: 180_000 });
+    await promisify(execFile)(process.execPath, [launch, "embedded-template", dir], {
+      cwd: appRoot(),
+      timeout: 180_000,
+    });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error((e as { stderr?: string }).stderr?.trim() || (e as Error).message);

@@ -58,7 +58,10 @@ export interface EmbeddedMaintenance {
 
 type Sql = Pick<PGlite, "query" | "exec">;
 
-export function maintainEmbedded(pglite: Sql, settings: MaintenanceSettings = MAINTENANCE_DEFAULTS): EmbeddedMaintenance {
+export function maintainEmbedded(
+  pglite: Sql,
+  settings: MaintenanceSettings = MAINTENANCE_DEFAULTS,
+): EmbeddedMaintenance {
   let lastCheckpoint = Date.now();
   let running: Promise<MaintenanceRound> | null = null;
   let stopped = false;
@@ -73,7 +76,9 @@ export function maintainEmbedded(pglite: Sql, settings: MaintenanceSettings = MA
     }
     // After the vacuum, whose WAL this checkpoint then covers too.
     const written = await walSinceCheckpoint(pglite);
-    const due = written >= settings.checkpointAfterBytes || (written > IDLE_WAL_BYTES && Date.now() - lastCheckpoint >= settings.checkpointEveryMs);
+    const due =
+      written >= settings.checkpointAfterBytes ||
+      (written > IDLE_WAL_BYTES && Date.now() - lastCheckpoint >= settings.checkpointEveryMs);
     if (due && !stopped) {
       await pglite.exec("CHECKPOINT");
       lastCheckpoint = Date.now();
@@ -117,7 +122,9 @@ export function maintainEmbedded(pglite: Sql, settings: MaintenanceSettings = MA
 
 /** WAL bytes inserted since the redo point of the last checkpoint. */
 async function walSinceCheckpoint(pglite: Sql): Promise<number> {
-  const { rows } = await pglite.query<{ bytes: string }>(`SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::text AS bytes FROM pg_control_checkpoint()`);
+  const { rows } = await pglite.query<{ bytes: string }>(
+    `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::text AS bytes FROM pg_control_checkpoint()`,
+  );
   return Number(rows[0].bytes);
 }
 
@@ -143,7 +150,10 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * Feeds the embedded database's maintenance the rows each write committed; a database with its own
  * maintenance processes (PostgreSQL) has none to feed.
  */
-export function watchWrites(db: { maintenance?: EmbeddedMaintenance }, bus: { on(fn: (e: { type: string; rowIds?: readonly string[] }) => void): () => void }): { stop: () => Promise<void> } {
+export function watchWrites(
+  db: { maintenance?: EmbeddedMaintenance },
+  bus: { on(fn: (e: { type: string; rowIds?: readonly string[] }) => void): () => void },
+): { stop: () => Promise<void> } {
   const maintenance = db.maintenance;
   if (!maintenance) return { stop: async () => undefined };
   const off = bus.on((e) => {

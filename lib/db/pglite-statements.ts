@@ -1,4 +1,12 @@
-import { PGlite, parse, protocol, type messages, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import {
+  type PGlite,
+  parse,
+  protocol,
+  type messages,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from "@electric-sql/pglite";
 
 // PGlite's own `query` parses, plans and describes every statement anew (an unnamed statement each
 // call): six trips into the database per query, and for the engine's context statement 4.3 ms of
@@ -35,7 +43,10 @@ export interface StatementClientOptions {
   onPanic?: (error: Error) => void;
 }
 
-export function preparedStatementClient(pglite: PGlite, { capacity = 64, onPanic }: StatementClientOptions = {}): StatementClient {
+export function preparedStatementClient(
+  pglite: PGlite,
+  { capacity = 64, onPanic }: StatementClientOptions = {},
+): StatementClient {
   const cache = new Map<string, Prepared>();
   const exclusive = pglite as unknown as Exclusive;
   let counter = 0;
@@ -74,7 +85,12 @@ export function preparedStatementClient(pglite: PGlite, { capacity = 64, onPanic
     return prepared;
   }
 
-  async function run<T>(sql: string, params: unknown[] = [], options?: QueryOptions, retried = false): Promise<Results<T>> {
+  async function run<T>(
+    sql: string,
+    params: unknown[] = [],
+    options?: QueryOptions,
+    retried = false,
+  ): Promise<Results<T>> {
     let prepared = cache.get(sql);
     if (prepared) {
       cache.delete(sql); // re-inserted last: the Map's order is the LRU order
@@ -173,7 +189,11 @@ type Field = { name: string; dataTypeID: number };
  * parser PGlite knows (some hundreds, with the array types) into a new object per query: 5% of the
  * engine's CPU in a profile.
  */
-function resultOf<T>(answer: messages.BackendMessage[], parsers: PGlite["parsers"], options?: QueryOptions): Results<T> {
+function resultOf<T>(
+  answer: messages.BackendMessage[],
+  parsers: PGlite["parsers"],
+  options?: QueryOptions,
+): Results<T> {
   let fields: Field[] = [];
   const rows: unknown[] = [];
   let affectedRows = 0;

@@ -10,7 +10,11 @@
 export const STATEMENT_PARAM_BYTES = 512 * 1024;
 
 /** Consecutive slices of `items`, each of about `maxBytes` by `sizeOf` (never empty; order kept). */
-export function* chunksByBytes<T>(items: readonly T[], sizeOf: (item: T) => number, maxBytes = STATEMENT_PARAM_BYTES): Generator<T[]> {
+export function* chunksByBytes<T>(
+  items: readonly T[],
+  sizeOf: (item: T) => number,
+  maxBytes = STATEMENT_PARAM_BYTES,
+): Generator<T[]> {
   let chunk: T[] = [];
   let bytes = 0;
   for (const item of items) {

@@ -31,7 +31,11 @@ export async function loadColumns(tx: Tx, sheetId: string): Promise<ColumnRecord
 export async function loadAiColumn(tx: Tx, ctx: BaseContext, columnId: string): Promise<ColumnRecord> {
   const column = await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId } });
   if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
-  if (!column.isAiEnabled) throw appError("not_reviewable", `"${column.name}" is not an AI column; quality and evaluations are measured on AI columns.`);
+  if (!column.isAiEnabled)
+    throw appError(
+      "not_reviewable",
+      `"${column.name}" is not an AI column; quality and evaluations are measured on AI columns.`,
+    );
   return column;
 }
 

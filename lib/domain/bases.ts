@@ -18,7 +18,11 @@ export const baseNameSchema = z
 
 export const baseSettingsSchema = z
   .object({
-    lowConfidenceThreshold: z.number().min(0).max(1).describe("AI values with a confidence below this (0 to 1) are flagged in the grid."),
+    lowConfidenceThreshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("AI values with a confidence below this (0 to 1) are flagged in the grid."),
   })
   .partial()
   .strict()
@@ -48,7 +52,9 @@ export const createBaseSchema = z
       .array(columnInputSchema)
       .max(200)
       .optional()
-      .describe('Columns in order, at most 200; default one primary short-text column "Name". Inputs may name columns created later.'),
+      .describe(
+        'Columns in order, at most 200; default one primary short-text column "Name". Inputs may name columns created later.',
+      ),
     settings: baseSettingsSchema.optional(),
   })
   .strict();
@@ -58,13 +64,20 @@ export const createBaseSchema = z
  * columns are created in order (inputs may name earlier or later columns) and the first one is
  * the primary unless one says otherwise.
  */
-export async function createBase({ tx, emit }: Work, workspaceId: string, input: z.infer<typeof createBaseSchema>, providers: readonly ProviderName[]) {
+export async function createBase(
+  { tx, emit }: Work,
+  workspaceId: string,
+  input: z.infer<typeof createBaseSchema>,
+  providers: readonly ProviderName[],
+) {
   const id = await uniqueBaseId(tx);
   const name = input.baseName ?? "Untitled base";
   await tx.base.create({ data: { id, workspaceId, name, settings: input.settings ?? {} } });
   const sheetId = newId.sheet();
   await tx.sheet.create({ data: { id: sheetId, baseId: id, name } });
-  const specs: ColumnInput[] = input.columns?.length ? input.columns : [{ name: "Name", type: "short-text", isPrimary: true }];
+  const specs: ColumnInput[] = input.columns?.length
+    ? input.columns
+    : [{ name: "Name", type: "short-text", isPrimary: true }];
   const primaries = specs.filter((c) => c.isPrimary).length;
   if (primaries > 1) throw appError("primary_column_conflict", "Only one column can be the primary column.");
   const ctx: BaseContext = { baseId: id, workspaceId, sheetId, name };
@@ -77,7 +90,13 @@ export async function createBase({ tx, emit }: Work, workspaceId: string, input:
   }
   for (const [i, spec] of specs.entries()) {
     if (spec.inputColumnIds || spec.inputColumns) {
-      await updateColumnRecord(tx, ctx, created[i].id, { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns }, providers);
+      await updateColumnRecord(
+        tx,
+        ctx,
+        created[i].id,
+        { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns },
+        providers,
+      );
     }
   }
   // Its first columns are a structure change too (their indexes follow it).
@@ -143,7 +162,12 @@ function summary(
 
 export const updateBaseSchema = z.object({ baseName: baseNameSchema, settings: baseSettingsSchema }).partial().strict();
 
-export async function updateBase({ tx, emit }: Work, workspaceId: string, baseId: string, patch: z.infer<typeof updateBaseSchema>) {
+export async function updateBase(
+  { tx, emit }: Work,
+  workspaceId: string,
+  baseId: string,
+  patch: z.infer<typeof updateBaseSchema>,
+) {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const current = await tx.base.findUniqueOrThrow({ where: { id: ctx.baseId } });
   await tx.base.update({
@@ -164,7 +188,10 @@ export async function deleteBase({ tx, emit }: Work, workspaceId: string, baseId
   const files = [
     ...(await tx.storedFile.findMany({ where: { baseId: ctx.baseId }, select: { storagePath: true } })),
     // An import's file waiting for its worker goes with its base as well.
-    ...(await tx.importJob.findMany({ where: { baseId: ctx.baseId, status: { in: ["queued", "running"] } }, select: { storagePath: true } })),
+    ...(await tx.importJob.findMany({
+      where: { baseId: ctx.baseId, status: { in: ["queued", "running"] } },
+      select: { storagePath: true },
+    })),
   ];
   // Foreign keys cascade from the base to its sheet, columns, rows, cells, chat and file records;
   // the files' bytes are removed once that has committed.

@@ -15,7 +15,9 @@ export interface CellMetadata {
   calibratedConfidence?: number;
 }
 
-export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale"> & { verified?: boolean };
+export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale"> & {
+  verified?: boolean;
+};
 
 export interface ExpandedCell {
   value: string;
@@ -46,13 +48,19 @@ export function expandCell(
       ...(meta.suppliedByUser ? { suppliedByUser: true } : {}),
       ...(meta.excerpts ? { excerpts: meta.excerpts } : {}),
       ...(typeof meta.aiValue === "string" ? { aiValue: meta.aiValue } : {}),
-      ...(fit && typeof meta.confidenceScore === "number" ? { calibratedConfidence: calibrate(fit, meta.confidenceScore) } : {}),
+      ...(fit && typeof meta.confidenceScore === "number"
+        ? { calibratedConfidence: calibrate(fit, meta.confidenceScore) }
+        : {}),
     },
     status: cell.status,
-    needsReview: needsReview(cell, reviewThresholdOf({ columnOptions: column.columnOptions ?? {}, calibration: column.calibration })),
+    needsReview: needsReview(
+      cell,
+      reviewThresholdOf({ columnOptions: column.columnOptions ?? {}, calibration: column.calibration }),
+    ),
     verified: Boolean(cell.verified),
   };
-  if (cell.status === "error" || cell.status === "cancelled") out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };
+  if (cell.status === "error" || cell.status === "cancelled")
+    out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };
   if (cell.stale) out.stale = true;
   return out;
 }
@@ -69,5 +77,7 @@ export function needsReview(cell: CellState, threshold: number): boolean {
   if (cell.stale) return true;
   if (cell.verified) return false;
   const confidence = (cell.metadata as Partial<CellMetadata> | null)?.confidenceScore;
-  return cell.status === "error" || (cell.status === "done" && typeof confidence === "number" && confidence < threshold);
+  return (
+    cell.status === "error" || (cell.status === "done" && typeof confidence === "number" && confidence < threshold)
+  );
 }

@@ -65,7 +65,8 @@ export function statedReviewThreshold(c: Pick<ColumnRecord, "columnOptions">): n
 export const reviewByOf = (c: Pick<ColumnRecord, "columnOptions">): (typeof REVIEW_BY)[number] =>
   ((c.columnOptions ?? {}) as Record<string, unknown>).reviewBy === "calibrated" ? "calibrated" : "model";
 
-export const calibrationOf = (c: Partial<Pick<ColumnRecord, "calibration">>): CalibrationFit | null => (c.calibration as CalibrationFit | null | undefined) ?? null;
+export const calibrationOf = (c: Partial<Pick<ColumnRecord, "calibration">>): CalibrationFit | null =>
+  (c.calibration as CalibrationFit | null | undefined) ?? null;
 
 /**
  * The model confidence below which a done cell needs review. With reviewBy "calibrated" and a

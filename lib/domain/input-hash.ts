@@ -9,8 +9,14 @@ type HashColumn = Pick<ColumnRecord, "id" | "inputColumnIds" | "instructions" | 
  * the column's type are left out on purpose: changing them does not change what the model is
  * asked, so a cell whose hash is unchanged is never run again.
  */
-export function inputHash(column: HashColumn, primaryId: string | undefined, values: Readonly<Record<string, string>>): string {
-  const ids = [...new Set([...column.inputColumnIds, ...(primaryId && primaryId !== column.id ? [primaryId] : [])])].sort();
+export function inputHash(
+  column: HashColumn,
+  primaryId: string | undefined,
+  values: Readonly<Record<string, string>>,
+): string {
+  const ids = [
+    ...new Set([...column.inputColumnIds, ...(primaryId && primaryId !== column.id ? [primaryId] : [])]),
+  ].sort();
   const payload = {
     inputs: ids.map((id) => [id, values[id] ?? ""]),
     instructions: column.instructions.trim(),
@@ -21,6 +27,10 @@ export function inputHash(column: HashColumn, primaryId: string | undefined, val
 }
 
 /** The same hash, with the primary column found among the sheet's columns. */
-export function inputHashIn(columns: readonly Pick<ColumnRecord, "id" | "isPrimary">[], column: HashColumn, values: Readonly<Record<string, string>>): string {
+export function inputHashIn(
+  columns: readonly Pick<ColumnRecord, "id" | "isPrimary">[],
+  column: HashColumn,
+  values: Readonly<Record<string, string>>,
+): string {
   return inputHash(column, columns.find((c) => c.isPrimary)?.id, values);
 }

@@ -14,7 +14,8 @@ export const QUOTAS = {
 } as const;
 
 export function assertBelow(count: number, limit: number, what: string): void {
-  if (count >= limit) throw appError("limit_reached", `${what} (the limit is ${limit.toLocaleString("en-US")}).`, { limit });
+  if (count >= limit)
+    throw appError("limit_reached", `${what} (the limit is ${limit.toLocaleString("en-US")}).`, { limit });
 }
 
 /**

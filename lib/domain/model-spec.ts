@@ -34,7 +34,11 @@ const FAMILIES: [RegExp, ProviderName][] = [
  */
 export function parseModelSpec(spec: string, configured: readonly ProviderName[] = []): ModelSpec {
   const text = typeof spec === "string" ? spec.trim() : "";
-  if (!text) throw appError("unknown_model", "The model is empty; name one, e.g. \"openai:gpt-4.1-mini\".", { model: text, providers: PROVIDERS });
+  if (!text)
+    throw appError("unknown_model", 'The model is empty; name one, e.g. "openai:gpt-4.1-mini".', {
+      model: text,
+      providers: PROVIDERS,
+    });
   const colon = text.indexOf(":");
   const prefix = colon > 0 ? text.slice(0, colon).trim().toLowerCase() : "";
   if (isProvider(prefix)) {
@@ -62,7 +66,9 @@ export interface ProviderSettings {
 
 /** The providers this deployment can call: what a bare model id is resolved against, wherever it is written. */
 export function configuredProviders(ai: ProviderSettings): ProviderName[] {
-  return PROVIDERS.filter((p) => (p === "openai" ? Boolean(ai.openaiApiKey || ai.openaiBaseUrl) : Boolean(ai.anthropicApiKey || ai.anthropicBaseUrl)));
+  return PROVIDERS.filter((p) =>
+    p === "openai" ? Boolean(ai.openaiApiKey || ai.openaiBaseUrl) : Boolean(ai.anthropicApiKey || ai.anthropicBaseUrl),
+  );
 }
 
 export const formatModelSpec = (s: ModelSpec) => `${s.provider}:${s.modelId}`;

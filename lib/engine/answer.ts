@@ -48,12 +48,20 @@ function citedUrl(source: string): string {
  * Checks the model's answer against the column type and grounds its sources: only documents the
  * cell's own tool calls retrieved may be cited; anything else is dropped.
  */
-export function checkAnswer(column: ColumnRecord, answer: CellAnswer, documents: readonly RetrievedDocument[]): CheckedAnswer {
+export function checkAnswer(
+  column: ColumnRecord,
+  answer: CellAnswer,
+  documents: readonly RetrievedDocument[],
+): CheckedAnswer {
   const raw = answer.value.trim();
   let value = "";
   if (raw !== "") {
     const normalized = columnType(column.type)!.normalize(raw, columnOptionsOf(column));
-    if (!normalized.ok) return { ok: false, problem: `value ${JSON.stringify(raw.slice(0, 200))} is not valid for a ${column.type} column: ${normalized.message}` };
+    if (!normalized.ok)
+      return {
+        ok: false,
+        problem: `value ${JSON.stringify(raw.slice(0, 200))} is not valid for a ${column.type} column: ${normalized.message}`,
+      };
     value = normalized.value;
   }
   const byUrl = new Map(documents.map((d) => [urlKey(d.url), d]));
@@ -72,7 +80,9 @@ export function checkAnswer(column: ColumnRecord, answer: CellAnswer, documents:
       sources: sources.length > 0 ? sources.map((d) => `[${d.title.replace(/[[\]]/g, "") || d.url}](${d.url})`) : null,
       confidenceScore: typeof score === "number" && Number.isFinite(score) ? Math.min(1, Math.max(0, score)) : null,
       additionalDetails: answer.additionalDetails?.trim() || null,
-      ...(sources.length > 0 ? { excerpts: Object.fromEntries(sources.map((d) => [d.url, d.excerpt.slice(0, 1_000)])) } : {}),
+      ...(sources.length > 0
+        ? { excerpts: Object.fromEntries(sources.map((d) => [d.url, d.excerpt.slice(0, 1_000)])) }
+        : {}),
     },
   };
 }

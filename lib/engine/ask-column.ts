@@ -40,12 +40,27 @@ export interface Asking {
 export function startAsking(rt: Runtime, column: ColumnRecord, callsSpent: number): Asking {
   const model = resolveLanguageModel(columnOptionsOf(column).model as string | undefined, rt.config);
   const budget = new CallBudget(rt.config.ai.maxCallsPerCell, callsSpent);
-  const run: RunRecord = { provider: model.provider, model: model.modelId, inputTokens: 0, outputTokens: 0, latencyMs: 0, get modelCalls() { return budget.made; } };
+  const run: RunRecord = {
+    provider: model.provider,
+    model: model.modelId,
+    inputTokens: 0,
+    outputTokens: 0,
+    latencyMs: 0,
+    get modelCalls() {
+      return budget.made;
+    },
+  };
   return { model, budget, run };
 }
 
 /** Asks, and once more with the reason when the answer does not fit the column. */
-export async function askColumn(rt: Runtime, deps: AskDeps, q: ColumnQuestion, asking: Asking, signal: AbortSignal): Promise<CheckedAnswer> {
+export async function askColumn(
+  rt: Runtime,
+  deps: AskDeps,
+  q: ColumnQuestion,
+  asking: Asking,
+  signal: AbortSignal,
+): Promise<CheckedAnswer> {
   const { config } = rt;
   const { model, budget, run } = asking;
   const documents: ToolDocument[] = [];
@@ -86,7 +101,10 @@ function promptInput(q: ColumnQuestion): PromptInput {
     .filter((c): c is NonNullable<typeof c> => Boolean(c) && c!.id !== primary?.id)
     .map((column) => ({ column, value: q.values[column.id] ?? "" }));
   const named = [...(primary ? [primary] : []), ...inputs.map((i) => i.column)];
-  const examples = q.examples.map((e) => ({ inputs: Object.fromEntries(named.map((c) => [c.name, e.values[c.id] ?? ""])), value: e.value }));
+  const examples = q.examples.map((e) => ({
+    inputs: Object.fromEntries(named.map((c) => [c.name, e.values[c.id] ?? ""])),
+    value: e.value,
+  }));
   return {
     baseName: q.baseName,
     column: q.column,

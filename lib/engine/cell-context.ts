@@ -65,7 +65,11 @@ export function createCellContextLoader(db: Tx, owner: string, maxAhead = 256): 
     const batch = waiting;
     waiting = [];
     try {
-      const contexts = await loadMany(db, batch.map((w) => w.job), owner);
+      const contexts = await loadMany(
+        db,
+        batch.map((w) => w.job),
+        owner,
+      );
       batch.forEach((w, i) => w.resolve(contexts[i]));
     } catch (e) {
       batch.forEach((w) => w.reject(e));
@@ -84,7 +88,10 @@ export function createCellContextLoader(db: Tx, owner: string, maxAhead = 256): 
       if (!read) return load(job);
       ahead.delete(jobKey(job));
       // A read ahead that failed is tried again now, with the next batch.
-      return read.all.then((contexts) => contexts[read.i], () => load(job));
+      return read.all.then(
+        (contexts) => contexts[read.i],
+        () => load(job),
+      );
     },
     {
       readAhead(jobs: readonly CellJob[]) {
@@ -104,13 +111,27 @@ export function createCellContextLoader(db: Tx, owner: string, maxAhead = 256): 
 // Every field of ColumnRecord with its SQL column: `satisfies` makes a field added to the model a type error here,
 // rather than a field typed as present and missing from the JSON.
 const COLUMN_FIELDS = {
-  id: "id", sheetId: "sheet_id", position: "position", name: "name", nameKey: "name_key", type: "type",
-  isAiEnabled: "is_ai_enabled", isPrimary: "is_primary", inputColumnIds: "input_column_ids", tools: "tools",
-  instructions: "instructions", columnOptions: "column_options", configVersion: "config_version",
-  calibration: "calibration", createdAt: "created_at", updatedAt: "updated_at",
+  id: "id",
+  sheetId: "sheet_id",
+  position: "position",
+  name: "name",
+  nameKey: "name_key",
+  type: "type",
+  isAiEnabled: "is_ai_enabled",
+  isPrimary: "is_primary",
+  inputColumnIds: "input_column_ids",
+  tools: "tools",
+  instructions: "instructions",
+  columnOptions: "column_options",
+  configVersion: "config_version",
+  calibration: "calibration",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
 } satisfies Record<keyof ColumnRecord, string>;
 
-const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS).map(([field, sql]) => `'${field}', col.${sql}`).join(", ")})`;
+const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS)
+  .map(([field, sql]) => `'${field}', col.${sql}`)
+  .join(", ")})`;
 
 /**
  * One statement for a batch: its cells, rows and bases, its sheets' columns, its columns' worked
@@ -140,7 +161,11 @@ async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promis
     [...new Set(jobs.map((j) => j.columnId))],
   );
   const rows = parsed<ContextRow[]>(loaded.cells);
-  const columns = parsed<ColumnJson[]>(loaded.columns).map((c) => ({ ...c, createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt) }));
+  const columns = parsed<ColumnJson[]>(loaded.columns).map((c) => ({
+    ...c,
+    createdAt: new Date(c.createdAt),
+    updatedAt: new Date(c.updatedAt),
+  }));
   const examples = examplesByColumn(parsed<ExampleRow[]>(loaded.examples));
   const byCell = new Map(rows.map((r) => [cellKey({ rowId: r.row_id, columnId: r.column_id }), r]));
   return jobs.map((job) => {
@@ -166,7 +191,11 @@ async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promis
 type ExampleRow = { column_id: string; row_id: string; values: unknown };
 
 /** A column's worked examples for one row: other rows' verified values, never the row's own. */
-export function examplesFor(loaded: ReadonlyMap<string, ExampleRow[]>, columnId: string, rowId: string): CellContext["examples"] {
+export function examplesFor(
+  loaded: ReadonlyMap<string, ExampleRow[]>,
+  columnId: string,
+  rowId: string,
+): CellContext["examples"] {
   return (loaded.get(columnId) ?? [])
     .filter((e) => e.row_id !== rowId)
     .slice(0, MAX_EXAMPLES)

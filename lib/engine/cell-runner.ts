@@ -25,10 +25,19 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
     const ctx = await loadContext(job);
     // Aborted before it started: cancelled while it waited in the buffer.
     if (!ctx || signal.aborted) return;
-    const charge = { workspaceId: ctx.base.workspaceId, amount: config.credits.cellRun, reason: "cell_run", baseId: ctx.base.baseId, rowId: job.rowId, columnId: job.columnId, idempotencyKey: chargeKey(job) };
+    const charge = {
+      workspaceId: ctx.base.workspaceId,
+      amount: config.credits.cellRun,
+      reason: "cell_run",
+      baseId: ctx.base.baseId,
+      rowId: job.rowId,
+      columnId: job.columnId,
+      idempotencyKey: chargeKey(job),
+    };
     const fail = (code: string, message: string, run?: RunRecord) =>
       inTransaction(rt, (w) => failCell(w, ctx.base, job, deps.owner, { code, message }, ctx.columns, run));
-    const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again.");
+    const noCredits = () =>
+      fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again.");
 
     if (ctx.failedInputs.length > 0) {
       const names = ctx.failedInputs.map((c) => `"${c.name}"`).join(", ");
@@ -42,16 +51,36 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
       // Checked before the call so an empty balance costs no model call; the charge itself is made
       // when the value is stored (see completeCell).
       if (ctx.credits !== null && ctx.credits < charge.amount) return void (await noCredits());
-      const question = { baseName: ctx.base.name, workspaceId: ctx.base.workspaceId, column: ctx.column, columns: ctx.columns, values: ctx.values, examples: ctx.examples };
+      const question = {
+        baseName: ctx.base.name,
+        workspaceId: ctx.base.workspaceId,
+        column: ctx.column,
+        columns: ctx.columns,
+        values: ctx.values,
+        examples: ctx.examples,
+      };
       const checked = await askColumn(rt, deps, question, asking, signal);
-      if (!checked.ok) return void (await fail("invalid_output", `The model's answer did not fit the column: ${checked.problem}`, run));
+      if (!checked.ok)
+        return void (await fail(
+          "invalid_output",
+          `The model's answer did not fit the column: ${checked.problem}`,
+          run,
+        ));
       // A newer generation may have superseded this run while it was in flight: then its result
       // is dropped, uncharged. The slot is held until the batched write lands, so answers never
       // pile up unsaved beyond the worker's slots: a crash re-asks at most one cell per slot.
       // Until then the cell stays running under this worker's lease, so a crash means a re-run,
       // never a second charge.
       try {
-        await deps.complete({ job, base: ctx.base, value: checked.value, metadata: checked.metadata, charge, run, inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values) });
+        await deps.complete({
+          job,
+          base: ctx.base,
+          value: checked.value,
+          metadata: checked.metadata,
+          charge,
+          run,
+          inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values),
+        });
       } catch (e) {
         if (e instanceof InsufficientCredits) return void (await noCredits());
         console.error("[cellwright] storing a cell's value failed:", e);
@@ -62,7 +91,10 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
       // Cancelled: the cell is already final. Shutting down: the queue hands the cell back.
       if (signal.reason instanceof CellCancelled || (signal.aborted && !c.retryable)) return;
       // Cells carry the safe message; the raw error is for the operator's log.
-      if (c.detail) console.warn(`[cellwright] cell ${job.rowId}/${job.columnId} attempt ${job.attempts + 1}: ${c.code}: ${c.detail}`);
+      if (c.detail)
+        console.warn(
+          `[cellwright] cell ${job.rowId}/${job.columnId} attempt ${job.attempts + 1}: ${c.code}: ${c.detail}`,
+        );
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
         const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);
         return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c, run)));

@@ -39,7 +39,8 @@ export function createCompletionBatcher(
       // One cell's bad write must not fail the others of its batch (they may belong to other
       // workspaces): the batch is redone cell by cell, and only the culprit fails.
       if (batch.length === 1) return batch.forEach((p) => p.reject(e));
-      if (!(e instanceof InsufficientCredits)) console.error("[cellwright] a completion batch failed; storing its cells one by one:", e);
+      if (!(e instanceof InsufficientCredits))
+        console.error("[cellwright] a completion batch failed; storing its cells one by one:", e);
       for (const p of batch) await store([p]).catch(p.reject);
     }
   }

@@ -4,7 +4,15 @@ import type { Runtime } from "../runtime.ts";
 import { inTransaction } from "../db/work.ts";
 import { answersMatch } from "../domain/evaluations/index.ts";
 import { evaluatedColumn, type EvaluationSettings } from "../domain/evaluations/index.ts";
-import { claimItems, completeItem, failItem, renewItemLeases, retryItem, returnItemLeases, type ClaimedItem } from "../domain/evaluations/index.ts";
+import {
+  claimItems,
+  completeItem,
+  failItem,
+  renewItemLeases,
+  retryItem,
+  returnItemLeases,
+  type ClaimedItem,
+} from "../domain/evaluations/index.ts";
 import { InsufficientCredits } from "../domain/cells/index.ts";
 import { loadColumns } from "../domain/base-context.ts";
 // The module, not the llm barrel: the AI SDK loads with the first question, not at boot.
@@ -62,14 +70,18 @@ export function startEvaluationWorker(rt: Runtime, deps: AskDeps): { stop: () =>
   };
   const poll = setInterval(() => tick(), POLL_MS);
   // Renews this worker's leases, and hands back those of workers that died.
-  const heartbeat = setInterval(() => {
-    if (inFlight.size > 0) void renewItemLeases(prisma, owner, leaseMs).catch(() => undefined);
-    void returnItemLeases(prisma, {}).catch(() => undefined);
-  }, Math.max(250, leaseMs / 3));
+  const heartbeat = setInterval(
+    () => {
+      if (inFlight.size > 0) void renewItemLeases(prisma, owner, leaseMs).catch(() => undefined);
+      void returnItemLeases(prisma, {}).catch(() => undefined);
+    },
+    Math.max(250, leaseMs / 3),
+  );
   const off = rt.bus.on((e) => {
     if (e.type === "work.available") tick(true);
     // A cancelled evaluation stops paying for calls at once: its rows here abort (they are already cancelled).
-    else if (e.type === "evaluation.cancelled") for (const f of inFlight.values()) if (f.runId === e.runId) f.ctl.abort(new Error("cancelled"));
+    else if (e.type === "evaluation.cancelled")
+      for (const f of inFlight.values()) if (f.runId === e.runId) f.ctl.abort(new Error("cancelled"));
   });
   tick();
 
@@ -97,7 +109,19 @@ interface RowContext {
 
 async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | "row_not_found" | "column_not_found"> {
   const prisma = rt.db.prisma;
-  const [row] = await prisma.$queryRawUnsafe<{ settings: EvaluationSettings; column_id: string; base_id: string; base_name: string; workspace_id: string; sheet_id: string; values: Record<string, string> | null; expected: string; credits: bigint | null }[]>(
+  const [row] = await prisma.$queryRawUnsafe<
+    {
+      settings: EvaluationSettings;
+      column_id: string;
+      base_id: string;
+      base_name: string;
+      workspace_id: string;
+      sheet_id: string;
+      values: Record<string, string> | null;
+      expected: string;
+      credits: bigint | null;
+    }[]
+  >(
     `SELECT ev.settings, ev.column_id, b.id AS base_id, b.name AS base_name, b.workspace_id, s.id AS sheet_id, r."values", ei.expected, w.credits
      FROM evaluation_items ei JOIN evaluations ev ON ev.id = ei.evaluation_id JOIN bases b ON b.id = ev.base_id
      JOIN sheets s ON s.base_id = b.id JOIN workspaces w ON w.id = b.workspace_id LEFT JOIN rows r ON r.id = ei.row_id AND r.sheet_id = s.id
@@ -113,7 +137,14 @@ async function loadRow(rt: Runtime, item: ClaimedItem): Promise<RowContext | "ro
   const examples = examplesFor(await loadExamples(prisma, [column.id]), column.id, item.rowId);
   const asked = evaluatedColumn(column, row.settings);
   return {
-    question: { baseName: row.base_name, workspaceId: row.workspace_id, column: asked, columns: columns.map((c) => (c.id === asked.id ? asked : c)), values: row.values, examples },
+    question: {
+      baseName: row.base_name,
+      workspaceId: row.workspace_id,
+      column: asked,
+      columns: columns.map((c) => (c.id === asked.id ? asked : c)),
+      values: row.values,
+      examples,
+    },
     settings: row.settings,
     baseId: row.base_id,
     expected: row.expected,
@@ -130,25 +161,45 @@ async function evaluateRow(rt: Runtime, deps: AskDeps, owner: string, item: Clai
   const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and evaluate again.");
   if (ctx.credits !== null && ctx.credits < cost) return noCredits();
   try {
-    const [{ askColumn, startAsking }, { judgeAnswer }] = await Promise.all([import("./ask-column.ts"), import("./judge.ts")]);
+    const [{ askColumn, startAsking }, { judgeAnswer }] = await Promise.all([
+      import("./ask-column.ts"),
+      import("./judge.ts"),
+    ]);
     const asking = startAsking(rt, ctx.question.column, 0);
     const checked = await askColumn(rt, deps, ctx.question, asking, signal);
     if (!checked.ok) return fail("invalid_output", `The model's answer did not fit the column: ${checked.problem}`);
     const { column } = ctx.question;
     const judged =
       column.type === "long-text" && ctx.settings.judgeModel && checked.value.trim() && ctx.expected.trim()
-        ? await judgeAnswer(rt, deps.limiter, { judgeModel: ctx.settings.judgeModel, column, expected: ctx.expected, got: checked.value, signal })
+        ? await judgeAnswer(rt, deps.limiter, {
+            judgeModel: ctx.settings.judgeModel,
+            column,
+            expected: ctx.expected,
+            got: checked.value,
+            signal,
+          })
         : { correct: answersMatch(column, ctx.expected, checked.value), reason: null };
-    const outcome = { got: checked.value, correct: judged.correct, confidence: checked.metadata.confidenceScore, reason: judged.reason };
+    const outcome = {
+      got: checked.value,
+      correct: judged.correct,
+      confidence: checked.metadata.confidenceScore,
+      reason: judged.reason,
+    };
     const charge = { workspaceId: ctx.question.workspaceId, baseId: ctx.baseId, columnId: column.id, amount: cost };
     await inTransaction(rt, (w) => completeItem(w, item, owner, outcome, charge));
   } catch (e) {
     if (e instanceof InsufficientCredits) return noCredits();
     if (signal.aborted) return;
     const c = classifyError(e);
-    if (c.detail) console.warn(`[cellwright] evaluation ${item.evaluationId} row ${item.rowId}: ${c.code}: ${c.detail}`);
+    if (c.detail)
+      console.warn(`[cellwright] evaluation ${item.evaluationId} row ${item.rowId}: ${c.code}: ${c.detail}`);
     if (c.retryable && item.attempts + 1 < rt.config.ai.maxAttempts) {
-      return void (await retryItem(rt.db.prisma, item, owner, backoffMs(item.attempts + 1, rt.config.ai.retryBaseMs, c.retryAfterMs)));
+      return void (await retryItem(
+        rt.db.prisma,
+        item,
+        owner,
+        backoffMs(item.attempts + 1, rt.config.ai.retryBaseMs, c.retryAfterMs),
+      ));
     }
     await fail(c.code, c.message);
   }

@@ -37,7 +37,11 @@ export function buildSystemPrompt(p: PromptInput): string {
 // workspace owner's request, so they stay outside the fence. Everything else the table holds is
 // data, its structure included: base and column names may be an imported file's name and headers.
 export function buildUserPrompt(p: PromptInput, correction?: string): string {
-  const structure = [`Base: ${p.baseName}`, `Column to fill: ${p.column.name} (type: ${p.column.type})`, ...(p.primary ? [`Primary column, which identifies the row: ${p.primary.column.name}`] : [])];
+  const structure = [
+    `Base: ${p.baseName}`,
+    `Column to fill: ${p.column.name} (type: ${p.column.type})`,
+    ...(p.primary ? [`Primary column, which identifies the row: ${p.primary.column.name}`] : []),
+  ];
   const parts = [
     `The table, as it names itself: its base and the column to fill.\n${fenceUntrusted("table structure", structure.join("\n"))}`,
     `Instructions for this column, from the table's owner:\n${p.column.instructions.trim() || "Fill in the column named above for this row."}`,
@@ -48,7 +52,9 @@ export function buildUserPrompt(p: PromptInput, correction?: string): string {
   if (p.primary) data[p.primary.column.name] = p.primary.value;
   for (const i of p.inputs) data[i.column.name] = i.value;
   if (Object.keys(data).length > 0) {
-    parts.push(`The row's input values, by column name.\n${fenceUntrusted("row inputs", JSON.stringify(data, null, 2))}`);
+    parts.push(
+      `The row's input values, by column name.\n${fenceUntrusted("row inputs", JSON.stringify(data, null, 2))}`,
+    );
   }
   if (p.examples && p.examples.length > 0) {
     // Fenced like every cell: a verified value is still table content, not an instruction.

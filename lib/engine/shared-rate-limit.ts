@@ -47,7 +47,10 @@ export function sharedTokenBuckets(db: Tx, perMinute: number, prefix = "ai"): Ra
       return { granted: 0, waitMs: 50 };
     }
     const left = Number(row.available) - row.granted;
-    return { granted: row.granted, waitMs: row.granted >= want ? 0 : Math.max(5, Math.ceil(((1 - left) / perSecond) * 1000)) };
+    return {
+      granted: row.granted,
+      waitMs: row.granted >= want ? 0 : Math.max(5, Math.ceil(((1 - left) / perSecond) * 1000)),
+    };
   };
 
   const drain = async (name: string, queue: Waiter[]) => {

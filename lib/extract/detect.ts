@@ -60,7 +60,10 @@ export function detectKind(bytes: Buffer, contentType: string, name = ""): Detec
     return { kind: "html", mediaType: "text/html" };
   }
   const fromType = BY_MEDIA_TYPE[declared] ?? (declared.endsWith("+json") ? "json" : undefined);
-  const ext = name.split(/[?#]/, 1)[0].match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase();
+  const ext = name
+    .split(/[?#]/, 1)[0]
+    .match(/\.([a-z0-9]+)$/i)?.[1]
+    ?.toLowerCase();
   const fromExt = ext ? BY_EXTENSION[ext] : undefined;
   // A binary kind declared without matching magic bytes is damaged, not something else.
   const kind = fromType ?? fromExt ?? (declared.startsWith("text/") ? "text" : undefined);

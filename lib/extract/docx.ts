@@ -19,5 +19,8 @@ export async function docxToMarkdown(bytes: Buffer): Promise<string> {
   } catch {
     throw appError("corrupt_file", "The Word document is damaged.");
   }
-  return turndown.turndown(html).replace(/\n{3,}/g, "\n\n").trim();
+  return turndown
+    .turndown(html)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

@@ -34,12 +34,17 @@ export type ExtractTaskResult =
   | { ok: true; detected: Detected; content?: ExtractedContent; passages?: PassagesOfContent }
   | { ok: false; code: ErrorCode; message: string; internal?: string };
 
-export default async function extractTask(task: ExtractTask | SheetRowsTask): Promise<ExtractTaskResult | SheetRowsResult> {
+export default async function extractTask(
+  task: ExtractTask | SheetRowsTask,
+): Promise<ExtractTaskResult | SheetRowsResult> {
   // An import's worksheet (sheet-rows.ts), not a document to read.
   if ("sheetRows" in task) return writeSheetRows(task.sheetRows);
   try {
     const { source } = task;
-    const bytes = "path" in source ? await readFile(source.path) : Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength);
+    const bytes =
+      "path" in source
+        ? await readFile(source.path)
+        : Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength);
     if (bytes.length === 0) throw appError("empty_file");
     const input = { ...source, bytes };
     const detected = detectKind(bytes, input.contentType, input.name ?? input.url ?? "");
@@ -55,6 +60,11 @@ export default async function extractTask(task: ExtractTask | SheetRowsTask): Pr
     if (isAppError(e)) return { ok: false, code: e.code, message: e.message };
     // A parser that overflows its stack (deeply nested markup) or trips on a malformed file.
     const internal = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return { ok: false, code: "corrupt_file", message: "The file could not be read: it is malformed or too deeply nested.", internal };
+    return {
+      ok: false,
+      code: "corrupt_file",
+      message: "The file could not be read: it is malformed or too deeply nested.",
+      internal,
+    };
   }
 }

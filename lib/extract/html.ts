@@ -75,7 +75,30 @@ function absolutizeLinks(document: ReturnType<typeof parseHTML>["document"], pag
 }
 
 // Void elements, and those whose end tag is optional (they close themselves).
-const NOT_NESTING = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "p", "li", "td", "th", "tr", "option", "dt", "dd"]);
+const NOT_NESTING = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+  "p",
+  "li",
+  "td",
+  "th",
+  "tr",
+  "option",
+  "dt",
+  "dd",
+]);
 
 const RAW_TEXT = new Set(["script", "style", "textarea", "title"]);
 

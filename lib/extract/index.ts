@@ -7,7 +7,15 @@ export { closeExtractPool } from "./extract-pool.ts";
 export { detectKind, type Detected } from "./detect.ts";
 export { decodeText } from "./text.ts";
 export { truncateToTokens, estimateTokens, CHARS_PER_TOKEN, type Budgeted } from "./budget.ts";
-export { chunkText, rankPassages, selectRelevant, tokenize, type Passage, type ScoredPassage, type Selection } from "./relevance.ts";
+export {
+  chunkText,
+  rankPassages,
+  selectRelevant,
+  tokenize,
+  type Passage,
+  type ScoredPassage,
+  type Selection,
+} from "./relevance.ts";
 export {
   DEFAULT_EXTRACT_LIMITS,
   type ContentKind,

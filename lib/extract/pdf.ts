@@ -22,7 +22,11 @@ export async function pdfToText(bytes: Buffer, maxPages: number): Promise<PdfTex
     const pages: string[] = [];
     for (let n = 1; n <= pagesRead; n++) {
       const content = await (await doc.getPage(n)).getTextContent();
-      pages.push(trimLineEnds(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join("")).trim());
+      pages.push(
+        trimLineEnds(
+          content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""),
+        ).trim(),
+      );
     }
     const info = (await doc.getMetadata().catch(() => null))?.info as { Title?: unknown } | undefined;
     const title = typeof info?.Title === "string" && info.Title.trim() ? info.Title.trim() : undefined;

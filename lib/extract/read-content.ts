@@ -23,8 +23,10 @@ export async function readContent(
     }
     case "pdf": {
       const pdf = await pdfToText(input.bytes, limits.maxPdfPages);
-      const notes = pdf.pagesRead < pdf.pages ? [`only the first ${pdf.pagesRead} of ${pdf.pages} pages were read`] : [];
-      if (!pdf.text.trim()) throw appError("empty_file", "The PDF has no extractable text (it may be a scanned image).");
+      const notes =
+        pdf.pagesRead < pdf.pages ? [`only the first ${pdf.pagesRead} of ${pdf.pages} pages were read`] : [];
+      if (!pdf.text.trim())
+        throw appError("empty_file", "The PDF has no extractable text (it may be a scanned image).");
       return { kind, title: pdf.title, text: pdf.text, notes };
     }
     case "docx":

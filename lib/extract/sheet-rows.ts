@@ -22,17 +22,26 @@ export interface SheetRowsTask {
 }
 
 /** `line` is set when the file itself does not parse (the import's invalid_file). */
-export type SheetRowsResult = { ok: true; rows: number } | { ok: false; code: ErrorCode; message: string; line?: number };
+export type SheetRowsResult =
+  | { ok: true; rows: number }
+  | { ok: false; code: ErrorCode; message: string; line?: number };
 
-export async function writeSheetRows({ path, sheet, out, maxInflatedBytes }: SheetRowsTask["sheetRows"]): Promise<SheetRowsResult> {
+export async function writeSheetRows({
+  path,
+  sheet,
+  out,
+  maxInflatedBytes,
+}: SheetRowsTask["sheetRows"]): Promise<SheetRowsResult> {
   let book: XlsxWorkbook | undefined;
   const partial = `${out}.part`;
   try {
     book = await openXlsx(path, { ...WORKBOOK_LIMITS, maxInflatedBytes });
     const wanted = sheet?.normalize("NFC").toLowerCase();
-    const chosen = wanted === undefined ? book.sheets[0] : book.sheets.find((s) => s.name.normalize("NFC").toLowerCase() === wanted);
+    const chosen =
+      wanted === undefined ? book.sheets[0] : book.sheets.find((s) => s.name.normalize("NFC").toLowerCase() === wanted);
     if (!chosen) {
-      if (sheet !== undefined) return { ok: false, code: "validation_failed", message: `The workbook has no sheet named "${sheet}".` };
+      if (sheet !== undefined)
+        return { ok: false, code: "validation_failed", message: `The workbook has no sheet named "${sheet}".` };
       return { ok: false, code: "invalid_file", message: "The workbook has no worksheet.", line: 1 };
     }
     const file = createWriteStream(partial);
@@ -53,7 +62,12 @@ export async function writeSheetRows({ path, sheet, out, maxInflatedBytes }: She
   } catch (e) {
     await rm(partial, { force: true });
     if (isAppError(e)) return { ok: false, code: e.code, message: e.message };
-    return { ok: false, code: "invalid_file", message: `The XLSX file cannot be read: ${(e as Error).message?.slice(0, 200) || "it is corrupt"}.`, line: 1 };
+    return {
+      ok: false,
+      code: "invalid_file",
+      message: `The XLSX file cannot be read: ${(e as Error).message?.slice(0, 200) || "it is corrupt"}.`,
+      line: 1,
+    };
   } finally {
     book?.close();
   }

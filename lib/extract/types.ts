@@ -1,16 +1,7 @@
 // Shapes shared by the extractors. Extraction turns bytes of a known kind into text the model
 // can read; budgeting that text (truncation, passage selection) is a separate step.
 
-export type ContentKind =
-  | "html"
-  | "pdf"
-  | "docx"
-  | "xlsx"
-  | "csv"
-  | "markdown"
-  | "json"
-  | "text"
-  | "image";
+export type ContentKind = "html" | "pdf" | "docx" | "xlsx" | "csv" | "markdown" | "json" | "text" | "image";
 
 export interface ExtractInput {
   bytes: Buffer;

@@ -63,7 +63,10 @@ interface EntryParsers {
   _parseWorksheet(entry: Readable, sheetNo: string): Iterable<{ value: AsyncIterable<Row> & { name: string } }>;
 }
 
-export async function openXlsx(input: string | Buffer, limits: WorkbookLimits = WORKBOOK_LIMITS): Promise<XlsxWorkbook> {
+export async function openXlsx(
+  input: string | Buffer,
+  limits: WorkbookLimits = WORKBOOK_LIMITS,
+): Promise<XlsxWorkbook> {
   const open = new Set<Readable>();
   const track = (s: Readable) => {
     open.add(s);
@@ -83,12 +86,20 @@ export async function openXlsx(input: string | Buffer, limits: WorkbookLimits = 
       const file = find(path);
       // Only sheets are streamed; every other part is parsed whole into memory.
       const held = !/^xl\/worksheets\//.test(path);
-      return file && { stream: () => track(guardedText(track(file.stream()), file.compressedSize, held, limits, inflated)) };
+      return (
+        file && { stream: () => track(guardedText(track(file.stream()), file.compressedSize, held, limits, inflated)) }
+      );
     };
     // Imported at the first workbook: imported with the server, exceljs held about 10 MB of every
     // idle server's heap (bench:server).
     const ExcelJS = (await import("exceljs")).default;
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), { sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", worksheets: "emit", entries: "ignore" }) as unknown as EntryParsers;
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
+      sharedStrings: "cache",
+      styles: "cache",
+      hyperlinks: "ignore",
+      worksheets: "emit",
+      entries: "ignore",
+    }) as unknown as EntryParsers;
     const rels = entry("xl/_rels/workbook.xml.rels");
     const book = entry("xl/workbook.xml");
     if (!rels || !book) throw new Error("it has no workbook");
@@ -125,7 +136,13 @@ export async function openXlsx(input: string | Buffer, limits: WorkbookLimits = 
  * a character split between two inflated chunks whole: exceljs decodes each chunk on its own and
  * would turn both halves into U+FFFD.
  */
-function guardedText(source: Readable, packedBytes: number, held: boolean, limits: WorkbookLimits, inflated: { bytes: number }): Readable {
+function guardedText(
+  source: Readable,
+  packedBytes: number,
+  held: boolean,
+  limits: WorkbookLimits,
+  inflated: { bytes: number },
+): Readable {
   const decoder = new StringDecoder("utf8");
   const mb = (n: number) => Math.round(n / 1_048_576);
   let partBytes = 0;
@@ -134,14 +151,25 @@ function guardedText(source: Readable, packedBytes: number, held: boolean, limit
     transform(chunk: Buffer, _enc, done) {
       partBytes += chunk.length;
       inflated.bytes += chunk.length;
-      if (inflated.bytes > limits.maxInflatedBytes) return done(appError("file_too_large", `The workbook expands to more than ${mb(limits.maxInflatedBytes)} MB.`));
+      if (inflated.bytes > limits.maxInflatedBytes)
+        return done(appError("file_too_large", `The workbook expands to more than ${mb(limits.maxInflatedBytes)} MB.`));
       if (held && partBytes > limits.maxSharedStringBytes) {
-        return done(appError("file_too_large", `The workbook's shared strings or styles expand to more than ${mb(limits.maxSharedStringBytes)} MB.`));
+        return done(
+          appError(
+            "file_too_large",
+            `The workbook's shared strings or styles expand to more than ${mb(limits.maxSharedStringBytes)} MB.`,
+          ),
+        );
       }
       // The packed size comes from the archive's directory; the data read for the part can be no
       // longer, so a lie there only makes the ratio look larger.
       if (partBytes > RATIO_FLOOR_BYTES && partBytes > limits.maxCompressionRatio * Math.max(1, packedBytes)) {
-        return done(appError("file_too_large", `A part of the workbook expands to more than ${limits.maxCompressionRatio} times its packed size.`));
+        return done(
+          appError(
+            "file_too_large",
+            `A part of the workbook expands to more than ${limits.maxCompressionRatio} times its packed size.`,
+          ),
+        );
       }
       done(null, decoder.write(chunk) || undefined);
     },
@@ -158,11 +186,13 @@ function byteSource(input: string | Buffer, track: (s: Readable) => Readable) {
   if (typeof input === "string") {
     return {
       size: async () => (await stat(input)).size,
-      stream: (offset: number, length?: number) => track(createReadStream(input, { start: offset, ...(length ? { end: offset + length - 1 } : {}) })),
+      stream: (offset: number, length?: number) =>
+        track(createReadStream(input, { start: offset, ...(length ? { end: offset + length - 1 } : {}) })),
     };
   }
   return {
     size: async () => input.length,
-    stream: (offset: number, length?: number) => Readable.from([input.subarray(offset, length ? offset + length : undefined)]),
+    stream: (offset: number, length?: number) =>
+      Readable.from([input.subarray(offset, length ? offset + length : undefined)]),
   };
 }

@@ -12,7 +12,11 @@ export interface SheetText {
   cutSheets: string[];
 }
 
-export async function xlsxToText(bytes: Buffer, maxRows: number, maxInflatedBytes = WORKBOOK_LIMITS.maxInflatedBytes): Promise<SheetText> {
+export async function xlsxToText(
+  bytes: Buffer,
+  maxRows: number,
+  maxInflatedBytes = WORKBOOK_LIMITS.maxInflatedBytes,
+): Promise<SheetText> {
   let book: XlsxWorkbook | undefined;
   try {
     book = await openXlsx(bytes, { ...WORKBOOK_LIMITS, maxInflatedBytes });
@@ -72,7 +76,13 @@ export function excelCellText(v: unknown): string {
     return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
   }
   if (typeof v === "object") {
-    const o = v as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: string; hyperlink?: string };
+    const o = v as {
+      richText?: { text: string }[];
+      text?: unknown;
+      result?: unknown;
+      error?: string;
+      hyperlink?: string;
+    };
     if (o.richText) return o.richText.map((r) => r.text).join("");
     if ("result" in o) return excelCellText(o.result);
     if (o.hyperlink !== undefined) return excelCellText(o.text ?? o.hyperlink);

@@ -68,7 +68,8 @@ export function listZipEntries(b: Buffer): ZipEntry[] {
 export async function assertZipWithinLimits(b: Buffer, maxUnzippedBytes: number): Promise<void> {
   const entries = listZipEntries(b);
   if (entries.some((e) => e.encrypted)) throw appError("corrupt_file", "The file is encrypted.");
-  const tooLarge = () => appError("file_too_large", `The file expands to more than ${Math.round(maxUnzippedBytes / 1_048_576)} MB.`);
+  const tooLarge = () =>
+    appError("file_too_large", `The file expands to more than ${Math.round(maxUnzippedBytes / 1_048_576)} MB.`);
   if (entries.reduce((n, e) => n + e.uncompressedSize, 0) > maxUnzippedBytes) throw tooLarge();
   let total = 0;
   for (const entry of entries) {
@@ -80,7 +81,8 @@ export async function assertZipWithinLimits(b: Buffer, maxUnzippedBytes: number)
 /** The real size of one entry, counted up to just past `budget`. */
 async function inflatedSize(b: Buffer, entry: ZipEntry, budget: number): Promise<number> {
   const at = entry.localHeaderOffset;
-  if (at + 30 > b.length || b.readUInt32LE(at) !== LOCAL_SIGNATURE) throw appError("corrupt_file", "The ZIP directory is damaged.");
+  if (at + 30 > b.length || b.readUInt32LE(at) !== LOCAL_SIGNATURE)
+    throw appError("corrupt_file", "The ZIP directory is damaged.");
   const start = at + 30 + b.readUInt16LE(at + 26) + b.readUInt16LE(at + 28);
   const data = b.subarray(start, start + entry.compressedSize);
   if (entry.method === 0) return data.length;

@@ -22,7 +22,15 @@ export interface StoredFileView {
 /** Records a file that the upload wrote under DATA_DIR/files, named by its id. */
 export async function recordFile(
   rt: FilesRt,
-  file: { id: string; workspaceId: string; baseId: string; name: string; contentType: string; size: number; sha256: string },
+  file: {
+    id: string;
+    workspaceId: string;
+    baseId: string;
+    name: string;
+    contentType: string;
+    size: number;
+    sha256: string;
+  },
 ): Promise<void> {
   await rt.db.prisma.storedFile.create({ data: { ...file, storagePath: file.id } });
 }

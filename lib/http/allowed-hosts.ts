@@ -44,7 +44,10 @@ export function hostPolicy(config: Pick<Config, "host" | "publicUrl" | "allowedH
 }
 
 /** The Host value a request names, and under a trusted proxy the X-Forwarded-Host one too: each must be allowed. */
-export function namedHosts(headers: { get(name: string): string | null | undefined }, trustProxy: boolean): (string | undefined)[] {
+export function namedHosts(
+  headers: { get(name: string): string | null | undefined },
+  trustProxy: boolean,
+): (string | undefined)[] {
   const forwarded = trustProxy ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   return [headers.get("host") ?? undefined, ...(forwarded ? [forwarded] : [])];
 }
@@ -54,10 +57,17 @@ export function namedHosts(headers: { get(name: string): string | null | undefin
  * a request to `hostHeader`: every allowed name with that request's port (and without one), and
  * the request's own IP address when it names one.
  */
-export function transportLists(policy: HostPolicy, hostHeader: string | undefined, publicUrl?: string): { allowedHosts: string[]; allowedOrigins: string[] } {
+export function transportLists(
+  policy: HostPolicy,
+  hostHeader: string | undefined,
+  publicUrl?: string,
+): { allowedHosts: string[]; allowedOrigins: string[] } {
   const port = hostHeader ? (URL.parse(`http://${hostHeader}`)?.port ?? "") : "";
   const requested = hostHeader ? hostnameOf(hostHeader) : null;
-  const names = [...policy.names, ...(requested && isAddress(requested) && policy.allows(hostHeader) ? [requested] : [])];
+  const names = [
+    ...policy.names,
+    ...(requested && isAddress(requested) && policy.allows(hostHeader) ? [requested] : []),
+  ];
   const allowedHosts = names.flatMap((n) => (port ? [n, `${n}:${port}`] : [n]));
   const allowedOrigins = allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]);
   return { allowedHosts, allowedOrigins: publicUrl ? [...allowedOrigins, publicUrl] : allowedOrigins };

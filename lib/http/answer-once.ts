@@ -47,7 +47,8 @@ export async function answerOnce(prisma: Prisma, k: KeyedRequest, run: () => Pro
       if (!replay) claimed = claim;
       // Stops the handler (its cleanup deletes the file); its answer is then put aside for the
       // replay. Were it ever sent, a 409 would only make the client retry, and be replayed.
-      else throw appError("idempotency_in_progress", "This upload was answered before, under the same Idempotency-Key.");
+      else
+        throw appError("idempotency_in_progress", "This upload was answered before, under the same Idempotency-Key.");
     },
   });
   try {

@@ -17,9 +17,12 @@ function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
 
 /** The refusal of a request naming a host this server does not answer to (DNS rebinding), before any session or cookie. */
 function hostRefusal(req: IncomingMessage, trustProxy: boolean, hosts: HostPolicy) {
-  if (namedHosts({ get: (name) => req.headers[name] as string | undefined }, trustProxy).every((h) => hosts.allows(h))) return null;
+  if (namedHosts({ get: (name) => req.headers[name] as string | undefined }, trustProxy).every((h) => hosts.allows(h)))
+    return null;
   const { status, message } = ERROR_CATALOG.host_not_allowed;
-  const body = JSON.stringify({ error: { code: "host_not_allowed", message: `${message} Add it to ALLOWED_HOSTS or set PUBLIC_URL to serve it.` } });
+  const body = JSON.stringify({
+    error: { code: "host_not_allowed", message: `${message} Add it to ALLOWED_HOSTS or set PUBLIC_URL to serve it.` },
+  });
   return { status, headers: { "content-type": "application/json; charset=utf-8" }, body };
 }
 
@@ -38,7 +41,8 @@ export function edgeListener(
   return (req, res) => {
     for (const [name, value] of Object.entries(securityHeaders(isHttps(req, trustProxy)))) res.setHeader(name, value);
     if (control?.(req, res)) return;
-    const blocked = hostRefusal(req, trustProxy, hosts) ?? guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
+    const blocked =
+      hostRefusal(req, trustProxy, hosts) ?? guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
     if (!blocked) return void handle(req, res);
     res.writeHead(blocked.status, blocked.headers);
     res.end(blocked.body);
@@ -51,7 +55,8 @@ export function edgeListener(
  * Serve as the server's `clientError` listener.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT") return void socket.destroy();
+  if (!socket.writable || err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return void socket.destroy();
   const code = err.code === "HPE_HEADER_OVERFLOW" ? "headers_too_large" : "malformed_request";
   const { status, message } = ERROR_CATALOG[code];
   const body = JSON.stringify({ error: { code, message } });

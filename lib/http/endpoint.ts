@@ -57,7 +57,6 @@ export function defineEndpoint<const S extends EndpointSpec>(spec: S): Readonly<
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-
 export type ParamsOf<E> = E extends { params: infer P } ? Out<P> : Record<string, never>;
 export type QueryOf<E> = E extends { query: infer Q } ? Out<Q> : Record<string, never>;
 export type BodyOf<E> = E extends { bodyType: "multipart" | "upload" }
@@ -76,7 +75,12 @@ const notFoundCodes = z.registry<{ code: ErrorCode }>();
 export function pathId(description: string, notFound: ErrorCode) {
   // Ids are base62 with a prefix: anything else (a NUL, a space, a dot) names nothing, and is
   // refused before it reaches a query.
-  const schema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/).describe(description);
+  const schema = z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .describe(description);
   notFoundCodes.add(schema, { code: notFound });
   return schema;
 }

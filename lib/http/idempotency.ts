@@ -14,7 +14,14 @@ const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 // Hop-by-hop and length headers belong to the first connection, not to the answer; a cookie is a secret.
-const NOT_STORED = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "set-cookie"]);
+const NOT_STORED = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "set-cookie",
+]);
 
 export interface IdempotentRequest {
   workspaceId: string;
@@ -25,7 +32,11 @@ export interface IdempotentRequest {
 }
 
 /** The key of a POST that carries one, or undefined; a malformed key is a 400. */
-export function idempotencyKeyOf(req: Request, endpoint: Endpoint | undefined, workspaceId: string): string | undefined {
+export function idempotencyKeyOf(
+  req: Request,
+  endpoint: Endpoint | undefined,
+  workspaceId: string,
+): string | undefined {
   const key = req.headers.get("idempotency-key");
   if (key === null || req.method !== "POST" || !endpoint || !workspaceId) return undefined;
   if (!KEY_PATTERN.test(key)) {
@@ -51,7 +62,9 @@ export function fingerprintOf(req: Request, body: unknown): string {
 function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
   if (v && typeof v === "object") {
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(",")}}`;
   }
   return JSON.stringify(v ?? null);
@@ -76,10 +89,14 @@ export async function claimKey(prisma: Prisma, r: IdempotentRequest): Promise<Re
       new Date(now + IDEMPOTENCY_TTL_MS),
     );
     if (inserted === 1) return undefined;
-    const found = await prisma.idempotencyKey.findUnique({ where: { workspaceId_key: { workspaceId: r.workspaceId, key: r.key } } });
+    const found = await prisma.idempotencyKey.findUnique({
+      where: { workspaceId_key: { workspaceId: r.workspaceId, key: r.key } },
+    });
     if (!found) continue;
     if (found.expiresAt.getTime() <= now) {
-      await prisma.idempotencyKey.deleteMany({ where: { workspaceId: r.workspaceId, key: r.key, expiresAt: found.expiresAt } });
+      await prisma.idempotencyKey.deleteMany({
+        where: { workspaceId: r.workspaceId, key: r.key, expiresAt: found.expiresAt },
+      });
       continue;
     }
     if (found.fingerprint !== r.fingerprint) throw appError("idempotency_key_reused");
@@ -128,10 +145,11 @@ export async function recordAnswer(prisma: Prisma, r: IdempotentRequest, res: Re
   const decoder = new TextDecoder();
   const reader = res.body.getReader();
   let recorded = "";
-  const save = () => store(recorded + decoder.decode()).then(
-    () => undefined,
-    (e) => console.error("[cellwright] idempotency record failed:", e),
-  );
+  const save = () =>
+    store(recorded + decoder.decode()).then(
+      () => undefined,
+      (e) => console.error("[cellwright] idempotency record failed:", e),
+    );
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
@@ -156,7 +174,10 @@ export async function recordAnswer(prisma: Prisma, r: IdempotentRequest, res: Re
  * The answer as stored: each secret field present is null, and named in `withheld`. The first
  * answer showed the secret; the replay says it was withheld rather than minting another.
  */
-export function withholdSecrets(body: string, fields: readonly string[]): { body: string; withheld: string[] } | undefined {
+export function withholdSecrets(
+  body: string,
+  fields: readonly string[],
+): { body: string; withheld: string[] } | undefined {
   if (fields.length === 0) return { body, withheld: [] };
   let value: unknown;
   try {

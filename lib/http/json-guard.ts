@@ -16,5 +16,7 @@ export function assertStorableJson(root: unknown): void {
 
 function refused(path: (string | number)[], message: string) {
   const where = path.map((p) => (typeof p === "string" ? p.replace(/[\u0000-\u001f]/g, "?") : p)).join(".");
-  return appError("validation_failed", `${message}${where ? ` (at ${where})` : ""}`, { issues: [{ path: where, message }] });
+  return appError("validation_failed", `${message}${where ? ` (at ${where})` : ""}`, {
+    issues: [{ path: where, message }],
+  });
 }

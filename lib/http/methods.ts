@@ -19,5 +19,8 @@ export function otherMethods(...served: Method[]): Record<Method, NotAllowed> {
     },
     { notAllowed: true as const },
   );
-  return Object.fromEntries(ALL.filter((m) => !served.includes(m)).map((m) => [m, notAllowed])) as Record<Method, NotAllowed>;
+  return Object.fromEntries(ALL.filter((m) => !served.includes(m)).map((m) => [m, notAllowed])) as Record<
+    Method,
+    NotAllowed
+  >;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { ERROR_CATALOG, type ErrorCode } from "../errors.ts";
-import { notFoundCodeOf, secretFieldsOf, type Endpoint } from "./endpoint.ts";
+import { ERROR_CATALOG } from "../errors.ts";
+import { secretFieldsOf, type Endpoint } from "./endpoint.ts";
+import { errorResponses } from "./openapi-errors.ts";
 import { ENDPOINTS } from "./schemas/index.ts";
 import { REQUEST_EXAMPLES } from "./openapi-examples.ts";
 import { stripBetween } from "../text.ts";
@@ -31,7 +32,11 @@ const ERROR_SCHEMA = {
 };
 
 export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    target: "draft-2020-12",
+  }) as Json;
   return rest;
 }
 
@@ -49,7 +54,12 @@ function docSchema(schema: z.ZodType, io: "input" | "output"): Json {
     if (Array.isArray(v)) return v.map(rewrite);
     if (v === null || typeof v !== "object") return v;
     return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" && x.startsWith("#/$defs/") ? `#/components/schemas/${names.get(x.slice(8))}` : rewrite(x)]),
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === "$ref" && typeof x === "string" && x.startsWith("#/$defs/")
+          ? `#/components/schemas/${names.get(x.slice(8))}`
+          : rewrite(x),
+      ]),
     );
   };
   for (const [k, def] of Object.entries($defs)) hoisted[names.get(k)!] = rewrite(def) as Json;
@@ -82,21 +92,33 @@ function parameters(e: Endpoint): Json[] {
     out.push({ name, in: "path", required: true, description: schema.description, schema: docSchema(schema, "input") });
   }
   for (const [name, schema] of Object.entries(e.query?.shape ?? {}) as [string, z.ZodType][]) {
-    out.push({ name, in: "query", required: !isOptional(schema), description: schema.description, schema: querySchema(schema) });
+    out.push({
+      name,
+      in: "query",
+      required: !isOptional(schema),
+      description: schema.description,
+      schema: querySchema(schema),
+    });
   }
   if (e.method === "POST" && !e.public) {
     out.push({
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: "Makes a retry safe: the first answer is stored for 24 hours and replayed (with Idempotency-Replayed: true) to a repeat of the same request.",
+      description:
+        "Makes a retry safe: the first answer is stored for 24 hours and replayed (with Idempotency-Replayed: true) to a repeat of the same request.",
       schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
     });
   }
   return out;
 }
 
-const UPLOAD_TYPES = ["text/csv", "text/tab-separated-values", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "application/x-ndjson"];
+const UPLOAD_TYPES = [
+  "text/csv",
+  "text/tab-separated-values",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "application/x-ndjson",
+];
 
 function requestBody(e: Endpoint): Json | undefined {
   if (!e.body) return undefined;
@@ -107,7 +129,10 @@ function requestBody(e: Endpoint): Json | undefined {
     return {
       required: true,
       description: (schema.description as string | undefined) ?? "The file.",
-      content: Object.fromEntries([...UPLOAD_TYPES.map((t) => [t, { schema: file }]), ["multipart/form-data", { schema: { type: "object", properties: { file } } }]]),
+      content: Object.fromEntries([
+        ...UPLOAD_TYPES.map((t) => [t, { schema: file }]),
+        ["multipart/form-data", { schema: { type: "object", properties: { file } } }],
+      ]),
     };
   }
   const media = e.bodyType === "multipart" ? "multipart/form-data" : "application/json";
@@ -116,22 +141,6 @@ function requestBody(e: Endpoint): Json | undefined {
     ...(e.bodyType === "optional-json" ? { description: "Optional: no body at all means {}." } : {}),
     content: { [media]: { schema, ...(example ? { examples: { example: { value: example } } } : {}) } },
   };
-}
-
-/** The error statuses an endpoint can answer with, each with the catalog codes behind it. */
-function errorStatuses(e: Endpoint): Map<number, ErrorCode[]> {
-  const statuses = new Map<number, ErrorCode[]>();
-  const add = (...codes: ErrorCode[]) => {
-    for (const code of codes) statuses.set(ERROR_CATALOG[code].status, [...(statuses.get(ERROR_CATALOG[code].status) ?? []), code]);
-  };
-  if (e.body) add("invalid_json", "validation_failed", "unsupported_media_type", "payload_too_large");
-  if (e.query) add("invalid_query");
-  if (!e.public) add("missing_api_key", "invalid_api_key", "invalid_session");
-  if (!e.public && e.method !== "GET") add("cross_site_request");
-  for (const schema of Object.values(e.params?.shape ?? {})) add(notFoundCodeOf(schema));
-  if (e.method === "POST" && !e.public) add("idempotency_in_progress", "idempotency_key_reused");
-  add("internal_error");
-  return new Map([...statuses].map(([s, codes]) => [s, [...new Set(codes)]]));
 }
 
 const REPLAYED_HEADER = {
@@ -144,33 +153,32 @@ const WITHHELD_HEADER = {
   schema: { type: "string" },
 };
 
-const errorResponse = (description: string, code: ErrorCode) => ({
-  description,
-  content: {
-    "application/json": {
-      schema: { $ref: "#/components/schemas/Error" },
-      examples: { [code]: { value: { error: { code, message: ERROR_CATALOG[code].message } } } },
-    },
-  },
-});
-
 function responses(e: Endpoint): Json {
   const media = responseMediaTypes(e);
   const schema = docSchema(e.response, "output");
-  const content = Object.fromEntries(media.map((m) => [m, { schema: m === "application/json" ? schema : { type: "string", description: schema.description } }]));
+  const content = Object.fromEntries(
+    media.map((m) => [
+      m,
+      { schema: m === "application/json" ? schema : { type: "string", description: schema.description } },
+    ]),
+  );
   const streamed = media.includes("text/event-stream");
   const replayable = e.method === "POST" && !e.public;
   const out: Json = {
     [String(e.status ?? 200)]: {
       description: (streamed ? e.description : undefined) ?? (schema.description as string | undefined) ?? e.summary,
-      ...(replayable ? { headers: { "Idempotency-Replayed": REPLAYED_HEADER, ...(secretFieldsOf(e).length ? { "Idempotency-Withheld": WITHHELD_HEADER } : {}) } } : {}),
+      ...(replayable
+        ? {
+            headers: {
+              "Idempotency-Replayed": REPLAYED_HEADER,
+              ...(secretFieldsOf(e).length ? { "Idempotency-Withheld": WITHHELD_HEADER } : {}),
+            },
+          }
+        : {}),
       ...(media.length ? { content } : {}),
     },
   };
-  for (const [status, codes] of errorStatuses(e)) out[String(status)] = errorResponse(`One of: ${codes.join(", ")}.`, codes[0]);
-  // Endpoint-specific codes (insufficient_credits, column conflicts, rate_limited…) share the shape.
-  out.default = errorResponse("Any other error of the catalog (docs/api.md lists every code).", "internal_error");
-  return out;
+  return { ...out, ...errorResponses(e) };
 }
 
 const TAGS: [RegExp, string][] = [
@@ -187,7 +195,13 @@ function tagOf(path: string): string {
   const hit = TAGS.find(([re]) => re.test(path));
   if (hit) return hit[1];
   const first = path.split("/")[3] ?? "api";
-  return first.charAt(0).toUpperCase() + first.slice(1).replace(/-(\w)/g, (_, c: string) => ` ${c.toUpperCase()}`).replace(/\.json$/, "");
+  return (
+    first.charAt(0).toUpperCase() +
+    first
+      .slice(1)
+      .replace(/-(\w)/g, (_, c: string) => ` ${c.toUpperCase()}`)
+      .replace(/\.json$/, "")
+  );
 }
 
 /** "Create a base" → createBase; unique across the document. */
@@ -195,8 +209,12 @@ function operationIds(): Map<Endpoint, string> {
   const ids = new Map<Endpoint, string>();
   const used = new Set<string>();
   for (const e of ENDPOINTS) {
-    const words = stripBetween(e.summary, "(", ")").split(/[^A-Za-z0-9]+/).filter((w) => w && !/^(a|an|the|of|or|its)$/i.test(w));
-    let id = words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join("");
+    const words = stripBetween(e.summary, "(", ")")
+      .split(/[^A-Za-z0-9]+/)
+      .filter((w) => w && !/^(a|an|the|of|or|its)$/i.test(w));
+    let id = words
+      .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
+      .join("");
     while (used.has(id)) id += "Again";
     used.add(id);
     ids.set(e, id);
@@ -246,8 +264,18 @@ export function openApiDocument(): Json {
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A workspace API key: cw_ followed by 40 characters." },
-        sessionCookie: { type: "apiKey", in: "cookie", name: "cellwright_session", description: "The web app's session, made by POST /api/v1/session." },
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description: "A workspace API key: cw_ followed by 40 characters.",
+        },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "cellwright_session",
+          description: "The web app's session, made by POST /api/v1/session.",
+        },
       },
       schemas: { Error: ERROR_SCHEMA, ...hoisted },
     },

@@ -70,7 +70,8 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
   if (result.success) return result.data;
   // A check may name its own catalog code (limitedArray: too_many_rows).
   for (const i of result.error.issues) {
-    if (i.code === "custom" && typeof i.params?.code === "string") throw appError(i.params.code as ErrorCode, i.message);
+    if (i.code === "custom" && typeof i.params?.code === "string")
+      throw appError(i.params.code as ErrorCode, i.message);
   }
   throw appError("validation_failed", "The request is not valid.", { issues: issuesOf(result.error) });
 }

@@ -22,7 +22,8 @@ const answer = (code: ErrorCode, message: string, headers: Record<string, string
   body: JSON.stringify({ error: { code, message } }),
 });
 
-const allowHeader = (methods: readonly string[]) => [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+const allowHeader = (methods: readonly string[]) =>
+  [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
 
 /** Why a raw path is not one we serve as sent, or null when it is canonical. */
 function pathProblem(rawPath: string): ErrorCode | null {
@@ -35,7 +36,8 @@ function pathProblem(rawPath: string): ErrorCode | null {
     } catch {
       return "invalid_path";
     }
-    if (decoded === "." || decoded === ".." || decoded.includes("/") || /[\u0000-\u001f\u007f]/.test(decoded)) return "not_found";
+    if (decoded === "." || decoded === ".." || decoded.includes("/") || /[\u0000-\u001f\u007f]/.test(decoded))
+      return "not_found";
   }
   return null;
 }
@@ -48,7 +50,11 @@ export function guardApiRequest(method: string, rawUrl: string, allowed: Allowed
   const rawPath = rawUrl.split("?")[0];
   if (rawPath !== "/api" && !rawPath.startsWith("/api/")) return null;
   const problem = pathProblem(rawPath);
-  if (problem) return answer(problem, problem === "invalid_path" ? "The path is not validly percent-encoded." : ERROR_CATALOG.not_found.message);
+  if (problem)
+    return answer(
+      problem,
+      problem === "invalid_path" ? "The path is not validly percent-encoded." : ERROR_CATALOG.not_found.message,
+    );
   const methods = allowed(rawPath);
   if (!methods) return SERVED_METHODS.has(method) ? null : answer("not_found", ERROR_CATALOG.not_found.message);
   if (method === "OPTIONS") return { status: 204, headers: { allow: allowHeader(methods) }, body: "" };

@@ -1,4 +1,4 @@
-import { AppError, appError, isAppError } from "../errors.ts";
+import { type AppError, appError, isAppError } from "../errors.ts";
 import { getRuntime, type Runtime } from "../runtime.ts";
 import { authenticate, type Principal } from "../auth/authenticate.ts";
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from "./endpoint.ts";
@@ -24,7 +24,9 @@ export interface EndpointContext<E> extends RouteContext {
 
 /** A handler returns data (sent as JSON with the endpoint's status), a Response (sent as is), or throws an AppError. */
 type Handler<C> = (ctx: C) => Promise<unknown>;
-type NextHandler = ((req: Request, context?: { params?: Promise<RawParams> | RawParams }) => Promise<Response>) & { endpoint?: Endpoint };
+type NextHandler = ((req: Request, context?: { params?: Promise<RawParams> | RawParams }) => Promise<Response>) & {
+  endpoint?: Endpoint;
+};
 
 interface RouteOptions {
   status?: number;
@@ -45,7 +47,8 @@ export function errorResponse(e: unknown): Response {
   const details = err.details as { retryAfterSeconds?: number; limit?: number; burst?: number } | undefined;
   const retryAfter = details?.retryAfterSeconds;
   if (retryAfter) headers["retry-after"] = String(retryAfter);
-  if (err.code === "rate_limited" && details?.limit && details.burst) Object.assign(headers, rateLimitHeaders({ perSecond: details.limit, burst: details.burst }, 0));
+  if (err.code === "rate_limited" && details?.limit && details.burst)
+    Object.assign(headers, rateLimitHeaders({ perSecond: details.limit, burst: details.burst }, 0));
   return json({ error: err.toJSON() }, err.status, headers);
 }
 
@@ -72,7 +75,14 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       const auth = options.public ? ANONYMOUS : await authenticate(rt, req);
       // Before anything is parsed or read: a request over the key's limit costs nothing more.
       const rate = options.public ? undefined : await rt.apiLimiter.consume(auth.keyId);
-      let ctx: EndpointContext<Endpoint> = { req, rt, auth, params: {}, query: {}, body: undefined } as EndpointContext<Endpoint>;
+      let ctx: EndpointContext<Endpoint> = {
+        req,
+        rt,
+        auth,
+        params: {},
+        query: {},
+        body: undefined,
+      } as EndpointContext<Endpoint>;
       if (endpoint) {
         const params = parseParams(endpoint, (await context?.params) ?? {});
         const query = parseQuery(endpoint, new URL(req.url));
@@ -82,7 +92,10 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       // A POST with an Idempotency-Key that passed validation runs at most once (answer-once.ts).
       const key = idempotencyKeyOf(req, endpoint, auth.workspaceId);
       const run = () => answer(handler, ctx, options.status);
-      const res = key === undefined || !endpoint ? await run() : await answerOnce(rt.db.prisma, { req, endpoint, workspaceId: auth.workspaceId, key, body: ctx.body }, run);
+      const res =
+        key === undefined || !endpoint
+          ? await run()
+          : await answerOnce(rt.db.prisma, { req, endpoint, workspaceId: auth.workspaceId, key, body: ctx.body }, run);
       return rate ? withRateHeaders(res, rt.apiLimiter.limit, rate.remaining) : res;
     } catch (e) {
       return errorResponse(e);

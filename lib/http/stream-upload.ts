@@ -34,11 +34,17 @@ export async function receiveUpload(req: Request, target: string, limit: UploadL
   if (limit.multipartOnly && (!multipart || !req.body)) {
     throw appError("unsupported_media_type", 'Upload a file as multipart/form-data with a field named "file".');
   }
-  if (!req.body) throw appError("empty_file", "The request has no body: send the file as the body, or as the multipart field \"file\".");
+  if (!req.body)
+    throw appError(
+      "empty_file",
+      'The request has no body: send the file as the body, or as the multipart field "file".',
+    );
   await mkdir(path.dirname(target), { recursive: true });
   const part = `${target}.part`;
   try {
-    const received = multipart ? await receiveMultipart(req, type, part, limit) : await receiveBody(req, type, part, limit);
+    const received = multipart
+      ? await receiveMultipart(req, type, part, limit)
+      : await receiveBody(req, type, part, limit);
     if (received.size === 0) throw appError("empty_file", "The file is empty.");
     // Its Idempotency-Key, if any, is claimed now that the bytes are known (answer-once.ts).
     await claimUpload(req, received);
@@ -50,7 +56,8 @@ export async function receiveUpload(req: Request, target: string, limit: UploadL
   }
 }
 
-const tooLarge = (limit: UploadLimit) => appError("file_too_large", `A file is at most ${Math.round(limit.maxBytes / 1024 / 1024)} MB (${limit.setting}).`);
+const tooLarge = (limit: UploadLimit) =>
+  appError("file_too_large", `A file is at most ${Math.round(limit.maxBytes / 1024 / 1024)} MB (${limit.setting}).`);
 
 /** Counts and hashes the bytes passing through, and stops them past the limit. */
 function meter(limit: UploadLimit) {
@@ -73,7 +80,12 @@ async function receiveBody(req: Request, type: string, part: string, limit: Uplo
   const m = meter(limit);
   await pipeline(Readable.fromWeb(req.body as never), m.stream, createWriteStream(part));
   const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(req.headers.get("content-disposition") ?? "")?.[1];
-  return { name: safeName(name ? decodeURIComponentSafe(name) : undefined), contentType: type.split(";")[0].trim().toLowerCase(), size: m.size(), sha256: m.sha256() };
+  return {
+    name: safeName(name ? decodeURIComponentSafe(name) : undefined),
+    contentType: type.split(";")[0].trim().toLowerCase(),
+    size: m.size(),
+    sha256: m.sha256(),
+  };
 }
 
 function receiveMultipart(req: Request, type: string, part: string, limit: UploadLimit): Promise<ReceivedFile> {
@@ -82,7 +94,11 @@ function receiveMultipart(req: Request, type: string, part: string, limit: Uploa
     try {
       // Filenames in UTF-8, as browsers send them (busboy's default is latin1); RFC 5987
       // `filename*` is read as declared.
-      bb = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { files: 1, fileSize: limit.maxBytes, fields: 10 } });
+      bb = busboy({
+        headers: { "content-type": type },
+        defParamCharset: "utf8",
+        limits: { files: 1, fileSize: limit.maxBytes, fields: 10 },
+      });
     } catch {
       return reject(appError("validation_failed", "The multipart body has no boundary in its Content-Type."));
     }
@@ -104,8 +120,14 @@ function receiveMultipart(req: Request, type: string, part: string, limit: Uploa
       });
     });
     bb.on("error", () => reject(appError("validation_failed", "The multipart body is malformed.")));
-    bb.on("close", () => (found ? found.then(resolve, reject) : reject(appError("validation_failed", 'No file field in the upload (use a field named "file").'))));
-    Readable.fromWeb(req.body as never).on("error", reject).pipe(bb);
+    bb.on("close", () =>
+      found
+        ? found.then(resolve, reject)
+        : reject(appError("validation_failed", 'No file field in the upload (use a field named "file").')),
+    );
+    Readable.fromWeb(req.body as never)
+      .on("error", reject)
+      .pipe(bb);
   });
 }
 
@@ -119,6 +141,10 @@ function decodeURIComponentSafe(s: string): string {
 
 /** A stored, displayable name: no control characters or unpaired surrogates, at most 200 characters. */
 function safeName(name: string | undefined): string {
-  const clean = (name ?? "").replace(/[\u0000-\u001f\u007f]/g, "").toWellFormed().trim().slice(0, 200);
+  const clean = (name ?? "")
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .toWellFormed()
+    .trim()
+    .slice(0, 200);
   return clean || "upload";
 }

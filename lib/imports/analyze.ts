@@ -43,7 +43,8 @@ export interface ImportPlan {
  */
 export function placeholderColumn(columns: readonly ColumnRecord[], rowCount: number): ColumnRecord | null {
   const [only] = columns;
-  const untouched = columns.length === 1 && only.name === "Name" && only.type === "short-text" && only.isPrimary && !only.isAiEnabled;
+  const untouched =
+    columns.length === 1 && only.name === "Name" && only.type === "short-text" && only.isPrimary && !only.isAiEnabled;
   return untouched && rowCount === 0 ? only : null;
 }
 
@@ -76,23 +77,45 @@ export async function analyzeFile(
       }
     }
     lines++;
-    if (lines > IMPORT_LIMITS.lines) throw new ParseFailure(record.line, `An import has at most ${IMPORT_LIMITS.lines.toLocaleString("en-US")} data lines.`);
+    if (lines > IMPORT_LIMITS.lines)
+      throw new ParseFailure(
+        record.line,
+        `An import has at most ${IMPORT_LIMITS.lines.toLocaleString("en-US")} data lines.`,
+      );
     const fieldsOf = "object" in record ? [...keys.keys()].map((k) => record.object[k] ?? "") : fields;
     width = Math.max(width, fieldsOf.length, keys.size);
-    if (width > IMPORT_LIMITS.columns) throw new ParseFailure(record.line, `An import has at most ${IMPORT_LIMITS.columns} columns.`);
+    if (width > IMPORT_LIMITS.columns)
+      throw new ParseFailure(record.line, `An import has at most ${IMPORT_LIMITS.columns} columns.`);
     fieldsOf.forEach((value, i) => {
-      if (value.length > IMPORT_LIMITS.valueChars) throw new ParseFailure(record.line, `A value is at most ${IMPORT_LIMITS.valueChars.toLocaleString("en-US")} characters.`);
+      if (value.length > IMPORT_LIMITS.valueChars)
+        throw new ParseFailure(
+          record.line,
+          `A value is at most ${IMPORT_LIMITS.valueChars.toLocaleString("en-US")} characters.`,
+        );
       evidence.observe(value);
       (guesses[i] ??= new TypeGuess()).observe(value, { decimal: "dot", dateOrder: null });
     });
     if (samples && samples.length < IMPORT_LIMITS.previewLines) samples.push(record);
   }
   const conventions = evidence.settle();
-  const names = format === "jsonl" ? [...keys.keys()] : Array.from({ length: width }, (_, i) => header?.[i] || `Column ${i + 1}`);
-  return { ...mapFields(names, columns, placeholder, guesses, conventions, options), keys: format === "jsonl" ? names : null, conventions, lines };
+  const names =
+    format === "jsonl" ? [...keys.keys()] : Array.from({ length: width }, (_, i) => header?.[i] || `Column ${i + 1}`);
+  return {
+    ...mapFields(names, columns, placeholder, guesses, conventions, options),
+    keys: format === "jsonl" ? names : null,
+    conventions,
+    lines,
+  };
 }
 
-function mapFields(names: string[], all: readonly ColumnRecord[], placeholder: ColumnRecord | null, guesses: TypeGuess[], conv: Conventions, options: ImportOptions) {
+function mapFields(
+  names: string[],
+  all: readonly ColumnRecord[],
+  placeholder: ColumnRecord | null,
+  guesses: TypeGuess[],
+  conv: Conventions,
+  options: ImportOptions,
+) {
   const columns = placeholder ? [] : all;
   const index = new ColumnIndex(columns);
   const taken = new Set<string>();
@@ -111,7 +134,7 @@ function mapFields(names: string[], all: readonly ColumnRecord[], placeholder: C
       ignored.push(name);
       return { name, columnId: null };
     }
-    const type = guesses[i]?.settle(conv, (t) => t !== "number" || conv.decimal !== null) ?? "short-text";
+    const type = guesses[i]?.settle((t) => t !== "number" || conv.decimal !== null) ?? "short-text";
     const isPrimary = primaryFree;
     primaryFree = false;
     const replaces = isPrimary && placeholder ? placeholder.id : undefined;

@@ -22,7 +22,15 @@ type Line = { line: number; fields: string[] };
 const ANALYZE_EVERY = 10_000;
 
 /** Writes the batch that starts at data line `start`; returns where the next one starts. */
-export async function writeBatch(rt: ImportRuntime, job: ImportRow, plan: StoredPlan, options: ImportOptions, owner: string, start: number, lines: Line[]): Promise<number> {
+export async function writeBatch(
+  rt: ImportRuntime,
+  job: ImportRow,
+  plan: StoredPlan,
+  options: ImportOptions,
+  owner: string,
+  start: number,
+  lines: Line[],
+): Promise<number> {
   if (lines.length === 0) return start;
   return inTransaction(rt, async (w) => {
     const held = await holdLease(w, job.id, owner);
@@ -32,7 +40,10 @@ export async function writeBatch(rt: ImportRuntime, job: ImportRow, plan: Stored
     let columns = await loadColumns(w.tx, ctx.sheetId);
     const cast = castLines(columns, plan, options, lines);
     columns = await addSelectOptions(w, ctx, columns, cast.newOptions, configuredProviders(rt.config.ai));
-    const current = await w.tx.importJob.findUniqueOrThrow({ where: { id: job.id }, select: { runId: true, errors: true } });
+    const current = await w.tx.importJob.findUniqueOrThrow({
+      where: { id: job.id },
+      select: { runId: true, errors: true },
+    });
     // Statistics once per 10,000 lines, as Add Rows at its largest batch refreshes them.
     const analyze = Math.floor((start + lines.length) / ANALYZE_EVERY) > Math.floor(start / ANALYZE_EVERY);
     const apply = { runAi: options.runAi, runId: current.runId, analyze };
@@ -40,14 +51,24 @@ export async function writeBatch(rt: ImportRuntime, job: ImportRow, plan: Stored
     let updated = 0;
     let runId: string | null;
     if (plan.mergeOn.length > 0) {
-      const key = plan.mergeOn.map((id) => columns.find((c) => c.id === id)).filter((c): c is ColumnRecord => c !== undefined);
+      const key = plan.mergeOn
+        .map((id) => columns.find((c) => c.id === id))
+        .filter((c): c is ColumnRecord => c !== undefined);
       const result: UpsertResult = await upsertLines(w, ctx, columns, key, cast.rows, rt.config.runs, "import", apply);
       created = result.outcomes.filter((o) => o === "created").length;
       updated = result.outcomes.length - created;
       runId = result.runId;
     } else {
       const inserts = cast.rows.map((values) => ({ id: newId.row(), values: Object.fromEntries(values) }));
-      ({ runId } = await applyWrites(w, ctx, columns, { inserts, updates: new Map(), current: new Map() }, rt.config.runs, "import", apply));
+      ({ runId } = await applyWrites(
+        w,
+        ctx,
+        columns,
+        { inserts, updates: new Map(), current: new Map() },
+        rt.config.runs,
+        "import",
+        apply,
+      ));
       created = inserts.length;
     }
     const kept = (current.errors as unknown as ImportError[]).length;
@@ -59,7 +80,10 @@ export async function writeBatch(rt: ImportRuntime, job: ImportRow, plan: Stored
         rowsCreated: { increment: created },
         rowsUpdated: { increment: updated },
         rowsSkipped: { increment: lines.length - cast.rows.length },
-        errors: [...(current.errors as unknown as ImportError[]), ...cast.errors.slice(0, Math.max(0, IMPORT_LIMITS.keptErrors - kept))] as object[],
+        errors: [
+          ...(current.errors as unknown as ImportError[]),
+          ...cast.errors.slice(0, Math.max(0, IMPORT_LIMITS.keptErrors - kept)),
+        ] as object[],
         runId: current.runId ?? runId,
       },
     });
@@ -78,19 +102,41 @@ function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: 
     const values = new Map<string, string>();
     const problems: ImportError[] = [];
     if (fields.length > plan.targets.length && fields.slice(plan.targets.length).some((f) => f.trim() !== "")) {
-      problems.push({ line, column: null, code: "invalid_value", message: `The line has ${fields.length} fields; the header has ${plan.targets.length}.` });
+      problems.push({
+        line,
+        column: null,
+        code: "invalid_value",
+        message: `The line has ${fields.length} fields; the header has ${plan.targets.length}.`,
+      });
     }
     const wanted = new Map<string, string>();
     fields.forEach((raw, i) => {
       const column = byId.get(plan.targets[i] ?? "");
       if (!column || problems.length > 0) return;
       const result = castValue(column.type, columnOptionsOf(column), raw, plan.conventions, options.typecast);
-      if (!result.ok) problems.push({ line, column: column.name, code: "invalid_value", message: `${column.name}: ${result.message}` });
-      else if (result.value.length > MAX_CELL_CHARS) problems.push({ line, column: column.name, code: "value_too_long", message: `${column.name}: a cell value is at most 100,000 characters.` });
+      if (!result.ok)
+        problems.push({
+          line,
+          column: column.name,
+          code: "invalid_value",
+          message: `${column.name}: ${result.message}`,
+        });
+      else if (result.value.length > MAX_CELL_CHARS)
+        problems.push({
+          line,
+          column: column.name,
+          code: "value_too_long",
+          message: `${column.name}: a cell value is at most 100,000 characters.`,
+        });
       else if (result.value !== "") {
         if (result.newOption !== undefined) {
           if (column.isAiEnabled) {
-            problems.push({ line, column: column.name, code: "invalid_value", message: `${column.name}: "${result.value}" is not one of the options.` });
+            problems.push({
+              line,
+              column: column.name,
+              code: "invalid_value",
+              message: `${column.name}: "${result.value}" is not one of the options.`,
+            });
             return;
           }
           wanted.set(column.id, result.newOption);
@@ -101,14 +147,21 @@ function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: 
     if (problems.length > 0) errors.push(problems[0]);
     else if (values.size > 0) {
       rows.push(values);
-      for (const [columnId, option] of wanted) newOptions.set(columnId, (newOptions.get(columnId) ?? new Set()).add(option));
+      for (const [columnId, option] of wanted)
+        newOptions.set(columnId, (newOptions.get(columnId) ?? new Set()).add(option));
     }
   }
   return { rows, errors, newOptions };
 }
 
 /** Select options the batch needs, created as Airtable's typecast does. */
-async function addSelectOptions(w: Work, ctx: BaseContext, columns: ColumnRecord[], wanted: Map<string, Set<string>>, providers: readonly ProviderName[]): Promise<ColumnRecord[]> {
+async function addSelectOptions(
+  w: Work,
+  ctx: BaseContext,
+  columns: ColumnRecord[],
+  wanted: Map<string, Set<string>>,
+  providers: readonly ProviderName[],
+): Promise<ColumnRecord[]> {
   let changed = false;
   for (const [columnId, options] of wanted) {
     const column = columns.find((c) => c.id === columnId)!;

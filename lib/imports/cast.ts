@@ -52,17 +52,38 @@ const SLASHED = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T](\d{1,2}:\d{2}(?::\d
 const YMD = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/;
 const ISO_SPACE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 const TRUE_MARKS = new Set(["x", "✓", "✔"]);
-const CHECKBOX_WORDS = new Set(["true", "false", "yes", "no", "y", "n", "on", "off", "checked", "unchecked", "x", "✓", "✔"]);
+const CHECKBOX_WORDS = new Set([
+  "true",
+  "false",
+  "yes",
+  "no",
+  "y",
+  "n",
+  "on",
+  "off",
+  "checked",
+  "unchecked",
+  "x",
+  "✓",
+  "✔",
+]);
 
 export type Cast = { ok: true; value: string; newOption?: string } | { ok: false; message: string };
 
 /** Casts one raw value into a column of `type`; "" stays "" (no value). */
-export function castValue(type: string, options: Record<string, unknown>, raw: string, conv: Conventions, typecast: boolean): Cast {
+export function castValue(
+  type: string,
+  options: Record<string, unknown>,
+  raw: string,
+  conv: Conventions,
+  typecast: boolean,
+): Cast {
   const text = raw.trim();
   if (text === "") return { ok: true, value: "" };
   const t = columnType(type)!;
   const direct = t.normalize(typecast ? text : raw, options);
-  if (direct.ok || !typecast) return direct.ok ? { ok: true, value: direct.value } : { ok: false, message: direct.message };
+  if (direct.ok || !typecast)
+    return direct.ok ? { ok: true, value: direct.value } : { ok: false, message: direct.message };
   const fallback = (): Cast => ({ ok: false, message: direct.message });
   switch (type) {
     case "number": {
@@ -131,9 +152,10 @@ export class TypeGuess {
   }
 
   /** The first type every value fits, in order of preference; short text otherwise. */
-  settle(conv: Conventions, check: (type: string) => boolean): string {
+  settle(check: (type: string) => boolean): string {
     if (!this.seen) return "short-text";
-    for (const type of ["number", "checkbox", "date", "email", "url"]) if (this.candidates.has(type) && check(type)) return type;
+    for (const type of ["number", "checkbox", "date", "email", "url"])
+      if (this.candidates.has(type) && check(type)) return type;
     return "short-text";
   }
 }
@@ -144,9 +166,13 @@ function fits(type: string, text: string, conv: Conventions): boolean {
   if (type === "number") {
     // Leading zeros are an identifier's (a zip code, a phone number), which a number would lose.
     if (/^[+-]?0\d/.test(text)) return false;
-    return (GROUPED.test(text.replace(/[\s\u00a0\u202f']/g, "")) && /\d/.test(text)) || castValue(type, {}, text, conv, true).ok;
+    return (
+      (GROUPED.test(text.replace(/[\s\u00a0\u202f']/g, "")) && /\d/.test(text)) ||
+      castValue(type, {}, text, conv, true).ok
+    );
   }
-  if (type === "date") return castValue(type, {}, text, { ...conv, dateOrder: conv.dateOrder ?? "mdy" }, true).ok || SLASHED.test(text);
+  if (type === "date")
+    return castValue(type, {}, text, { ...conv, dateOrder: conv.dateOrder ?? "mdy" }, true).ok || SLASHED.test(text);
   return castValue(type, {}, text, conv, true).ok;
 }
 

@@ -34,7 +34,16 @@ export async function createImport(
     const format = options.format ?? (await detectFormat(target, file));
     const { format: _, ...stored } = options;
     return await inTransaction(rt, async (w) => {
-      const row = await insertImport(w.tx, { id, workspaceId, baseId: base.baseId, format, fileName: file.name, size: file.size, storagePath: id, options: stored });
+      const row = await insertImport(w.tx, {
+        id,
+        workspaceId,
+        baseId: base.baseId,
+        format,
+        fileName: file.name,
+        size: file.size,
+        storagePath: id,
+        options: stored,
+      });
       announce(w, row);
       return toImportView(row);
     });
@@ -55,22 +64,41 @@ const BY_TYPE: Record<string, ImportFormat> = {
   "application/jsonl": "jsonl",
   "application/x-jsonlines": "jsonl",
 };
-const BY_EXTENSION: Record<string, ImportFormat> = { csv: "csv", tsv: "csv", tab: "csv", txt: "csv", xlsx: "xlsx", ndjson: "jsonl", jsonl: "jsonl" };
+const BY_EXTENSION: Record<string, ImportFormat> = {
+  csv: "csv",
+  tsv: "csv",
+  tab: "csv",
+  txt: "csv",
+  xlsx: "xlsx",
+  ndjson: "jsonl",
+  jsonl: "jsonl",
+};
 
 /** The declared type, then the file name's extension, then the first bytes. */
 export async function detectFormat(file: string, received: ReceivedFile): Promise<ImportFormat> {
   const head = await firstBytes(file, 8);
   const zip = head[0] === 0x50 && head[1] === 0x4b;
   const declared = BY_TYPE[received.contentType] ?? BY_EXTENSION[path.extname(received.name).slice(1).toLowerCase()];
-  if (declared === "xlsx" && !zip) throw appError("invalid_file", "The file is declared as XLSX but is not a workbook (an XLSX file is a zip archive).");
+  if (declared === "xlsx" && !zip)
+    throw appError(
+      "invalid_file",
+      "The file is declared as XLSX but is not a workbook (an XLSX file is a zip archive).",
+    );
   if (declared) return declared;
   if (zip) return "xlsx";
-  if (received.contentType === "application/pdf" || head.subarray(0, 4).toString("latin1") === "%PDF" || head.includes(0)) {
+  if (
+    received.contentType === "application/pdf" ||
+    head.subarray(0, 4).toString("latin1") === "%PDF" ||
+    head.includes(0)
+  ) {
     if (!(head[0] === 0xff && head[1] === 0xfe) && !(head[0] === 0xfe && head[1] === 0xff)) {
       throw appError("unsupported_file", "Import takes CSV (or TSV), XLSX and JSON Lines files.");
     }
   }
-  const text = head.toString("utf8").replace(/^\uFEFF/, "").trimStart();
+  const text = head
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   return text.startsWith("{") ? "jsonl" : "csv";
 }
 

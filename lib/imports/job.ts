@@ -20,10 +20,16 @@ import { removeImportFile } from "./sheet-rows.ts";
 // (batch.ts). A worker that dies leaves the import to be claimed again, and the next one skips
 // the lines already committed, so no batch is written twice or half.
 
-export const importFilePath = (config: Pick<Config, "dataDir">, storagePath: string) => path.resolve(config.dataDir, "files", path.basename(storagePath));
+export const importFilePath = (config: Pick<Config, "dataDir">, storagePath: string) =>
+  path.resolve(config.dataDir, "files", path.basename(storagePath));
 
 /** Runs an import to its end, or until `stopping()` says so between two batches (it resumes later). */
-export async function runImport(rt: ImportRuntime, job: ImportRow, owner: string, stopping: () => boolean = () => false): Promise<void> {
+export async function runImport(
+  rt: ImportRuntime,
+  job: ImportRow,
+  owner: string,
+  stopping: () => boolean = () => false,
+): Promise<void> {
   const file = importFilePath(rt.config, job.storagePath);
   const options = job.options as unknown as ImportOptions;
   const format = job.format as ImportFormat;
@@ -72,7 +78,14 @@ function failureOf(e: unknown): ImportError {
 }
 
 /** The first pass, then the new columns and the plan, in one transaction under the lease. */
-async function prepare(rt: ImportRuntime, job: ImportRow, file: string, format: ImportFormat, options: ImportOptions, owner: string): Promise<StoredPlan> {
+async function prepare(
+  rt: ImportRuntime,
+  job: ImportRow,
+  file: string,
+  format: ImportFormat,
+  options: ImportOptions,
+  owner: string,
+): Promise<StoredPlan> {
   const { sheetId } = await loadBase(rt.db.prisma, job.workspaceId, job.baseId);
   const before = await loadColumns(rt.db.prisma, sheetId);
   const placeholder = placeholderColumn(before, await rt.db.prisma.row.count({ where: { sheetId } }));
@@ -93,7 +106,8 @@ async function prepare(rt: ImportRuntime, job: ImportRow, file: string, format: 
       } else targets.push(field.columnId);
     }
     const columns = await loadColumns(w.tx, ctx.sheetId);
-    const mergeOn = options.mergeOn.length > 0 ? mergeKeyColumns(new ColumnIndex(columns), options.mergeOn).map((c) => c.id) : [];
+    const mergeOn =
+      options.mergeOn.length > 0 ? mergeKeyColumns(new ColumnIndex(columns), options.mergeOn).map((c) => c.id) : [];
     const plan: StoredPlan = { targets, keys: analysis.keys, conventions: analysis.conventions, mergeOn };
     if (created.length > 0) {
       await touchBase(w.tx, ctx.baseId);
@@ -101,7 +115,14 @@ async function prepare(rt: ImportRuntime, job: ImportRow, file: string, format: 
     }
     const row = await w.tx.importJob.update({
       where: { id: job.id },
-      data: { plan: plan as object, status: "running", startedAt: new Date(), linesTotal: analysis.lines, createdColumns: created, ignoredColumns: analysis.ignored },
+      data: {
+        plan: plan as object,
+        status: "running",
+        startedAt: new Date(),
+        linesTotal: analysis.lines,
+        createdColumns: created,
+        ignoredColumns: analysis.ignored,
+      },
     });
     announce(w, row);
     return plan;
@@ -111,7 +132,10 @@ async function prepare(rt: ImportRuntime, job: ImportRow, file: string, format: 
 async function finish(rt: ImportRuntime, job: ImportRow, owner: string) {
   await inTransaction(rt, async (w) => {
     await holdLease(w, job.id, owner);
-    const row = await w.tx.importJob.update({ where: { id: job.id }, data: { status: "done", finishedAt: new Date(), leaseOwner: null, leaseUntil: null } });
+    const row = await w.tx.importJob.update({
+      where: { id: job.id },
+      data: { status: "done", finishedAt: new Date(), leaseOwner: null, leaseUntil: null },
+    });
     announce(w, row);
   });
 }

@@ -54,14 +54,17 @@ export async function previewImport(
     });
     const known = new Set(fields.flatMap((f) => (f.column ? [nameKey(f.column)] : [])));
     for (const m of options.mergeOn) {
-      if (!known.has(nameKey(m)) && !columns.some((c) => c.nameKey === nameKey(m))) throw appError("unknown_column", `mergeOn: no column or header is named "${m}".`, { column: m });
+      if (!known.has(nameKey(m)) && !columns.some((c) => c.nameKey === nameKey(m)))
+        throw appError("unknown_column", `mergeOn: no column or header is named "${m}".`, { column: m });
     }
     const ai = placeholder ? [] : columns.filter((c) => c.isAiEnabled && autoRunOf(c) !== "never");
     return {
       format,
       linesTotal: plan.lines,
       fields,
-      rows: samples.slice(0, IMPORT_LIMITS.previewLines).map((r) => ("object" in r ? plan.keys!.map((k) => r.object[k] ?? "") : r.fields)),
+      rows: samples
+        .slice(0, IMPORT_LIMITS.previewLines)
+        .map((r) => ("object" in r ? plan.keys!.map((k) => r.object[k] ?? "") : r.fields)),
       aiColumns: ai.map((c) => c.name),
       aiCells: options.runAi ? plan.lines * ai.length : 0,
     };

@@ -32,5 +32,13 @@ export async function holdLease(w: Work, id: string, owner: string) {
 }
 
 export function announce(w: Work, row: ImportRow) {
-  w.emit({ type: "import.updated", workspaceId: row.workspaceId, baseId: row.baseId, importId: row.id, status: row.status, linesDone: row.linesDone, linesTotal: row.linesTotal });
+  w.emit({
+    type: "import.updated",
+    workspaceId: row.workspaceId,
+    baseId: row.baseId,
+    importId: row.id,
+    status: row.status,
+    linesDone: row.linesDone,
+    linesTotal: row.linesTotal,
+  });
 }

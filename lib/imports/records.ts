@@ -45,7 +45,12 @@ async function decodedStream(path: string): Promise<Readable> {
         done(null, text);
         for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) line++;
       } catch {
-        done(new ParseFailure(line, `The file is not valid ${encoding.toUpperCase()} text (near line ${line}); save it as UTF-8.`));
+        done(
+          new ParseFailure(
+            line,
+            `The file is not valid ${encoding.toUpperCase()} text (near line ${line}); save it as UTF-8.`,
+          ),
+        );
       }
     },
     flush(done) {
@@ -120,7 +125,8 @@ async function* jsonlRecords(path: string): AsyncGenerator<FileRecord> {
     } catch {
       throw new ParseFailure(line, "The line is not valid JSON.");
     }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ParseFailure(line, "Each line must be a JSON object.");
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new ParseFailure(line, "Each line must be a JSON object.");
     // No prototype: a field may be named "__proto__" or "constructor", and a record without it reads "".
     const object: Record<string, string> = Object.create(null);
     for (const [k, v] of Object.entries(value)) object[k] = jsonText(v);
@@ -128,5 +134,11 @@ async function* jsonlRecords(path: string): AsyncGenerator<FileRecord> {
   }
 }
 
-const jsonText = (v: unknown): string => (v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v));
-
+const jsonText = (v: unknown): string =>
+  v === null || v === undefined
+    ? ""
+    : typeof v === "string"
+      ? v
+      : typeof v === "object"
+        ? JSON.stringify(v)
+        : String(v);

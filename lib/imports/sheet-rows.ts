@@ -18,7 +18,10 @@ export async function removeImportFile(file: string): Promise<void> {
   await Promise.all([rm(file, { force: true }), rm(sheetRowsPath(file), { force: true })]);
 }
 
-export async function* sheetRows(file: string, sheet: string | undefined): AsyncGenerator<{ line: number; fields: string[] }> {
+export async function* sheetRows(
+  file: string,
+  sheet: string | undefined,
+): AsyncGenerator<{ line: number; fields: string[] }> {
   const out = sheetRowsPath(file);
   if (!existsSync(out)) await writeRows(file, sheet, out);
   const lines = createInterface({ input: createReadStream(out, { encoding: "utf8" }), crlfDelay: Infinity });
@@ -32,10 +35,18 @@ async function writeRows(path: string, sheet: string | undefined, out: string) {
   const deadline = AbortSignal.timeout(IMPORT_LIMITS.xlsxReadMs);
   let result;
   try {
-    result = await runSheetRowsTask({ sheetRows: { path, sheet, out, maxInflatedBytes: IMPORT_LIMITS.xlsxInflatedBytes } }, deadline);
+    result = await runSheetRowsTask(
+      { sheetRows: { path, sheet, out, maxInflatedBytes: IMPORT_LIMITS.xlsxInflatedBytes } },
+      deadline,
+    );
   } catch (e) {
-    if (deadline.aborted) throw appError("timeout", `Reading the workbook took longer than ${Math.round(IMPORT_LIMITS.xlsxReadMs / 60_000)} minutes.`);
-    if ((e as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY") throw appError("file_too_large", `Reading the workbook needs more than ${EXTRACT_HEAP_MB} MB of memory.`);
+    if (deadline.aborted)
+      throw appError(
+        "timeout",
+        `Reading the workbook took longer than ${Math.round(IMPORT_LIMITS.xlsxReadMs / 60_000)} minutes.`,
+      );
+    if ((e as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY")
+      throw appError("file_too_large", `Reading the workbook needs more than ${EXTRACT_HEAP_MB} MB of memory.`);
     throw e;
   }
   if (result.ok) return;

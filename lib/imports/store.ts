@@ -65,7 +65,16 @@ export function toImportView(r: ImportRow): ImportView {
 
 export async function insertImport(
   tx: Tx,
-  job: { id: string; workspaceId: string; baseId: string; format: ImportFormat; fileName: string; size: number; storagePath: string; options: ImportOptions },
+  job: {
+    id: string;
+    workspaceId: string;
+    baseId: string;
+    format: ImportFormat;
+    fileName: string;
+    size: number;
+    storagePath: string;
+    options: ImportOptions;
+  },
 ): Promise<ImportRow> {
   return tx.importJob.create({ data: { ...job, size: BigInt(job.size), options: job.options as object } });
 }
@@ -79,7 +88,11 @@ export async function getImport(tx: Tx, workspaceId: string, baseId: string, id:
 
 export async function listImports(tx: Tx, workspaceId: string, baseId: string, limit: number): Promise<ImportView[]> {
   await loadBase(tx, workspaceId, baseId);
-  const rows = await tx.importJob.findMany({ where: { workspaceId, baseId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
+  const rows = await tx.importJob.findMany({
+    where: { workspaceId, baseId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
   return rows.map(toImportView);
 }
 
@@ -113,7 +126,9 @@ export async function renewImportLeases(tx: Tx, owner: string, ids: readonly str
 
 /** On start of a process that owns its database alone: every lease left is a dead process's. */
 export async function releaseImportLeases(tx: Tx): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE imports SET lease_until = NULL WHERE status IN ('queued', 'running') AND lease_until IS NOT NULL`);
+  await tx.$executeRawUnsafe(
+    `UPDATE imports SET lease_until = NULL WHERE status IN ('queued', 'running') AND lease_until IS NOT NULL`,
+  );
 }
 
 /** Ends an import as failed, keeping what its committed batches wrote (none, when it failed in the first pass). */

@@ -25,7 +25,10 @@ export interface ImportWorkerOptions {
   leaseMs?: number;
 }
 
-export async function startImportWorker(rt: ImportWorkerRuntime, opts: ImportWorkerOptions = {}): Promise<{ stop: () => Promise<void> }> {
+export async function startImportWorker(
+  rt: ImportWorkerRuntime,
+  opts: ImportWorkerOptions = {},
+): Promise<{ stop: () => Promise<void> }> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const leaseMs = opts.leaseMs ?? IMPORT_LIMITS.leaseMs;
   const prisma = rt.db.prisma;
@@ -38,7 +41,11 @@ export async function startImportWorker(rt: ImportWorkerRuntime, opts: ImportWor
     if (stopped || running) return;
     running = (async () => {
       try {
-        for (let job = await claimImport(prisma, owner, leaseMs); job && !stopped; job = await claimImport(prisma, owner, leaseMs)) {
+        for (
+          let job = await claimImport(prisma, owner, leaseMs);
+          job && !stopped;
+          job = await claimImport(prisma, owner, leaseMs)
+        ) {
           current = job.id;
           if (job.attempts > IMPORT_LIMITS.maxAttempts) {
             await runImportGivenUp(rt, job, owner);
@@ -54,9 +61,12 @@ export async function startImportWorker(rt: ImportWorkerRuntime, opts: ImportWor
     })();
   };
   const poll = setInterval(tick, opts.pollMs ?? 1_000);
-  const heartbeat = setInterval(() => {
-    if (current) void renewImportLeases(prisma, owner, [current], leaseMs).catch(() => undefined);
-  }, Math.max(250, leaseMs / 3));
+  const heartbeat = setInterval(
+    () => {
+      if (current) void renewImportLeases(prisma, owner, [current], leaseMs).catch(() => undefined);
+    },
+    Math.max(250, leaseMs / 3),
+  );
   const unsubscribe = rt.bus.on((e) => {
     if (e.type === "import.updated" && e.status === "queued") tick();
   });
@@ -69,7 +79,9 @@ export async function startImportWorker(rt: ImportWorkerRuntime, opts: ImportWor
     unsubscribe();
     await running;
     // Stopped between two batches: the next worker (or this one, restarted) continues at once.
-    await prisma.importJob.updateMany({ where: { leaseOwner: owner, status: { in: ["queued", "running"] } }, data: { leaseUntil: null } }).catch(() => undefined);
+    await prisma.importJob
+      .updateMany({ where: { leaseOwner: owner, status: { in: ["queued", "running"] } }, data: { leaseUntil: null } })
+      .catch(() => undefined);
   };
   rt.services.push({ name: "import worker", stop });
   return { stop };
@@ -78,7 +90,12 @@ export async function startImportWorker(rt: ImportWorkerRuntime, opts: ImportWor
 /** An import whose workers kept dying on it fails rather than being retried for ever. */
 async function runImportGivenUp(rt: ImportWorkerRuntime, job: ImportRow, owner: string) {
   await inTransaction(rt, async (w) => {
-    const row = await failImport(w.tx, job.id, owner, { line: 0, column: null, code: "internal_error", message: `The import was interrupted ${IMPORT_LIMITS.maxAttempts} times; it stopped.` });
+    const row = await failImport(w.tx, job.id, owner, {
+      line: 0,
+      column: null,
+      code: "internal_error",
+      message: `The import was interrupted ${IMPORT_LIMITS.maxAttempts} times; it stopped.`,
+    });
     if (row) announce(w, row);
   });
   await removeImportFile(importFilePath(rt.config, job.storagePath));

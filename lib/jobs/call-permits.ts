@@ -32,7 +32,11 @@ export function createCallPermits(url: string, cap: number): CallPermits {
     if (client) return client;
     // An unreachable database fails the attempt (the next claim or poll tries again) rather than
     // holding up every later change of permits, and the worker's stop, behind it.
-    const c = new pg.Client({ connectionString: url, application_name: "cellwright-permits", connectionTimeoutMillis: 10_000 });
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: "cellwright-permits",
+      connectionTimeoutMillis: 10_000,
+    });
     // The session is gone and its locks with it: the worker holds nothing until it takes them anew.
     const lost = () => {
       if (client !== c) return;

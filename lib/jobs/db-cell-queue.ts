@@ -56,9 +56,12 @@ export function createDbCellQueue(db: Tx, opts: DbQueueOptions): CellQueue {
           .catch((e) => console.error("[cellwright] reclaiming expired leases failed:", e))
           .finally(pump);
       }, opts.pollMs ?? 500);
-      heartbeat = setInterval(() => {
-        if (slots.running + buffer.length > 0) void renewLeases(db, owner, opts.leaseMs).catch(() => undefined);
-      }, Math.max(1_000, opts.leaseMs / 3));
+      heartbeat = setInterval(
+        () => {
+          if (slots.running + buffer.length > 0) void renewLeases(db, owner, opts.leaseMs).catch(() => undefined);
+        },
+        Math.max(1_000, opts.leaseMs / 3),
+      );
       pump();
     },
     wake: () => pump(),

@@ -30,7 +30,12 @@ export interface PgBossQueueOptions {
  * moment one answers rather than after a claim round trip. `announce` tells other processes that
  * new jobs exist (it emits work.available, which the events bridge forwards).
  */
-export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBossQueueOptions, announce: () => void): CellQueue {
+export function createPgBossCellQueue(
+  prisma: Prisma,
+  jobs: CellJobs,
+  opts: PgBossQueueOptions,
+  announce: () => void,
+): CellQueue {
   const owner = newQueueOwner();
   // Claimed but not yet started: enough to cover a claim round trip on a busy database.
   const capacity = opts.concurrency * 2;
@@ -156,9 +161,12 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
       slots.start(w);
       timers.push(setInterval(pump, opts.pollMs ?? 1_000));
       timers.push(
-        setInterval(() => {
-          if (slots.running + buffer.length > 0) void renewLeases(prisma, owner, opts.leaseMs).catch(() => undefined);
-        }, Math.max(1_000, opts.leaseMs / 3)),
+        setInterval(
+          () => {
+            if (slots.running + buffer.length > 0) void renewLeases(prisma, owner, opts.leaseMs).catch(() => undefined);
+          },
+          Math.max(1_000, opts.leaseMs / 3),
+        ),
       );
       timers.push(setInterval(() => void runReconcile(), opts.reconcileMs ?? Math.max(1_000, opts.leaseMs / 2)));
       void runReconcile().then(pump);
@@ -189,4 +197,3 @@ export function createPgBossCellQueue(prisma: Prisma, jobs: CellJobs, opts: PgBo
     stats: () => slots.stats(claimed),
   };
 }
-

@@ -23,16 +23,34 @@ const CLAIM_LOCK = 727_275;
  * Claims take turns under a transaction-scoped advisory lock: a run's budget counts the cells it
  * has running, and two claims side by side would each see room for the same last cell.
  */
-export async function claimJobs(prisma: Prisma, jobs: CellJobs, owner: string, want: number, leaseMs: number): Promise<ClaimResult> {
+export async function claimJobs(
+  prisma: Prisma,
+  jobs: CellJobs,
+  owner: string,
+  want: number,
+  leaseMs: number,
+): Promise<ClaimResult> {
   return prisma.$transaction(
     async (tx) => {
       const db = fromPrisma(tx);
       // A claim never waits on the lock for long: it fails, and the next poll tries again.
-      await tx.$executeRawUnsafe(`SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CLAIM_LOCK})`);
+      await tx.$executeRawUnsafe(
+        `SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CLAIM_LOCK})`,
+      );
       const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: want, db });
       if (fetched.length === 0) return { claimed: [], fetched: 0, deferred: 0 };
-      const rows = await claimListedCells(tx, fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })), owner, leaseMs);
-      await jobs.boss.complete(CELL_QUEUE, fetched.map((j) => j.id), null, { db });
+      const rows = await claimListedCells(
+        tx,
+        fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })),
+        owner,
+        leaseMs,
+      );
+      await jobs.boss.complete(
+        CELL_QUEUE,
+        fetched.map((j) => j.id),
+        null,
+        { db },
+      );
 
       // Jobs whose cell was not claimed: a cell waiting for its inputs is enqueued again when they
       // finish; one not yet due, or ready but over its run's budget or locked, gets a new job for later.
@@ -46,7 +64,13 @@ export async function claimJobs(prisma: Prisma, jobs: CellJobs, owner: string, w
         if (seen.has(key) || r.status !== "pending" || !r.inputs_done || !r.run_open) continue;
         seen.add(key);
         if (r.due) deferred++;
-        later.push({ rowId: r.row_id, columnId: r.column_id, generation: r.generation, attempts: r.attempts, availableAt: new Date(r.available_at) });
+        later.push({
+          rowId: r.row_id,
+          columnId: r.column_id,
+          generation: r.generation,
+          attempts: r.attempts,
+          availableAt: new Date(r.available_at),
+        });
       }
       if (later.length > 0) await jobs.insert(tx, later, new Date(Date.now() + 500));
       const claimed: CellJob[] = [];
@@ -55,7 +79,13 @@ export async function claimJobs(prisma: Prisma, jobs: CellJobs, owner: string, w
         const key = keyOf(r);
         if (!r.claimed || taken.has(key)) continue;
         taken.add(key);
-        claimed.push({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id!, generation: r.generation, attempts: r.attempts });
+        claimed.push({
+          rowId: r.row_id,
+          columnId: r.column_id,
+          sheetId: r.sheet_id!,
+          generation: r.generation,
+          attempts: r.attempts,
+        });
       }
       return { claimed, fetched: fetched.length, deferred };
     },

@@ -44,7 +44,14 @@ const READY_SQL = (where: string) => `
   WHERE ${where} AND c.status = 'pending'
     AND ${inputsSettledSql("c", "col.input_column_ids")} AND ${runOpenSql("c")}`;
 
-type ReadyRow = { row_id: string; column_id: string; generation: number; attempts: number; available_at: Date; turn?: number };
+type ReadyRow = {
+  row_id: string;
+  column_id: string;
+  generation: number;
+  attempts: number;
+  available_at: Date;
+  turn?: number;
+};
 const toReady = (r: ReadyRow): ReadyCell => ({
   rowId: r.row_id,
   columnId: r.column_id,
@@ -69,12 +76,22 @@ export interface CellJobs {
 const CHUNK = 5_000;
 
 export async function startCellJobs(url: string, opts: { keepCompletedSeconds?: number } = {}): Promise<CellJobs> {
-  const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 3, schedule: false, application_name: "cellwright-queue" });
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: BOSS_SCHEMA,
+    max: 3,
+    schedule: false,
+    application_name: "cellwright-queue",
+  });
   boss.on("error", (e) => console.error("[cellwright] queue engine:", e.message));
   await boss.start();
   // Cell state, not pg-boss, decides retries: a job is never retried, and finished jobs are kept
   // only briefly (they carry nothing the cells table does not).
-  const queueOptions = { policy: "exclusive", retryLimit: 0, deleteAfterSeconds: opts.keepCompletedSeconds ?? 3_600 } as const;
+  const queueOptions = {
+    policy: "exclusive",
+    retryLimit: 0,
+    deleteAfterSeconds: opts.keepCompletedSeconds ?? 3_600,
+  } as const;
   if (!(await boss.getQueue(CELL_QUEUE))) {
     await boss.createQueue(CELL_QUEUE, queueOptions).catch(async (e) => {
       // Another process created it at the same moment.
@@ -89,7 +106,12 @@ export async function startCellJobs(url: string, opts: { keepCompletedSeconds?: 
         // available_at is the database's time, like pg-boss's own clock: a cell waiting for a
         // retry gets its job exactly when it is due.
         const startAfter = notBefore && notBefore > c.availableAt ? notBefore : c.availableAt;
-        return { data: { r: c.rowId, c: c.columnId }, singletonKey: jobKey(c), startAfter, priority: 1 - (c.turn ?? 1) };
+        return {
+          data: { r: c.rowId, c: c.columnId },
+          singletonKey: jobKey(c),
+          startAfter,
+          priority: 1 - (c.turn ?? 1),
+        };
       });
       await boss.insert(CELL_QUEUE, jobs, { db: fromPrisma(tx) });
       n += jobs.length;

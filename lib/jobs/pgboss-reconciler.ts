@@ -13,10 +13,17 @@ const RECONCILE_LOCK = 727_276;
  *   before queueing, cells written by a process without the queue engine (an import), and the
  *   cells just reclaimed.
  */
-export async function reconcile(prisma: Prisma, jobs: CellJobs, maxAttempts: number, limit = 5_000): Promise<{ reclaimed: number; requeued: number }> {
+export async function reconcile(
+  prisma: Prisma,
+  jobs: CellJobs,
+  maxAttempts: number,
+  limit = 5_000,
+): Promise<{ reclaimed: number; requeued: number }> {
   return prisma.$transaction(
     async (tx) => {
-      const [{ locked }] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(`SELECT pg_try_advisory_xact_lock(${RECONCILE_LOCK}) AS locked`);
+      const [{ locked }] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
+        `SELECT pg_try_advisory_xact_lock(${RECONCILE_LOCK}) AS locked`,
+      );
       if (!locked) return { reclaimed: 0, requeued: 0 };
       const reclaimed = await returnLeases(tx, { expiredOnly: true, maxAttempts, limit });
       const orphans = await orphanedReadyCells(tx, limit);

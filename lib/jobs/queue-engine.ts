@@ -41,9 +41,14 @@ function embeddedEngine({ config, db }: Deps): QueueEngine {
   const { ai } = config;
   return {
     name: "database",
-    createCellQueue: () => createDbCellQueue(db.prisma, { concurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts }),
+    createCellQueue: () =>
+      createDbCellQueue(db.prisma, { concurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts }),
     // The cells table is the queue: it is reachable whenever the database is.
-    reachable: () => db.prisma.$queryRawUnsafe("SELECT 1").then(() => true, () => false),
+    reachable: () =>
+      db.prisma.$queryRawUnsafe("SELECT 1").then(
+        () => true,
+        () => false,
+      ),
     stop: async () => undefined,
   };
 }
@@ -76,7 +81,12 @@ async function startPgBossEngine(deps: Deps): Promise<QueueEngine> {
       createPgBossCellQueue(
         db.prisma,
         jobs,
-        { concurrency: ai.workerConcurrency, permits: createCallPermits(url, ai.concurrency), leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts },
+        {
+          concurrency: ai.workerConcurrency,
+          permits: createCallPermits(url, ai.concurrency),
+          leaseMs: ai.leaseMs,
+          maxAttempts: ai.maxAttempts,
+        },
         onWork,
       ),
     reachable: () => jobs.reachable(),

@@ -33,7 +33,13 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
   let maxInFlight = 0;
 
   const dispatch = () => {
-    while (!stopped && worker && running.size < concurrency && buffer.length > 0 && (!callLimit || calling() < callLimit())) {
+    while (
+      !stopped &&
+      worker &&
+      running.size < concurrency &&
+      buffer.length > 0 &&
+      (!callLimit || calling() < callLimit())
+    ) {
       const job = buffer.shift()!;
       const key = cellKey(job);
       const abort = new AbortController();
@@ -105,7 +111,10 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
         for (const r of running.values()) r.abort.abort(new Error("shutting down"));
         await Promise.race([finished, sleep(5_000)]);
       }
-      return { waiting, cut: inFlight.filter((r) => running.has(cellKey(r.job)) || r.abort.signal.aborted).map((r) => r.job) };
+      return {
+        waiting,
+        cut: inFlight.filter((r) => running.has(cellKey(r.job)) || r.abort.signal.aborted).map((r) => r.job),
+      };
     },
     stats: (claimed: number) => ({ inFlight: running.size, maxInFlight, claimed }),
   };

@@ -32,13 +32,24 @@ export class ToolError extends Error {
     this.details = details;
   }
   toJSON() {
-    return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
   }
 }
 
-const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
+const text = (v: unknown) =>
+  typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
 
-export function requestOf(endpoint: Endpoint, args: Record<string, unknown>, toolOnly: ReadonlySet<string> = new Set()): ApiRequest {
+export function requestOf(
+  endpoint: Endpoint,
+  args: Record<string, unknown>,
+  toolOnly: ReadonlySet<string> = new Set(),
+): ApiRequest {
   const places = placesOf(endpoint);
   const params: Record<string, string> = {};
   const query: Record<string, string> = {};
@@ -50,22 +61,38 @@ export function requestOf(endpoint: Endpoint, args: Record<string, unknown>, too
     else if (places.body.has(k)) body[k] = v;
   }
   for (const name of places.params) {
-    if (!(name in params)) throw new ToolError("validation_failed", `${name} is required.`, { issues: [{ path: name, message: "Required." }] });
+    if (!(name in params))
+      throw new ToolError("validation_failed", `${name} is required.`, {
+        issues: [{ path: name, message: "Required." }],
+      });
   }
   const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
   return { endpoint, path, params, query, body: endpoint.body ? body : undefined };
 }
 
 /** Calls an endpoint; an error answer becomes a ToolError with the API's code. */
-export async function callEndpoint(invoke: Invoke, endpoint: Endpoint, args: Record<string, unknown>, toolOnly?: ReadonlySet<string>): Promise<any> {
+export async function callEndpoint(
+  invoke: Invoke,
+  endpoint: Endpoint,
+  args: Record<string, unknown>,
+  toolOnly?: ReadonlySet<string>,
+): Promise<any> {
   const answer = await invoke(requestOf(endpoint, args, toolOnly));
   if (answer.status < 400) return answer.body;
   const error = (answer.body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-  throw new ToolError(error?.code ?? "internal_error", error?.message ?? `The API answered ${answer.status}.`, error?.details);
+  throw new ToolError(
+    error?.code ?? "internal_error",
+    error?.message ?? `The API answered ${answer.status}.`,
+    error?.details,
+  );
 }
 
 /** Tool-only limits (at most 100 rows per call, and so on), checked before the API is called. */
-export function checkToolInput(args: Record<string, unknown>, extra: Record<string, z.ZodType>, maxItems: Record<string, number>) {
+export function checkToolInput(
+  args: Record<string, unknown>,
+  extra: Record<string, z.ZodType>,
+  maxItems: Record<string, number>,
+) {
   for (const [name, schema] of Object.entries(extra)) {
     const parsed = schema.safeParse(args[name]);
     if (!parsed.success) {
@@ -77,7 +104,10 @@ export function checkToolInput(args: Record<string, unknown>, extra: Record<stri
   for (const [name, max] of Object.entries(maxItems)) {
     const v = args[name];
     if (Array.isArray(v) && v.length > max) {
-      throw new ToolError(name === "rows" ? "too_many_rows" : "validation_failed", `At most ${max} ${name} per tool call; got ${v.length}. Send them in several calls.`);
+      throw new ToolError(
+        name === "rows" ? "too_many_rows" : "validation_failed",
+        `At most ${max} ${name} per tool call; got ${v.length}. Send them in several calls.`,
+      );
     }
   }
 }
@@ -93,19 +123,23 @@ export function fitResult<T>(value: T): { value: T; truncated: boolean } {
   }
   // Still too long (a list with no paging, such as hundreds of bases): keep the first items.
   let cut = truncateStrings(value, 50) as T;
-  for (let keep = 256; keep >= 1 && JSON.stringify(cut).length > MAX_RESULT_CHARS; keep = Math.floor(keep / 2)) cut = truncateArrays(cut, keep) as T;
+  for (let keep = 256; keep >= 1 && JSON.stringify(cut).length > MAX_RESULT_CHARS; keep = Math.floor(keep / 2))
+    cut = truncateArrays(cut, keep) as T;
   return { value: cut, truncated: true };
 }
 
 function truncateArrays(v: unknown, keep: number): unknown {
   if (Array.isArray(v)) return v.slice(0, keep).map((x) => truncateArrays(x, keep));
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, truncateArrays(x, keep)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, truncateArrays(x, keep)]));
   return v;
 }
 
 function truncateStrings(v: unknown, cap: number): unknown {
-  if (typeof v === "string") return v.length <= cap ? v : `${v.slice(0, cap)}… [${(v.length - cap).toLocaleString("en-US")} more characters]`;
+  if (typeof v === "string")
+    return v.length <= cap ? v : `${v.slice(0, cap)}… [${(v.length - cap).toLocaleString("en-US")} more characters]`;
   if (Array.isArray(v)) return v.map((x) => truncateStrings(x, cap));
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, truncateStrings(x, cap)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, truncateStrings(x, cap)]));
   return v;
 }

@@ -12,13 +12,17 @@ import { createMcpServer } from "./server.ts";
 // worker can answer any request. The caller's API key (Authorization: Bearer or X-API-Key)
 // authenticates the request, and every tool calls the API's own handlers with that same key.
 
-type RouteHandler = ((req: Request, context?: { params?: Record<string, string> }) => Promise<Response>) & { endpoint?: Endpoint };
+type RouteHandler = ((req: Request, context?: { params?: Record<string, string> }) => Promise<Response>) & {
+  endpoint?: Endpoint;
+};
 
 /** The API handlers of route modules, by the endpoint each serves. */
 export function handlersOf(modules: Record<string, unknown>[]): Map<Endpoint, RouteHandler> {
   const map = new Map<Endpoint, RouteHandler>();
   for (const mod of modules) {
-    for (const h of Object.values(mod)) if (typeof h === "function" && (h as RouteHandler).endpoint) map.set((h as RouteHandler).endpoint!, h as RouteHandler);
+    for (const h of Object.values(mod))
+      if (typeof h === "function" && (h as RouteHandler).endpoint)
+        map.set((h as RouteHandler).endpoint!, h as RouteHandler);
   }
   return map;
 }
@@ -32,14 +36,22 @@ export function apiKeyOf(req: Request): string | undefined {
 export function inProcessInvoke(handlers: Map<Endpoint, RouteHandler>, origin: string, key: string): Invoke {
   return async (r) => {
     const handler = handlers.get(r.endpoint);
-    if (!handler) throw new ToolError("not_found", `${r.endpoint.method} ${r.endpoint.path} is not served to MCP tools.`);
+    if (!handler)
+      throw new ToolError("not_found", `${r.endpoint.method} ${r.endpoint.path} is not served to MCP tools.`);
     const url = new URL(r.path, origin);
     for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, v);
     const headers: Record<string, string> = { "x-api-key": key, accept: "application/json" };
     if (r.body !== undefined) headers["content-type"] = "application/json";
-    const res = await handler(new Request(url, { method: r.endpoint.method, headers, body: r.body === undefined ? undefined : JSON.stringify(r.body) }), {
-      params: r.params,
-    });
+    const res = await handler(
+      new Request(url, {
+        method: r.endpoint.method,
+        headers,
+        body: r.body === undefined ? undefined : JSON.stringify(r.body),
+      }),
+      {
+        params: r.params,
+      },
+    );
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
@@ -59,7 +71,12 @@ export async function handleMcp(rt: Runtime, req: Request, handlers: Map<Endpoin
   // The edge refuses a foreign Host before any route; the SDK checks again with the same policy,
   // and also refuses a browser's Origin that is not this site's, as the MCP specification asks.
   const lists = transportLists(hostPolicy(rt.config), req.headers.get("host") ?? undefined, rt.config.publicUrl);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, ...lists });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    enableDnsRebindingProtection: true,
+    ...lists,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req);

@@ -19,14 +19,22 @@ const isOptional = (schema: z.ZodType) => schema.safeParse(undefined).success;
 /** Which fields of a flat argument object go to the path, the query and the body. */
 export function placesOf(e: Endpoint): FieldPlace {
   const body = e.body instanceof z.ZodObject ? Object.keys(e.body.shape) : [];
-  return { params: new Set(Object.keys(e.params?.shape ?? {})), query: new Set(Object.keys(e.query?.shape ?? {})), body: new Set(body) };
+  return {
+    params: new Set(Object.keys(e.params?.shape ?? {})),
+    query: new Set(Object.keys(e.query?.shape ?? {})),
+    body: new Set(body),
+  };
 }
 
 /**
  * The properties and required names of the endpoints' inputs, merged. A field required by every
  * endpoint that has it stays required; `extra` adds or replaces fields (tool-only limits).
  */
-export function inputSchema(endpoints: readonly Endpoint[], extra: Record<string, z.ZodType> = {}, maxItems: Record<string, number> = {}): Json {
+export function inputSchema(
+  endpoints: readonly Endpoint[],
+  extra: Record<string, z.ZodType> = {},
+  maxItems: Record<string, number> = {},
+): Json {
   const properties: Record<string, Json> = {};
   // Definitions a recursive body schema (a filter tree) refers to: they live at the tool schema's root.
   const defs: Record<string, Json> = {};
@@ -60,9 +68,15 @@ export function inputSchema(endpoints: readonly Endpoint[], extra: Record<string
     seen.set(name, 1);
     requiredBy.set(name, isOptional(s) ? 0 : 1);
   }
-  for (const [name, max] of Object.entries(maxItems)) if (properties[name]) properties[name] = { ...properties[name], maxItems: max };
+  for (const [name, max] of Object.entries(maxItems))
+    if (properties[name]) properties[name] = { ...properties[name], maxItems: max };
   const required = [...seen].filter(([name, n]) => requiredBy.get(name) === n).map(([name]) => name);
-  return { type: "object", properties, ...(required.length ? { required } : {}), ...(Object.keys(defs).length ? { $defs: defs } : {}) };
+  return {
+    type: "object",
+    properties,
+    ...(required.length ? { required } : {}),
+    ...(Object.keys(defs).length ? { $defs: defs } : {}),
+  };
 }
 
 /** MCP wants an object schema at the root; a union of objects (Get Row) is still one. */

@@ -50,8 +50,13 @@ export async function callTool(name: string, args: Record<string, unknown>, invo
     checkToolInput(args, tool.extra ?? {}, tool.maxItems ?? {});
     const result = await (tool.run ? tool.run(args, invoke) : callEndpoint(invoke, tool.endpoints[0], args));
     const { value, truncated } = fitResult(result);
-    const note = truncated ? " (cut to fit: long values end with a note, long lists keep their first items; read one cell with get_row and cell for all of it)" : "";
-    return { content: [{ type: "text", text: tool.summary(value, args) + note }], structuredContent: value as Record<string, unknown> };
+    const note = truncated
+      ? " (cut to fit: long values end with a note, long lists keep their first items; read one cell with get_row and cell for all of it)"
+      : "";
+    return {
+      content: [{ type: "text", text: tool.summary(value, args) + note }],
+      structuredContent: value as Record<string, unknown>,
+    };
   } catch (e) {
     const err = e instanceof ToolError ? e : toolErrorOf(e);
     return { isError: true, content: [{ type: "text", text: JSON.stringify(err.toJSON()) }] };
@@ -67,7 +72,9 @@ function toolErrorOf(e: unknown): ToolError {
 export function createMcpServer(invoke: Invoke): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, invoke));
+  server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, invoke),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const list = await callEndpoint(invoke, bases.listBases, {});
     return {
@@ -81,7 +88,12 @@ export function createMcpServer(invoke: Invoke): Server {
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
-      { uriTemplate: "cellwright://bases/{baseId}/structure", name: "Base structure", description: "A base's sheet, columns and primary column.", mimeType: "application/json" },
+      {
+        uriTemplate: "cellwright://bases/{baseId}/structure",
+        name: "Base structure",
+        description: "A base's sheet, columns and primary column.",
+        mimeType: "application/json",
+      },
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {

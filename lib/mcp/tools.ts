@@ -42,18 +42,41 @@ const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const MAX_TOOL_ROWS = 100;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-const cell = z.string().min(1).max(100).optional().describe("A column name: return only this cell, in detail (value, status, confidence, sources with excerpts, details).");
-const pageLimit = z.number().int().min(1).max(MAX_TOOL_ROWS).optional().describe(`Rows per page, 1 to ${MAX_TOOL_ROWS}; default 50. Pass nextCursor as cursor for the next page.`);
-const action = z.enum(["create", "modify", "delete"]).describe("create a column, modify one (columnId), or delete one (columnId).");
+const cell = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe(
+    "A column name: return only this cell, in detail (value, status, confidence, sources with excerpts, details).",
+  );
+const pageLimit = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_TOOL_ROWS)
+  .optional()
+  .describe(`Rows per page, 1 to ${MAX_TOOL_ROWS}; default 50. Pass nextCursor as cursor for the next page.`);
+const action = z
+  .enum(["create", "modify", "delete"])
+  .describe("create a column, modify one (columnId), or delete one (columnId).");
 
 export const TOOLS: readonly McpTool[] = [
-  { name: "list_bases", title: "List bases", endpoints: [bases.listBases], annotations: READ, summary: (r) => `${plural(r.bases.length, "base")}: ${r.bases.map((b: any) => `${b.name} (${b.baseId})`).join(", ")}` },
+  {
+    name: "list_bases",
+    title: "List bases",
+    endpoints: [bases.listBases],
+    annotations: READ,
+    summary: (r) =>
+      `${plural(r.bases.length, "base")}: ${r.bases.map((b: any) => `${b.name} (${b.baseId})`).join(", ")}`,
+  },
   {
     name: "get_base_structure",
     title: "Get a base's structure",
     endpoints: [bases.getBaseStructure],
     annotations: READ,
-    summary: (r) => `${r.sheet.name}: ${plural(r.sheetColumns.length, "column")} (${r.sheetColumns.map((c: any) => `${c.name}: ${c.type}${c.isAiEnabled ? ", AI" : ""}`).join("; ")})`,
+    summary: (r) =>
+      `${r.sheet.name}: ${plural(r.sheetColumns.length, "column")} (${r.sheetColumns.map((c: any) => `${c.name}: ${c.type}${c.isAiEnabled ? ", AI" : ""}`).join("; ")})`,
   },
   {
     name: "query_rows",
@@ -68,11 +91,13 @@ export const TOOLS: readonly McpTool[] = [
       let limit = args.limit ?? 50;
       for (;;) {
         const page = await callEndpoint(invoke, rows.queryRows, { ...args, limit });
-        if (limit === 1 || JSON.stringify(page).length <= MAX_RESULT_CHARS) return { ...page, nextCursor: page.nextCursor ?? null };
+        if (limit === 1 || JSON.stringify(page).length <= MAX_RESULT_CHARS)
+          return { ...page, nextCursor: page.nextCursor ?? null };
         limit = Math.max(1, Math.floor(limit / 2));
       }
     },
-    summary: (r) => `${plural(r.rows.length, "row")}${r.nextCursor ? `; more with cursor ${r.nextCursor}` : "; no more rows"}.`,
+    summary: (r) =>
+      `${plural(r.rows.length, "row")}${r.nextCursor ? `; more with cursor ${r.nextCursor}` : "; no more rows"}.`,
   },
   {
     name: "get_row",
@@ -81,13 +106,22 @@ export const TOOLS: readonly McpTool[] = [
     annotations: READ,
     extra: { cell },
     run: async (args, invoke) => {
-      const row = await callEndpoint(invoke, rows.getRow, args.cell ? { ...args, expand: true } : args, new Set(["cell"]));
+      const row = await callEndpoint(
+        invoke,
+        rows.getRow,
+        args.cell ? { ...args, expand: true } : args,
+        new Set(["cell"]),
+      );
       if (!args.cell) return row;
       // Own properties only: "__proto__" or "constructor" is a column only when the base has one so named.
-      if (!Object.hasOwn(row.cells, args.cell)) throw new ToolError("unknown_column", `No column "${args.cell}" in this base.`);
+      if (!Object.hasOwn(row.cells, args.cell))
+        throw new ToolError("unknown_column", `No column "${args.cell}" in this base.`);
       return { id: row.id, processing: row.processing, cells: { [args.cell]: row.cells[args.cell] } };
     },
-    summary: (r, args) => (args.cell ? `${args.cell} of ${r.id}: ${JSON.stringify(r.cells[args.cell].value).slice(0, 200)} (${r.cells[args.cell].status ?? "no AI"})` : `Row ${r.id}.`),
+    summary: (r, args) =>
+      args.cell
+        ? `${args.cell} of ${r.id}: ${JSON.stringify(r.cells[args.cell].value).slice(0, 200)} (${r.cells[args.cell].status ?? "no AI"})`
+        : `Row ${r.id}.`,
   },
   {
     name: "add_rows",
@@ -123,16 +157,22 @@ export const TOOLS: readonly McpTool[] = [
   {
     name: "manage_column",
     title: "Create, modify or delete a column",
-    description: "The schema tool: create a column, modify any of its fields (columnId), or delete it (columnId; force for the primary column or one others use as input).",
+    description:
+      "The schema tool: create a column, modify any of its fields (columnId), or delete it (columnId; force for the primary column or one others use as input).",
     endpoints: [columns.createColumn, columns.updateColumn, columns.deleteColumn],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     extra: { action },
     output: z.union([columns.createColumn.response, columns.deleteColumn.response]),
     run: (args, invoke) => {
-      const endpoint = { create: columns.createColumn, modify: columns.updateColumn, delete: columns.deleteColumn }[args.action as "create"];
+      const endpoint = { create: columns.createColumn, modify: columns.updateColumn, delete: columns.deleteColumn }[
+        args.action as "create"
+      ];
       return callEndpoint(invoke, endpoint, args, new Set(["action"]));
     },
-    summary: (r, args) => (args.action === "delete" ? `Deleted column ${r.id}.` : `${args.action === "create" ? "Created" : "Modified"} column ${r.name} (${r.id}).`),
+    summary: (r, args) =>
+      args.action === "delete"
+        ? `Deleted column ${r.id}.`
+        : `${args.action === "create" ? "Created" : "Modified"} column ${r.name} (${r.id}).`,
   },
   {
     name: "estimate_run",
@@ -151,12 +191,14 @@ export const TOOLS: readonly McpTool[] = [
   {
     name: "review_cells",
     title: "Review AI cells",
-    description: "Accepts (verifies), edits (stores a corrected value, verified) or re-runs AI cells; verified cells are never regenerated and teach the column as examples.",
+    description:
+      "Accepts (verifies), edits (stores a corrected value, verified) or re-runs AI cells; verified cells are never regenerated and teach the column as examples.",
     endpoints: [review.reviewCells],
     // edit overwrites a cell's value; rerun asks the model (and the web) again and charges again.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     maxItems: { cells: 100 },
-    summary: (r) => `${plural(r.cells?.length ?? 0, "cell")} reviewed${r.errors?.length ? `; ${plural(r.errors.length, "error")}` : ""}.`,
+    summary: (r) =>
+      `${plural(r.cells?.length ?? 0, "cell")} reviewed${r.errors?.length ? `; ${plural(r.errors.length, "error")}` : ""}.`,
   },
   {
     name: "column_quality",
@@ -169,31 +211,36 @@ export const TOOLS: readonly McpTool[] = [
   {
     name: "evaluate_column",
     title: "Evaluate a column on its verified rows",
-    description: "Regenerates an AI column blind on its verified rows, optionally with other instructions, model or tools, and measures accuracy; charged per row, never changes cells. Poll get_evaluation.",
+    description:
+      "Regenerates an AI column blind on its verified rows, optionally with other instructions, model or tools, and measures accuracy; charged per row, never changes cells. Poll get_evaluation.",
     endpoints: [quality.evaluateColumn],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    summary: (r) => `Evaluation ${r.id} started on ${plural(r.rows, "row")} (about ${r.estimatedCredits} credits); poll get_evaluation.`,
+    summary: (r) =>
+      `Evaluation ${r.id} started on ${plural(r.rows, "row")} (about ${r.estimatedCredits} credits); poll get_evaluation.`,
   },
   {
     name: "get_evaluation",
     title: "Get an evaluation",
     endpoints: [quality.getEvaluation],
     annotations: READ,
-    summary: (r) => `Evaluation ${r.id}: ${r.status}; accuracy ${r.accuracy ?? "n/a"} (the column's own: ${r.previousAccuracy ?? "n/a"}) on ${r.counts.correct + r.counts.incorrect} of ${r.counts.rows} rows.`,
+    summary: (r) =>
+      `Evaluation ${r.id}: ${r.status}; accuracy ${r.accuracy ?? "n/a"} (the column's own: ${r.previousAccuracy ?? "n/a"}) on ${r.counts.correct + r.counts.incorrect} of ${r.counts.rows} rows.`,
   },
   {
     name: "get_run",
     title: "Get a run",
     endpoints: [runs.getRun],
     annotations: READ,
-    summary: (r) => `Run ${r.id}: ${r.status}; ${r.counts.done} done, ${r.counts.error} failed, ${r.counts.pending + r.counts.running} to go; ${r.creditsSpent} credits spent.`,
+    summary: (r) =>
+      `Run ${r.id}: ${r.status}; ${r.counts.done} done, ${r.counts.error} failed, ${r.counts.pending + r.counts.running} to go; ${r.creditsSpent} credits spent.`,
   },
   {
     name: "cancel_run",
     title: "Cancel a run",
     endpoints: [runs.cancelRun],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    summary: (r) => `Run ${r.id}: ${r.status}; ${r.counts.cancelled} cell(s) cancelled, nothing more is charged for them.`,
+    summary: (r) =>
+      `Run ${r.id}: ${r.status}; ${r.counts.cancelled} cell(s) cancelled, nothing more is charged for them.`,
   },
   {
     name: "configure_base",
@@ -202,7 +249,13 @@ export const TOOLS: readonly McpTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     summary: (r) => {
       const last = [...r.messages].reverse().find((m: any) => m.role === "assistant");
-      const text = typeof last?.content === "string" ? last.content : (last?.content ?? []).filter((p: any) => p.type === "text").map((p: any) => p.text).join(" ");
+      const text =
+        typeof last?.content === "string"
+          ? last.content
+          : (last?.content ?? [])
+              .filter((p: any) => p.type === "text")
+              .map((p: any) => p.text)
+              .join(" ");
       return `Base ${r.baseId}: ${text || "done"}`.slice(0, 1_000);
     },
   },

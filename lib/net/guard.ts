@@ -82,7 +82,11 @@ export async function vetUrl(raw: string | URL, opts: GuardOptions = {}): Promis
     const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
     for (const a of addresses) {
       const reason = blockedReason(a.address);
-      if (reason && !isAllowedTarget(a.address, port, opts.allowedTargets ?? []) && !listed.some((entry) => matchesAddress(a.address, entry))) {
+      if (
+        reason &&
+        !isAllowedTarget(a.address, port, opts.allowedTargets ?? []) &&
+        !listed.some((entry) => matchesAddress(a.address, entry))
+      ) {
         throw appError("blocked_url", `The URL points to a non-public address (${reason}).`, {
           url: url.href,
         });

@@ -19,7 +19,9 @@ export interface ReadBody {
 
 export async function readBody(res: IncomingMessage, limits: BodyLimits): Promise<ReadBody> {
   const declared = Number(res.headers["content-length"]);
-  const encoding = String(res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  const encoding = String(res.headers["content-encoding"] ?? "identity")
+    .trim()
+    .toLowerCase();
   if (!limits.truncate && encoding === "identity" && declared > limits.maxBytes) {
     res.destroy();
     throw tooLarge(limits.maxBytes);

@@ -6,7 +6,13 @@ import type { AppEvent, EventBus } from "../events.ts";
 // when that is no longer in memory (too old, evicted, or another server process) it is told to
 // reset and refetch instead of silently missing changes.
 
-export type LiveEventType = "cell.updated" | "rows.changed" | "structure.changed" | "row.sheet.processed" | "run.updated" | "import.updated";
+export type LiveEventType =
+  | "cell.updated"
+  | "rows.changed"
+  | "structure.changed"
+  | "row.sheet.processed"
+  | "run.updated"
+  | "import.updated";
 
 /** run.updated goes out at most this often per run (4 a second); the last update is never dropped. */
 export const RUN_UPDATE_INTERVAL_MS = 250;
@@ -36,7 +42,14 @@ export type Subscription =
   | { kind: "replay"; events: LiveEvent[]; headId: string; unsubscribe: () => void }
   | { kind: "reset"; headId: string; unsubscribe: () => void };
 
-const FORWARDED = new Set<string>(["cell.updated", "rows.changed", "structure.changed", "row.sheet.processed", "run.updated", "import.updated"]);
+const FORWARDED = new Set<string>([
+  "cell.updated",
+  "rows.changed",
+  "structure.changed",
+  "row.sheet.processed",
+  "run.updated",
+  "import.updated",
+]);
 
 export class RealtimeHub {
   readonly epoch = randomBytes(4).toString("hex");
@@ -138,13 +151,16 @@ export class RealtimeHub {
       return false;
     }
     t.event = event;
-    t.timer ??= setTimeout(() => {
-      t.timer = undefined;
-      t.at = Date.now();
-      const pending = t.event;
-      t.event = undefined;
-      if (pending) this.publishNow(pending);
-    }, RUN_UPDATE_INTERVAL_MS - (now - t.at));
+    t.timer ??= setTimeout(
+      () => {
+        t.timer = undefined;
+        t.at = Date.now();
+        const pending = t.event;
+        t.event = undefined;
+        if (pending) this.publishNow(pending);
+      },
+      RUN_UPDATE_INTERVAL_MS - (now - t.at),
+    );
     t.timer.unref?.();
     return true;
   }
@@ -207,7 +223,12 @@ export class RealtimeHub {
       case "run.updated":
         return { runId: event.runId };
       case "import.updated":
-        return { importId: event.importId, status: event.status, linesDone: event.linesDone, linesTotal: event.linesTotal };
+        return {
+          importId: event.importId,
+          status: event.status,
+          linesDone: event.linesDone,
+          linesTotal: event.linesTotal,
+        };
       case "rows.changed": {
         const many = event.rowIds.length > this.maxRowIds;
         return { kind: event.kind, rowIds: many ? null : event.rowIds, count: event.rowIds.length };

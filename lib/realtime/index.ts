@@ -9,7 +9,8 @@ export { openEventStream, formatEvent, SSE_HEADERS } from "./sse.ts";
 // One hub per runtime, shared by every route bundle (Next.js bundles routes separately, so the
 // map lives on globalThis like the runtime itself).
 const KEY = Symbol.for("cellwright.realtime");
-const hubs: WeakMap<Runtime, RealtimeHub> = ((globalThis as Record<symbol, WeakMap<Runtime, RealtimeHub>>)[KEY] ??= new WeakMap());
+const hubs: WeakMap<Runtime, RealtimeHub> = ((globalThis as Record<symbol, WeakMap<Runtime, RealtimeHub>>)[KEY] ??=
+  new WeakMap());
 
 export function hubFor(rt: Runtime): RealtimeHub {
   let hub = hubs.get(rt);
@@ -23,7 +24,9 @@ export function hubFor(rt: Runtime): RealtimeHub {
 }
 
 const SLOTS = Symbol.for("cellwright.streamSlots");
-const openStreams: WeakMap<Runtime, Map<string, number>> = ((globalThis as Record<symbol, WeakMap<Runtime, Map<string, number>>>)[SLOTS] ??= new WeakMap());
+const openStreams: WeakMap<Runtime, Map<string, number>> = ((
+  globalThis as Record<symbol, WeakMap<Runtime, Map<string, number>>>
+)[SLOTS] ??= new WeakMap());
 
 /**
  * Takes one of a key's event-stream slots in this process (at most QUOTAS.eventStreamsPerKey
@@ -33,7 +36,11 @@ export function claimStreamSlot(rt: Runtime, keyId: string): () => void {
   let counts = openStreams.get(rt);
   if (!counts) openStreams.set(rt, (counts = new Map()));
   const open = counts.get(keyId) ?? 0;
-  assertBelow(open, QUOTAS.eventStreamsPerKey, `An API key has at most ${QUOTAS.eventStreamsPerKey} event streams open at once`);
+  assertBelow(
+    open,
+    QUOTAS.eventStreamsPerKey,
+    `An API key has at most ${QUOTAS.eventStreamsPerKey} event streams open at once`,
+  );
   counts.set(keyId, open + 1);
   let released = false;
   return () => {

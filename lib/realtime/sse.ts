@@ -92,11 +92,23 @@ export function openEventStream(hub: RealtimeHub, opts: EventStreamOptions): Rea
 
       send(`retry: ${opts.retryMs ?? 3_000}\n\n`);
       if (sub.kind === "reset") {
-        send(formatEvent("reset", { type: "reset", reason: "The missed events are no longer available; refetch." }, sub.headId));
+        send(
+          formatEvent(
+            "reset",
+            { type: "reset", reason: "The missed events are no longer available; refetch." },
+            sub.headId,
+          ),
+        );
       } else {
         for (const e of sub.events) send(frame(e));
       }
-      send(formatEvent("ready", { type: "ready", baseId: opts.baseId }, sub.kind === "replay" && sub.events.length > 0 ? sub.events[sub.events.length - 1].id : sub.headId));
+      send(
+        formatEvent(
+          "ready",
+          { type: "ready", baseId: opts.baseId },
+          sub.kind === "replay" && sub.events.length > 0 ? sub.events[sub.events.length - 1].id : sub.headId,
+        ),
+      );
       if (opts.signal?.aborted) close();
     },
     cancel() {

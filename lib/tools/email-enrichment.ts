@@ -13,13 +13,13 @@ import type { CellTool, MxRecord, ToolContext, ToolDocument, ToolResult } from "
 // says which of the three happened, and a guess is never called verified.
 
 const inputSchema = z.object({
-  name: z.string().trim().min(1).max(200).describe("The person's full name, e.g. \"Ada Lovelace\"."),
+  name: z.string().trim().min(1).max(200).describe('The person\'s full name, e.g. "Ada Lovelace".'),
   domain: z
     .string()
     .trim()
     .min(1)
     .max(500)
-    .describe("The company's domain or website, e.g. \"acme.com\" or \"https://www.acme.com\"."),
+    .describe('The company\'s domain or website, e.g. "acme.com" or "https://www.acme.com".'),
   firstName: z.string().trim().max(100).optional().describe("Given name, when known separately."),
   lastName: z.string().trim().max(100).optional().describe("Family name, when known separately."),
 });

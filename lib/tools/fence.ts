@@ -7,7 +7,10 @@ import { pooledRandomBytes } from "../ids.ts";
 export function fenceUntrusted(label: string, text: string): string {
   let nonce = pooledRandomBytes(8).toString("hex");
   while (text.includes(nonce)) nonce = pooledRandomBytes(8).toString("hex");
-  const safeLabel = label.replace(/[\r\n<>"]+/g, " ").slice(0, 200).trim();
+  const safeLabel = label
+    .replace(/[\r\n<>"]+/g, " ")
+    .slice(0, 200)
+    .trim();
   const begin = `<<<UNTRUSTED_DATA ${nonce} source="${safeLabel}">>>`;
   const end = `<<<END_UNTRUSTED_DATA ${nonce}>>>`;
   return [

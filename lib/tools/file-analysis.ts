@@ -83,7 +83,14 @@ async function execute(input: FileAnalysisInput, ctx: ToolContext): Promise<Tool
 
   const detected = detectKind(file.bytes, file.contentType, file.name);
   if (detected.kind === "image") {
-    return imageResult(file.bytes, detected.mediaType, file.name, file.sourceUrl, `Image file "${file.name}"`, retrievedAt);
+    return imageResult(
+      file.bytes,
+      detected.mediaType,
+      file.name,
+      file.sourceUrl,
+      `Image file "${file.name}"`,
+      retrievedAt,
+    );
   }
 
   const content = await extractPassages(

@@ -35,7 +35,9 @@ export async function callProvider(call: ProviderCall): Promise<ProviderResponse
     } catch (e) {
       if (call.signal?.aborted) throw call.signal.reason;
       const code = (e as { cause?: { code?: unknown } }).cause?.code;
-      lastProblem = attemptSignal.aborted ? "timed out" : `network error${typeof code === "string" ? ` (${code})` : ""}`;
+      lastProblem = attemptSignal.aborted
+        ? "timed out"
+        : `network error${typeof code === "string" ? ` (${code})` : ""}`;
       if (attempt < retry.attempts) await sleep(backoff(attempt, retry), call.signal);
       continue;
     }

@@ -40,7 +40,14 @@ async function execute(input: ScrapeUrlInput, ctx: ToolContext): Promise<ToolRes
     throw appError("file_too_large", `The file at this URL is larger than ${limits.maxBytes} bytes.`);
   }
   if (detected.kind === "image") {
-    return imageResult(res.body, detected.mediaType, res.finalUrl, res.finalUrl, `Image retrieved from ${res.finalUrl}`, retrievedAt);
+    return imageResult(
+      res.body,
+      detected.mediaType,
+      res.finalUrl,
+      res.finalUrl,
+      `Image retrieved from ${res.finalUrl}`,
+      retrievedAt,
+    );
   }
 
   const content = await extractPassages(

@@ -67,7 +67,10 @@ async function execute(input: WebSearchInput, ctx: ToolContext): Promise<ToolRes
   }));
   const listing = hits.length
     ? hits
-        .map((h, i) => `${i + 1}. ${h.title}\n   URL: ${h.url}${h.publishedAt ? `\n   Published: ${h.publishedAt}` : ""}\n   ${h.snippet}`)
+        .map(
+          (h, i) =>
+            `${i + 1}. ${h.title}\n   URL: ${h.url}${h.publishedAt ? `\n   Published: ${h.publishedAt}` : ""}\n   ${h.snippet}`,
+        )
         .join("\n\n")
     : "No results.";
   return { documents, output: fenceUntrusted(`web search results for: ${input.query}`, listing) };

@@ -29,16 +29,32 @@ export const failingReason = (ms: number) => `Every delivery failed for ${format
 /** What became of the message; "stale" when another relay had taken it over meanwhile. */
 export type MessageOutcome = "succeeded" | "retry" | "failed" | "stale";
 
-export async function recordAttempt(prisma: Prisma, msg: ClaimedMessage, result: AttemptResult, policy: OutcomePolicy): Promise<MessageOutcome> {
+export async function recordAttempt(
+  prisma: Prisma,
+  msg: ClaimedMessage,
+  result: AttemptResult,
+  policy: OutcomePolicy,
+): Promise<MessageOutcome> {
   return prisma.$transaction(async (tx) => {
     // Endpoint first, then message: the order in which deleting an endpoint (cascading to its
     // messages) takes its locks, so the two cannot deadlock. Gone with its endpoint: nothing to log.
-    const endpoint = await tx.$queryRawUnsafe<unknown[]>(`SELECT id FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`, msg.endpointId);
+    const endpoint = await tx.$queryRawUnsafe<unknown[]>(
+      `SELECT id FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`,
+      msg.endpointId,
+    );
     if (endpoint.length === 0) return "stale";
     const now = new Date();
     const attempts = msg.attempts + 1;
     const gone = result.statusCode === 410;
-    const delay = result.success || gone || msg.manual ? null : nextRetryDelayMs({ schedule: policy.scheduleMs, attemptsMade: attempts, retryAfterMs: result.retryAfterMs, random: policy.random });
+    const delay =
+      result.success || gone || msg.manual
+        ? null
+        : nextRetryDelayMs({
+            schedule: policy.scheduleMs,
+            attemptsMade: attempts,
+            retryAfterMs: result.retryAfterMs,
+            random: policy.random,
+          });
     const outcome: MessageOutcome = result.success ? "succeeded" : delay === null ? "failed" : "retry";
 
     // The lease we claimed under fences the update: if it ran out and another relay took the
@@ -68,13 +84,26 @@ export async function recordAttempt(prisma: Prisma, msg: ClaimedMessage, result:
     });
 
     if (result.success) {
-      await tx.webhookEndpoint.updateMany({ where: { id: msg.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
-    } else if (gone) {
-      await tx.webhookEndpoint.updateMany({ where: { id: msg.endpointId, enabled: true }, data: { enabled: false, disabledReason: GONE_REASON, updatedAt: now } });
-    } else {
-      await tx.webhookEndpoint.updateMany({ where: { id: msg.endpointId, failingSince: null }, data: { failingSince: now } });
       await tx.webhookEndpoint.updateMany({
-        where: { id: msg.endpointId, enabled: true, failingSince: { lte: new Date(now.getTime() - policy.failureDisableMs) } },
+        where: { id: msg.endpointId, failingSince: { not: null } },
+        data: { failingSince: null },
+      });
+    } else if (gone) {
+      await tx.webhookEndpoint.updateMany({
+        where: { id: msg.endpointId, enabled: true },
+        data: { enabled: false, disabledReason: GONE_REASON, updatedAt: now },
+      });
+    } else {
+      await tx.webhookEndpoint.updateMany({
+        where: { id: msg.endpointId, failingSince: null },
+        data: { failingSince: now },
+      });
+      await tx.webhookEndpoint.updateMany({
+        where: {
+          id: msg.endpointId,
+          enabled: true,
+          failingSince: { lte: new Date(now.getTime() - policy.failureDisableMs) },
+        },
         data: { enabled: false, disabledReason: failingReason(policy.failureDisableMs), updatedAt: now },
       });
     }

@@ -36,7 +36,12 @@ type Raw = {
  * `perEndpoint` in flight for one endpoint, counting those other processes hold: the bound is
  * per endpoint, not per relay.
  */
-export async function claimMessages(tx: Tx, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedMessage[]> {
+export async function claimMessages(
+  tx: Tx,
+  limit: number,
+  perEndpoint: number,
+  leaseMs: number,
+): Promise<ClaimedMessage[]> {
   if (limit <= 0) return [];
   const rows = await tx.$queryRawUnsafe<Raw[]>(
     `WITH picked AS (
@@ -88,5 +93,7 @@ export async function releaseMessage(tx: Tx, m: Pick<ClaimedMessage, "id" | "lea
  * back at once instead of waiting for them to run out.
  */
 export async function releaseAllLeases(tx: Tx): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE webhook_messages SET lease_until = NULL WHERE status = 'pending' AND lease_until IS NOT NULL`);
+  await tx.$executeRawUnsafe(
+    `UPDATE webhook_messages SET lease_until = NULL WHERE status = 'pending' AND lease_until IS NOT NULL`,
+  );
 }

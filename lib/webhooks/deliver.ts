@@ -56,7 +56,8 @@ export async function deliver(msg: ClaimedMessage, opts: DeliverOptions): Promis
 }
 
 function describeStatus(status: number, location: string | undefined, body: Buffer): string {
-  if (status >= 300 && status < 400) return `HTTP ${status}: redirects are not followed${location ? ` (to ${location.slice(0, SNIPPET)})` : ""}.`;
+  if (status >= 300 && status < 400)
+    return `HTTP ${status}: redirects are not followed${location ? ` (to ${location.slice(0, SNIPPET)})` : ""}.`;
   const text = body.subarray(0, SNIPPET).toString("utf8").replace(/\s+/g, " ").trim();
   return `HTTP ${status}${text ? `: ${text}` : ""}`;
 }

@@ -17,12 +17,14 @@ export interface DeliveriesQuery {
   status?: DeliveryStatus;
 }
 
-const encodeCursor = (m: Pick<WebhookMessage, "createdAt" | "id">) => Buffer.from(`${m.createdAt.toISOString()}|${m.id}`).toString("base64url");
+const encodeCursor = (m: Pick<WebhookMessage, "createdAt" | "id">) =>
+  Buffer.from(`${m.createdAt.toISOString()}|${m.id}`).toString("base64url");
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const m = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|(msg_\w+)$/.exec(Buffer.from(cursor, "base64url").toString());
   const createdAt = new Date(m?.[1] ?? Number.NaN);
-  if (!m || Number.isNaN(createdAt.getTime())) throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
+  if (!m || Number.isNaN(createdAt.getTime()))
+    throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
   return { createdAt, id: m[2] };
 }
 
@@ -57,7 +59,9 @@ export async function listDeliveries(tx: Tx, workspaceId: string, endpointId: st
     where: {
       endpointId,
       ...(q.status ? { status: q.status } : {}),
-      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
@@ -87,9 +91,15 @@ export async function redeliver(w: Work, workspaceId: string, endpointId: string
   const now = new Date();
   const updated = await w.tx.webhookMessage.update({
     where: { id: m.id },
-    data: m.status === "pending" ? { nextAttemptAt: now, updatedAt: now } : { status: "pending", manual: true, nextAttemptAt: now, leaseUntil: null, updatedAt: now },
+    data:
+      m.status === "pending"
+        ? { nextAttemptAt: now, updatedAt: now }
+        : { status: "pending", manual: true, nextAttemptAt: now, leaseUntil: null, updatedAt: now },
   });
   w.emit({ type: "webhooks.queued" });
-  const attempts = await w.tx.webhookAttempt.findMany({ where: { messageId: m.id }, orderBy: [{ attemptedAt: "asc" }, { id: "asc" }] });
+  const attempts = await w.tx.webhookAttempt.findMany({
+    where: { messageId: m.id },
+    orderBy: [{ attemptedAt: "asc" }, { id: "asc" }],
+  });
   return toDeliveryView(updated, attempts);
 }

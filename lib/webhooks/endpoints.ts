@@ -22,8 +22,19 @@ const eventsSchema = z
   .max(20)
   .transform((events) => [...new Set(events)])
   .describe(`The events to receive, at least one: ${WEBHOOK_EVENTS.join(", ")}.`);
-const urlSchema = z.string().trim().min(1).max(2_048).describe("The receiver's http(s) URL; it must resolve to public addresses.");
-const baseIdSchema = z.string().trim().min(1).max(100).nullable().describe("Only events of this base; null for every base of the workspace.");
+const urlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2_048)
+  .describe("The receiver's http(s) URL; it must resolve to public addresses.");
+const baseIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .nullable()
+  .describe("Only events of this base; null for every base of the workspace.");
 const descriptionSchema = z.string().trim().max(500).nullable().describe("A note for people, at most 500 characters.");
 const expandSchema = z.boolean().describe("true to include cell metadata (sources, confidence, details) in payloads.");
 const enabledSchema = z.boolean().describe("false pauses deliveries; true again forgets why it was disabled.");
@@ -119,12 +130,21 @@ export async function loadEndpoint(tx: Tx, workspaceId: string, id: string): Pro
 }
 
 /** Registers an endpoint. The secret is in this answer and in rotate-secret's, nowhere else. */
-export async function createEndpoint(rt: EndpointDeps, workspaceId: string, input: CreateEndpointInput, opts: EndpointOptions = {}) {
+export async function createEndpoint(
+  rt: EndpointDeps,
+  workspaceId: string,
+  input: CreateEndpointInput,
+  opts: EndpointOptions = {},
+) {
   const prisma = rt.db.prisma;
   const url = await vetEndpointUrl(input.url, webhookGuard(rt.config, opts.lookup));
   if (input.baseId) await loadBase(prisma, workspaceId, input.baseId);
   const count = await prisma.webhookEndpoint.count({ where: { workspaceId } });
-  assertBelow(count, QUOTAS.webhooksPerWorkspace, `A workspace has at most ${QUOTAS.webhooksPerWorkspace} webhook endpoints`);
+  assertBelow(
+    count,
+    QUOTAS.webhooksPerWorkspace,
+    `A workspace has at most ${QUOTAS.webhooksPerWorkspace} webhook endpoints`,
+  );
   const secret = generateSecret();
   const row = await prisma.webhookEndpoint.create({
     data: {
@@ -143,7 +163,10 @@ export async function createEndpoint(rt: EndpointDeps, workspaceId: string, inpu
 }
 
 export async function listEndpoints(tx: Tx, workspaceId: string): Promise<EndpointView[]> {
-  const rows = await tx.webhookEndpoint.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const rows = await tx.webhookEndpoint.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   return rows.map((r) => toEndpointView(r));
 }
 
@@ -151,10 +174,17 @@ export async function getEndpoint(tx: Tx, workspaceId: string, id: string): Prom
   return toEndpointView(await loadEndpoint(tx, workspaceId, id));
 }
 
-export async function updateEndpoint(rt: EndpointDeps, workspaceId: string, id: string, input: UpdateEndpointInput, opts: EndpointOptions = {}) {
+export async function updateEndpoint(
+  rt: EndpointDeps,
+  workspaceId: string,
+  id: string,
+  input: UpdateEndpointInput,
+  opts: EndpointOptions = {},
+) {
   await loadEndpoint(rt.db.prisma, workspaceId, id);
   // The URL is vetted (a DNS lookup) before the transaction, so no lock is held across the network.
-  const url = input.url === undefined ? undefined : await vetEndpointUrl(input.url, webhookGuard(rt.config, opts.lookup));
+  const url =
+    input.url === undefined ? undefined : await vetEndpointUrl(input.url, webhookGuard(rt.config, opts.lookup));
   return rt.db.prisma.$transaction(async (tx) => {
     if (input.baseId) await loadBase(tx, workspaceId, input.baseId);
     // Scoped to the workspace in the write itself: an endpoint deleted meanwhile is not found.
@@ -187,7 +217,12 @@ export async function deleteEndpoint(tx: Tx, workspaceId: string, id: string) {
  * header), so receivers can switch over without dropping a delivery. A rotation during a grace
  * period ends the older grace: only the secret being replaced stays live.
  */
-export async function rotateSecret(prisma: Prisma, workspaceId: string, id: string, gracePeriodSeconds = DEFAULT_GRACE_SECONDS) {
+export async function rotateSecret(
+  prisma: Prisma,
+  workspaceId: string,
+  id: string,
+  gracePeriodSeconds = DEFAULT_GRACE_SECONDS,
+) {
   return prisma.$transaction(async (tx) => {
     // Locked while read: a concurrent rotation waits, so the secret it replaces is this one's.
     const [current] = await tx.$queryRawUnsafe<{ secret: string }[]>(

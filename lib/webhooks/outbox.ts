@@ -17,7 +17,12 @@ const CHUNK = 1_000;
 /** The endpoints of this base that want the event: enabled, subscribed, and for every base or this one. */
 async function subscribers(tx: Tx, ctx: Pick<BaseRef, "workspaceId" | "baseId">, event: WebhookEvent = EVENT) {
   return tx.webhookEndpoint.findMany({
-    where: { workspaceId: ctx.workspaceId, enabled: true, events: { has: event }, OR: [{ baseId: null }, { baseId: ctx.baseId }] },
+    where: {
+      workspaceId: ctx.workspaceId,
+      enabled: true,
+      events: { has: event },
+      OR: [{ baseId: null }, { baseId: ctx.baseId }],
+    },
     select: { id: true, expand: true },
   });
 }
@@ -25,7 +30,16 @@ async function subscribers(tx: Tx, ctx: Pick<BaseRef, "workspaceId" | "baseId">,
 async function cellStates(tx: Tx, rowIds: string[]): Promise<Map<string, Map<string, CellState>>> {
   const cells = await tx.cell.findMany({
     where: { rowId: { in: rowIds } },
-    select: { rowId: true, columnId: true, status: true, errorCode: true, errorMessage: true, metadata: true, stale: true, verified: true },
+    select: {
+      rowId: true,
+      columnId: true,
+      status: true,
+      errorCode: true,
+      errorMessage: true,
+      metadata: true,
+      stale: true,
+      verified: true,
+    },
   });
   const byRow = new Map<string, Map<string, CellState>>();
   for (const c of cells) {
@@ -57,14 +71,25 @@ export async function enqueueRowsProcessed(tx: Tx, ctx: BaseRef, rowIds: readonl
   let written = 0;
   for (let i = 0; i < rowIds.length; i += CHUNK) {
     const ids = rowIds.slice(i, i + CHUNK);
-    const rows = await tx.row.findMany({ where: { id: { in: ids }, sheetId: ctx.sheetId }, select: { id: true, values: true } });
+    const rows = await tx.row.findMany({
+      where: { id: { in: ids }, sheetId: ctx.sheetId },
+      select: { id: true, values: true },
+    });
     const states = wantsExpanded ? await cellStates(tx, ids) : undefined;
     const data = [];
     for (const row of rows) {
       const standard = wantsStandard ? rowProcessedBody(ctx, rowJson(columns, row, false), timestamp) : "";
-      const expanded = wantsExpanded ? rowProcessedBody(ctx, rowJson(columns, row, true, states!.get(row.id) ?? new Map()), timestamp) : "";
+      const expanded = wantsExpanded
+        ? rowProcessedBody(ctx, rowJson(columns, row, true, states!.get(row.id) ?? new Map()), timestamp)
+        : "";
       for (const e of endpoints) {
-        data.push({ id: newId.webhookMessage(), endpointId: e.id, workspaceId: ctx.workspaceId, eventType: EVENT, body: e.expand ? expanded : standard });
+        data.push({
+          id: newId.webhookMessage(),
+          endpointId: e.id,
+          workspaceId: ctx.workspaceId,
+          eventType: EVENT,
+          body: e.expand ? expanded : standard,
+        });
       }
     }
     if (data.length > 0) await tx.webhookMessage.createMany({ data });
@@ -74,12 +99,26 @@ export async function enqueueRowsProcessed(tx: Tx, ctx: BaseRef, rowIds: readonl
 }
 
 /** Writes a `run.completed` message, with the run object, for each subscribed endpoint. */
-export async function enqueueRunCompleted(tx: Tx, ctx: Pick<BaseRef, "workspaceId" | "baseId">, run: Record<string, unknown>): Promise<number> {
+export async function enqueueRunCompleted(
+  tx: Tx,
+  ctx: Pick<BaseRef, "workspaceId" | "baseId">,
+  run: Record<string, unknown>,
+): Promise<number> {
   const endpoints = await subscribers(tx, ctx, "run.completed");
   if (endpoints.length === 0) return 0;
-  const body = JSON.stringify({ type: "run.completed", timestamp: new Date().toISOString(), data: { baseId: ctx.baseId, run } });
+  const body = JSON.stringify({
+    type: "run.completed",
+    timestamp: new Date().toISOString(),
+    data: { baseId: ctx.baseId, run },
+  });
   await tx.webhookMessage.createMany({
-    data: endpoints.map((e) => ({ id: newId.webhookMessage(), endpointId: e.id, workspaceId: ctx.workspaceId, eventType: "run.completed", body })),
+    data: endpoints.map((e) => ({
+      id: newId.webhookMessage(),
+      endpointId: e.id,
+      workspaceId: ctx.workspaceId,
+      eventType: "run.completed",
+      body,
+    })),
   });
   return endpoints.length;
 }

@@ -39,7 +39,11 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
   const maxInFlight = Math.max(1, opts.maxInFlight ?? 64);
   const leaseMs = opts.leaseMs ?? cfg.timeoutMs * 2 + 5_000;
   const guard = webhookGuard(rt.config, opts.lookup);
-  const policy: OutcomePolicy = { scheduleMs: cfg.retryScheduleMs, failureDisableMs: opts.failureDisableMs ?? FIVE_DAYS_MS, random: opts.random };
+  const policy: OutcomePolicy = {
+    scheduleMs: cfg.retryScheduleMs,
+    failureDisableMs: opts.failureDisableMs ?? FIVE_DAYS_MS,
+    random: opts.random,
+  };
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   let stopped = false;
   let attempts = 0;
@@ -48,7 +52,12 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
     const abort = new AbortController();
     const done = (async () => {
       try {
-        const result = await deliver(msg, { guard, timeoutMs: cfg.timeoutMs, connectTimeoutMs: rt.config.fetch.connectTimeoutMs, signal: abort.signal });
+        const result = await deliver(msg, {
+          guard,
+          timeoutMs: cfg.timeoutMs,
+          connectTimeoutMs: rt.config.fetch.connectTimeoutMs,
+          signal: abort.signal,
+        });
         await recordAttempt(prisma, msg, result, policy);
         attempts++;
       } catch (e) {
@@ -94,7 +103,10 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
       clearInterval(poll);
       await loop.idle();
       const finished = Promise.all([...running.values()].map((r) => r.done));
-      const timedOut = await Promise.race([finished.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
+      const timedOut = await Promise.race([
+        finished.then(() => false),
+        new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref()),
+      ]);
       // Aborted deliveries hand their messages back; they go out again on the next start.
       if (timedOut) for (const r of running.values()) r.abort.abort(new Error("shutting down"));
       await finished;

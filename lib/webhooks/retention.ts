@@ -5,7 +5,11 @@ import type { Tx } from "../db/database.ts";
  * message being delivered right now (leased) is left for the next pass; a redelivery a user asks
  * for touches the message, so it starts a new period.
  */
-export async function pruneWebhookMessages(tx: Tx, before: Date, limit: number): Promise<{ messages: number; attempts: number }> {
+export async function pruneWebhookMessages(
+  tx: Tx,
+  before: Date,
+  limit: number,
+): Promise<{ messages: number; attempts: number }> {
   const [row] = await tx.$queryRawUnsafe<{ messages: number; attempts: number }[]>(
     `WITH gone AS (
        DELETE FROM webhook_messages WHERE id IN (

@@ -24,7 +24,12 @@ export function sign(secret: string, id: string, timestampSeconds: number, body:
  * The webhook-signature header: one signature per live secret, space-separated, so a receiver
  * that still holds the previous secret keeps verifying during a rotation's grace period.
  */
-export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   return secrets.map((s) => sign(s, id, timestampSeconds, body)).join(" ");
 }
 
@@ -40,7 +45,12 @@ export function liveSecrets(e: EndpointSecrets, now = new Date()): string[] {
   return previousLive ? [e.secret, e.previousSecret!] : [e.secret];
 }
 
-export function signedHeaders(secrets: readonly string[], id: string, body: string, now = new Date()): Record<string, string> {
+export function signedHeaders(
+  secrets: readonly string[],
+  id: string,
+  body: string,
+  now = new Date(),
+): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     "content-type": "application/json",

@@ -29,19 +29,67 @@ const accountEndpoints: Endpoint[] = [
 ];
 
 describe("every /api/v1 endpoint requires X-API-Key", () => {
-  const endpoints = [...baseEndpoints(() => f.baseId, () => rowId, () => f.col.Website), ...accountEndpoints];
+  const endpoints = [
+    ...baseEndpoints(
+      () => f.baseId,
+      () => rowId,
+      () => f.col.Website,
+    ),
+    ...accountEndpoints,
+  ];
   for (const { method, label, path, body } of endpoints) {
-    scenarios(() => app, [
-      { name: `${method} ${label}: no key is 401 missing_api_key`, method, path, body, key: null, status: 401, code: "missing_api_key", ...EMITS_NOTHING },
-      { name: `${method} ${label}: an empty key is 401 missing_api_key`, method, path, body, key: "", status: 401, code: "missing_api_key", ...EMITS_NOTHING },
-      { name: `${method} ${label}: an unknown key is 401 invalid_api_key`, method, path, body, key: "cw_thisKeyDoesNotExistAnywhere0000000000", status: 401, code: "invalid_api_key", ...EMITS_NOTHING },
-      { name: `${method} ${label}: a malformed key is 401 invalid_api_key`, method, path, body, key: "Bearer nonsense", status: 401, code: "invalid_api_key", ...EMITS_NOTHING },
-    ]);
+    scenarios(
+      () => app,
+      [
+        {
+          name: `${method} ${label}: no key is 401 missing_api_key`,
+          method,
+          path,
+          body,
+          key: null,
+          status: 401,
+          code: "missing_api_key",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${method} ${label}: an empty key is 401 missing_api_key`,
+          method,
+          path,
+          body,
+          key: "",
+          status: 401,
+          code: "missing_api_key",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${method} ${label}: an unknown key is 401 invalid_api_key`,
+          method,
+          path,
+          body,
+          key: "cw_thisKeyDoesNotExistAnywhere0000000000",
+          status: 401,
+          code: "invalid_api_key",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${method} ${label}: a malformed key is 401 invalid_api_key`,
+          method,
+          path,
+          body,
+          key: "Bearer nonsense",
+          status: 401,
+          code: "invalid_api_key",
+          ...EMITS_NOTHING,
+        },
+      ],
+    );
   }
 
   it("nothing was changed by the refused requests", async () => {
     const rows = await app.api("GET", `/api/v1/bases/${f.baseId}/rows`);
-    expect(rows.body.rows).toEqual([{ id: rowId, cells: { Company: "Acme", Website: "", Employees: "", Summary: "" } }]);
+    expect(rows.body.rows).toEqual([
+      { id: rowId, cells: { Company: "Acme", Website: "", Employees: "", Summary: "" } },
+    ]);
     const s = await app.api("GET", `/api/v1/bases/${f.baseId}/base-structure`);
     expect(s.body.sheet.name).toBe("Companies");
     expect(s.body.sheetColumns).toHaveLength(4);
@@ -65,7 +113,15 @@ describe("the key API and the key lifecycle", () => {
       bodyMatches: { name: "ci", lastUsedAt: null, revokedAt: null },
     });
     const { key, id, prefix } = created.body;
-    expect(Object.keys(created.body).sort()).toEqual(["createdAt", "id", "key", "lastUsedAt", "name", "prefix", "revokedAt"]);
+    expect(Object.keys(created.body).sort()).toEqual([
+      "createdAt",
+      "id",
+      "key",
+      "lastUsedAt",
+      "name",
+      "prefix",
+      "revokedAt",
+    ]);
     expect(key).toMatch(/^cw_[A-Za-z0-9]{32,}$/);
     expect(id).toMatch(/^key_/);
     expect(key.startsWith(prefix)).toBe(true);
@@ -109,11 +165,25 @@ describe("the key API and the key lifecycle", () => {
   it("DELETE revokes: the key then gets 401 invalid_api_key, and stays listed as revoked", async () => {
     const { key, id } = (await app.api("POST", "/api/v1/api-keys", { body: { name: "temp" } })).body;
     expect((await app.api("GET", "/api/v1/bases", { key })).status).toBe(200);
-    const del = await runScenario(app, { name: "", method: "DELETE", path: `/api/v1/api-keys/${id}`, status: 200, bodyMatches: { id, name: "temp" } });
+    const del = await runScenario(app, {
+      name: "",
+      method: "DELETE",
+      path: `/api/v1/api-keys/${id}`,
+      status: 200,
+      bodyMatches: { id, name: "temp" },
+    });
     expect(del.body.revokedAt).toEqual(expect.any(String));
     expect(del.text).not.toContain(key);
     for (const path of ["/api/v1/bases", `/api/v1/bases/${f.baseId}/rows`, "/api/v1/api-keys"]) {
-      const res = await runScenario(app, { name: "", method: "GET", path, key, status: 401, code: "invalid_api_key", ...EMITS_NOTHING });
+      const res = await runScenario(app, {
+        name: "",
+        method: "GET",
+        path,
+        key,
+        status: 401,
+        code: "invalid_api_key",
+        ...EMITS_NOTHING,
+      });
       expect(res.body.error.code).toBe("invalid_api_key");
     }
     const listed = (await app.api("GET", "/api/v1/api-keys")).body.apiKeys.find((k: any) => k.id === id);
@@ -128,7 +198,15 @@ describe("the key API and the key lifecycle", () => {
     // Revoked straight in the database, as `npm run cli -- key revoke` does from its own process.
     await app.rt.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
     await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS + 100));
-    await runScenario(app, { name: "", method: "GET", path: "/api/v1/bases", key, status: 401, code: "invalid_api_key", ...EMITS_NOTHING });
+    await runScenario(app, {
+      name: "",
+      method: "GET",
+      path: "/api/v1/bases",
+      key,
+      status: 401,
+      code: "invalid_api_key",
+      ...EMITS_NOTHING,
+    });
   });
 
   it("lastUsedAt is recorded on first use", async () => {
@@ -146,12 +224,45 @@ describe("the key API and the key lifecycle", () => {
     expect((await app.api("GET", "/api/v1/api-keys", { key })).status).toBe(401);
   });
 
-  scenarios(() => app, [
-    { name: "DELETE an unknown key is 404 api_key_not_found", method: "DELETE", path: "/api/v1/api-keys/key_doesnotexist", status: 404, code: "api_key_not_found", ...EMITS_NOTHING },
-    { name: "POST with an empty name is 400", method: "POST", path: "/api/v1/api-keys", body: { name: "  " }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-    { name: "POST with an unknown field is 400", method: "POST", path: "/api/v1/api-keys", body: { name: "x", scope: "all" }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-    { name: "POST without a name uses a default name", method: "POST", path: "/api/v1/api-keys", body: {}, status: 201, bodyMatches: { name: "API key" } },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "DELETE an unknown key is 404 api_key_not_found",
+        method: "DELETE",
+        path: "/api/v1/api-keys/key_doesnotexist",
+        status: 404,
+        code: "api_key_not_found",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "POST with an empty name is 400",
+        method: "POST",
+        path: "/api/v1/api-keys",
+        body: { name: "  " },
+        status: 400,
+        code: "validation_failed",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "POST with an unknown field is 400",
+        method: "POST",
+        path: "/api/v1/api-keys",
+        body: { name: "x", scope: "all" },
+        status: 400,
+        code: "validation_failed",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "POST without a name uses a default name",
+        method: "POST",
+        path: "/api/v1/api-keys",
+        body: {},
+        status: 201,
+        bodyMatches: { name: "API key" },
+      },
+    ],
+  );
 });
 
 describe("API_KEY seeding", () => {

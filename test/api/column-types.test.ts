@@ -71,12 +71,36 @@ describe("types through Add Rows and Update Rows", () => {
 
   it("refuses a wrong value in every typed column at once, naming each column", async () => {
     const res = await app.api("POST", `/api/v1/bases/${f.baseId}/add-rows`, {
-      body: { rows: [{ cells: { Short: { x: 1 }, Count: "ten", Site: "not a url", Mail: "nope", Doc: "/etc/passwd", Done: "maybe", When: "2023-02-30", Stage: "Prospect" } }] },
+      body: {
+        rows: [
+          {
+            cells: {
+              Short: { x: 1 },
+              Count: "ten",
+              Site: "not a url",
+              Mail: "nope",
+              Doc: "/etc/passwd",
+              Done: "maybe",
+              When: "2023-02-30",
+              Stage: "Prospect",
+            },
+          },
+        ],
+      },
     });
     expect(res.status).toBe(400);
     const problems = res.body.error.details.errors.map((e: any) => [e.column, e.code]);
     expect(problems.sort()).toEqual(
-      [["Count", "invalid_value"], ["Doc", "invalid_value"], ["Done", "invalid_value"], ["Mail", "invalid_value"], ["Short", "invalid_value"], ["Site", "invalid_value"], ["Stage", "invalid_value"], ["When", "invalid_value"]].sort(),
+      [
+        ["Count", "invalid_value"],
+        ["Doc", "invalid_value"],
+        ["Done", "invalid_value"],
+        ["Mail", "invalid_value"],
+        ["Short", "invalid_value"],
+        ["Site", "invalid_value"],
+        ["Stage", "invalid_value"],
+        ["When", "invalid_value"],
+      ].sort(),
     );
     const stage = res.body.error.details.errors.find((e: any) => e.column === "Stage");
     expect(stage.message).toMatch(/Lead, Customer/);
@@ -84,7 +108,9 @@ describe("types through Add Rows and Update Rows", () => {
 
   it("empty string and null both mean no value, for every type", async () => {
     const cells = Object.fromEntries(TYPES.map((t) => [t.name, ""]));
-    const res = await app.api("POST", `/api/v1/bases/${f.baseId}/add-rows`, { body: { rows: [{ cells }, { cells: { ...cells, Count: null, Done: null } }] } });
+    const res = await app.api("POST", `/api/v1/bases/${f.baseId}/add-rows`, {
+      body: { rows: [{ cells }, { cells: { ...cells, Count: null, Done: null } }] },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.rows).toHaveLength(2);
     for (const r of res.body.rows) {
@@ -94,12 +120,21 @@ describe("types through Add Rows and Update Rows", () => {
   });
 
   it("Update Rows normalises the same way and reports bad values per column", async () => {
-    const [row] = (await app.api("POST", `/api/v1/bases/${f.baseId}/add-rows`, { body: { rows: [{ cells: { Short: "u" } }] } })).body.rows;
+    const [row] = (
+      await app.api("POST", `/api/v1/bases/${f.baseId}/add-rows`, { body: { rows: [{ cells: { Short: "u" } }] } })
+    ).body.rows;
     const res = await app.api("POST", `/api/v1/bases/${f.baseId}/update-rows`, {
-      body: { rows: [{ id: row.id, cells: { Count: 7, Done: "no" } }, { id: row.id, cells: { When: "tomorrow" } }] },
+      body: {
+        rows: [
+          { id: row.id, cells: { Count: 7, Done: "no" } },
+          { id: row.id, cells: { When: "tomorrow" } },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.rows[0].cells).toMatchObject({ Count: "7", Done: "false" });
-    expect(res.body.errors).toEqual([{ rowId: row.id, column: "When", code: "invalid_value", message: expect.any(String) }]);
+    expect(res.body.errors).toEqual([
+      { rowId: row.id, column: "When", code: "invalid_value", message: expect.any(String) },
+    ]);
   });
 });

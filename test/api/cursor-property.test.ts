@@ -44,7 +44,8 @@ afterAll(() => app.close());
 
 const query = (body: object) => app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body });
 const encode = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
-const decode = (c: string) => JSON.parse(Buffer.from(c, "base64url").toString()) as { f: string; k: (string | null)[]; s: string };
+const decode = (c: string) =>
+  JSON.parse(Buffer.from(c, "base64url").toString()) as { f: string; k: (string | null)[]; s: string };
 /** A real cursor of this sort: after its first row. */
 const cursorOf = async (sort: object[]) => decode((await query({ sort, limit: 1 })).body.nextCursor);
 
@@ -72,7 +73,11 @@ describe("crafted cursors", () => {
     ["a non-numeric key on a number sort", [{ column: "Count" }], (c: any) => ({ ...c, k: ["abc"] })],
     ["a number in exponent form on a number sort", [{ column: "Count" }], (c: any) => ({ ...c, k: ["1e5"] })],
     ["a bad date on a date sort", [{ column: "Day" }], (c: any) => ({ ...c, k: ["2024-02-31"] })],
-    ["a date that is not the normal form", [{ column: "Day" }], (c: any) => ({ ...c, k: ["2024-01-02T10:30:00+02:00"] })],
+    [
+      "a date that is not the normal form",
+      [{ column: "Day" }],
+      (c: any) => ({ ...c, k: ["2024-01-02T10:30:00+02:00"] }),
+    ],
     ["a non-integer key on a select sort", [{ column: "Stage" }], (c: any) => ({ ...c, k: ["first"] })],
     ["an integer past int on a select sort", [{ column: "Stage" }], (c: any) => ({ ...c, k: ["99999999999"] })],
     ["one key too many", [{ column: "Count" }], (c: any) => ({ ...c, k: [...c.k, "1"] })],
@@ -87,7 +92,10 @@ describe("crafted cursors", () => {
     const res = await query({ sort, limit: 2, cursor });
     expect(res.status, res.text).toBe(400);
     expect(res.body.error.code).toBe("invalid_cursor");
-    const get = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=2&sort=${encodeURIComponent(sort.map((k: any) => k.column).join(","))}&cursor=${cursor}`);
+    const get = await app.api(
+      "GET",
+      `/api/v1/bases/${baseId}/rows?limit=2&sort=${encodeURIComponent(sort.map((k: any) => k.column).join(","))}&cursor=${cursor}`,
+    );
     expect(get.status, get.text).toBe(400);
     expect(get.body.error.code).toBe("invalid_cursor");
   });
@@ -105,26 +113,43 @@ describe("crafted cursors", () => {
       fc.boolean(),
       fc.constantFrom("NaN", "Infinity", "-0", "1e400", "0x10", " 1", "1 ", "", "\u0000", "2024-13-45", "+1"),
     );
-    const seq = fc.oneof(fc.bigInt({ min: -10n, max: 2n ** 64n }).map(String), fc.string({ maxLength: 22 }), fc.integer(), fc.constant(null));
+    const seq = fc.oneof(
+      fc.bigInt({ min: -10n, max: 2n ** 64n }).map(String),
+      fc.string({ maxLength: 22 }),
+      fc.integer(),
+      fc.constant(null),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.nat(SORTS.length - 1), fc.array(key, { maxLength: 6 }), seq, fc.boolean(), async (i, keys, s, keepArity) => {
-        const base = real[i];
-        const k = keepArity ? base.k.map((old, j) => (j < keys.length ? keys[j] : old)) : keys;
-        const crafted = { f: base.f, k, s };
-        const res = await query({ sort: SORTS[i], limit: 2, cursor: encode(crafted) });
-        expectPageOrInvalidCursor(res, crafted);
-      }),
+      fc.asyncProperty(
+        fc.nat(SORTS.length - 1),
+        fc.array(key, { maxLength: 6 }),
+        seq,
+        fc.boolean(),
+        async (i, keys, s, keepArity) => {
+          const base = real[i];
+          const k = keepArity ? base.k.map((old, j) => (j < keys.length ? keys[j] : old)) : keys;
+          const crafted = { f: base.f, k, s };
+          const res = await query({ sort: SORTS[i], limit: 2, cursor: encode(crafted) });
+          expectPageOrInvalidCursor(res, crafted);
+        },
+      ),
       { numRuns: 300, seed: Number(process.env.PROPERTY_SEED ?? 20261128) },
     );
   }, 120_000);
 
   it("Get Rows' insertion-order cursor past bigint's range is 400 invalid_cursor", async () => {
     for (const seq of ["9223372036854775808", "9999999999999999999"]) {
-      const res = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=2&cursor=${Buffer.from(`s:${seq}`).toString("base64url")}`);
+      const res = await app.api(
+        "GET",
+        `/api/v1/bases/${baseId}/rows?limit=2&cursor=${Buffer.from(`s:${seq}`).toString("base64url")}`,
+      );
       expect(res.status, res.text).toBe(400);
       expect(res.body.error.code).toBe("invalid_cursor");
     }
-    const last = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=2&cursor=${Buffer.from("s:9223372036854775807").toString("base64url")}`);
+    const last = await app.api(
+      "GET",
+      `/api/v1/bases/${baseId}/rows?limit=2&cursor=${Buffer.from("s:9223372036854775807").toString("base64url")}`,
+    );
     expect(last.status, last.text).toBe(200);
     expect(last.body.rows).toEqual([]);
   });

@@ -13,13 +13,24 @@ let server: ServerProcess;
 let dataDir: string;
 
 /** Sends the path exactly as written (fetch would normalise it first). */
-function raw(method: string, rawPath: string): Promise<{ status: number; type: string; allow?: string; body: string; headers: Record<string, unknown> }> {
+function raw(
+  method: string,
+  rawPath: string,
+): Promise<{ status: number; type: string; allow?: string; body: string; headers: Record<string, unknown> }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, method, path: rawPath, headers: { "x-api-key": KEY } }, (res) => {
       let body = "";
       res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, type: String(res.headers["content-type"] ?? ""), allow: res.headers.allow, body, headers: res.headers }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode!,
+          type: String(res.headers["content-type"] ?? ""),
+          allow: res.headers.allow,
+          body,
+          headers: res.headers,
+        }),
+      );
     });
     req.on("error", reject);
     req.end();
@@ -61,8 +72,14 @@ describe("the /api edge of the real server", () => {
 
   it("names the methods a path serves in Allow, for OPTIONS and for a method it does not serve", async () => {
     expect(await raw("OPTIONS", "/api/v1/bases")).toMatchObject({ status: 204, allow: "GET, POST, HEAD, OPTIONS" });
-    expect(await raw("OPTIONS", "/api/v1/bases/AbCd1234/rows")).toMatchObject({ status: 204, allow: "GET, HEAD, OPTIONS" });
-    expect(await raw("TRACE", "/api/v1/bases/AbCd1234/add-rows")).toMatchObject({ status: 405, allow: "POST, OPTIONS" });
+    expect(await raw("OPTIONS", "/api/v1/bases/AbCd1234/rows")).toMatchObject({
+      status: 204,
+      allow: "GET, HEAD, OPTIONS",
+    });
+    expect(await raw("TRACE", "/api/v1/bases/AbCd1234/add-rows")).toMatchObject({
+      status: 405,
+      allow: "POST, OPTIONS",
+    });
     expect(await raw("OPTIONS", "/api/health")).toMatchObject({ status: 204, allow: "GET, HEAD, OPTIONS" });
   });
 
@@ -77,13 +94,16 @@ describe("the /api edge of the real server", () => {
     expect(JSON.parse(res.body).error.code).toBe("not_found");
   });
 
-  it.each(["/api/v1/bases", "/api/nope", "/sign-in"])("sends the security headers with %s, and no HSTS over plain HTTP", async (p) => {
-    const { headers } = await raw("GET", p);
-    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
-    expect(headers["x-content-type-options"]).toBe("nosniff");
-    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
-    expect(headers["strict-transport-security"]).toBeUndefined();
-  });
+  it.each(["/api/v1/bases", "/api/nope", "/sign-in"])(
+    "sends the security headers with %s, and no HSTS over plain HTTP",
+    async (p) => {
+      const { headers } = await raw("GET", p);
+      expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+      expect(headers["x-content-type-options"]).toBe("nosniff");
+      expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(headers["strict-transport-security"]).toBeUndefined();
+    },
+  );
 
   it("listens on the loopback interface by default", () => {
     expect(server.output()).toContain("listening on http://127.0.0.1:");

@@ -20,7 +20,9 @@ function routeFiles(dir: string, segments: string[] = []): { file: string; path:
 }
 
 // The catch-all answers unknown paths with a JSON 404; it is not an endpoint.
-const routes = routeFiles(apiRoot).filter((r) => !r.path.includes("{...")).sort((a, b) => a.path.localeCompare(b.path));
+const routes = routeFiles(apiRoot)
+  .filter((r) => !r.path.includes("{..."))
+  .sort((a, b) => a.path.localeCompare(b.path));
 
 type Served = { method: string; path: string; endpoint: unknown };
 
@@ -102,7 +104,9 @@ describe.each(ENDPOINTS.map((e) => [key(e), e] as const))("%s", (_name, e) => {
     "%s converts to JSON Schema and describes every field",
     (_part, schema, io) => {
       const json = z.toJSONSchema(schema as z.ZodType, { io });
-      const missing = properties(json, _part).filter((p) => typeof p.schema.description !== "string" || p.schema.description === "");
+      const missing = properties(json, _part).filter(
+        (p) => typeof p.schema.description !== "string" || p.schema.description === "",
+      );
       expect(missing.map((m) => m.at)).toEqual([]);
     },
   );
@@ -119,7 +123,11 @@ describe("scenario responses are checked against these schemas", () => {
     const res = (body: unknown) => ({ status: 200, body, headers: new Headers(), text: JSON.stringify(body) });
     const row = { id: "sr_x", cells: { Company: "Acme" } };
     expectDeclaredResponse("GET", "/api/v1/bases/AbCd1234/rows/sr_x", res(row));
-    expect(() => expectDeclaredResponse("GET", "/api/v1/bases/AbCd1234/rows/sr_x", res({ ...row, extra: 1 }))).toThrow();
-    expect(() => expectDeclaredResponse("GET", "/api/v1/bases/AbCd1234/rows/sr_x", res({ id: "sr_x", cells: { Company: 42 } }))).toThrow();
+    expect(() =>
+      expectDeclaredResponse("GET", "/api/v1/bases/AbCd1234/rows/sr_x", res({ ...row, extra: 1 })),
+    ).toThrow();
+    expect(() =>
+      expectDeclaredResponse("GET", "/api/v1/bases/AbCd1234/rows/sr_x", res({ id: "sr_x", cells: { Company: 42 } })),
+    ).toThrow();
   });
 });

@@ -53,7 +53,9 @@ describe("base events", () => {
     const ready = await readUntil(res.body!, "event: ready");
     const readyId = /id: (\S+)\nevent: ready/.exec(ready)![1];
 
-    const added = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: [{ cells: { Name: "Ada" } }] } });
+    const added = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      body: { rows: [{ cells: { Name: "Ada" } }] },
+    });
     const rowId = added.body.rows[0].id;
     const live = await readUntil(res.body!, '"kind":"added"');
     expect(live).toContain("event: rows.changed");

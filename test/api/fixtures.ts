@@ -10,7 +10,14 @@ export const COMPANY_COLUMNS = [
   { name: "Company", type: "short-text", isPrimary: true },
   { name: "Website", type: "url" },
   { name: "Employees", type: "number" },
-  { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company", "Website"], tools: ["web-search"], instructions: "Summarise." },
+  {
+    name: "Summary",
+    type: "long-text",
+    isAiEnabled: true,
+    inputColumns: ["Company", "Website"],
+    tools: ["web-search"],
+    instructions: "Summarise.",
+  },
 ];
 
 /** The "Companies" base most API suites start from: `createBase(app, COMPANIES)`. */
@@ -23,12 +30,24 @@ export const COMPANIES = { columns: COMPANY_COLUMNS, name: "Companies" };
  */
 export async function subscribe(app: TestApp, baseId?: string): Promise<string> {
   const dns = createFakeDns({ hosts: { "hooks.example.test": ["93.184.216.34"] } });
-  const input = createEndpointSchema.parse({ url: "https://hooks.example.test/cellwright", events: ["row.sheet.processed"], baseId });
+  const input = createEndpointSchema.parse({
+    url: "https://hooks.example.test/cellwright",
+    events: ["row.sheet.processed"],
+    baseId,
+  });
   return (await createEndpoint(app.rt, app.workspaceA, input, { lookup: dns.lookup })).id;
 }
 
-export async function addRows(app: TestApp, baseId: string, cells: Record<string, unknown>[], key = app.keyA): Promise<any[]> {
-  const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { key, body: { rows: cells.map((c) => ({ cells: c })) } });
+export async function addRows(
+  app: TestApp,
+  baseId: string,
+  cells: Record<string, unknown>[],
+  key = app.keyA,
+): Promise<any[]> {
+  const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+    key,
+    body: { rows: cells.map((c) => ({ cells: c })) },
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.rows;
 }
@@ -44,7 +63,18 @@ export async function rowCount(app: TestApp, baseId: string): Promise<number> {
 }
 
 /** The exact key set of a spec §2.5 column object. */
-export const COLUMN_KEYS = ["columnOptions", "id", "index", "inputColumnIds", "instructions", "isAiEnabled", "isPrimary", "name", "tools", "type"];
+export const COLUMN_KEYS = [
+  "columnOptions",
+  "id",
+  "index",
+  "inputColumnIds",
+  "instructions",
+  "isAiEnabled",
+  "isPrimary",
+  "name",
+  "tools",
+  "type",
+];
 
 export interface Endpoint {
   method: string;
@@ -64,7 +94,12 @@ export function baseEndpoints(base: () => string, row: () => string, column: () 
     { method: "GET", label: `${b}/rows/{rowId}`, path: () => `/api/v1/bases/${base()}/rows/${row()}` },
     { method: "GET", label: `${b}/export?format=csv`, path: () => `/api/v1/bases/${base()}/export?format=csv` },
     { method: "GET", label: `${b}/base-structure`, path: () => `/api/v1/bases/${base()}/base-structure` },
-    { method: "POST", label: `${b}/add-rows`, path: () => `/api/v1/bases/${base()}/add-rows`, body: { rows: [{ cells: { Company: "x" } }] } },
+    {
+      method: "POST",
+      label: `${b}/add-rows`,
+      path: () => `/api/v1/bases/${base()}/add-rows`,
+      body: { rows: [{ cells: { Company: "x" } }] },
+    },
     {
       method: "POST",
       label: `${b}/update-rows`,
@@ -80,8 +115,22 @@ export function baseEndpoints(base: () => string, row: () => string, column: () 
     { method: "GET", label: b, path: () => `/api/v1/bases/${base()}` },
     { method: "PATCH", label: b, path: () => `/api/v1/bases/${base()}`, body: { baseName: "Renamed" } },
     { method: "DELETE", label: b, path: () => `/api/v1/bases/${base()}` },
-    { method: "POST", label: `${b}/columns`, path: () => `/api/v1/bases/${base()}/columns`, body: { name: "New", type: "short-text" } },
-    { method: "PATCH", label: `${b}/columns/{columnId}`, path: () => `/api/v1/bases/${base()}/columns/${column()}`, body: { name: "Renamed" } },
-    { method: "DELETE", label: `${b}/columns/{columnId}?force=true`, path: () => `/api/v1/bases/${base()}/columns/${column()}?force=true` },
+    {
+      method: "POST",
+      label: `${b}/columns`,
+      path: () => `/api/v1/bases/${base()}/columns`,
+      body: { name: "New", type: "short-text" },
+    },
+    {
+      method: "PATCH",
+      label: `${b}/columns/{columnId}`,
+      path: () => `/api/v1/bases/${base()}/columns/${column()}`,
+      body: { name: "Renamed" },
+    },
+    {
+      method: "DELETE",
+      label: `${b}/columns/{columnId}?force=true`,
+      path: () => `/api/v1/bases/${base()}/columns/${column()}?force=true`,
+    },
   ];
 }

@@ -24,22 +24,30 @@ describe("text that cannot be stored", () => {
     ["a lone high surrogate", "Acme \ud800", /unpaired UTF-16 surrogate/],
     ["a lone low surrogate", "\udc00 Acme", /unpaired UTF-16 surrogate/],
   ])("refuses %s in a cell, naming the row and column, and writes nothing", async (_what, text, message) => {
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: [{ cells: { Company: "Fine" } }, { cells: { Company: text } }] } });
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      body: { rows: [{ cells: { Company: "Fine" } }, { cells: { Company: text } }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_failed");
     expect(res.body.error.message).toMatch(message);
-    expect(res.body.error.details.issues).toEqual([{ path: "rows.1.cells.Company", message: expect.stringMatching(message) }]);
+    expect(res.body.error.details.issues).toEqual([
+      { path: "rows.1.cells.Company", message: expect.stringMatching(message) },
+    ]);
     expect(await rowCount(app, baseId)).toBe(0);
   });
 
   it("refuses a bad key as well as a bad value", async () => {
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: [{ cells: { "Comp\u0000any": "x" } }] } });
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      body: { rows: [{ cells: { "Comp\u0000any": "x" } }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.issues[0].path).toBe("rows.0.cells.Comp?any");
   });
 
   it("accepts a well-formed surrogate pair (an emoji)", async () => {
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: [{ cells: { Company: "Acme 🚀" } }] } });
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      body: { rows: [{ cells: { Company: "Acme 🚀" } }] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.rows[0].cells.Company).toBe("Acme 🚀");
   });
@@ -48,7 +56,10 @@ describe("text that cannot be stored", () => {
 describe("nesting", () => {
   it("refuses JSON nested 10,000 levels deep in columnOptions, and creates no column", async () => {
     const raw = `{"name":"Deep","columnOptions":{"x":${deep(10_000)}}}`;
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/columns`, { raw, headers: { "content-type": "application/json" } });
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/columns`, {
+      raw,
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/nested more than 32 levels/);
     const structure = await app.api("GET", `/api/v1/bases/${baseId}/base-structure`);
@@ -64,8 +75,15 @@ describe("friction", () => {
   });
 
   it("keeps a long number exact", async () => {
-    const { baseId: id } = await createBase(app, { columns: [{ name: "Id", isPrimary: true }, { name: "N", type: "number" }] });
-    const res = await app.api("POST", `/api/v1/bases/${id}/add-rows`, { body: { rows: [{ cells: { Id: "a", N: "123456789012345678" } }] } });
+    const { baseId: id } = await createBase(app, {
+      columns: [
+        { name: "Id", isPrimary: true },
+        { name: "N", type: "number" },
+      ],
+    });
+    const res = await app.api("POST", `/api/v1/bases/${id}/add-rows`, {
+      body: { rows: [{ cells: { Id: "a", N: "123456789012345678" } }] },
+    });
     expect(res.body.rows[0].cells.N).toBe("123456789012345678");
   });
 
@@ -76,7 +94,9 @@ describe("friction", () => {
     const clash = await app.api("POST", `/api/v1/bases/${id}/columns`, { body: { name: nfd.toUpperCase() } });
     expect(clash.status).toBe(409);
     expect(clash.body.error.code).toBe("duplicate_column_name");
-    const res = await app.api("POST", `/api/v1/bases/${id}/add-rows`, { body: { rows: [{ cells: { Id: "a", [nfd]: "by the other form" } }] } });
+    const res = await app.api("POST", `/api/v1/bases/${id}/add-rows`, {
+      body: { rows: [{ cells: { Id: "a", [nfd]: "by the other form" } }] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.rows[0].cells[nfc]).toBe("by the other form");
   });
@@ -84,7 +104,13 @@ describe("friction", () => {
 
 describe("uploads", () => {
   const post = (body: BodyInit, contentType?: string) =>
-    dispatch(new Request(`http://localhost/api/v1/bases/${baseId}/files`, { method: "POST", headers: { "x-api-key": app.keyA, ...(contentType ? { "content-type": contentType } : {}) }, body }));
+    dispatch(
+      new Request(`http://localhost/api/v1/bases/${baseId}/files`, {
+        method: "POST",
+        headers: { "x-api-key": app.keyA, ...(contentType ? { "content-type": contentType } : {}) },
+        body,
+      }),
+    );
 
   it("refuses a multipart body without a boundary with a 400, not a 500", async () => {
     const res = await post("--x\r\n", "multipart/form-data");

@@ -15,7 +15,11 @@ let proxied: EdgeServer;
 beforeAll(async () => {
   app = await createTestApp({ UI_AUTO_LOGIN: "true", API_KEY: KEY });
   edge = await startEdgeServer();
-  proxied = await startEdgeServer({ trustProxy: true, publicUrl: "https://cellwright.example.com", allowedHosts: ["cellwright"] });
+  proxied = await startEdgeServer({
+    trustProxy: true,
+    publicUrl: "https://cellwright.example.com",
+    allowedHosts: ["cellwright"],
+  });
 }, 60_000);
 afterAll(async () => {
   await proxied?.close();
@@ -24,8 +28,17 @@ afterAll(async () => {
 });
 
 const port = () => new URL(edge.url).port;
-const MCP_INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${KEY}` };
+const MCP_INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
+const MCP_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  authorization: `Bearer ${KEY}`,
+};
 
 describe("a request naming a host the server does not answer to", () => {
   it.each([
@@ -37,7 +50,12 @@ describe("a request naming a host the server does not answer to", () => {
     ["GET", "/bases/abcdEFGH", {}],
   ])("%s %s is refused with 421 host_not_allowed and no cookie", async (method, path, headers) => {
     const before = await app.rt.db.prisma.apiKey.count();
-    const res = await rawRequest(edge.url, { method, path, headers: { ...headers, host: `rebind.evil.example:${port()}` }, body: method === "POST" ? (path === "/mcp" ? MCP_INIT : '{"name":"stolen"}') : undefined });
+    const res = await rawRequest(edge.url, {
+      method,
+      path,
+      headers: { ...headers, host: `rebind.evil.example:${port()}` },
+      body: method === "POST" ? (path === "/mcp" ? MCP_INIT : '{"name":"stolen"}') : undefined,
+    });
     expect(res.status).toBe(421);
     expect(res.headers["set-cookie"]).toBeUndefined();
     expect(JSON.parse(res.text).error.code).toBe("host_not_allowed");
@@ -53,19 +71,25 @@ describe("a request naming a host the server does not answer to", () => {
   });
 
   it("behind a trusted proxy: PUBLIC_URL's host and ALLOWED_HOSTS are served, and X-Forwarded-Host must be allowed too", async () => {
-    const get = (headers: Record<string, string>) => rawRequest(proxied.url, { method: "GET", path: "/api/v1/bases", headers: { "x-api-key": KEY, ...headers } });
+    const get = (headers: Record<string, string>) =>
+      rawRequest(proxied.url, { method: "GET", path: "/api/v1/bases", headers: { "x-api-key": KEY, ...headers } });
     expect((await get({ host: "cellwright.example.com" })).status).toBe(200);
     expect((await get({ host: "cellwright:3000" })).status).toBe(200);
     expect((await get({ host: "127.0.0.1:3000", "x-forwarded-host": "cellwright.example.com" })).status).toBe(200);
     expect((await get({ host: "127.0.0.1:3000", "x-forwarded-host": "rebind.evil.example" })).status).toBe(421);
     // Without TRUST_PROXY, X-Forwarded-Host is anyone's to send: it is ignored, not checked.
-    const direct = await rawRequest(edge.url, { method: "GET", path: "/api/v1/bases", headers: { "x-api-key": KEY, host: `127.0.0.1:${port()}`, "x-forwarded-host": "rebind.evil.example" } });
+    const direct = await rawRequest(edge.url, {
+      method: "GET",
+      path: "/api/v1/bases",
+      headers: { "x-api-key": KEY, host: `127.0.0.1:${port()}`, "x-forwarded-host": "rebind.evil.example" },
+    });
     expect(direct.status).toBe(200);
   });
 });
 
 describe("the MCP transport's own DNS-rebinding protection", () => {
-  const post = (headers: Record<string, string>) => inProcessFetch("http://localhost/mcp", { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: MCP_INIT });
+  const post = (headers: Record<string, string>) =>
+    inProcessFetch("http://localhost/mcp", { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: MCP_INIT });
 
   it("refuses a foreign Host or a foreign Origin even when the request got past the edge", async () => {
     const host = await post({ host: "rebind.evil.example:3000" });
@@ -77,7 +101,11 @@ describe("the MCP transport's own DNS-rebinding protection", () => {
   });
 
   it("serves its own hosts and origins", async () => {
-    for (const headers of [{ host: "localhost:3000" } as Record<string, string>, { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }, { host: "[::1]:3000", origin: "http://localhost:3000" }]) {
+    for (const headers of [
+      { host: "localhost:3000" } as Record<string, string>,
+      { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" },
+      { host: "[::1]:3000", origin: "http://localhost:3000" },
+    ]) {
       const res = await post(headers);
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect(((await res.json()) as { result?: { serverInfo?: unknown } }).result?.serverInfo).toBeDefined();

@@ -10,7 +10,9 @@ import { pruneIdempotencyKeys } from "../../lib/http/idempotency.ts";
 // 422; a repeat while the first runs is 409. Stored in the database, pruned after 24 hours.
 
 const t = useAssistantApp({}, { credits: 100 });
-const keyed = (key: string, headers: Record<string, string> = {}) => ({ headers: { "idempotency-key": key, ...headers } });
+const keyed = (key: string, headers: Record<string, string> = {}) => ({
+  headers: { "idempotency-key": key, ...headers },
+});
 const stored = (key: string) => t.app.rt.db.prisma.idempotencyKey.findMany({ where: { key } });
 
 describe("Idempotency-Key", () => {
@@ -23,7 +25,15 @@ describe("Idempotency-Key", () => {
     expect(first.headers.get("idempotency-replayed")).toBeNull();
     // Key order in the JSON does not make it another request.
     const reordered = { rows: [{ cells: { Summary: "set", Website: "acme.com", Company: "Acme" } }] };
-    const again = await runScenario(t.app, { name: "replay", method: "POST", path, body: reordered, ...keyed("add-1"), status: 200, events: [] });
+    const again = await runScenario(t.app, {
+      name: "replay",
+      method: "POST",
+      path,
+      body: reordered,
+      ...keyed("add-1"),
+      status: 200,
+      events: [],
+    });
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
     expect(await getRows(t.app, f.baseId)).toHaveLength(1);
@@ -47,24 +57,37 @@ describe("Idempotency-Key", () => {
       events: [],
     });
     // The same key on another endpoint is another request too.
-    const other = await t.app.api("POST", `/api/v1/bases/${f.baseId}/delete-rows`, { body: { rowIds: [] }, ...keyed("reuse") });
+    const other = await t.app.api("POST", `/api/v1/bases/${f.baseId}/delete-rows`, {
+      body: { rowIds: [] },
+      ...keyed("reuse"),
+    });
     expect(other.status).toBe(422);
     expect((await getRows(t.app, f.baseId)).map((r) => r.cells.Company)).toEqual(["Acme"]);
   });
 
   it("scopes keys to the workspace: B's request with A's key name runs on its own", async () => {
-    const a = await t.app.api("POST", "/api/v1/bases", { body: { baseName: "A", columns: [{ name: "N", type: "short-text", isPrimary: true }] }, ...keyed("shared") });
-    const b = await t.app.api("POST", "/api/v1/bases", { key: t.app.keyB, body: { baseName: "A", columns: [{ name: "N", type: "short-text", isPrimary: true }] }, ...keyed("shared") });
+    const a = await t.app.api("POST", "/api/v1/bases", {
+      body: { baseName: "A", columns: [{ name: "N", type: "short-text", isPrimary: true }] },
+      ...keyed("shared"),
+    });
+    const b = await t.app.api("POST", "/api/v1/bases", {
+      key: t.app.keyB,
+      body: { baseName: "A", columns: [{ name: "N", type: "short-text", isPrimary: true }] },
+      ...keyed("shared"),
+    });
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(b.headers.get("idempotency-replayed")).toBeNull();
     expect(b.body.baseId).not.toBe(a.body.baseId);
-    expect((await stored("shared")).map((k) => k.workspaceId).sort()).toEqual([t.app.workspaceA, t.app.workspaceB].sort());
+    expect((await stored("shared")).map((k) => k.workspaceId).sort()).toEqual(
+      [t.app.workspaceA, t.app.workspaceB].sort(),
+    );
   });
 
   it("answers 409 idempotency_in_progress while the first runs, and charges the configure call once", async () => {
     const before = await balance(t.app);
     t.llm.setHandler(() => ({ text: "Created.", delayMs: 400 }));
-    const send = () => t.app.api("POST", CONFIGURE, { body: { baseName: "Once", messages: [user("Go.")] }, ...keyed("configure-1") });
+    const send = () =>
+      t.app.api("POST", CONFIGURE, { body: { baseName: "Once", messages: [user("Go.")] }, ...keyed("configure-1") });
     const results = await Promise.all([send(), send()]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.body.error.code).toBe("idempotency_in_progress");
@@ -80,7 +103,10 @@ describe("Idempotency-Key", () => {
   it("records a streamed answer and replays it as the same event stream", async () => {
     t.llm.setHandler(() => ({ text: "Streamed." }));
     const send = () =>
-      t.app.api("POST", CONFIGURE, { body: { messages: [user("Go.")] }, ...keyed("stream-1", { accept: "text/event-stream" }) });
+      t.app.api("POST", CONFIGURE, {
+        body: { messages: [user("Go.")] },
+        ...keyed("stream-1", { accept: "text/event-stream" }),
+      });
     const first = await send();
     expect(first.status).toBe(200);
     expect(first.text).toContain("Streamed.");
@@ -96,9 +122,15 @@ describe("Idempotency-Key", () => {
     const refused = await t.app.api("POST", "/api/v1/bases", { body: { baseName: "" }, ...keyed("invalid") });
     expect(refused.status).toBe(400);
     expect(await stored("invalid")).toEqual([]);
-    const missing = await t.app.api("POST", "/api/v1/bases/NoSuch12/add-rows", { body: { rows: [] }, ...keyed("missing") });
+    const missing = await t.app.api("POST", "/api/v1/bases/NoSuch12/add-rows", {
+      body: { rows: [] },
+      ...keyed("missing"),
+    });
     expect(missing.status).toBe(404);
-    const again = await t.app.api("POST", "/api/v1/bases/NoSuch12/add-rows", { body: { rows: [] }, ...keyed("missing") });
+    const again = await t.app.api("POST", "/api/v1/bases/NoSuch12/add-rows", {
+      body: { rows: [] },
+      ...keyed("missing"),
+    });
     expect([again.status, again.headers.get("idempotency-replayed")]).toEqual([404, "true"]);
     t.llm.setHandler(() => ({ status: 503 }));
     const failed = await t.app.api("POST", CONFIGURE, { body: { messages: [user("Go.")] }, ...keyed("failed") });
@@ -123,7 +155,10 @@ describe("Idempotency-Key", () => {
     await prisma.idempotencyKey.updateMany({ where: { key: "old" }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await t.app.api("POST", path, { body, ...keyed("old") })).headers.get("idempotency-replayed")).toBeNull();
     // A process that died mid-request left its key in flight; after ten minutes a retry takes over.
-    await prisma.idempotencyKey.updateMany({ where: { key: "old" }, data: { statusCode: null, body: null, createdAt: new Date(Date.now() - 11 * 60_000) } });
+    await prisma.idempotencyKey.updateMany({
+      where: { key: "old" },
+      data: { statusCode: null, body: null, createdAt: new Date(Date.now() - 11 * 60_000) },
+    });
     const retried = await t.app.api("POST", path, { body, ...keyed("old") });
     expect([retried.status, retried.headers.get("idempotency-replayed")]).toEqual([200, null]);
     expect(await getRows(t.app, f.baseId)).toHaveLength(3);
@@ -131,7 +166,10 @@ describe("Idempotency-Key", () => {
   });
 
   it("prunes keys after 24 hours", async () => {
-    await t.app.api("POST", "/api/v1/bases", { body: { baseName: "P", columns: [{ name: "N", type: "short-text", isPrimary: true }] }, ...keyed("prune") });
+    await t.app.api("POST", "/api/v1/bases", {
+      body: { baseName: "P", columns: [{ name: "N", type: "short-text", isPrimary: true }] },
+      ...keyed("prune"),
+    });
     const [row] = await stored("prune");
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
     await pruneIdempotencyKeys(t.app.rt.db.prisma, new Date(row.expiresAt.getTime() - 1000));

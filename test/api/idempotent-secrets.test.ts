@@ -31,7 +31,11 @@ describe("secrets and Idempotency-Key", () => {
     expect(stored).not.toContain(first.body.key);
 
     const again = await app.api("POST", "/api/v1/api-keys", { body: { name: "CI" }, ...keyed("new-key") });
-    expect([again.status, again.headers.get("idempotency-replayed"), again.headers.get("idempotency-withheld")]).toEqual([201, "true", "key"]);
+    expect([
+      again.status,
+      again.headers.get("idempotency-replayed"),
+      again.headers.get("idempotency-withheld"),
+    ]).toEqual([201, "true", "key"]);
     expect(again.body).toEqual({ ...first.body, key: null });
     expect(await prisma.apiKey.count({ where: { workspaceId: app.workspaceA } })).toBe(before + 1);
     // The key shown once works.
@@ -54,7 +58,11 @@ describe("secrets and Idempotency-Key", () => {
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     const again = await app.api("POST", path, { body: { gracePeriodSeconds: 60 }, ...keyed("rotate") });
-    expect([again.status, again.headers.get("idempotency-replayed"), again.headers.get("idempotency-withheld")]).toEqual([200, "true", "secret"]);
+    expect([
+      again.status,
+      again.headers.get("idempotency-replayed"),
+      again.headers.get("idempotency-withheld"),
+    ]).toEqual([200, "true", "secret"]);
     expect(again.body).toEqual({ ...rotated.body, secret: null });
     // Rotated once: the secret is the one the first answer showed, the previous one the original.
     const row = await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.id } });
@@ -83,6 +91,10 @@ describe("secrets and Idempotency-Key", () => {
       expect(secretFieldsOf(e), `${e.method} ${e.path}`).toEqual(named);
     }
     const marked = ENDPOINTS.filter((e) => secretFieldsOf(e).length > 0).map((e) => `${e.method} ${e.path}`);
-    expect(marked.sort()).toEqual(["POST /api/v1/api-keys", "POST /api/v1/webhooks", "POST /api/v1/webhooks/{webhookId}/rotate-secret"]);
+    expect(marked.sort()).toEqual([
+      "POST /api/v1/api-keys",
+      "POST /api/v1/webhooks",
+      "POST /api/v1/webhooks/{webhookId}/rotate-secret",
+    ]);
   });
 });

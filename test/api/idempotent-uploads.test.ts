@@ -41,7 +41,12 @@ async function send(url: string, s: Sent) {
   }
   const res = await dispatch(new Request(`http://localhost${url}`, { method: "POST", headers, body: payload }));
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text, replayed: res.headers.get("idempotency-replayed") };
+  return {
+    status: res.status,
+    body: text ? JSON.parse(text) : null,
+    text,
+    replayed: res.headers.get("idempotency-replayed"),
+  };
 }
 
 const storedKeys = (key: string) => app.rt.db.prisma.idempotencyKey.findMany({ where: { key } });
@@ -135,9 +140,13 @@ describe("Idempotency-Key on uploads", () => {
     const results = await Promise.all([send(url, { key: "race", body: big }), send(url, { key: "race", body: big })]);
     const statuses = results.map((r) => r.status).sort();
     // Both may finish receiving before either claims, or one may be answered by the other.
-    expect([[202, 409], [202, 202]]).toContainEqual(statuses);
+    expect([
+      [202, 409],
+      [202, 202],
+    ]).toContainEqual(statuses);
     const imports = await app.api("GET", url);
     expect(imports.body.imports).toHaveLength(1);
-    if (statuses[1] === 202) expect(results.map((r) => r.body.id)).toEqual([imports.body.imports[0].id, imports.body.imports[0].id]);
+    if (statuses[1] === 202)
+      expect(results.map((r) => r.body.id)).toEqual([imports.body.imports[0].id, imports.body.imports[0].id]);
   });
 });

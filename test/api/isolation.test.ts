@@ -34,8 +34,26 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("B's key on A's base: 404 base_not_found on every endpoint", () => {
-  for (const e of baseEndpoints(() => a.baseId, () => aRows[0].id, () => a.col.Website)) {
-    scenarios(() => app, [{ name: `${e.method} ${e.label}`, method: e.method, path: e.path, body: e.body, key: "B", status: 404, code: "base_not_found", ...EMITS_NOTHING }]);
+  for (const e of baseEndpoints(
+    () => a.baseId,
+    () => aRows[0].id,
+    () => a.col.Website,
+  )) {
+    scenarios(
+      () => app,
+      [
+        {
+          name: `${e.method} ${e.label}`,
+          method: e.method,
+          path: e.path,
+          body: e.body,
+          key: "B",
+          status: 404,
+          code: "base_not_found",
+          ...EMITS_NOTHING,
+        },
+      ],
+    );
   }
 
   it("answers exactly as for a base that does not exist", async () => {
@@ -50,7 +68,11 @@ describe("B's key on A's base: 404 base_not_found on every endpoint", () => {
   });
 
   it("A's key still sees everything", async () => {
-    const reads = baseEndpoints(() => a.baseId, () => aRows[0].id, () => a.col.Website).filter((x) => x.method === "GET");
+    const reads = baseEndpoints(
+      () => a.baseId,
+      () => aRows[0].id,
+      () => a.col.Website,
+    ).filter((x) => x.method === "GET");
     expect(reads.length).toBeGreaterThan(0);
     for (const e of reads) {
       expect((await app.api("GET", e.path())).status).toBe(200);
@@ -59,40 +81,76 @@ describe("B's key on A's base: 404 base_not_found on every endpoint", () => {
 });
 
 describe("nothing of A leaks through B's own base", () => {
-  scenarios(() => app, [
-    { name: "A's row through B's base is row_not_found", method: "GET", path: () => `/api/v1/bases/${b.baseId}/rows/${aRows[0].id}`, key: "B", status: 404, code: "row_not_found", ...EMITS_NOTHING },
-    {
-      name: "updating A's row through B's base is a row_not_found error",
-      method: "POST",
-      path: () => `/api/v1/bases/${b.baseId}/update-rows`,
-      body: () => ({ rows: [{ id: aRows[0].id, cells: { Company: "hijack" } }] }),
-      key: "B",
-      status: 200,
-      bodyMatches: () => ({ rows: [], errors: [{ rowId: aRows[0].id, code: "row_not_found" }] }),
-    },
-    {
-      name: "deleting A's row through B's base reports it unknown",
-      method: "POST",
-      path: () => `/api/v1/bases/${b.baseId}/delete-rows`,
-      body: () => ({ rowIds: [aRows[1].id] }),
-      key: "B",
-      status: 200,
-      bodyMatches: () => ({ deletedRowIds: [], errors: [{ rowId: aRows[1].id, code: "row_not_found" }] }),
-    },
-    {
-      name: "A's column as an input of B's column is refused",
-      method: "POST",
-      path: () => `/api/v1/bases/${b.baseId}/columns`,
-      body: () => ({ name: "Leak", type: "short-text", inputColumnIds: [a.col.Company] }),
-      key: "B",
-      status: 404,
-      code: "column_not_found",
-      ...EMITS_NOTHING,
-    },
-    { name: "changing A's column through B's base is column_not_found", method: "PATCH", path: () => `/api/v1/bases/${b.baseId}/columns/${a.col.Company}`, body: { name: "x" }, key: "B", status: 404, code: "column_not_found", ...EMITS_NOTHING },
-    { name: "deleting A's column through B's base is column_not_found", method: "DELETE", path: () => `/api/v1/bases/${b.baseId}/columns/${a.col.Website}?force=true`, key: "B", status: 404, code: "column_not_found", ...EMITS_NOTHING },
-    { name: "revoking A's key with B's key is api_key_not_found", method: "DELETE", path: () => `/api/v1/api-keys/${aKeyId}`, key: "B", status: 404, code: "api_key_not_found", ...EMITS_NOTHING },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "A's row through B's base is row_not_found",
+        method: "GET",
+        path: () => `/api/v1/bases/${b.baseId}/rows/${aRows[0].id}`,
+        key: "B",
+        status: 404,
+        code: "row_not_found",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "updating A's row through B's base is a row_not_found error",
+        method: "POST",
+        path: () => `/api/v1/bases/${b.baseId}/update-rows`,
+        body: () => ({ rows: [{ id: aRows[0].id, cells: { Company: "hijack" } }] }),
+        key: "B",
+        status: 200,
+        bodyMatches: () => ({ rows: [], errors: [{ rowId: aRows[0].id, code: "row_not_found" }] }),
+      },
+      {
+        name: "deleting A's row through B's base reports it unknown",
+        method: "POST",
+        path: () => `/api/v1/bases/${b.baseId}/delete-rows`,
+        body: () => ({ rowIds: [aRows[1].id] }),
+        key: "B",
+        status: 200,
+        bodyMatches: () => ({ deletedRowIds: [], errors: [{ rowId: aRows[1].id, code: "row_not_found" }] }),
+      },
+      {
+        name: "A's column as an input of B's column is refused",
+        method: "POST",
+        path: () => `/api/v1/bases/${b.baseId}/columns`,
+        body: () => ({ name: "Leak", type: "short-text", inputColumnIds: [a.col.Company] }),
+        key: "B",
+        status: 404,
+        code: "column_not_found",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "changing A's column through B's base is column_not_found",
+        method: "PATCH",
+        path: () => `/api/v1/bases/${b.baseId}/columns/${a.col.Company}`,
+        body: { name: "x" },
+        key: "B",
+        status: 404,
+        code: "column_not_found",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "deleting A's column through B's base is column_not_found",
+        method: "DELETE",
+        path: () => `/api/v1/bases/${b.baseId}/columns/${a.col.Website}?force=true`,
+        key: "B",
+        status: 404,
+        code: "column_not_found",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "revoking A's key with B's key is api_key_not_found",
+        method: "DELETE",
+        path: () => `/api/v1/api-keys/${aKeyId}`,
+        key: "B",
+        status: 404,
+        code: "api_key_not_found",
+        ...EMITS_NOTHING,
+      },
+    ],
+  );
 
   it("B's base list and key list show only B's", async () => {
     const bases = await app.api("GET", "/api/v1/bases", { key: app.keyB });
@@ -106,12 +164,22 @@ describe("nothing of A leaks through B's own base", () => {
   it("A's rows and key are still intact", async () => {
     expect(await snapshot()).toEqual(before);
     expect((await app.api("GET", "/api/v1/bases")).status).toBe(200);
-    const bStill = await runScenario(app, { name: "", method: "GET", path: `/api/v1/bases/${b.baseId}/rows`, key: "B", status: 200 });
+    const bStill = await runScenario(app, {
+      name: "",
+      method: "GET",
+      path: `/api/v1/bases/${b.baseId}/rows`,
+      key: "B",
+      status: 200,
+    });
     expect(bStill.body.rows).toEqual([{ id: bRow.id, cells: expect.objectContaining({ Company: "B-one" }) }]);
   });
 
   it("A's key on B's base is 404 too", async () => {
-    for (const e of baseEndpoints(() => b.baseId, () => bRow.id, () => b.col.Website)) {
+    for (const e of baseEndpoints(
+      () => b.baseId,
+      () => bRow.id,
+      () => b.col.Website,
+    )) {
       const body = typeof e.body === "function" ? e.body() : e.body;
       const res = await app.api(e.method, e.path(), { body });
       expect(res.status, `${e.method} ${e.label}`).toBe(404);

@@ -39,27 +39,38 @@ describe("rows per request", () => {
     expect(await rowCount(app, f.baseId)).toBe(before + 10_000);
   });
 
-  scenarios(() => app, [
-    { name: "Add Rows with 10,001 rows is 400 too_many_rows", method: "POST", path: add, body: () => ({ rows: manyRows(10_001) }), status: 400, code: "too_many_rows", ...EMITS_NOTHING },
-    {
-      name: "Update Rows with 10,001 rows is 400 too_many_rows",
-      method: "POST",
-      path: update,
-      body: () => ({ rows: Array.from({ length: 10_001 }, () => ({ id: "sr_x", cells: {} })) }),
-      status: 400,
-      code: "too_many_rows",
-      ...EMITS_NOTHING,
-    },
-    {
-      name: "delete-rows with 10,001 ids is 400 too_many_rows",
-      method: "POST",
-      path: () => `/api/v1/bases/${f.baseId}/delete-rows`,
-      body: () => ({ rowIds: Array.from({ length: 10_001 }, (_, i) => `sr_${i}`) }),
-      status: 400,
-      code: "too_many_rows",
-      ...EMITS_NOTHING,
-    },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "Add Rows with 10,001 rows is 400 too_many_rows",
+        method: "POST",
+        path: add,
+        body: () => ({ rows: manyRows(10_001) }),
+        status: 400,
+        code: "too_many_rows",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "Update Rows with 10,001 rows is 400 too_many_rows",
+        method: "POST",
+        path: update,
+        body: () => ({ rows: Array.from({ length: 10_001 }, () => ({ id: "sr_x", cells: {} })) }),
+        status: 400,
+        code: "too_many_rows",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "delete-rows with 10,001 ids is 400 too_many_rows",
+        method: "POST",
+        path: () => `/api/v1/bases/${f.baseId}/delete-rows`,
+        body: () => ({ rowIds: Array.from({ length: 10_001 }, (_, i) => `sr_${i}`) }),
+        status: 400,
+        code: "too_many_rows",
+        ...EMITS_NOTHING,
+      },
+    ],
+  );
 
   it("writes nothing when a request has too many rows", async () => {
     const before = await rowCount(app, f.baseId);
@@ -88,13 +99,26 @@ describe("body size", () => {
   });
 
   it("a body over 20 MB is refused on Update Rows too", async () => {
-    await runScenario(app, { name: "", method: "POST", path: update(), raw: big(), headers: { "content-type": "application/json" }, status: 413, code: "payload_too_large", ...EMITS_NOTHING });
+    await runScenario(app, {
+      name: "",
+      method: "POST",
+      path: update(),
+      raw: big(),
+      headers: { "content-type": "application/json" },
+      status: 413,
+      code: "payload_too_large",
+      ...EMITS_NOTHING,
+    });
   });
 
   it("a declared Content-Length over 20 MB is refused before reading", async () => {
     const req = new Request(`http://localhost${add()}`, {
       method: "POST",
-      headers: { "x-api-key": app.keyA, "content-type": "application/json", "content-length": String(21 * 1024 * 1024) },
+      headers: {
+        "x-api-key": app.keyA,
+        "content-type": "application/json",
+        "content-length": String(21 * 1024 * 1024),
+      },
       body: JSON.stringify({ rows: [] }),
     });
     const res = await dispatch(req);
@@ -138,9 +162,13 @@ describe("cell size", () => {
 
   it("a cell value of 100,001 characters is an Update Rows error", async () => {
     const [row] = await addRows(app, f.baseId, [{ Name: "short" }]);
-    const res = await app.api("POST", update(), { body: { rows: [{ id: row.id, cells: { Notes: "z".repeat(100_001) } }] } });
+    const res = await app.api("POST", update(), {
+      body: { rows: [{ id: row.id, cells: { Notes: "z".repeat(100_001) } }] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.errors).toEqual([{ rowId: row.id, column: "Notes", code: "value_too_long", message: expect.any(String) }]);
+    expect(res.body.errors).toEqual([
+      { rowId: row.id, column: "Notes", code: "value_too_long", message: expect.any(String) },
+    ]);
   });
 });
 
@@ -155,18 +183,101 @@ describe("content type and JSON syntax", () => {
     ["create API key", () => "/api/v1/api-keys"],
   ];
   for (const [label, path] of bodyRoutes) {
-    scenarios(() => app, [
-      { name: `${label}: text/plain is 415`, method: "POST", path, raw: '{"rows":[]}', headers: { "content-type": "text/plain" }, status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
-      { name: `${label}: no content type is 415`, method: "POST", path, raw: '{"rows":[]}', status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
-      { name: `${label}: form data is 415`, method: "POST", path, raw: "rows=1", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
-      { name: `${label}: malformed JSON is 400 invalid_json`, method: "POST", path, raw: '{"rows": [', headers: json, status: 400, code: "invalid_json", ...EMITS_NOTHING },
-      { name: `${label}: trailing garbage is 400 invalid_json`, method: "POST", path, raw: '{"rows": []} x', headers: json, status: 400, code: "invalid_json", ...EMITS_NOTHING },
-    ]);
+    scenarios(
+      () => app,
+      [
+        {
+          name: `${label}: text/plain is 415`,
+          method: "POST",
+          path,
+          raw: '{"rows":[]}',
+          headers: { "content-type": "text/plain" },
+          status: 415,
+          code: "unsupported_media_type",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${label}: no content type is 415`,
+          method: "POST",
+          path,
+          raw: '{"rows":[]}',
+          status: 415,
+          code: "unsupported_media_type",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${label}: form data is 415`,
+          method: "POST",
+          path,
+          raw: "rows=1",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          status: 415,
+          code: "unsupported_media_type",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${label}: malformed JSON is 400 invalid_json`,
+          method: "POST",
+          path,
+          raw: '{"rows": [',
+          headers: json,
+          status: 400,
+          code: "invalid_json",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `${label}: trailing garbage is 400 invalid_json`,
+          method: "POST",
+          path,
+          raw: '{"rows": []} x',
+          headers: json,
+          status: 400,
+          code: "invalid_json",
+          ...EMITS_NOTHING,
+        },
+      ],
+    );
   }
-  scenarios(() => app, [
-    { name: "PATCH base with text/plain is 415", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}`, raw: "{}", headers: { "content-type": "text/plain" }, status: 415, code: "unsupported_media_type", ...EMITS_NOTHING },
-    { name: "PATCH column with malformed JSON is 400", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}/columns/x`, raw: "{", headers: json, status: 400, code: "invalid_json", ...EMITS_NOTHING },
-    { name: "application/json with a charset is accepted", method: "POST", path: add, raw: '{"rows":[]}', headers: { "content-type": "application/json; charset=utf-8" }, status: 200, bodyEquals: { rows: [], runId: null } },
-    { name: "a +json media type is accepted", method: "POST", path: add, raw: '{"rows":[]}', headers: { "content-type": "application/vnd.api+json" }, status: 200 },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "PATCH base with text/plain is 415",
+        method: "PATCH",
+        path: () => `/api/v1/bases/${f.baseId}`,
+        raw: "{}",
+        headers: { "content-type": "text/plain" },
+        status: 415,
+        code: "unsupported_media_type",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "PATCH column with malformed JSON is 400",
+        method: "PATCH",
+        path: () => `/api/v1/bases/${f.baseId}/columns/x`,
+        raw: "{",
+        headers: json,
+        status: 400,
+        code: "invalid_json",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "application/json with a charset is accepted",
+        method: "POST",
+        path: add,
+        raw: '{"rows":[]}',
+        headers: { "content-type": "application/json; charset=utf-8" },
+        status: 200,
+        bodyEquals: { rows: [], runId: null },
+      },
+      {
+        name: "a +json media type is accepted",
+        method: "POST",
+        path: add,
+        raw: '{"rows":[]}',
+        headers: { "content-type": "application/vnd.api+json" },
+        status: 200,
+      },
+    ],
+  );
 });

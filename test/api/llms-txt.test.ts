@@ -37,7 +37,9 @@ describe("/llms.txt", () => {
     expect(text).not.toContain("cells.example.com");
     expect(res.headers.get("vary")).toBe("Host, X-Forwarded-Host, X-Forwarded-Proto");
     // Without forwarded headers, the Host the client sent.
-    expect(await llmsTxtResponse(ask({ host: "cells.example.com" }), true).text()).toContain("(http://cells.example.com/mcp)");
+    expect(await llmsTxtResponse(ask({ host: "cells.example.com" }), true).text()).toContain(
+      "(http://cells.example.com/mcp)",
+    );
   });
 
   it("falls back to the request's own origin when the Host is not a host", async () => {

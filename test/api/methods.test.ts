@@ -23,7 +23,8 @@ describe("route modules", () => {
   for (const file of routeFiles) {
     it(`${path.relative(appApi, file)} exports GET, POST, PUT, PATCH and DELETE`, async () => {
       const mod = (await import(file)) as Record<string, unknown>;
-      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) expect(typeof mod[method], method).toBe("function");
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+        expect(typeof mod[method], method).toBe("function");
     });
   }
 });

@@ -32,7 +32,9 @@ function routeFiles(dir: string, segments: string[] = []): { file: string; path:
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return routeFiles(full, [...segments, name]);
-    return name === "route.ts" ? [{ file: full, path: ["/api/v1", ...segments.map((s) => s.replace(/^\[(.+)\]$/, "{$1}"))].join("/") }] : [];
+    return name === "route.ts"
+      ? [{ file: full, path: ["/api/v1", ...segments.map((s) => s.replace(/^\[(.+)\]$/, "{$1}"))].join("/") }]
+      : [];
   });
 }
 
@@ -60,14 +62,22 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes parameters, bodies, limits, responses with their statuses, and the key", () => {
-    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }));
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    );
     const add = doc.paths["/api/v1/bases/{baseId}/add-rows"].post;
     expect(add.requestBody.content["application/json"].schema.properties.rows.maxItems).toBe(10_000);
     expect(add.parameters.map((p: any) => p.name)).toEqual(["baseId", "Idempotency-Key"]);
-    expect(Object.keys(add.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "409", "422", "default"]));
+    expect(Object.keys(add.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "401", "404", "409", "422", "default"]),
+    );
     expect(add.responses["404"].description).toContain("base_not_found");
     const rows = doc.paths["/api/v1/bases/{baseId}/rows"].get;
-    expect(rows.parameters.find((p: any) => p.name === "limit").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 10_000 });
+    expect(rows.parameters.find((p: any) => p.name === "limit").schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 10_000,
+    });
     const column = doc.paths["/api/v1/bases/{baseId}/columns"].post.requestBody.content["application/json"].schema;
     expect(column.properties.name.maxLength).toBe(100);
     expect(doc.paths["/api/v1/bases"].post.responses["201"]).toBeDefined();
@@ -79,7 +89,8 @@ describe("the OpenAPI document", () => {
   it("describes the event streams as text/event-stream, with their event types", () => {
     const events = doc.paths["/api/v1/bases/{baseId}/events"].get.responses["200"];
     expect(Object.keys(events.content)).toEqual(["text/event-stream"]);
-    for (const type of ["cell.updated", "rows.changed", "structure.changed", "row.sheet.processed"]) expect(events.description).toContain(type);
+    for (const type of ["cell.updated", "rows.changed", "structure.changed", "row.sheet.processed"])
+      expect(events.description).toContain(type);
     const configure = doc.paths["/api/v1/bases/ai-configure-base"].post.responses["200"];
     expect(Object.keys(configure.content).sort()).toEqual(["application/json", "text/event-stream"]);
     expect(configure.description).toContain("data-result");
@@ -94,7 +105,9 @@ describe("the OpenAPI document", () => {
       const parsed = endpoint!.body!.safeParse(example);
       expect(parsed.success, `${key}: ${parsed.error?.message}`).toBe(true);
       const [method, p] = key.split(" ");
-      expect(doc.paths[p][method.toLowerCase()].requestBody.content["application/json"].examples.example.value).toEqual(example);
+      expect(doc.paths[p][method.toLowerCase()].requestBody.content["application/json"].examples.example.value).toEqual(
+        example,
+      );
     }
   });
 
@@ -102,10 +115,16 @@ describe("the OpenAPI document", () => {
     const rowPath = "/api/v1/bases/AbCd1234/rows/sr_x";
     const json = "application/json";
     expect(() => checkAgainstOpenApi("GET", rowPath, 200, json, { id: "sr_x", cells: { A: "a" } }, "{}")).not.toThrow();
-    expect(() => checkAgainstOpenApi("GET", rowPath, 200, json, { id: "sr_x", cells: { A: 1 } }, "{}")).toThrow(/does not fit/);
+    expect(() => checkAgainstOpenApi("GET", rowPath, 200, json, { id: "sr_x", cells: { A: 1 } }, "{}")).toThrow(
+      /does not fit/,
+    );
     expect(() => checkAgainstOpenApi("GET", rowPath, 200, "text/html", "<p>", "<p>")).toThrow(/not documented/);
-    expect(() => checkAgainstOpenApi("POST", "/api/v1/bases", 200, json, {}, "{}")).toThrow(/status 200 is not documented/);
-    expect(() => checkAgainstOpenApi("GET", rowPath, 404, json, { error: { code: "row_not_found" } }, "{}")).toThrow(/does not fit/);
+    expect(() => checkAgainstOpenApi("POST", "/api/v1/bases", 200, json, {}, "{}")).toThrow(
+      /status 200 is not documented/,
+    );
+    expect(() => checkAgainstOpenApi("GET", rowPath, 404, json, { error: { code: "row_not_found" } }, "{}")).toThrow(
+      /does not fit/,
+    );
   });
 
   it("compiles into a typed client with openapi-typescript and openapi-fetch", async () => {
@@ -145,7 +164,9 @@ export async function firstPage(baseId: string): Promise<string[]> {
         skipLibCheck: true,
         types: [],
       });
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
       expect(diagnostics).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -11,11 +11,19 @@ let proxied: TestApp;
 
 async function signIn(app: TestApp, headers: Record<string, string>) {
   const res = await app.api("POST", "/api/v1/session", { key: null, body: { apiKey: app.keyA }, headers });
-  return { res, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0], setCookie: res.headers.get("set-cookie") ?? "" };
+  return {
+    res,
+    cookie: (res.headers.get("set-cookie") ?? "").split(";")[0],
+    setCookie: res.headers.get("set-cookie") ?? "",
+  };
 }
 
 const write = (app: TestApp, cookie: string, headers: Record<string, string>) =>
-  app.api("POST", "/api/v1/bases", { key: null, body: { baseName: "From a browser" }, headers: { cookie, ...headers } });
+  app.api("POST", "/api/v1/bases", {
+    key: null,
+    body: { baseName: "From a browser" },
+    headers: { cookie, ...headers },
+  });
 
 describe("without a trusted proxy", () => {
   beforeAll(async () => {
@@ -23,18 +31,28 @@ describe("without a trusted proxy", () => {
   });
   afterAll(() => direct.close());
   it("ignores X-Forwarded-Proto and X-Forwarded-Host", async () => {
-    const { res, setCookie, cookie } = await signIn(direct, { origin: "http://localhost", "x-forwarded-proto": "https" });
+    const { res, setCookie, cookie } = await signIn(direct, {
+      origin: "http://localhost",
+      "x-forwarded-proto": "https",
+    });
     expect(res.status).toBe(201);
     expect(setCookie).not.toMatch(/Secure/);
-    const forged = await write(direct, cookie, { origin: "https://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" });
+    const forged = await write(direct, cookie, {
+      origin: "https://evil.example",
+      "x-forwarded-host": "evil.example",
+      "x-forwarded-proto": "https",
+    });
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe("cross_site_request");
   });
 
-  it.each(["https://localhost", "http://localhost:8080", "http://localhost.evil.example"])("refuses a write from %s", async (origin) => {
-    const { cookie } = await signIn(direct, { origin: "http://localhost" });
-    expect((await write(direct, cookie, { origin })).status).toBe(403);
-  });
+  it.each(["https://localhost", "http://localhost:8080", "http://localhost.evil.example"])(
+    "refuses a write from %s",
+    async (origin) => {
+      const { cookie } = await signIn(direct, { origin: "http://localhost" });
+      expect((await write(direct, cookie, { origin })).status).toBe(403);
+    },
+  );
 
   it("accepts a write from its own origin", async () => {
     const { cookie } = await signIn(direct, { origin: "http://localhost" });

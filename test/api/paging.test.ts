@@ -22,18 +22,32 @@ afterAll(() => app.close());
 type Page = { items: unknown[]; next: string | null };
 
 const lists: [string, (limit: number, cursor: string | null) => Promise<Page>][] = [
-  ["Get Rows", async (limit, cursor) => {
-    const res = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
-    return { items: res.body.rows, next: res.body.nextCursor };
-  }],
-  ["Query Rows", async (limit, cursor) => {
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body: { limit, sort: [{ column: "N", direction: "desc" }], ...(cursor ? { cursor } : {}) } });
-    return { items: res.body.rows, next: res.body.nextCursor };
-  }],
-  ["the credit ledger", async (limit, cursor) => {
-    const res = await app.api("GET", `/api/v1/credits?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
-    return { items: res.body.entries, next: res.body.nextCursor };
-  }],
+  [
+    "Get Rows",
+    async (limit, cursor) => {
+      const res = await app.api(
+        "GET",
+        `/api/v1/bases/${baseId}/rows?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      return { items: res.body.rows, next: res.body.nextCursor };
+    },
+  ],
+  [
+    "Query Rows",
+    async (limit, cursor) => {
+      const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, {
+        body: { limit, sort: [{ column: "N", direction: "desc" }], ...(cursor ? { cursor } : {}) },
+      });
+      return { items: res.body.rows, next: res.body.nextCursor };
+    },
+  ],
+  [
+    "the credit ledger",
+    async (limit, cursor) => {
+      const res = await app.api("GET", `/api/v1/credits?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+      return { items: res.body.entries, next: res.body.nextCursor };
+    },
+  ],
 ];
 
 async function walk(list: (limit: number, cursor: string | null) => Promise<Page>, limit: number) {
@@ -55,7 +69,10 @@ describe("the last page", () => {
     expect(divisors.length).toBeGreaterThanOrEqual(2);
     for (const size of divisors) {
       const pages = await walk(list, size);
-      expect(pages.map((p) => p.length), `page size ${size}`).toEqual(Array(total / size).fill(size));
+      expect(
+        pages.map((p) => p.length),
+        `page size ${size}`,
+      ).toEqual(Array(total / size).fill(size));
     }
     // And a size that leaves a short last page.
     const size = total - 1;
@@ -64,17 +81,35 @@ describe("the last page", () => {
 });
 
 // Get Rows and Query Rows jump to a position with offset (the grid does, on a large base).
-const positioned: [string, (q: { limit: number; offset?: number; cursor?: string | null }) => Promise<{ rows: { id: string }[]; nextCursor: string | null }>][] = [
-  ["Get Rows", async ({ limit, offset, cursor }) => {
-    const res = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=${limit}${offset !== undefined ? `&offset=${offset}` : ""}${cursor ? `&cursor=${cursor}` : ""}`);
-    expect(res.status).toBe(200);
-    return res.body;
-  }],
-  ["Query Rows", async (q) => {
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body: { sort: [{ column: "N", direction: "desc" }], ...q } });
-    expect(res.status).toBe(200);
-    return res.body;
-  }],
+const positioned: [
+  string,
+  (q: {
+    limit: number;
+    offset?: number;
+    cursor?: string | null;
+  }) => Promise<{ rows: { id: string }[]; nextCursor: string | null }>,
+][] = [
+  [
+    "Get Rows",
+    async ({ limit, offset, cursor }) => {
+      const res = await app.api(
+        "GET",
+        `/api/v1/bases/${baseId}/rows?limit=${limit}${offset !== undefined ? `&offset=${offset}` : ""}${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      expect(res.status).toBe(200);
+      return res.body;
+    },
+  ],
+  [
+    "Query Rows",
+    async (q) => {
+      const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, {
+        body: { sort: [{ column: "N", direction: "desc" }], ...q },
+      });
+      expect(res.status).toBe(200);
+      return res.body;
+    },
+  ],
 ];
 
 describe("offset", () => {
@@ -86,19 +121,26 @@ describe("offset", () => {
     expect((await read({ limit: 10, cursor: mid.nextCursor })).rows.map((r) => r.id)).toEqual(all.slice(5));
     // After a cursor, the offset counts from the cursor's row.
     const first = await read({ limit: 1 });
-    expect((await read({ limit: 2, offset: 2, cursor: first.nextCursor })).rows.map((r) => r.id)).toEqual(all.slice(3, 5));
+    expect((await read({ limit: 2, offset: 2, cursor: first.nextCursor })).rows.map((r) => r.id)).toEqual(
+      all.slice(3, 5),
+    );
     const last = await read({ limit: 2, offset: ROWS - 2 });
     expect(last.rows.map((r) => r.id)).toEqual(all.slice(-2));
     expect(last.nextCursor).toBeNull();
     expect(await read({ limit: 5, offset: ROWS + 10 })).toMatchObject({ rows: [], nextCursor: null });
   });
 
-  it.each([["-1"], ["1.5"], ["x"], ["10000001"]])("offset=%s is 400 invalid_query on Get Rows and validation_failed on Query Rows", async (offset) => {
-    const get = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=2&offset=${offset}`);
-    expect(get.status).toBe(400);
-    expect(get.body.error.code).toBe("invalid_query");
-    const post = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, { body: { limit: 2, offset: Number(offset) } });
-    expect(post.status).toBe(400);
-    expect(post.body.error.code).toBe("validation_failed");
-  });
+  it.each([["-1"], ["1.5"], ["x"], ["10000001"]])(
+    "offset=%s is 400 invalid_query on Get Rows and validation_failed on Query Rows",
+    async (offset) => {
+      const get = await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=2&offset=${offset}`);
+      expect(get.status).toBe(400);
+      expect(get.body.error.code).toBe("invalid_query");
+      const post = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, {
+        body: { limit: 2, offset: Number(offset) },
+      });
+      expect(post.status).toBe(400);
+      expect(post.body.error.code).toBe("validation_failed");
+    },
+  );
 });

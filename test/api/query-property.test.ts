@@ -55,7 +55,8 @@ const OPS: Record<string, string[]> = {
   checkbox: ["eq", "neq", "in", "isEmpty", "isNotEmpty"],
   select: ["eq", "neq", "in", "isEmpty", "isNotEmpty"],
 };
-const kind = (c: Name) => (COLUMNS[c] === "date" ? "number" : COLUMNS[c] === "short-text" || COLUMNS[c] === "long-text" ? "text" : COLUMNS[c]);
+const kind = (c: Name) =>
+  COLUMNS[c] === "date" ? "number" : COLUMNS[c] === "short-text" || COLUMNS[c] === "long-text" ? "text" : COLUMNS[c];
 function operand(c: Name): unknown {
   if (COLUMNS[c] === "number") return Number(randomValue(c) || 3);
   if (COLUMNS[c] === "checkbox") return rand(2) === 0;
@@ -95,9 +96,14 @@ function matches(f: any, row: Row): boolean {
   if (type === "number") {
     const a = Number(v);
     const b = Number(f.value);
-    return f.op === "in" ? values.some((x) => Number(x) === a) : { eq: a === b, gt: a > b, gte: a >= b, lt: a < b, lte: a <= b }[f.op as "eq"];
+    return f.op === "in"
+      ? values.some((x) => Number(x) === a)
+      : { eq: a === b, gt: a > b, gte: a >= b, lt: a < b, lte: a <= b }[f.op as "eq"];
   }
-  if (type === "date") return f.op === "in" ? values.includes(v) : { eq: v === f.value, gt: v > f.value, gte: v >= f.value, lt: v < f.value, lte: v <= f.value }[f.op as "eq"];
+  if (type === "date")
+    return f.op === "in"
+      ? values.includes(v)
+      : { eq: v === f.value, gt: v > f.value, gte: v >= f.value, lt: v < f.value, lte: v <= f.value }[f.op as "eq"];
   if (type === "select") return values.includes(v);
   const a = fold(v);
   if (f.op === "contains") return a.includes(fold(f.value));
@@ -135,12 +141,24 @@ const rows: Row[] = [];
 beforeAll(async () => {
   app = await createTestApp();
   base = await createBase(app, {
-    columns: Object.entries(COLUMNS).map(([name, type], i) => ({ name, type, isPrimary: i === 0, ...(type === "select" ? { columnOptions: { options: OPTIONS } } : {}) })),
+    columns: Object.entries(COLUMNS).map(([name, type], i) => ({
+      name,
+      type,
+      isPrimary: i === 0,
+      ...(type === "select" ? { columnOptions: { options: OPTIONS } } : {}),
+    })),
   });
-  const input = Array.from({ length: 80 }, () => Object.fromEntries((Object.keys(COLUMNS) as Name[]).map((c) => [c, randomValue(c)])) as Record<Name, string>);
-  const res = await app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, { body: { rows: input.map((cells) => ({ cells })) } });
+  const input = Array.from(
+    { length: 80 },
+    () => Object.fromEntries((Object.keys(COLUMNS) as Name[]).map((c) => [c, randomValue(c)])) as Record<Name, string>,
+  );
+  const res = await app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, {
+    body: { rows: input.map((cells) => ({ cells })) },
+  });
   expect(res.status, res.text).toBe(200);
-  res.body.rows.forEach((r: { id: string; cells: Record<Name, string> }, seq: number) => rows.push({ id: r.id, seq, cells: r.cells }));
+  res.body.rows.forEach((r: { id: string; cells: Record<Name, string> }, seq: number) =>
+    rows.push({ id: r.id, seq, cells: r.cells }),
+  );
 });
 afterAll(() => app.close());
 
@@ -150,7 +168,10 @@ describe(`random queries agree with the reference evaluator (seed ${SEED})`, () 
     let nonEmpty = 0;
     for (let i = 0; i < 80; i++) {
       const filter = randomFilter(0);
-      const sort = Array.from({ length: rand(3) }, () => ({ column: pick(Object.keys(COLUMNS) as Name[]), direction: pick(["asc", "desc"] as const) }));
+      const sort = Array.from({ length: rand(3) }, () => ({
+        column: pick(Object.keys(COLUMNS) as Name[]),
+        direction: pick(["asc", "desc"] as const),
+      }));
       const search = rand(3) === 0 ? pick(LETTERS) + (rand(2) ? pick(LETTERS) : "") : "";
       const expected = rows
         .filter((r) => matches(filter, r))
@@ -163,7 +184,9 @@ describe(`random queries agree with the reference evaluator (seed ${SEED})`, () 
       let cursor: string | null = null;
       let total: number | undefined;
       for (let page = 0; page < 100; page++) {
-        const res: ApiResult = await app.api("POST", `/api/v1/bases/${base.baseId}/rows/query`, { body: { filter, sort, search, limit, cursor, count: page === 0 } });
+        const res: ApiResult = await app.api("POST", `/api/v1/bases/${base.baseId}/rows/query`, {
+          body: { filter, sort, search, limit, cursor, count: page === 0 },
+        });
         const context = JSON.stringify({ filter, sort, search, limit });
         expect(res.status, `${context}\n${res.text}`).toBe(200);
         if (page === 0) total = res.body.total;

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const list = (key?: string | null, headers?: Record<string, string>) => app.api("GET", "/api/v1/bases", { ...(key === undefined ? {} : { key }), headers });
+const list = (key?: string | null, headers?: Record<string, string>) =>
+  app.api("GET", "/api/v1/bases", { ...(key === undefined ? {} : { key }), headers });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("one key", () => {
@@ -44,7 +45,11 @@ describe("one key", () => {
     for (let i = 0; i < 10 && (await list()).status === 200; i++);
     expect((await list(app.keyB)).status).toBe(200);
     // A session made from key A draws from A's empty bucket (signing in itself is not limited).
-    const signIn = await app.api("POST", "/api/v1/session", { key: null, body: { apiKey: app.keyA }, headers: { origin: "http://localhost" } });
+    const signIn = await app.api("POST", "/api/v1/session", {
+      key: null,
+      body: { apiKey: app.keyA },
+      headers: { origin: "http://localhost" },
+    });
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0];
     expect(cookie).toMatch(/=/);
     expect((await list(null, { cookie })).status).toBe(429);
@@ -65,9 +70,17 @@ describe("configuration", () => {
 
   it("refills at the configured rate, never above the burst", async () => {
     let t = 0;
-    const limiter = apiRateLimiter({ perSecond: 10, burst: 3 }, memoryBuckets(() => t), 1, () => t);
+    const limiter = apiRateLimiter(
+      { perSecond: 10, burst: 3 },
+      memoryBuckets(() => t),
+      1,
+      () => t,
+    );
     for (let i = 0; i < 3; i++) await limiter.consume("k");
-    await expect(limiter.consume("k")).rejects.toMatchObject({ code: "rate_limited", details: { retryAfterSeconds: 1 } });
+    await expect(limiter.consume("k")).rejects.toMatchObject({
+      code: "rate_limited",
+      details: { retryAfterSeconds: 1 },
+    });
     t += 250; // 2.5 tokens
     await limiter.consume("k");
     await limiter.consume("k");

@@ -4,7 +4,8 @@ import { createBase, type TestBase } from "../support/bases.ts";
 import { addRows, COLUMN_KEYS, COMPANIES } from "./fixtures.ts";
 import { EMITS_NOTHING, scenarios } from "./scenario.ts";
 
-// Spec §4.1–§4.3: the read endpoints' exact shapes, the expand forms, and the 404s.
+// Spec §4.1–§4.3: the read endpoints' exact shapes and the expand forms (their 404s and 405s:
+// read-refusals.test.ts).
 
 let app: TestApp;
 let f: TestBase;
@@ -58,7 +59,12 @@ describe("Get Rows (§4.1)", () => {
     expect(globex.cells.Summary).toEqual({
       value: "Supplied by hand",
       status: "done",
-      metadata: { sources: null, additionalDetails: "Supplied by the user.", confidenceScore: null, suppliedByUser: true },
+      metadata: {
+        sources: null,
+        additionalDetails: "Supplied by the user.",
+        confidenceScore: null,
+        suppliedByUser: true,
+      },
       needsReview: false,
       verified: false,
     });
@@ -75,14 +81,21 @@ describe("Get Row (§4.2)", () => {
   it("returns the single row object without an envelope", async () => {
     const res = await app.api("GET", rowPath(0));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: rows[0].id, cells: { Company: "Acme", Website: "https://acme.com", Employees: "42", Summary: "" } });
+    expect(res.body).toEqual({
+      id: rows[0].id,
+      cells: { Company: "Acme", Website: "https://acme.com", Employees: "42", Summary: "" },
+    });
   });
 
   it("expand=true gives the expanded cells", async () => {
     const res = await app.api("GET", `${rowPath(1)}?expand=1`);
     expect(res.body.id).toBe(rows[1].id);
     expect(res.body.cells.Company).toEqual({ value: "Globex" });
-    expect(res.body.cells.Summary).toMatchObject({ value: "Supplied by hand", status: "done", metadata: { suppliedByUser: true } });
+    expect(res.body.cells.Summary).toMatchObject({
+      value: "Supplied by hand",
+      status: "done",
+      metadata: { suppliedByUser: true },
+    });
   });
 });
 
@@ -91,7 +104,11 @@ describe("Get Base Structure (§4.3)", () => {
     const res = await app.api("GET", `/api/v1/bases/${f.baseId}/base-structure`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["primaryColumn", "sheet", "sheetColumns"]);
-    expect(res.body.sheet).toEqual({ id: expect.stringMatching(/^sheet_[A-Za-z0-9]{16,}$/), baseId: f.baseId, name: "Companies" });
+    expect(res.body.sheet).toEqual({
+      id: expect.stringMatching(/^sheet_[A-Za-z0-9]{16,}$/),
+      baseId: f.baseId,
+      name: "Companies",
+    });
     const columns = res.body.sheetColumns;
     expect(columns.map((c: any) => c.name)).toEqual(["Company", "Website", "Employees", "Summary"]);
     columns.forEach((c: any, i: number) => {
@@ -113,13 +130,25 @@ describe("Get Base Structure (§4.3)", () => {
       instructions: "Summarise.",
       columnOptions: {},
     });
-    expect(columns[1]).toMatchObject({ inputColumnIds: [], tools: [], instructions: "", isAiEnabled: false, columnOptions: {} });
+    expect(columns[1]).toMatchObject({
+      inputColumnIds: [],
+      tools: [],
+      instructions: "",
+      isAiEnabled: false,
+      columnOptions: {},
+    });
   });
 });
 
 describe("expand accepts true, false, 1 and 0, in any case, and nothing else", () => {
-  const expanded = (res: any) => typeof res.body.rows?.[0]?.cells.Company === "object" || typeof res.body.cells?.Company === "object";
-  for (const [raw, isExpanded] of [["true", true], ["1", true], ["false", false], ["0", false]] as const) {
+  const expanded = (res: any) =>
+    typeof res.body.rows?.[0]?.cells.Company === "object" || typeof res.body.cells?.Company === "object";
+  for (const [raw, isExpanded] of [
+    ["true", true],
+    ["1", true],
+    ["false", false],
+    ["0", false],
+  ] as const) {
     it(`expand=${raw}`, async () => {
       for (const path of [rowsPath(), rowPath()]) {
         const res = await app.api("GET", `${path}?expand=${raw}`);
@@ -130,56 +159,28 @@ describe("expand accepts true, false, 1 and 0, in any case, and nothing else", (
   }
   // Case does not matter ("True" is what Python sends); anything else is a mistake.
   for (const raw of ["yes", "2", "", "true,false"]) {
-    scenarios(() => app, [
-      { name: `Get Rows expand=${JSON.stringify(raw)} is 400`, method: "GET", path: () => `${rowsPath()}?expand=${raw}`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-      { name: `Get Row expand=${JSON.stringify(raw)} is 400`, method: "GET", path: () => `${rowPath()}?expand=${raw}`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    ]);
+    scenarios(
+      () => app,
+      [
+        {
+          name: `Get Rows expand=${JSON.stringify(raw)} is 400`,
+          method: "GET",
+          path: () => `${rowsPath()}?expand=${raw}`,
+          status: 400,
+          code: "invalid_query",
+          ...EMITS_NOTHING,
+        },
+        {
+          name: `Get Row expand=${JSON.stringify(raw)} is 400`,
+          method: "GET",
+          path: () => `${rowPath()}?expand=${raw}`,
+          status: 400,
+          code: "invalid_query",
+          ...EMITS_NOTHING,
+        },
+      ],
+    );
   }
-});
-
-describe("404s", () => {
-  scenarios(() => app, [
-    { name: "Get Rows of an unknown base", method: "GET", path: "/api/v1/bases/Zz9Zz9Zz/rows", status: 404, code: "base_not_found", ...EMITS_NOTHING },
-    { name: "Get Row of an unknown base", method: "GET", path: () => `/api/v1/bases/Zz9Zz9Zz/rows/${rows[0].id}`, status: 404, code: "base_not_found", ...EMITS_NOTHING },
-    { name: "Base Structure of an unknown base", method: "GET", path: "/api/v1/bases/Zz9Zz9Zz/base-structure", status: 404, code: "base_not_found", ...EMITS_NOTHING },
-    { name: "Add Rows to an unknown base", method: "POST", path: "/api/v1/bases/Zz9Zz9Zz/add-rows", body: { rows: [] }, status: 404, code: "base_not_found", ...EMITS_NOTHING },
-    { name: "Update Rows of an unknown base", method: "POST", path: "/api/v1/bases/Zz9Zz9Zz/update-rows", body: { rows: [] }, status: 404, code: "base_not_found", ...EMITS_NOTHING },
-    { name: "Get Row of an unknown row", method: "GET", path: () => `/api/v1/bases/${f.baseId}/rows/sr_doesnotexist`, status: 404, code: "row_not_found", ...EMITS_NOTHING },
-    { name: "Get Row with expand of an unknown row", method: "GET", path: () => `/api/v1/bases/${f.baseId}/rows/sr_nope?expand=true`, status: 404, code: "row_not_found", ...EMITS_NOTHING },
-    { name: "an unknown API path", method: "GET", path: "/api/v1/nothing-here", status: 404, code: "not_found", ...EMITS_NOTHING },
-    { name: "an unknown path below a base", method: "GET", path: () => `/api/v1/bases/${f.baseId}/nope`, status: 404, code: "not_found", ...EMITS_NOTHING },
-    { name: "an unknown deep path", method: "POST", path: "/api/v1/bases/a/b/c/d", body: {}, status: 404, code: "not_found", ...EMITS_NOTHING },
-    { name: "an unknown path needs no key to be a 404", method: "DELETE", path: "/api/v1/x", key: null, status: 404, code: "not_found", ...EMITS_NOTHING },
-  ]);
-
-  it("a row of another base of the same workspace is row_not_found", async () => {
-    const other = await createBase(app, { columns: [{ name: "Name", type: "short-text" }], name: "Other" });
-    const res = await app.api("GET", `/api/v1/bases/${other.baseId}/rows/${rows[0].id}`);
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe("row_not_found");
-  });
-});
-
-describe("methods a route does not serve answer JSON 405", () => {
-  scenarios(() => app, [
-    { name: "PUT on rows", method: "PUT", path: () => rowsPath(), body: {}, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "DELETE on rows", method: "DELETE", path: () => rowsPath(), status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "GET on add-rows", method: "GET", path: () => `/api/v1/bases/${f.baseId}/add-rows`, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "PATCH on update-rows", method: "PATCH", path: () => `/api/v1/bases/${f.baseId}/update-rows`, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "POST on base-structure", method: "POST", path: () => `/api/v1/bases/${f.baseId}/base-structure`, body: {}, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "PUT on bases", method: "PUT", path: "/api/v1/bases", body: {}, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "POST on a base", method: "POST", path: () => `/api/v1/bases/${f.baseId}`, body: {}, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "GET on a column", method: "GET", path: () => `/api/v1/bases/${f.baseId}/columns/${f.col.Company}`, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "GET on delete-rows", method: "GET", path: () => `/api/v1/bases/${f.baseId}/delete-rows`, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "PATCH on api-keys", method: "PATCH", path: "/api/v1/api-keys", body: {}, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "GET on one api key", method: "GET", path: "/api/v1/api-keys/key_x", status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-    { name: "POST on health", method: "POST", path: "/api/health", body: {}, status: 405, code: "method_not_allowed", ...EMITS_NOTHING },
-  ]);
-
-  it("names the allowed methods", async () => {
-    const res = await app.api("DELETE", rowsPath());
-    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-  });
 });
 
 describe("column names that are awkward in JSON or JavaScript", () => {

@@ -19,7 +19,13 @@ beforeAll(async () => {
     columns: [
       { name: "Company", type: "short-text", isPrimary: true },
       { name: "Rank", type: "number" },
-      { name: "Note", type: "long-text", isAiEnabled: true, inputColumns: ["Company"], columnOptions: { autoRun: "never" } },
+      {
+        name: "Note",
+        type: "long-text",
+        isAiEnabled: true,
+        inputColumns: ["Company"],
+        columnOptions: { autoRun: "never" },
+      },
     ],
     name: "Big",
   });
@@ -33,7 +39,11 @@ beforeAll(async () => {
     big.col.Rank,
   );
   small = await createBase(app, { columns: [{ name: "N", type: "number" }], name: "Small" });
-  smallRows = await addRows(app, small.baseId, Array.from({ length: 7 }, (_, i) => ({ N: i })));
+  smallRows = await addRows(
+    app,
+    small.baseId,
+    Array.from({ length: 7 }, (_, i) => ({ N: i })),
+  );
 }, 120_000);
 afterAll(() => app.close());
 
@@ -67,7 +77,10 @@ describe("Get Rows at 100,000 rows", () => {
       if (r.cells.Rank !== String(i + 1)) throw new Error(`row ${i} is out of order: ${JSON.stringify(r)}`);
     }
     expect(body.rows[0]).toEqual({ id: "sr_big0000001", cells: { Company: "Company 1", Rank: "1", Note: "" } });
-    expect(body.rows[N - 1]).toEqual({ id: `sr_big${String(N).padStart(7, "0")}`, cells: { Company: `Company ${N}`, Rank: String(N), Note: "" } });
+    expect(body.rows[N - 1]).toEqual({
+      id: `sr_big${String(N).padStart(7, "0")}`,
+      cells: { Company: `Company ${N}`, Rank: String(N), Note: "" },
+    });
   }, 120_000);
 
   it("pages through all of them with limit and nextCursor", async () => {
@@ -94,7 +107,11 @@ describe("Get Rows at 100,000 rows", () => {
 
   it("expand=true streams too, with an entry for every column", async () => {
     const res = await app.api("GET", `/api/v1/bases/${big.baseId}/rows?expand=true&limit=3`);
-    expect(res.body.rows[0].cells).toEqual({ Company: { value: "Company 1" }, Rank: { value: "1" }, Note: { value: "", status: "idle", needsReview: false, verified: false } });
+    expect(res.body.rows[0].cells).toEqual({
+      Company: { value: "Company 1" },
+      Rank: { value: "1" },
+      Note: { value: "", status: "idle", needsReview: false, verified: false },
+    });
   });
 });
 
@@ -114,7 +131,10 @@ describe("limit and cursor", () => {
   it("a cursor without a limit returns the rest (up to the default page size)", async () => {
     const p1 = await app.api("GET", `${base()}?limit=5`);
     const rest = await app.api("GET", `${base()}?cursor=${p1.body.nextCursor}`);
-    expect(rest.body).toEqual({ rows: smallRows.slice(5).map((r) => ({ id: r.id, cells: r.cells })), nextCursor: null });
+    expect(rest.body).toEqual({
+      rows: smallRows.slice(5).map((r) => ({ id: r.id, cells: r.cells })),
+      nextCursor: null,
+    });
   });
 
   it("paging with expand gives expanded cells", async () => {
@@ -131,13 +151,64 @@ describe("limit and cursor", () => {
     expect(p2.body.rows.map((r: any) => r.cells.N)).toEqual(["3", "4"]);
   });
 
-  scenarios(() => app, [
-    { name: "limit=0 is 400", method: "GET", path: () => `${base()}?limit=0`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    { name: "limit=10001 is 400", method: "GET", path: () => `${base()}?limit=10001`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    { name: "limit=abc is 400", method: "GET", path: () => `${base()}?limit=abc`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    { name: "limit=1.5 is 400", method: "GET", path: () => `${base()}?limit=1.5`, status: 400, code: "invalid_query", ...EMITS_NOTHING },
-    { name: "a forged cursor is 400", method: "GET", path: () => `${base()}?limit=2&cursor=bm9wZQ`, status: 400, code: "invalid_cursor", ...EMITS_NOTHING },
-    { name: "a garbage cursor is 400", method: "GET", path: () => `${base()}?cursor=%%%`, status: 400, code: "invalid_cursor", ...EMITS_NOTHING },
-    { name: "limit=10000 is fine", method: "GET", path: () => `${base()}?limit=10000`, status: 200, bodyMatches: { nextCursor: null } },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "limit=0 is 400",
+        method: "GET",
+        path: () => `${base()}?limit=0`,
+        status: 400,
+        code: "invalid_query",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "limit=10001 is 400",
+        method: "GET",
+        path: () => `${base()}?limit=10001`,
+        status: 400,
+        code: "invalid_query",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "limit=abc is 400",
+        method: "GET",
+        path: () => `${base()}?limit=abc`,
+        status: 400,
+        code: "invalid_query",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "limit=1.5 is 400",
+        method: "GET",
+        path: () => `${base()}?limit=1.5`,
+        status: 400,
+        code: "invalid_query",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "a forged cursor is 400",
+        method: "GET",
+        path: () => `${base()}?limit=2&cursor=bm9wZQ`,
+        status: 400,
+        code: "invalid_cursor",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "a garbage cursor is 400",
+        method: "GET",
+        path: () => `${base()}?cursor=%%%`,
+        status: 400,
+        code: "invalid_cursor",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "limit=10000 is fine",
+        method: "GET",
+        path: () => `${base()}?limit=10000`,
+        status: 200,
+        bodyMatches: { nextCursor: null },
+      },
+    ],
+  );
 });

@@ -13,7 +13,14 @@ beforeAll(async () => {
         { name: "Company", type: "short-text", isPrimary: true },
         { name: "Website", type: "url" },
         { name: "Employees", type: "number" },
-        { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company", "Website"], tools: ["web-search"], instructions: "Summarise." },
+        {
+          name: "Summary",
+          type: "long-text",
+          isAiEnabled: true,
+          inputColumns: ["Company", "Website"],
+          tools: ["web-search"],
+          instructions: "Summarise.",
+        },
       ],
     },
   });
@@ -25,7 +32,9 @@ afterAll(() => app.close());
 describe("add-rows and get-rows", () => {
   it("adds rows, returns every column, and reads them back in order", async () => {
     const add = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
-      body: { rows: [{ cells: { Company: "Acme", Employees: 42 } }, { cells: { Company: "Globex", Website: "globex.com" } }] },
+      body: {
+        rows: [{ cells: { Company: "Acme", Employees: 42 } }, { cells: { Company: "Globex", Website: "globex.com" } }],
+      },
     });
     expect(add.status).toBe(200);
     expect(add.body.rows).toHaveLength(2);
@@ -40,13 +49,19 @@ describe("add-rows and get-rows", () => {
     const expanded = await app.api("GET", `/api/v1/bases/${baseId}/rows/${add.body.rows[0].id}?expand=true`);
     expect(expanded.body.cells.Company).toEqual({ value: "Acme" });
     expect(expanded.body.cells.Summary.status).toBe("pending");
-    expect(expanded.body.cells.Summary.metadata).toEqual({ sources: null, additionalDetails: null, confidenceScore: null });
+    expect(expanded.body.cells.Summary.metadata).toEqual({
+      sources: null,
+      additionalDetails: null,
+      confidenceScore: null,
+    });
   });
 
   it("rejects the whole request when any row is invalid", async () => {
     const before = await app.api("GET", `/api/v1/bases/${baseId}/rows`);
     const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
-      body: { rows: [{ cells: { Company: "Ok" } }, { cells: { Nope: "x", Employees: "many" } }, { id: "sr_x", cells: {} }] },
+      body: {
+        rows: [{ cells: { Company: "Ok" } }, { cells: { Nope: "x", Employees: "many" } }, { id: "sr_x", cells: {} }],
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_failed");

@@ -100,12 +100,14 @@ export async function runScenario(app: TestApp, s: ApiScenario): Promise<ApiResu
   }
   if (outboxBefore !== undefined) {
     const want = value(s.webhooks!);
-    const written = (await app.rt.db.prisma.webhookMessage.findMany({ where: { id: { notIn: outboxBefore } } })).map((m) => ({
-      eventType: m.eventType,
-      endpointId: m.endpointId,
-      workspaceId: m.workspaceId,
-      body: JSON.parse(m.body),
-    }));
+    const written = (await app.rt.db.prisma.webhookMessage.findMany({ where: { id: { notIn: outboxBefore } } })).map(
+      (m) => ({
+        eventType: m.eventType,
+        endpointId: m.endpointId,
+        workspaceId: m.workspaceId,
+        body: JSON.parse(m.body),
+      }),
+    );
     expect(written, `${context}\nwebhook messages`).toHaveLength(want.length);
     expect(written, `${context}\nwebhook messages`).toEqual(expect.arrayContaining(want.map(subset)));
   }
@@ -129,7 +131,8 @@ export function expectDeclaredResponse(method: string, path: string, res: ApiRes
 
 /** An expected value matched as a subset: plain objects at any depth may have more keys. */
 function subset(v: unknown): unknown {
-  if (v === null || typeof v !== "object" || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return v;
+  if (v === null || typeof v !== "object" || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype)
+    return v;
   return expect.objectContaining(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, subset(x)])));
 }
 

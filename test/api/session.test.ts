@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function signIn(key = app.keyA) {
-  const res = await app.api("POST", "/api/v1/session", { key: null, body: { apiKey: key }, headers: { origin: ORIGIN } });
+  const res = await app.api("POST", "/api/v1/session", {
+    key: null,
+    body: { apiKey: key },
+    headers: { origin: ORIGIN },
+  });
   const setCookie = res.headers.get("set-cookie") ?? "";
   const cookie = setCookie.split(";")[0];
   return { res, setCookie, cookie };
@@ -48,14 +52,22 @@ describe("session sign-in", () => {
   it("refuses cookie-authenticated writes from another origin, and accepts same-origin ones", async () => {
     const { cookie } = await signIn();
     const body = { baseName: "From the browser" };
-    const evil = await app.api("POST", "/api/v1/bases", { key: null, body, headers: { cookie, origin: "https://evil.example" } });
+    const evil = await app.api("POST", "/api/v1/bases", {
+      key: null,
+      body,
+      headers: { cookie, origin: "https://evil.example" },
+    });
     expect(evil.status).toBe(403);
     expect(evil.body.error.code).toBe("cross_site_request");
     const none = await app.api("POST", "/api/v1/bases", { key: null, body, headers: { cookie } });
     expect(none.status).toBe(403);
     const ok = await app.api("POST", "/api/v1/bases", { key: null, body, headers: { cookie, origin: ORIGIN } });
     expect(ok.status).toBe(201);
-    const fetchSite = await app.api("POST", "/api/v1/bases", { key: null, body, headers: { cookie, "sec-fetch-site": "same-origin" } });
+    const fetchSite = await app.api("POST", "/api/v1/bases", {
+      key: null,
+      body,
+      headers: { cookie, "sec-fetch-site": "same-origin" },
+    });
     expect(fetchSite.status).toBe(201);
   });
 

@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
-const open = (token: string, headers: Record<string, string> = {}) => app.api("GET", `/api/v1/session/link?token=${encodeURIComponent(token)}`, { key: null, headers });
+const open = (token: string, headers: Record<string, string> = {}) =>
+  app.api("GET", `/api/v1/session/link?token=${encodeURIComponent(token)}`, { key: null, headers });
 
 describe("a sign-in link", () => {
   it("is stored as a hash only, and its URL names this server", async () => {
@@ -79,7 +80,10 @@ describe("a sign-in link", () => {
 describe("the first start", () => {
   it("creates the workspace and prints exactly one sign-in line, only when no workspace exists", async () => {
     const { target, drop } = await freshDatabaseTarget();
-    const rt = await createRuntime(loadConfig({ DATA_DIR: "./unused", HOST: "127.0.0.1", PORT: "3999" }), { target, queue: "database" });
+    const rt = await createRuntime(loadConfig({ DATA_DIR: "./unused", HOST: "127.0.0.1", PORT: "3999" }), {
+      target,
+      queue: "database",
+    });
     try {
       const lines: string[] = [];
       await printFirstStartLink(rt, (l) => lines.push(l));

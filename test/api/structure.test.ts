@@ -21,7 +21,13 @@ describe("bases", () => {
       name: "",
       method: "POST",
       path: "/api/v1/bases",
-      body: { baseName: "Leads", columns: [{ name: "Person", type: "short-text" }, { name: "Email", type: "email" }] },
+      body: {
+        baseName: "Leads",
+        columns: [
+          { name: "Person", type: "short-text" },
+          { name: "Email", type: "email" },
+        ],
+      },
       status: 201,
     });
     expect(Object.keys(res.body).sort()).toEqual(["baseId", "primaryColumn", "sheet", "sheetColumns"]);
@@ -29,20 +35,30 @@ describe("bases", () => {
     expect(res.body.sheet).toEqual({ id: expect.stringMatching(/^sheet_/), baseId: res.body.baseId, name: "Leads" });
     // Without an explicit primary, the first column is the primary.
     expect(res.body.primaryColumn.name).toBe("Person");
-    expect(res.body.sheetColumns.map((c: any) => [c.name, c.index, c.isPrimary])).toEqual([["Person", 0, true], ["Email", 1, false]]);
+    expect(res.body.sheetColumns.map((c: any) => [c.name, c.index, c.isPrimary])).toEqual([
+      ["Person", 0, true],
+      ["Email", 1, false],
+    ]);
     for (const c of res.body.sheetColumns) expect(Object.keys(c).sort()).toEqual(COLUMN_KEYS);
-    expect(await structure(res.body.baseId)).toEqual({ sheet: res.body.sheet, sheetColumns: res.body.sheetColumns, primaryColumn: res.body.primaryColumn });
+    expect(await structure(res.body.baseId)).toEqual({
+      sheet: res.body.sheet,
+      sheetColumns: res.body.sheetColumns,
+      primaryColumn: res.body.primaryColumn,
+    });
   });
 
   it("a base without columns gets one primary short-text column", async () => {
     const res = await app.api("POST", "/api/v1/bases", { body: { baseName: "Empty" } });
     expect(res.status).toBe(201);
-    expect(res.body.sheetColumns).toEqual([expect.objectContaining({ name: "Name", type: "short-text", isPrimary: true, index: 0 })]);
+    expect(res.body.sheetColumns).toEqual([
+      expect.objectContaining({ name: "Name", type: "short-text", isPrimary: true, index: 0 }),
+    ]);
   });
 
   it("base ids are random and distinct", async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 5; i++) ids.add((await app.api("POST", "/api/v1/bases", { body: { baseName: `B${i}` } })).body.baseId);
+    for (let i = 0; i < 5; i++)
+      ids.add((await app.api("POST", "/api/v1/bases", { body: { baseName: `B${i}` } })).body.baseId);
     expect(ids.size).toBe(5);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{8}$/);
   });
@@ -91,7 +107,11 @@ describe("bases", () => {
     const res = await app.api("DELETE", `/api/v1/bases/${f.baseId}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ baseId: f.baseId, deleted: true });
-    for (const path of [`/api/v1/bases/${f.baseId}`, `/api/v1/bases/${f.baseId}/rows`, `/api/v1/bases/${f.baseId}/rows/${row.id}`]) {
+    for (const path of [
+      `/api/v1/bases/${f.baseId}`,
+      `/api/v1/bases/${f.baseId}/rows`,
+      `/api/v1/bases/${f.baseId}/rows/${row.id}`,
+    ]) {
       expect((await app.api("GET", path)).body.error.code).toBe("base_not_found");
     }
     const db = app.rt.db.prisma;
@@ -102,24 +122,88 @@ describe("bases", () => {
     expect((await app.api("DELETE", `/api/v1/bases/${f.baseId}`)).status).toBe(404);
   });
 
-  scenarios(() => app, [
-    { name: "an empty base name is 400", method: "POST", path: "/api/v1/bases", body: { baseName: "  " }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-    { name: "a 201-character base name is 400", method: "POST", path: "/api/v1/bases", body: { baseName: "x".repeat(201) }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-    { name: "an unknown field is 400", method: "POST", path: "/api/v1/bases", body: { baseName: "x", colour: "red" }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-    { name: "two primary columns are 409", method: "POST", path: "/api/v1/bases", body: { columns: [{ name: "A", isPrimary: true }, { name: "B", isPrimary: true }] }, status: 409, code: "primary_column_conflict", ...EMITS_NOTHING },
-    { name: "duplicate column names (any case) are 409", method: "POST", path: "/api/v1/bases", body: { columns: [{ name: "Name" }, { name: "NAME" }] }, status: 409, code: "duplicate_column_name", ...EMITS_NOTHING },
-    { name: "an unknown column type is 400", method: "POST", path: "/api/v1/bases", body: { columns: [{ name: "A", type: "currency" }] }, status: 400, code: "unknown_column_type", ...EMITS_NOTHING },
-    {
-      name: "a cycle among new columns is 409",
-      method: "POST",
-      path: "/api/v1/bases",
-      body: { columns: [{ name: "A" }, { name: "B", inputColumns: ["C"] }, { name: "C", inputColumns: ["B"] }] },
-      status: 409,
-      code: "dependency_cycle",
-      ...EMITS_NOTHING,
-    },
-    { name: "PATCH with an empty name is 400", method: "PATCH", path: "/api/v1/bases/whatever", body: { baseName: "" }, status: 400, code: "validation_failed", ...EMITS_NOTHING },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "an empty base name is 400",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: { baseName: "  " },
+        status: 400,
+        code: "validation_failed",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "a 201-character base name is 400",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: { baseName: "x".repeat(201) },
+        status: 400,
+        code: "validation_failed",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "an unknown field is 400",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: { baseName: "x", colour: "red" },
+        status: 400,
+        code: "validation_failed",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "two primary columns are 409",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: {
+          columns: [
+            { name: "A", isPrimary: true },
+            { name: "B", isPrimary: true },
+          ],
+        },
+        status: 409,
+        code: "primary_column_conflict",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "duplicate column names (any case) are 409",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: { columns: [{ name: "Name" }, { name: "NAME" }] },
+        status: 409,
+        code: "duplicate_column_name",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "an unknown column type is 400",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: { columns: [{ name: "A", type: "currency" }] },
+        status: 400,
+        code: "unknown_column_type",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "a cycle among new columns is 409",
+        method: "POST",
+        path: "/api/v1/bases",
+        body: { columns: [{ name: "A" }, { name: "B", inputColumns: ["C"] }, { name: "C", inputColumns: ["B"] }] },
+        status: 409,
+        code: "dependency_cycle",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "PATCH with an empty name is 400",
+        method: "PATCH",
+        path: "/api/v1/bases/whatever",
+        body: { baseName: "" },
+        status: 400,
+        code: "validation_failed",
+        ...EMITS_NOTHING,
+      },
+    ],
+  );
 
   it("a refused base leaves nothing behind", async () => {
     const count = (await app.api("GET", "/api/v1/bases")).body.bases.length;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
-import { COMPANIES, getRows } from "./fixtures.ts";
+import { getRows } from "./fixtures.ts";
 
 // Add Rows with mergeOn: an upsert on a natural key, single or compound.
 
@@ -23,15 +23,21 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const add = (body: unknown, baseId = f.baseId, key = app.keyA) => app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { key, body });
+const add = (body: unknown, baseId = f.baseId, key = app.keyA) =>
+  app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { key, body });
 const rows = (...cells: Record<string, unknown>[]) => cells.map((c) => ({ cells: c }));
 
 describe("add-rows with mergeOn", () => {
   it("adds new keys, updates existing ones, and keeps rows in input order", async () => {
-    const first = await add({ rows: rows({ Email: "ann@x.com", Company: "Acme", Score: 1 }, { Email: "bob@x.com", Company: "Bolt" }) });
+    const first = await add({
+      rows: rows({ Email: "ann@x.com", Company: "Acme", Score: 1 }, { Email: "bob@x.com", Company: "Bolt" }),
+    });
     expect(first.status, first.text).toBe(200);
     const [ann, bob] = first.body.rows;
-    const res = await add({ mergeOn: ["email"], rows: rows({ Email: "carl@x.com" }, { Email: "ann@X.COM", Score: 5 }, { Email: "bob@X.com", Country: "FR" }) });
+    const res = await add({
+      mergeOn: ["email"],
+      rows: rows({ Email: "carl@x.com" }, { Email: "ann@X.COM", Score: 5 }, { Email: "bob@X.com", Country: "FR" }),
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.rows.map((r: any) => r.id)).toEqual([expect.stringMatching(/^sr_/), ann.id, bob.id]);
     expect(res.body.createdRowIds).toEqual([res.body.rows[0].id]);
@@ -43,7 +49,10 @@ describe("add-rows with mergeOn", () => {
   });
 
   it("a key repeated in the request updates the row its earlier line made", async () => {
-    const res = await add({ mergeOn: ["Email"], rows: rows({ Email: "dup@x.com", Company: "One" }, { Email: "dup@x.com", Score: 7 }) });
+    const res = await add({
+      mergeOn: ["Email"],
+      rows: rows({ Email: "dup@x.com", Company: "One" }, { Email: "dup@x.com", Score: 7 }),
+    });
     expect(res.status, res.text).toBe(200);
     const [a, b] = res.body.rows;
     expect(a.id).toBe(b.id);
@@ -59,9 +68,15 @@ describe("add-rows with mergeOn", () => {
   });
 
   it("matches on a compound key", async () => {
-    const first = await add({ mergeOn: ["Company", "Country"], rows: rows({ Company: "Kilo", Country: "DE" }, { Company: "Kilo", Country: "FR" }) });
+    const first = await add({
+      mergeOn: ["Company", "Country"],
+      rows: rows({ Company: "Kilo", Country: "DE" }, { Company: "Kilo", Country: "FR" }),
+    });
     expect(first.body.createdRowIds).toHaveLength(2);
-    const res = await add({ mergeOn: ["company", "COUNTRY"], rows: rows({ Company: "Kilo", Country: "FR", Score: 3 }, { Company: "Kilo", Country: "IT" }) });
+    const res = await add({
+      mergeOn: ["company", "COUNTRY"],
+      rows: rows({ Company: "Kilo", Country: "FR", Score: 3 }, { Company: "Kilo", Country: "IT" }),
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.updatedRowIds).toEqual([first.body.createdRowIds[1]]);
     expect(res.body.createdRowIds).toHaveLength(1);
@@ -72,7 +87,10 @@ describe("add-rows with mergeOn", () => {
     expect(res.body.runId).toMatch(/^run_/);
     const again = await add({ mergeOn: ["Email"], rows: rows({ Email: "ai@x.com", Company: "Zeta" }) });
     expect(again.body.runId).toBeNull();
-    const changed = await add({ mergeOn: ["Email"], rows: rows({ Email: "ai@x.com", Company: "Zeta 2" }, { Email: "ai2@x.com", Company: "Eta" }) });
+    const changed = await add({
+      mergeOn: ["Email"],
+      rows: rows({ Email: "ai@x.com", Company: "Zeta 2" }, { Email: "ai2@x.com", Company: "Eta" }),
+    });
     expect(changed.body.runId).toMatch(/^run_/);
     const run = await app.api("GET", `/api/v1/runs/${changed.body.runId}`);
     expect(run.status, run.text).toBe(200);

@@ -18,7 +18,9 @@ describe("manageColumn has the column schema's limits", () => {
       ),
       { text: "Done, except Summary." },
     );
-    const res = await t.app.api("POST", CONFIGURE, { body: { baseName: "Limits", messages: [user("Company, and a summary.")] } });
+    const res = await t.app.api("POST", CONFIGURE, {
+      body: { baseName: "Limits", messages: [user("Company, and a summary.")] },
+    });
     expect(res.status, res.text).toBe(200);
     const results = toolResults(res.body.messages);
     expect(results.map((r) => r.result.error?.code ?? "ok")).toEqual(["ok", "validation_failed", "ok"]);
@@ -30,10 +32,18 @@ describe("manageColumn has the column schema's limits", () => {
   it("derives every shared field's limits from columnInputSchema", () => {
     const long = "x".repeat(20_001);
     expect(columnInputSchema.safeParse({ instructions: long }).success).toBe(false);
-    expect(manageColumnArgs.safeParse({ columnOperation: "update", columnName: "A", instructions: long }).success).toBe(false);
+    expect(manageColumnArgs.safeParse({ columnOperation: "update", columnName: "A", instructions: long }).success).toBe(
+      false,
+    );
     expect(manageColumnArgs.safeParse({ columnOperation: "create", name: "x".repeat(101) }).success).toBe(false);
     // The model-friendly extras stay: one value where a list is expected, position for index.
-    const ok = manageColumnArgs.parse({ columnOperation: "create", name: "A", tools: "web-search", inputColumns: "B", position: 1 });
+    const ok = manageColumnArgs.parse({
+      columnOperation: "create",
+      name: "A",
+      tools: "web-search",
+      inputColumns: "B",
+      position: 1,
+    });
     expect(ok).toMatchObject({ tools: ["web-search"], inputColumns: ["B"], position: 1 });
   });
 });

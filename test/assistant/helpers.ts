@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { TestApp } from "../support/app.ts";
 import type { FakeReply } from "../support/fake-llm.ts";
 import { useAppWithFakeLlm } from "../support/llm-app.ts";
@@ -7,8 +8,13 @@ export const CONFIGURE = "/api/v1/bases/ai-configure-base";
 
 /** A test app whose assistant talks to a fresh fake LLM; no retries, so a scripted 500 fails at once. */
 export function useAssistantApp(env: Env = {}, opts: { credits?: number } = {}) {
-  return useAppWithFakeLlm((url) => ({ OPENAI_BASE_URL: url, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }), opts);
+  return useAppWithFakeLlm(
+    (url) => ({ OPENAI_BASE_URL: url, AI_ASSISTANT_MODEL: "openai:assistant-model", AI_MAX_ATTEMPTS: "1", ...env }),
+    opts,
+  );
 }
+
+export type AssistantApp = ReturnType<typeof useAssistantApp>;
 
 export const user = (content: string) => ({ role: "user" as const, content });
 
@@ -22,7 +28,18 @@ export async function structure(app: TestApp, baseId: string) {
   if (res.status !== 200) throw new Error(`base-structure: ${res.status} ${res.text}`);
   return res.body as {
     sheet: { name: string };
-    sheetColumns: { id: string; name: string; type: string; isPrimary: boolean; isAiEnabled: boolean; inputColumnIds: string[]; tools: { name: string }[]; instructions: string; index: number; columnOptions: Record<string, unknown> }[];
+    sheetColumns: {
+      id: string;
+      name: string;
+      type: string;
+      isPrimary: boolean;
+      isAiEnabled: boolean;
+      inputColumnIds: string[];
+      tools: { name: string }[];
+      instructions: string;
+      index: number;
+      columnOptions: Record<string, unknown>;
+    }[];
     primaryColumn: { name: string };
   };
 }
@@ -43,4 +60,43 @@ export function sseChunks(text: string): any[] {
 
 export async function balance(app: TestApp): Promise<number | null> {
   return (await app.api("GET", "/api/v1/credits")).body.balance;
+}
+
+export const DESCRIPTION =
+  "Create a table of companies. The primary column is Company. Website (url) is found with web search from Company. " +
+  "Summary scrapes the Website and summarises what the company does.";
+
+/** Configures the Leads base by chat: Company (primary), Website and Summary, scripted. */
+export async function createLeadsBase(t: AssistantApp) {
+  t.llm.enqueue(
+    calls(
+      { args: { columnOperation: "create", name: "Company", type: "short-text", isPrimary: true } },
+      {
+        args: {
+          columnOperation: "create",
+          name: "Website",
+          type: "url",
+          isAiEnabled: true,
+          inputColumns: ["Company"],
+          tools: ["web-search"],
+          instructions: "The company's official website.",
+        },
+      },
+      {
+        args: {
+          columnOperation: "create",
+          name: "Summary",
+          type: "long-text",
+          isAiEnabled: true,
+          inputColumns: ["Website"],
+          tools: [{ name: "scrape-url" }],
+          instructions: "Two sentences on what the company does.",
+        },
+      },
+    ),
+    { text: "Created Company (primary), Website and Summary." },
+  );
+  const res = await t.app.api("POST", CONFIGURE, { body: { baseName: "Leads", messages: [user(DESCRIPTION)] } });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { baseId: string; messages: any[] };
 }

@@ -11,10 +11,22 @@ const STREAM = { accept: "text/event-stream" };
 
 function script() {
   t.llm.enqueue(
-    { text: "Setting it up.", ...calls(
-      { args: { columnOperation: "create", name: "Person", isPrimary: true } },
-      { args: { columnOperation: "create", name: "Email", type: "email", isAiEnabled: true, inputColumns: ["Person"], tools: ["email-enrichment"] } },
-    ) },
+    {
+      text: "Setting it up.",
+      ...calls(
+        { args: { columnOperation: "create", name: "Person", isPrimary: true } },
+        {
+          args: {
+            columnOperation: "create",
+            name: "Email",
+            type: "email",
+            isAiEnabled: true,
+            inputColumns: ["Person"],
+            tools: ["email-enrichment"],
+          },
+        },
+      ),
+    },
     { text: "Created Person and Email." },
   );
 }
@@ -32,11 +44,16 @@ function normalised(messages: unknown, baseId: string) {
 describe("streaming configure", () => {
   it("streams text and tool activity, with the baseId first, and stores the same history as JSON", async () => {
     script();
-    const json = await t.app.api("POST", CONFIGURE, { body: { baseName: "People", messages: [user("People with their work email.")] } });
+    const json = await t.app.api("POST", CONFIGURE, {
+      body: { baseName: "People", messages: [user("People with their work email.")] },
+    });
     expect(json.status, json.text).toBe(200);
 
     script();
-    const res = await t.app.api("POST", CONFIGURE, { headers: STREAM, body: { baseName: "People", messages: [user("People with their work email.")] } });
+    const res = await t.app.api("POST", CONFIGURE, {
+      headers: STREAM,
+      body: { baseName: "People", messages: [user("People with their work email.")] },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
     const baseId = res.headers.get("x-base-id")!;
@@ -48,13 +65,21 @@ describe("streaming configure", () => {
     expect(chunks[1]).toEqual({ type: "data-base", data: { baseId, created: true } });
     const types = chunks.map((c) => c.type);
     expect(types).toContain("text-delta");
-    expect(chunks.filter((c) => c.type === "tool-input-available").map((c) => c.input.name)).toEqual(["Person", "Email"]);
+    expect(chunks.filter((c) => c.type === "tool-input-available").map((c) => c.input.name)).toEqual([
+      "Person",
+      "Email",
+    ]);
     const outputs = chunks.filter((c) => c.type === "tool-output-available");
     expect(outputs.map((c) => c.output.column.name)).toEqual(["Person", "Email"]);
     expect(types.at(-2)).toBe("data-result");
     expect(types.at(-1)).toBe("finish");
     // Text deltas add up to the assistant's words.
-    expect(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("")).toBe("Setting it up.Created Person and Email.");
+    expect(
+      chunks
+        .filter((c) => c.type === "text-delta")
+        .map((c) => c.delta)
+        .join(""),
+    ).toBe("Setting it up.Created Person and Email.");
 
     const result = chunks.at(-2).data;
     expect(result.baseId).toBe(baseId);
@@ -71,7 +96,10 @@ describe("streaming configure", () => {
   });
 
   it("ends with an error chunk and data-error when the provider fails mid-stream, and keeps committed changes", async () => {
-    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Person", isPrimary: true } }), { status: 500, message: "upstream down" });
+    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Person", isPrimary: true } }), {
+      status: 500,
+      message: "upstream down",
+    });
     const res = await t.app.api("POST", CONFIGURE, { headers: STREAM, body: { messages: [user("People.")] } });
     expect(res.status).toBe(200);
     const chunks = sseChunks(res.text);
@@ -87,7 +115,10 @@ describe("streaming configure", () => {
   });
 
   it("finishes and stores the turn even when the client stops reading", async () => {
-    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Person", isPrimary: true } }), { text: "Created Person.", delayMs: 300 });
+    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Person", isPrimary: true } }), {
+      text: "Created Person.",
+      delayMs: 300,
+    });
     const res = await dispatch(
       new Request(`http://localhost${CONFIGURE}`, {
         method: "POST",

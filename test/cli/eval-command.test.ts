@@ -33,7 +33,15 @@ function answer(req: FakeLlmRequest) {
   const [right, confidence, wrongConfidence] = prompt.includes("(tried)") ? [i < 9, 0.95, 0.35] : [i < 6, 0.8, 0.6];
   // "(slow)" instructions keep every row in flight long enough to cancel the evaluation.
   const delayMs = prompt.includes("(slow)") ? 4_000 : 0;
-  return { delayMs, json: { value: right ? truth(i) : "Unknown", sources: [], confidenceScore: right ? confidence : wrongConfidence, additionalDetails: null } };
+  return {
+    delayMs,
+    json: {
+      value: right ? truth(i) : "Unknown",
+      sources: [],
+      confidenceScore: right ? confidence : wrongConfidence,
+      additionalDetails: null,
+    },
+  };
 }
 
 const api = keyedApi(() => server, KEY);
@@ -42,8 +50,15 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   return new Promise((resolve, reject) => {
     // No DATA_DIR and no DATABASE_URL: the command must not need the database the server holds.
     // (A later --url in args wins over the server's.)
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", CELLWRIGHT_API_KEY: KEY };
-    const child = spawn(process.execPath, [tsx, "lib/cli/index.ts", "eval", "--url", server!.url, ...args], { cwd: root, env: env as NodeJS.ProcessEnv });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      CELLWRIGHT_API_KEY: KEY,
+    };
+    const child = spawn(process.execPath, [tsx, "lib/cli/index.ts", "eval", "--url", server!.url, ...args], {
+      cwd: root,
+      env: env as NodeJS.ProcessEnv,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -57,7 +72,10 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 beforeAll(async () => {
   llm = await startFakeLlm({ handler: answer });
   dir = mkdtempSync(path.join(tmpdir(), "cw-eval-cli-"));
-  server = await startServerProcess({ DATA_DIR: path.join(dir, "data"), API_KEY: KEY, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake-model" }, await pickServerPort());
+  server = await startServerProcess(
+    { DATA_DIR: path.join(dir, "data"), API_KEY: KEY, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake-model" },
+    await pickServerPort(),
+  );
 }, 300_000);
 afterAll(async () => {
   await server?.stop();
@@ -65,7 +83,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it("imports the labels as verified cells, evaluates other instructions and prints the accuracy and the buckets", { timeout: 300_000 }, async () => {
+it("imports the labels as verified cells, evaluates other instructions and prints the accuracy and the buckets", {
+  timeout: 300_000,
+}, async () => {
   const base = await api("POST", "/api/v1/bases", {
     baseName: "Golden set",
     columns: [
@@ -75,10 +95,17 @@ it("imports the labels as verified cells, evaluates other instructions and print
   });
   expect(base.status).toBe(201);
   const baseId = base.body.baseId as string;
-  const added = await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) });
+  const added = await api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+    rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })),
+  });
   expect(added.status).toBe(200);
   const rows = async () => (await api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows as any[];
-  await waitFor(async () => (await rows()).every((r) => r.cells.Industry.status === "done"), "the column's cells to be done", 120_000, 200);
+  await waitFor(
+    async () => (await rows()).every((r) => r.cells.Industry.status === "done"),
+    "the column's cells to be done",
+    120_000,
+    200,
+  );
 
   const labels = path.join(dir, "labels.csv");
   const lines = Array.from({ length: ROWS }, (_, i) => `Company ${i},${truth(i)}`);
@@ -86,10 +113,21 @@ it("imports the labels as verified cells, evaluates other instructions and print
   const instructions = path.join(dir, "instructions.txt");
   writeFileSync(instructions, TRIED_INSTRUCTIONS);
 
-  const first = await cli(["--base", baseId, "--column", "Industry", "--labels", labels, "--instructions", instructions]);
+  const first = await cli([
+    "--base",
+    baseId,
+    "--column",
+    "Industry",
+    "--labels",
+    labels,
+    "--instructions",
+    instructions,
+  ]);
   expect(first.code, first.stderr).toBe(0);
   expect(first.stderr).toContain('1 label(s) skipped: no row has this Company ("Company 99")');
-  expect(first.stdout).toContain("Imported 10 label(s) into \"Industry\" as verified values: 6 accepted (the column's answer was right), 4 corrected, 0 already verified.");
+  expect(first.stdout).toContain(
+    'Imported 10 label(s) into "Industry" as verified values: 6 accepted (the column\'s answer was right), 4 corrected, 0 already verified.',
+  );
   expect(first.stdout).toMatch(/^Accuracy +90\.0% \(9 of 10 rows right\)$/m);
   expect(first.stdout).toMatch(/^Before +60\.0% /m);
   expect(first.stdout).toMatch(/^Changed +instructions /m);
@@ -114,7 +152,12 @@ it("imports the labels as verified cells, evaluates other instructions and print
   expect(again.stderr).toContain("0 accepted (the column's answer was right), 0 corrected, 10 already verified.");
   const evaluation = JSON.parse(again.stdout);
   // The column's own instructions: rows 6-9 answer "Unknown" against the verified labels.
-  expect(evaluation).toMatchObject({ status: "done", accuracy: 0.6, previousAccuracy: 0.6, counts: { rows: 10, correct: 6, incorrect: 4 } });
+  expect(evaluation).toMatchObject({
+    status: "done",
+    accuracy: 0.6,
+    previousAccuracy: 0.6,
+    counts: { rows: 10, correct: 6, incorrect: 4 },
+  });
   expect((await api("GET", `/api/v1/bases/${baseId}/review`)).body.actions).toHaveLength(10);
 
   // Cancelled from elsewhere while the CLI waits: it prints what there is and exits 1.
@@ -122,10 +165,16 @@ it("imports the labels as verified cells, evaluates other instructions and print
   writeFileSync(slow, "Name the industry. (slow)");
   const waiting = cli(["--base", baseId, "--column", "Industry", "--labels", labels, "--instructions", slow]);
   const columnId = (base.body.sheetColumns as { id: string; name: string }[]).find((c) => c.name === "Industry")!.id;
-  const running = await waitFor(async () => {
-    const list = (await api("GET", `/api/v1/bases/${baseId}/columns/${columnId}/evaluations?limit=1`)).body.evaluations as { runId: string; settings: { instructions: string } }[];
-    return list[0]?.settings.instructions.includes("(slow)") ? list[0] : undefined;
-  }, "the slow evaluation to start", 60_000, 100);
+  const running = await waitFor(
+    async () => {
+      const list = (await api("GET", `/api/v1/bases/${baseId}/columns/${columnId}/evaluations?limit=1`)).body
+        .evaluations as { runId: string; settings: { instructions: string } }[];
+      return list[0]?.settings.instructions.includes("(slow)") ? list[0] : undefined;
+    },
+    "the slow evaluation to start",
+    60_000,
+    100,
+  );
   expect((await api("POST", `/api/v1/runs/${running.runId}/cancel`)).status).toBe(200);
   const cancelled = await waiting;
   expect(cancelled.code).toBe(1);
@@ -133,8 +182,16 @@ it("imports the labels as verified cells, evaluates other instructions and print
   expect(cancelled.stderr).toMatch(/^error: The evaluation was cancelled \(run run_\w+\)/m);
 });
 
-it("fails readably: a column that is not there, labels without the key column, a wrong key", { timeout: 120_000 }, async () => {
-  const base = await api("POST", "/api/v1/bases", { baseName: "Errors", columns: [{ name: "Company", isPrimary: true }, { name: "Industry", isAiEnabled: true, inputColumns: ["Company"] }] });
+it("fails readably: a column that is not there, labels without the key column, a wrong key", {
+  timeout: 120_000,
+}, async () => {
+  const base = await api("POST", "/api/v1/bases", {
+    baseName: "Errors",
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "Industry", isAiEnabled: true, inputColumns: ["Company"] },
+    ],
+  });
   const baseId = base.body.baseId as string;
   const labels = path.join(dir, "bad.csv");
   writeFileSync(labels, "Name,Industry\nAcme,Software\n");
@@ -163,7 +220,18 @@ it("fails readably: a column that is not there, labels without the key column, a
   expect(badKey.stderr).toMatch(/^error: .*\(invalid_api_key\) Check --api-key or CELLWRIGHT_API_KEY\.$/m);
 
   const closed = await pickServerPort();
-  const noServer = await cli(["--base", baseId, "--column", "Industry", "--labels", unknown, "--url", `http://127.0.0.1:${closed}`]);
+  const noServer = await cli([
+    "--base",
+    baseId,
+    "--column",
+    "Industry",
+    "--labels",
+    unknown,
+    "--url",
+    `http://127.0.0.1:${closed}`,
+  ]);
   expect(noServer.code).toBe(1);
-  expect(noServer.stderr).toContain(`error: Cellwright at http://127.0.0.1:${closed} did not answer (ECONNREFUSED). Is the server running (npm start)?`);
+  expect(noServer.stderr).toContain(
+    `error: Cellwright at http://127.0.0.1:${closed} did not answer (ECONNREFUSED). Is the server running (npm start)?`,
+  );
 });

@@ -8,7 +8,8 @@ import { waitFor } from "../support/wait.ts";
 
 const t = useAssistantApp({}, { credits: 7 });
 
-const countBases = async (key?: string) => (await t.app.api("GET", "/api/v1/bases", { key })).body.bases.length as number;
+const countBases = async (key?: string) =>
+  (await t.app.api("GET", "/api/v1/bases", { key })).body.bases.length as number;
 const entries = async () => (await t.app.api("GET", "/api/v1/credits")).body.entries as any[];
 
 async function topUpTo(amount: number) {
@@ -18,7 +19,9 @@ async function topUpTo(amount: number) {
 describe("configure costs", () => {
   it("charges 5 to create and 2 to modify, and 402s without enough, changing nothing", async () => {
     await topUpTo(7);
-    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Company", isPrimary: true } }), { text: "Created." });
+    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Company", isPrimary: true } }), {
+      text: "Created.",
+    });
     const created = await t.app.api("POST", CONFIGURE, { body: { baseName: "Paid", messages: [user("Companies.")] } });
     expect(created.status, created.text).toBe(200);
     const baseId = created.body.baseId;
@@ -37,8 +40,13 @@ describe("configure costs", () => {
     const bases = await countBases();
     const refusedModify = await t.app.api("POST", CONFIGURE, { body: { baseId, messages: [user("Add a column.")] } });
     expect(refusedModify.status).toBe(402);
-    expect(refusedModify.body.error).toMatchObject({ code: "insufficient_credits", details: { required: 2, balance: 0 } });
-    const refusedCreate = await t.app.api("POST", CONFIGURE, { body: { baseName: "Nope", messages: [user("Another table.")] } });
+    expect(refusedModify.body.error).toMatchObject({
+      code: "insufficient_credits",
+      details: { required: 2, balance: 0 },
+    });
+    const refusedCreate = await t.app.api("POST", CONFIGURE, {
+      body: { baseName: "Nope", messages: [user("Another table.")] },
+    });
     expect(refusedCreate.status).toBe(402);
     expect(refusedCreate.body.error.details).toEqual({ required: 5, balance: 0 });
     expect(await countBases()).toBe(bases);
@@ -59,7 +67,12 @@ describe("configure costs", () => {
     expect(await countBases()).toBe(bases);
     // The ledger shows the charge and its refund.
     const [refund, charge] = await entries();
-    expect([charge.amount, charge.reason, refund.amount, refund.reason]).toEqual([-5, "configure_create", 5, "refund:configure_create"]);
+    expect([charge.amount, charge.reason, refund.amount, refund.reason]).toEqual([
+      -5,
+      "configure_create",
+      5,
+      "refund:configure_create",
+    ]);
     expect((await entries()).length).toBe(ledger + 2);
   });
 
@@ -95,7 +108,9 @@ describe("configure costs", () => {
     await topUpTo(5);
     const bases = await countBases();
     t.llm.setHandler(() => ({ text: "Created.", delayMs: 50 }));
-    const results = await Promise.all([1, 2, 3].map((i) => t.app.api("POST", CONFIGURE, { body: { baseName: `Race ${i}`, messages: [user("Go.")] } })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => t.app.api("POST", CONFIGURE, { body: { baseName: `Race ${i}`, messages: [user("Go.")] } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 402, 402]);
     expect(await balance(t.app)).toBe(0);
     expect(await countBases()).toBe(bases + 1);
@@ -110,7 +125,9 @@ describe("configure costs", () => {
     expect(page.balance).toBe(2);
     await t.app.rt.db.prisma.workspace.update({ where: { id: t.app.workspaceB }, data: { credits: null } });
     t.llm.enqueue({ text: "Created." });
-    expect((await t.app.api("POST", CONFIGURE, { key: t.app.keyB, body: { messages: [user("Again.")] } })).status).toBe(200);
+    expect((await t.app.api("POST", CONFIGURE, { key: t.app.keyB, body: { messages: [user("Again.")] } })).status).toBe(
+      200,
+    );
     const after = (await t.app.api("GET", "/api/v1/credits", { key: t.app.keyB })).body;
     expect(after.balance).toBeNull();
     expect(after.entries[0]).toMatchObject({ amount: -5, reason: "configure_create" });

@@ -21,12 +21,20 @@ describe("GET /api/v1/credits", () => {
   it("pages the ledger newest first with a stable cursor", async () => {
     const prisma = app.rt.db.prisma;
     for (let i = 0; i < 7; i++) {
-      await prisma.$transaction((tx) => debit(tx, { workspaceId: app.workspaceA, amount: 1, reason: `run ${i}`, idempotencyKey: `k${i}` }));
+      await prisma.$transaction((tx) =>
+        debit(tx, { workspaceId: app.workspaceA, amount: 1, reason: `run ${i}`, idempotencyKey: `k${i}` }),
+      );
     }
     // The same key is charged once.
-    await prisma.$transaction((tx) => debit(tx, { workspaceId: app.workspaceA, amount: 1, reason: "run 6 again", idempotencyKey: "k6" }));
-    await prisma.$transaction((tx) => refund(tx, { workspaceId: app.workspaceA, amount: 1, reason: "run 3", idempotencyKey: "k3" }));
-    await prisma.$transaction((tx) => refund(tx, { workspaceId: app.workspaceA, amount: 1, reason: "run 3", idempotencyKey: "k3" }));
+    await prisma.$transaction((tx) =>
+      debit(tx, { workspaceId: app.workspaceA, amount: 1, reason: "run 6 again", idempotencyKey: "k6" }),
+    );
+    await prisma.$transaction((tx) =>
+      refund(tx, { workspaceId: app.workspaceA, amount: 1, reason: "run 3", idempotencyKey: "k3" }),
+    );
+    await prisma.$transaction((tx) =>
+      refund(tx, { workspaceId: app.workspaceA, amount: 1, reason: "run 3", idempotencyKey: "k3" }),
+    );
 
     const first = await app.api("GET", "/api/v1/credits?limit=3");
     expect(first.status).toBe(200);
@@ -52,12 +60,25 @@ describe("GET /api/v1/credits", () => {
       seen.push(...page.body.entries);
       cursor = page.body.nextCursor;
     }
-    expect(seen.map((e) => e.reason)).toEqual(["refund:run 3", "run 6", "run 5", "run 4", "run 3", "run 2", "run 1", "run 0"]);
+    expect(seen.map((e) => e.reason)).toEqual([
+      "refund:run 3",
+      "run 6",
+      "run 5",
+      "run 4",
+      "run 3",
+      "run 2",
+      "run 1",
+      "run 0",
+    ]);
     expect(new Set(seen.map((e) => e.id)).size).toBe(8);
   });
 
   it("is per workspace, and 400s a bad limit or cursor", async () => {
-    expect((await app.api("GET", "/api/v1/credits", { key: app.keyB })).body).toEqual({ balance: 100, entries: [], nextCursor: null });
+    expect((await app.api("GET", "/api/v1/credits", { key: app.keyB })).body).toEqual({
+      balance: 100,
+      entries: [],
+      nextCursor: null,
+    });
     expect((await app.api("GET", "/api/v1/credits?limit=0")).body.error.code).toBe("invalid_query");
     expect((await app.api("GET", "/api/v1/credits?limit=201")).status).toBe(400);
     expect((await app.api("GET", "/api/v1/credits?cursor=garbage")).body.error.code).toBe("invalid_cursor");
@@ -67,14 +88,17 @@ describe("GET /api/v1/credits", () => {
   it("topUp adds to a limited balance and records the entry", async () => {
     const balance = await app.rt.db.prisma.$transaction((tx) => topUp(tx, app.workspaceB, 5));
     expect(balance).toBe(105);
-    expect((await app.api("GET", "/api/v1/credits", { key: app.keyB })).body.entries[0]).toMatchObject({ amount: 5, reason: "top_up" });
+    expect((await app.api("GET", "/api/v1/credits", { key: app.keyB })).body.entries[0]).toMatchObject({
+      amount: 5,
+      reason: "top_up",
+    });
   });
 });
 
 describe("npm run cli -- credits", () => {
   let dataDir: string;
   let env: Record<string, string>;
-  let drop = async () => undefined as void;
+  let drop: () => Promise<void> = async () => {};
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "cw-credits-cli-"));
     if (process.env.TEST_DATABASE_URL) {
@@ -101,17 +125,29 @@ describe("npm run cli -- credits", () => {
     expect((await cli("workspace", "create", "--name", "acme", "--credits", "3")).code).toBe(0);
     const added = await cli("credits", "add", "--workspace", "acme", "--amount", "7");
     expect(added).toMatchObject({ code: 0, out: 'Workspace "acme" now has 10 credits.' });
-    expect(JSON.parse((await cli("credits", "show", "--workspace", "acme", "--json")).out)).toEqual({ workspace: "acme", balance: 10 });
+    expect(JSON.parse((await cli("credits", "show", "--workspace", "acme", "--json")).out)).toEqual({
+      workspace: "acme",
+      balance: 10,
+    });
 
-    expect((await cli("credits", "set", "--workspace", "acme", "--unlimited")).out).toBe('Workspace "acme" now has unlimited credits.');
+    expect((await cli("credits", "set", "--workspace", "acme", "--unlimited")).out).toBe(
+      'Workspace "acme" now has unlimited credits.',
+    );
     const refused = await cli("credits", "add", "--workspace", "acme", "--amount", "7");
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/^error: Workspace "acme" has unlimited credits; use "credits set/);
-    expect((await cli("credits", "set", "--workspace", "acme", "--amount", "4")).out).toBe('Workspace "acme" now has 4 credits.');
+    expect((await cli("credits", "set", "--workspace", "acme", "--amount", "4")).out).toBe(
+      'Workspace "acme" now has 4 credits.',
+    );
   });
 
   it("rejects wrong usage with exit code 64", async () => {
-    for (const args of [["credits", "add", "--workspace", "acme"], ["credits", "add", "--workspace", "acme", "--amount", "0"], ["credits", "add", "--workspace", "acme", "--amount", "-2"], ["credits", "set", "--workspace", "acme"]]) {
+    for (const args of [
+      ["credits", "add", "--workspace", "acme"],
+      ["credits", "add", "--workspace", "acme", "--amount", "0"],
+      ["credits", "add", "--workspace", "acme", "--amount", "-2"],
+      ["credits", "set", "--workspace", "acme"],
+    ]) {
       const r = await cli(...args);
       expect(r.code, args.join(" ")).toBe(64);
     }

@@ -29,7 +29,10 @@ interface Run {
 
 function cli(args: string[], extraEnv: Record<string, string> = {}, script = "lib/cli/index.ts"): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, script, ...args], { cwd: root, env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [tsx, script, ...args], {
+      cwd: root,
+      env: { ...env, ...extraEnv } as NodeJS.ProcessEnv,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -124,7 +127,11 @@ describe("npm run cli", () => {
   }, 120_000);
 
   it("wrong usage exits 64 with the usage line, before touching the database", async () => {
-    for (const args of [["workspace", "create", "--name", "x", "--bogus"], ["key", "revoke", "--workspace", "acme"], ["frobnicate"]]) {
+    for (const args of [
+      ["workspace", "create", "--name", "x", "--bogus"],
+      ["key", "revoke", "--workspace", "acme"],
+      ["frobnicate"],
+    ]) {
       const r = await cli(args);
       expect(r.code, args.join(" ")).toBe(64);
       expectCleanError(r);

@@ -13,7 +13,11 @@ let base: TestBase;
 let sheetId: string;
 
 const indexes = async () =>
-  (await app.rt.db.prisma.$queryRawUnsafe<{ indexname: string }[]>(`SELECT indexname FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE 'rows_by_%'`)).map((r) => r.indexname);
+  (
+    await app.rt.db.prisma.$queryRawUnsafe<{ indexname: string }[]>(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'rows' AND indexname LIKE 'rows_by_%'`,
+    )
+  ).map((r) => r.indexname);
 const named = (columnId: string, type: string) => `rows_by_${columnId}_${type}`.toLowerCase();
 
 /**
@@ -43,9 +47,13 @@ beforeAll(async () => {
       { name: "Notes", type: "long-text" },
     ],
   });
-  const rows = Array.from({ length: 300 }, (_, i) => ({ cells: { Company: `C${i}`, Employees: String(i), Founded: `20${String(i % 30).padStart(2, "0")}-01-01` } }));
+  const rows = Array.from({ length: 300 }, (_, i) => ({
+    cells: { Company: `C${i}`, Employees: String(i), Founded: `20${String(i % 30).padStart(2, "0")}-01-01` },
+  }));
   await app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, { body: { rows } });
-  sheetId = (await app.rt.db.prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sheets WHERE base_id = $1`, base.baseId))[0].id;
+  sheetId = (
+    await app.rt.db.prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sheets WHERE base_id = $1`, base.baseId)
+  )[0].id;
 });
 afterAll(() => app.close());
 
@@ -63,7 +71,9 @@ async function plan(sql: string): Promise<string> {
 describe("column expression indexes", () => {
   it("exist for number and date columns only", async () => {
     const found = await builtIndexes();
-    expect(found.filter((n) => n.includes(base.col.Notes.toLowerCase()) || n.includes(base.col.Company.toLowerCase()))).toEqual([]);
+    expect(
+      found.filter((n) => n.includes(base.col.Notes.toLowerCase()) || n.includes(base.col.Company.toLowerCase())),
+    ).toEqual([]);
   });
 
   it("serve the filters and sorts Query Rows writes", async () => {
@@ -72,29 +82,57 @@ describe("column expression indexes", () => {
     const employees = { id: base.col.Employees };
     const founded = { id: base.col.Founded };
     const from = `FROM rows r WHERE r.sheet_id = '${sheetId}'`;
-    expect(await plan(`SELECT r.id ${from} ORDER BY ${numberValue(employees)} ASC NULLS LAST, r.seq ASC LIMIT 10`)).toContain(named(base.col.Employees, "number"));
-    expect(await plan(`SELECT r.id ${from} AND ${numberValue(employees)} >= 250`)).toContain(named(base.col.Employees, "number"));
-    expect(await plan(`SELECT r.id ${from} AND ${dateValue(founded)} > '2028-06-01' ORDER BY ${dateValue(founded)} ASC NULLS LAST, r.seq ASC`)).toContain(
-      named(base.col.Founded, "date"),
+    expect(
+      await plan(`SELECT r.id ${from} ORDER BY ${numberValue(employees)} ASC NULLS LAST, r.seq ASC LIMIT 10`),
+    ).toContain(named(base.col.Employees, "number"));
+    expect(await plan(`SELECT r.id ${from} AND ${numberValue(employees)} >= 250`)).toContain(
+      named(base.col.Employees, "number"),
     );
+    expect(
+      await plan(
+        `SELECT r.id ${from} AND ${dateValue(founded)} > '2028-06-01' ORDER BY ${dateValue(founded)} ASC NULLS LAST, r.seq ASC`,
+      ),
+    ).toContain(named(base.col.Founded, "date"));
   });
 
   it("rebuild an index left invalid, as a concurrent build that lost a deadlock leaves it", async () => {
     const name = named(base.col.Employees, "number");
     const valid = async () =>
-      (await app.rt.db.prisma.$queryRawUnsafe<{ v: boolean }[]>(`SELECT x.indisvalid AS v FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = $1`, name))[0]?.v;
+      (
+        await app.rt.db.prisma.$queryRawUnsafe<{ v: boolean }[]>(
+          `SELECT x.indisvalid AS v FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = $1`,
+          name,
+        )
+      )[0]?.v;
     await waitFor(async () => ((await valid()) ? true : undefined), "the index");
-    await app.rt.db.prisma.$executeRawUnsafe(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = '"${name}"'::regclass`);
+    await app.rt.db.prisma.$executeRawUnsafe(
+      `UPDATE pg_index SET indisvalid = false WHERE indexrelid = '"${name}"'::regclass`,
+    );
     expect(await valid()).toBe(false);
     await syncColumnIndexes(app.rt.db, base.baseId);
     expect(await valid()).toBe(true);
   });
 
   it("follow a type change and a deletion", async () => {
-    await app.api("PATCH", `/api/v1/bases/${base.baseId}/columns/${base.col.Founded}`, { body: { type: "short-text" } });
+    await app.api("PATCH", `/api/v1/bases/${base.baseId}/columns/${base.col.Founded}`, {
+      body: { type: "short-text" },
+    });
     await app.api("DELETE", `/api/v1/bases/${base.baseId}/columns/${base.col.Employees}`);
-    await waitFor(async () => ((await indexes()).some((n) => n.includes(base.col.Employees.toLowerCase()) || n.includes(base.col.Founded.toLowerCase())) ? undefined : true), "the indexes to go");
-    const res = await app.api("POST", `/api/v1/bases/${base.baseId}/columns`, { body: { name: "Revenue", type: "number" } });
-    await waitFor(async () => ((await indexes()).includes(named(res.body.id, "number")) ? true : undefined), "the new column's index");
+    await waitFor(
+      async () =>
+        (await indexes()).some(
+          (n) => n.includes(base.col.Employees.toLowerCase()) || n.includes(base.col.Founded.toLowerCase()),
+        )
+          ? undefined
+          : true,
+      "the indexes to go",
+    );
+    const res = await app.api("POST", `/api/v1/bases/${base.baseId}/columns`, {
+      body: { name: "Revenue", type: "number" },
+    });
+    await waitFor(
+      async () => ((await indexes()).includes(named(res.body.id, "number")) ? true : undefined),
+      "the new column's index",
+    );
   });
 });

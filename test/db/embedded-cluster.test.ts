@@ -40,7 +40,9 @@ it("copies a new data directory from the install's template, with every migratio
   const fresh = mkdtempSync(path.join(tmpdir(), "cw-cluster-"));
   const db = await openDatabase({ kind: "pglite", dataDir: fresh });
   try {
-    const applied = await db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM "_cellwright_migrations" ORDER BY name`);
+    const applied = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
+      `SELECT name FROM "_cellwright_migrations" ORDER BY name`,
+    );
     expect(applied.map((m) => m.name)).toEqual(readMigrations().map((m) => m.name));
     expect(await migrate(db)).toEqual([]);
   } finally {

@@ -7,16 +7,30 @@ import { maintainEmbedded, watchWrites, type EmbeddedMaintenance } from "../../l
 // test/scale/embedded-volume.test.ts). A PGlite of its own, whichever database the suites run on.
 
 const HOUR = 3_600_000;
-const settings = { tickMs: HOUR, checkpointAfterBytes: 4 * 1024 * 1024, checkpointEveryMs: HOUR, roundAfterRows: 1_000 };
+const settings = {
+  tickMs: HOUR,
+  checkpointAfterBytes: 4 * 1024 * 1024,
+  checkpointEveryMs: HOUR,
+  roundAfterRows: 1_000,
+};
 
 describe("the embedded database's maintenance", () => {
   let pglite: PGlite;
   let maintenance: EmbeddedMaintenance;
   const walSinceCheckpoint = async () =>
-    Number((await pglite.query<{ b: string }>(`SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::text AS b FROM pg_control_checkpoint()`)).rows[0].b);
+    Number(
+      (
+        await pglite.query<{ b: string }>(
+          `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::text AS b FROM pg_control_checkpoint()`,
+        )
+      ).rows[0].b,
+    );
   const deadRows = async () => {
     await pglite.query(`SELECT pg_stat_force_next_flush()`); // counters are published when the backend goes idle
-    return Number((await pglite.query<{ n: string }>(`SELECT n_dead_tup::text AS n FROM pg_stat_user_tables WHERE relname = 't'`)).rows[0].n);
+    return Number(
+      (await pglite.query<{ n: string }>(`SELECT n_dead_tup::text AS n FROM pg_stat_user_tables WHERE relname = 't'`))
+        .rows[0].n,
+    );
   };
 
   beforeEach(async () => {
@@ -59,12 +73,26 @@ describe("the embedded database's maintenance", () => {
     await pglite.exec(`INSERT INTO t SELECT g, 'a' FROM generate_series(1, 5000) g`);
     const bus = new EventBus();
     const watch = watchWrites({ maintenance }, bus);
-    const rows = (n: number) => ({ type: "rows.changed" as const, workspaceId: "w", baseId: "b", rowIds: Array.from({ length: n }, (_, i) => `r${i}`), kind: "added" as const });
+    const rows = (n: number) => ({
+      type: "rows.changed" as const,
+      workspaceId: "w",
+      baseId: "b",
+      rowIds: Array.from({ length: n }, (_, i) => `r${i}`),
+      kind: "added" as const,
+    });
     bus.emit([rows(600)]);
     await new Promise((r) => setTimeout(r, 50));
-    expect((await pglite.query(`SELECT 1 FROM pg_stat_user_tables WHERE relname = 't' AND last_analyze IS NOT NULL`)).rows).toHaveLength(0);
+    expect(
+      (await pglite.query(`SELECT 1 FROM pg_stat_user_tables WHERE relname = 't' AND last_analyze IS NOT NULL`)).rows,
+    ).toHaveLength(0);
     bus.emit([rows(600)]);
-    await expect.poll(async () => (await pglite.query(`SELECT 1 FROM pg_stat_user_tables WHERE relname = 't' AND last_analyze IS NOT NULL`)).rows.length).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (await pglite.query(`SELECT 1 FROM pg_stat_user_tables WHERE relname = 't' AND last_analyze IS NOT NULL`))
+            .rows.length,
+      )
+      .toBe(1);
     await watch.stop();
   });
 });

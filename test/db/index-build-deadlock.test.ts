@@ -16,7 +16,10 @@ import { syncColumnIndexes } from "../../lib/db/column-indexes.ts";
 // deadlock detector aborts the request (as it did, answering 500).
 
 const pgOnly = !!process.env.TEST_DATABASE_URL;
-if (!pgOnly) console.log("== index-build deadlock SKIPPED (PostgreSQL only): set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)");
+if (!pgOnly)
+  console.log(
+    "== index-build deadlock SKIPPED (PostgreSQL only): set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)",
+  );
 
 let app: TestApp;
 let base: TestBase;
@@ -24,14 +27,21 @@ let holder: pg.Client;
 let holderPid: number;
 const ROWS = 1_500;
 
-const one = async <T>(sql: string, ...params: unknown[]): Promise<T | undefined> => (await app.rt.db.prisma.$queryRawUnsafe<T[]>(sql, ...params))[0];
+const one = async <T>(sql: string, ...params: unknown[]): Promise<T | undefined> =>
+  (await app.rt.db.prisma.$queryRawUnsafe<T[]>(sql, ...params))[0];
 
 describe.runIf(pgOnly)("an index build running while Add Rows writes into the new base", () => {
   beforeAll(async () => {
     app = await createTestApp();
     base = await createBase(app, {
       name: "B",
-      columns: [{ name: "Name", isPrimary: true }, { name: "Email", type: "email" }, { name: "Employees", type: "number" }, { name: "Revenue", type: "number" }, { name: "Founded", type: "date" }],
+      columns: [
+        { name: "Name", isPrimary: true },
+        { name: "Email", type: "email" },
+        { name: "Employees", type: "number" },
+        { name: "Revenue", type: "number" },
+        { name: "Founded", type: "date" },
+      ],
     });
     // The creation's own builds first, so that the only build below is the one this test starts.
     await waitFor(async () => {
@@ -41,7 +51,9 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
       );
       return built && built.valid === 3 && built.running === 0;
     }, "the new base's indexes");
-    holder = new pg.Client({ connectionString: (app.rt.db.pool!.options as { connectionString: string }).connectionString });
+    holder = new pg.Client({
+      connectionString: (app.rt.db.pool!.options as { connectionString: string }).connectionString,
+    });
     await holder.connect();
     holderPid = (await holder.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
   });
@@ -56,7 +68,15 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
     await holder.query("BEGIN");
     await holder.query("SELECT 1 FROM sheets WHERE id = $1 FOR UPDATE", [base.sheetId]);
 
-    const rows = Array.from({ length: ROWS }, (_, i) => ({ cells: { Name: `Company ${i}`, Email: `p${i}@x.test`, Employees: String(i), Revenue: String(i * 10), Founded: "2020-01-01" } }));
+    const rows = Array.from({ length: ROWS }, (_, i) => ({
+      cells: {
+        Name: `Company ${i}`,
+        Email: `p${i}@x.test`,
+        Employees: String(i),
+        Revenue: String(i * 10),
+        Founded: "2020-01-01",
+      },
+    }));
     const added = app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, { body: { rows } });
     // The request writes: it holds rows for writing and waits for the held sheet.
     const writer = await waitFor(
@@ -75,12 +95,18 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
     );
     // The build has the table and waits for the request's transaction to end.
     await waitFor(
-      () => one<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX CONCURRENTLY%' AND wait_event_type = 'Lock' AND $1::int <> 0`, writer.pid),
+      () =>
+        one<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX CONCURRENTLY%' AND wait_event_type = 'Lock' AND $1::int <> 0`,
+          writer.pid,
+        ),
       "the index build to wait for Add Rows",
     );
     // The build checks for a deadlock once, deadlock_timeout after it began to wait: there is no
     // cycle yet (the request waits for the holder, who waits for nobody), so it never checks again.
-    const timeout = await one<{ ms: number }>(`SELECT setting::int AS ms FROM pg_settings WHERE name = 'deadlock_timeout'`);
+    const timeout = await one<{ ms: number }>(
+      `SELECT setting::int AS ms FROM pg_settings WHERE name = 'deadlock_timeout'`,
+    );
     await new Promise((r) => setTimeout(r, timeout!.ms * 2 + 500));
     await holder.query("COMMIT");
 
@@ -89,7 +115,10 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
     expect(await build).toBeNull();
     const counted = await one<{ n: number }>(`SELECT count(*)::int AS n FROM rows WHERE sheet_id = $1`, base.sheetId);
     expect(counted!.n).toBe(ROWS);
-    const valid = await one<{ v: boolean }>(`SELECT x.indisvalid AS v FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = $1`, index);
+    const valid = await one<{ v: boolean }>(
+      `SELECT x.indisvalid AS v FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid WHERE c.relname = $1`,
+      index,
+    );
     expect(valid?.v).toBe(true);
   });
 });

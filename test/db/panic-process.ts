@@ -3,7 +3,9 @@
 import { openDatabase } from "../../lib/db/database.ts";
 
 const db = await openDatabase({ kind: "pglite-memory" });
-await db.exec("CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t SELECT generate_series(1, 60000); SET work_mem = '64kB'");
+await db.exec(
+  "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t SELECT generate_series(1, 60000); SET work_mem = '64kB'",
+);
 // A JavaScript exception out of the backend's file layer while a sort spills to disk.
 const fs = (db.pglite as unknown as { mod: { FS: { write: (...a: unknown[]) => unknown } } }).mod.FS;
 const write = fs.write;
@@ -11,7 +13,9 @@ fs.write = () => {
   fs.write = write;
   throw new RangeError("Array buffer allocation failed");
 };
-const answer = await db.read("SELECT count(*) FROM (SELECT id::text AS k FROM t ORDER BY 1) s", []).catch((e: Error) => e.name);
+const answer = await db
+  .read("SELECT count(*) FROM (SELECT id::text AS k FROM t ORDER BY 1) s", [])
+  .catch((e: Error) => e.name);
 console.log(`answered ${JSON.stringify(answer)}`);
 setTimeout(() => {
   console.log("still running");

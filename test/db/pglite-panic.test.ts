@@ -47,7 +47,9 @@ describe("the embedded database's one connection", () => {
       await tx.query("INSERT INTO t VALUES (2)");
       order.push("in 2");
     });
-    const outside = client.query<{ n: number }>("SELECT count(*)::int AS n FROM t").then((r) => order.push(`out ${r.rows[0].n}`));
+    const outside = client
+      .query<{ n: number }>("SELECT count(*)::int AS n FROM t")
+      .then((r) => order.push(`out ${r.rows[0].n}`));
     await Promise.all([inside, outside]);
     expect(order).toEqual(["in 1", "in 2", "out 2"]);
   });
@@ -64,7 +66,9 @@ describe("the embedded database's one connection", () => {
       fs.write = write;
       throw new RangeError("Array buffer allocation failed");
     };
-    const outcome = await run("SELECT count(*) FROM (SELECT id::text AS k FROM t ORDER BY 1) s").catch((e: unknown) => e);
+    const outcome = await run("SELECT count(*) FROM (SELECT id::text AS k FROM t ORDER BY 1) s").catch(
+      (e: unknown) => e,
+    );
     expect(fs.write).toBe(write);
     return outcome;
   }
@@ -99,7 +103,10 @@ describe("the embedded database's one connection", () => {
 
 describe("a server whose embedded database broke", () => {
   it("exits with status 70 for its supervisor to start it again", { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/db/panic-process.ts"], { cwd: path.resolve(import.meta.dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/db/panic-process.ts"], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));

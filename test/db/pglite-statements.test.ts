@@ -9,7 +9,9 @@ let pglite: PGlite;
 let client: StatementClient;
 
 const prepared = async () =>
-  (await pglite.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements ORDER BY statement")).rows.map((r) => r.statement);
+  (
+    await pglite.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements ORDER BY statement")
+  ).rows.map((r) => r.statement);
 
 beforeAll(async () => {
   pglite = new PGlite();
@@ -63,7 +65,9 @@ describe("the prepared-statement client", () => {
     let outside: Promise<unknown> = Promise.resolve();
     await client.transaction(async (tx) => {
       await tx.query("INSERT INTO t (id, name) VALUES ($1, $2)", [10, "in tx"]);
-      outside = client.query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE id = 10").then((r) => order.push(`outside saw ${r.rows[0].n}`));
+      outside = client
+        .query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE id = 10")
+        .then((r) => order.push(`outside saw ${r.rows[0].n}`));
       await new Promise((r) => setTimeout(r, 20));
       order.push("commit");
     });
@@ -80,7 +84,9 @@ describe("the prepared-statement client", () => {
         await tx.query("INSERT INTO t (id, name) VALUES ($1, $2)", [12, "duplicate"]);
       }),
     ).rejects.toMatchObject({ code: "23505" });
-    const ids = (await client.query<{ id: number }>("SELECT id FROM t WHERE id >= 10 ORDER BY id")).rows.map((r) => r.id);
+    const ids = (await client.query<{ id: number }>("SELECT id FROM t WHERE id >= 10 ORDER BY id")).rows.map(
+      (r) => r.id,
+    );
     expect(ids).toEqual([10]);
     expect(await prepared()).toContain("INSERT INTO t (id, name) VALUES ($1, $2)");
   });

@@ -40,7 +40,8 @@ function planning<T extends Tx>(tx: T, plans: { sql: string; plan: string }[]): 
   });
 }
 
-const scans = (plans: { sql: string; plan: string }[]) => plans.filter((p) => SCANS_OTHER_BASES.test(p.plan)).map((p) => `${p.sql}\n${p.plan}`);
+const scans = (plans: { sql: string; plan: string }[]) =>
+  plans.filter((p) => SCANS_OTHER_BASES.test(p.plan)).map((p) => `${p.sql}\n${p.plan}`);
 
 describe("plans of a small base's statements beside a large base, without fresh statistics", () => {
   let app: TestApp;
@@ -54,7 +55,9 @@ describe("plans of a small base's statements beside a large base, without fresh 
     // that build and Add Rows' ANALYZE can deadlock on PostgreSQL, which is not this suite's subject.
     await indexBuilt(large.col.Employees);
     for (let from = 0; from < LARGE; from += 10_000) {
-      const rows = Array.from({ length: 10_000 }, (_, i) => ({ cells: { Company: `Large ${from + i}`, Employees: String(i) } }));
+      const rows = Array.from({ length: 10_000 }, (_, i) => ({
+        cells: { Company: `Large ${from + i}`, Employees: String(i) },
+      }));
       await inTransaction(app.rt, (w) => addRows(w, app.workspaceA, large.baseId, { rows }, app.rt.config.runs));
     }
     await app.rt.db.prisma.$executeRawUnsafe("ANALYZE");
@@ -63,7 +66,9 @@ describe("plans of a small base's statements beside a large base, without fresh 
     small = await createBase(app, { name: "Small", columns: COLUMNS });
     await indexBuilt(small.col.Employees);
     const rows = Array.from({ length: 200 }, (_, i) => ({ cells: { Company: `Small ${i}`, Employees: String(i) } }));
-    const added = await inTransaction(app.rt, (w) => addRows(w, app.workspaceA, small.baseId, { rows }, app.rt.config.runs));
+    const added = await inTransaction(app.rt, (w) =>
+      addRows(w, app.workspaceA, small.baseId, { rows }, app.rt.config.runs),
+    );
     rowIds = added.rows.map((r: { id: string }) => r.id);
   }, 300_000);
   afterAll(async () => {
@@ -72,10 +77,12 @@ describe("plans of a small base's statements beside a large base, without fresh 
   const indexBuilt = (columnId: string) =>
     waitFor(
       async () =>
-        (await app.rt.db.prisma.$queryRawUnsafe<unknown[]>(
-          `SELECT 1 FROM pg_class c JOIN pg_index x ON x.indexrelid = c.oid WHERE c.relname = $1 AND x.indisvalid`,
-          `rows_by_${columnId}_number`.toLowerCase(),
-        )).length > 0 || null,
+        (
+          await app.rt.db.prisma.$queryRawUnsafe<unknown[]>(
+            `SELECT 1 FROM pg_class c JOIN pg_index x ON x.indexrelid = c.oid WHERE c.relname = $1 AND x.indisvalid`,
+            `rows_by_${columnId}_number`.toLowerCase(),
+          )
+        ).length > 0 || null,
       `the index of column ${columnId}`,
       30_000,
     );
@@ -93,15 +100,24 @@ describe("plans of a small base's statements beside a large base, without fresh 
 
   it("Add Rows merged on a column", async () => {
     const plans: { sql: string; plan: string }[] = [];
-    const rows = [{ cells: { Company: "Small 1", Employees: "5" } }, { cells: { Company: "Brand new", Employees: "6" } }];
-    await inPlannedWork(plans, (w) => addRows(w, app.workspaceA, small.baseId, { rows, mergeOn: ["Company"] }, app.rt.config.runs));
+    const rows = [
+      { cells: { Company: "Small 1", Employees: "5" } },
+      { cells: { Company: "Brand new", Employees: "6" } },
+    ];
+    await inPlannedWork(plans, (w) =>
+      addRows(w, app.workspaceA, small.baseId, { rows, mergeOn: ["Company"] }, app.rt.config.runs),
+    );
     expect(scans(plans)).toEqual([]);
   });
 
   it("Update Rows", async () => {
     const plans: { sql: string; plan: string }[] = [];
-    const rows = rowIds.slice(0, 50).map((id, i) => ({ id, cells: { Company: `Renamed ${i}`, Employees: String(1000 + i) } }));
-    const out = await inPlannedWork(plans, (w) => updateRows(w, app.workspaceA, small.baseId, { rows }, app.rt.config.runs));
+    const rows = rowIds
+      .slice(0, 50)
+      .map((id, i) => ({ id, cells: { Company: `Renamed ${i}`, Employees: String(1000 + i) } }));
+    const out = await inPlannedWork(plans, (w) =>
+      updateRows(w, app.workspaceA, small.baseId, { rows }, app.rt.config.runs),
+    );
     expect(out.errors).toEqual([]);
     expect(plans.length).toBeGreaterThan(0);
     expect(scans(plans)).toEqual([]);

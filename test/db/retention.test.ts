@@ -21,15 +21,35 @@ afterAll(() => app.close());
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 const sql = (q: string, ...args: unknown[]) => app.rt.db.prisma.$executeRawUnsafe(q, ...args);
-const count = async (table: string) => Number((await app.rt.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table}`))[0].n);
+const count = async (table: string) =>
+  Number((await app.rt.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table}`))[0].n);
 
 async function seed(tag: string, ageDays: number, n = 1) {
   for (let i = 0; i < n; i++) {
     const id = `${tag}_${i}`;
-    await sql(`INSERT INTO webhook_messages (id, endpoint_id, workspace_id, event_type, body, status, created_at, updated_at) VALUES ($1, 'ep', $2, 'row.sheet.processed', '{}', 'succeeded', $3, $3)`, `wm_${id}`, app.workspaceA, daysAgo(ageDays));
-    await sql(`INSERT INTO webhook_attempts (id, message_id, endpoint_id, attempted_at, status_code, duration_ms, success) VALUES ($1, $2, 'ep', $3, 200, 5, true)`, `wa_${id}`, `wm_${id}`, daysAgo(ageDays));
-    await sql(`INSERT INTO cell_runs (id, row_id, column_id, workspace_id, generation, attempt, provider, model, outcome, created_at) VALUES ($1, 'r', 'c', $2, 1, 1, 'openai', 'm', 'done', $3)`, `cr_${id}`, app.workspaceA, daysAgo(ageDays));
-    await sql(`INSERT INTO search_cache (key, results, expires_at) VALUES ($1, '[]', $2)`, `sc_${id}`, new Date(Date.now() + (ageDays > 0 ? -1 : 1) * 60_000));
+    await sql(
+      `INSERT INTO webhook_messages (id, endpoint_id, workspace_id, event_type, body, status, created_at, updated_at) VALUES ($1, 'ep', $2, 'row.sheet.processed', '{}', 'succeeded', $3, $3)`,
+      `wm_${id}`,
+      app.workspaceA,
+      daysAgo(ageDays),
+    );
+    await sql(
+      `INSERT INTO webhook_attempts (id, message_id, endpoint_id, attempted_at, status_code, duration_ms, success) VALUES ($1, $2, 'ep', $3, 200, 5, true)`,
+      `wa_${id}`,
+      `wm_${id}`,
+      daysAgo(ageDays),
+    );
+    await sql(
+      `INSERT INTO cell_runs (id, row_id, column_id, workspace_id, generation, attempt, provider, model, outcome, created_at) VALUES ($1, 'r', 'c', $2, 1, 1, 'openai', 'm', 'done', $3)`,
+      `cr_${id}`,
+      app.workspaceA,
+      daysAgo(ageDays),
+    );
+    await sql(
+      `INSERT INTO search_cache (key, results, expires_at) VALUES ($1, '[]', $2)`,
+      `sc_${id}`,
+      new Date(Date.now() + (ageDays > 0 ? -1 : 1) * 60_000),
+    );
   }
 }
 
@@ -44,7 +64,13 @@ it("prunes old records in batches and keeps recent ones", async () => {
   expect(await count("webhook_attempts")).toBe(2);
   expect(await count("cell_runs")).toBe(4);
   expect(await count("search_cache")).toBe(2);
-  expect(await pruneOnce(app.rt)).toEqual({ webhookMessages: 0, webhookAttempts: 0, cellRuns: 0, searchCache: 0, skipped: false });
+  expect(await pruneOnce(app.rt)).toEqual({
+    webhookMessages: 0,
+    webhookAttempts: 0,
+    cellRuns: 0,
+    searchCache: 0,
+    skipped: false,
+  });
 });
 
 it("deletes more than one batch in a pass", async () => {
@@ -60,10 +86,19 @@ it("deletes more than one batch in a pass", async () => {
 
 it("respects the configured periods, 0 keeping forever", async () => {
   await seed("cfg", 12, 1);
-  const rt = (env: Record<string, string>) => ({ ...app.rt, config: { ...app.rt.config, retention: loadConfig(env).retention } });
-  expect(await pruneOnce(rt({ RETENTION_WEBHOOK_DAYS: "0", RETENTION_CELL_RUN_DAYS: "0" }))).toMatchObject({ webhookMessages: 0, cellRuns: 0 });
+  const rt = (env: Record<string, string>) => ({
+    ...app.rt,
+    config: { ...app.rt.config, retention: loadConfig(env).retention },
+  });
+  expect(await pruneOnce(rt({ RETENTION_WEBHOOK_DAYS: "0", RETENTION_CELL_RUN_DAYS: "0" }))).toMatchObject({
+    webhookMessages: 0,
+    cellRuns: 0,
+  });
   // 11 days also takes the two 45-day-old runs the default 90 kept in the first test.
-  expect(await pruneOnce(rt({ RETENTION_WEBHOOK_DAYS: "10", RETENTION_CELL_RUN_DAYS: "11" }))).toMatchObject({ webhookMessages: 1, cellRuns: 3 });
+  expect(await pruneOnce(rt({ RETENTION_WEBHOOK_DAYS: "10", RETENTION_CELL_RUN_DAYS: "11" }))).toMatchObject({
+    webhookMessages: 1,
+    cellRuns: 3,
+  });
   expect(loadConfig({}).retention).toEqual({ webhookDays: 30, cellRunDays: 90, intervalMs: 3_600_000 });
 });
 
@@ -86,7 +121,10 @@ it("skips the pass while another process holds the retention lock", async () => 
 
 it("deletes a base's chat history with the base", async () => {
   const { baseId } = await createBase(app, { columns: [{ name: "Name", isPrimary: true }] });
-  await sql(`INSERT INTO chat_messages (id, base_id, role, content) VALUES ('cm_1', $1, 'user', '"hello"'::jsonb)`, baseId);
+  await sql(
+    `INSERT INTO chat_messages (id, base_id, role, content) VALUES ('cm_1', $1, 'user', '"hello"'::jsonb)`,
+    baseId,
+  );
   expect(await count("chat_messages")).toBe(1);
   expect((await app.api("DELETE", `/api/v1/bases/${baseId}`)).status).toBe(200);
   expect(await count("chat_messages")).toBe(0);

@@ -15,9 +15,15 @@ describe("rows/values.ts", () => {
 
   beforeAll(async () => {
     app = await createTestApp();
-    base = await createBase(app, { columns: [{ name: "Company", isPrimary: true }, { name: "City" }, { name: "Size" }] });
-    const rows = ["Acme", "Globex", "Initech"].map((Company) => ({ cells: { Company, City: `${Company} City`, Size: "10" } }));
-    const added = await inTransaction(app.rt, (w) => addRows(w, app.workspaceA, base.baseId, { rows }, app.rt.config.runs));
+    base = await createBase(app, {
+      columns: [{ name: "Company", isPrimary: true }, { name: "City" }, { name: "Size" }],
+    });
+    const rows = ["Acme", "Globex", "Initech"].map((Company) => ({
+      cells: { Company, City: `${Company} City`, Size: "10" },
+    }));
+    const added = await inTransaction(app.rt, (w) =>
+      addRows(w, app.workspaceA, base.baseId, { rows }, app.rt.config.runs),
+    );
     rowIds = added.rows.map((r: { id: string }) => r.id);
   }, 120_000);
   afterAll(async () => {
@@ -25,7 +31,10 @@ describe("rows/values.ts", () => {
   });
 
   const valuesOf = async (rowId: string) =>
-    (await app.rt.db.prisma.row.findUniqueOrThrow({ where: { id: rowId }, select: { values: true } })).values as Record<string, string>;
+    (await app.rt.db.prisma.row.findUniqueOrThrow({ where: { id: rowId }, select: { values: true } })).values as Record<
+      string,
+      string
+    >;
 
   it("patchValues sets values and removes the key of an empty one, row by row", async () => {
     const { col } = base;
@@ -51,14 +60,24 @@ describe("rows/values.ts", () => {
   it("clearValues removes exactly the named values", async () => {
     const { col } = base;
     const [, , c] = rowIds;
-    await inTransaction(app.rt, (w) => clearValues(w.tx, [{ rowId: c, columnId: col.City }, { rowId: c, columnId: col.Size }]));
+    await inTransaction(app.rt, (w) =>
+      clearValues(w.tx, [
+        { rowId: c, columnId: col.City },
+        { rowId: c, columnId: col.Size },
+      ]),
+    );
     expect(await valuesOf(c)).toEqual({ [col.Company]: "Initech" });
   });
 
   it("setColumnValues keeps an empty string, as a type change that refuses a value does", async () => {
     const { col } = base;
     const [a, b] = rowIds;
-    await inTransaction(app.rt, (w) => setColumnValues(w.tx, col.Size, [{ rowId: a, value: "" }, { rowId: b, value: "12" }]));
+    await inTransaction(app.rt, (w) =>
+      setColumnValues(w.tx, col.Size, [
+        { rowId: a, value: "" },
+        { rowId: b, value: "12" },
+      ]),
+    );
     expect((await valuesOf(a))[col.Size]).toBe("");
     expect((await valuesOf(b))[col.Size]).toBe("12");
   });

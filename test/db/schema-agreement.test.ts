@@ -36,7 +36,11 @@ function parseSchema(text: string): Model[] {
   const models: Model[] = [];
   for (const m of text.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm)) {
     const model: Model = { name: m[1], table: m[1], fields: [], id: [], uniques: [], indexes: [] };
-    const cols = (list: string, all: Field[]) => list.split(",").map((s) => s.trim().replace(/\(.*$/, "")).map((n) => all.find((f) => f.name === n)?.column ?? n);
+    const cols = (list: string, all: Field[]) =>
+      list
+        .split(",")
+        .map((s) => s.trim().replace(/\(.*$/, ""))
+        .map((n) => all.find((f) => f.name === n)?.column ?? n);
     const blockAttrs: string[] = [];
     for (const raw of m[2].split("\n")) {
       const line = raw.replace(/\/\/.*$/, "").trim();
@@ -49,7 +53,14 @@ function parseSchema(text: string): Model[] {
       if (!f) throw new Error(`cannot parse field line: ${line}`);
       if (!SCALARS.has(f[2])) continue; // relation fields have no column
       const map = /@map\("([^"]+)"\)/.exec(f[5]);
-      model.fields.push({ name: f[1], column: map?.[1] ?? f[1], type: f[2], list: Boolean(f[3]), optional: Boolean(f[4]), attrs: f[5] });
+      model.fields.push({
+        name: f[1],
+        column: map?.[1] ?? f[1],
+        type: f[2],
+        list: Boolean(f[3]),
+        optional: Boolean(f[4]),
+        attrs: f[5],
+      });
     }
     for (const a of blockAttrs) {
       const args = /\(\s*\[([^\]]*)\]/.exec(a)?.[1];
@@ -88,7 +99,14 @@ const models = parseSchema(schemaText);
 
 let db: Database;
 let drop: () => Promise<void>;
-type ColumnInfo = { table_name: string; column_name: string; is_nullable: string; udt_name: string; column_default: string | null; datetime_precision: number | null };
+type ColumnInfo = {
+  table_name: string;
+  column_name: string;
+  is_nullable: string;
+  udt_name: string;
+  column_default: string | null;
+  datetime_precision: number | null;
+};
 let columns: ColumnInfo[];
 let indexes: { table: string; columns: string[]; unique: boolean; primary: boolean }[];
 
@@ -101,7 +119,9 @@ beforeAll(async () => {
     `SELECT table_name::text, column_name::text, is_nullable::text, udt_name::text, column_default::text, datetime_precision::int
      FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
-  const raw = await db.prisma.$queryRawUnsafe<{ table: string; columns: string[]; unique: boolean; primary: boolean }[]>(
+  const raw = await db.prisma.$queryRawUnsafe<
+    { table: string; columns: string[]; unique: boolean; primary: boolean }[]
+  >(
     `SELECT t.relname::text AS "table", ix.indisunique AS "unique", ix.indisprimary AS "primary",
        array(SELECT a.attname::text FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord)
              JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord) AS columns
@@ -117,14 +137,26 @@ afterAll(async () => {
 
 describe("schema.prisma and prisma/migrations agree", () => {
   it("the parsed schema matches the generated client's data model", async () => {
-    const runtime = (db.prisma as unknown as { _runtimeDataModel: { models: Record<string, { dbName: string | null; fields: { name: string; kind: string; type: string; dbName?: string }[] }> } })._runtimeDataModel;
+    const runtime = (
+      db.prisma as unknown as {
+        _runtimeDataModel: {
+          models: Record<
+            string,
+            { dbName: string | null; fields: { name: string; kind: string; type: string; dbName?: string }[] }
+          >;
+        };
+      }
+    )._runtimeDataModel;
     expect(models.length).toBeGreaterThan(0);
     expect(models.map((m) => m.name).sort()).toEqual(Object.keys(runtime.models).sort());
     for (const m of models) {
       const rm = runtime.models[m.name];
       expect(rm.dbName ?? m.name, m.name).toBe(m.table);
       const scalar = rm.fields.filter((f) => f.kind === "scalar");
-      expect(scalar.map((f) => [f.name, f.type, f.dbName ?? f.name]), m.name).toEqual(m.fields.map((f) => [f.name, f.type, f.column]));
+      expect(
+        scalar.map((f) => [f.name, f.type, f.dbName ?? f.name]),
+        m.name,
+      ).toEqual(m.fields.map((f) => [f.name, f.type, f.column]));
     }
   });
 
@@ -145,13 +177,22 @@ describe("schema.prisma and prisma/migrations agree", () => {
           continue;
         }
         const nullable = c.is_nullable === "YES";
-        if (nullable !== f.optional) problems.push(`${m.name}.${f.name}: schema says ${f.optional ? "optional" : "required"}, column is ${nullable ? "NULL" : "NOT NULL"}`);
-        if (c.udt_name !== expectedUdt(f)) problems.push(`${m.name}.${f.name}: expected ${expectedUdt(f)}, column is ${c.udt_name}`);
+        if (nullable !== f.optional)
+          problems.push(
+            `${m.name}.${f.name}: schema says ${f.optional ? "optional" : "required"}, column is ${nullable ? "NULL" : "NOT NULL"}`,
+          );
+        if (c.udt_name !== expectedUdt(f))
+          problems.push(`${m.name}.${f.name}: expected ${expectedUdt(f)}, column is ${c.udt_name}`);
         const precision = /@db\.Timestamptz\((\d+)\)/.exec(f.attrs)?.[1];
-        if (precision && c.datetime_precision !== Number(precision)) problems.push(`${m.name}.${f.name}: precision ${c.datetime_precision}, schema ${precision}`);
+        if (precision && c.datetime_precision !== Number(precision))
+          problems.push(`${m.name}.${f.name}: precision ${c.datetime_precision}, schema ${precision}`);
         const hasDefault = /@default\(/.test(f.attrs);
-        if (hasDefault !== (c.column_default !== null)) problems.push(`${m.name}.${f.name}: @default ${hasDefault ? "present" : "absent"} in schema but ${c.column_default ?? "no default"} in the database`);
-        if (/@default\(autoincrement\(\)\)/.test(f.attrs) && !/nextval/.test(c.column_default ?? "")) problems.push(`${m.name}.${f.name}: not a sequence`);
+        if (hasDefault !== (c.column_default !== null))
+          problems.push(
+            `${m.name}.${f.name}: @default ${hasDefault ? "present" : "absent"} in schema but ${c.column_default ?? "no default"} in the database`,
+          );
+        if (/@default\(autoincrement\(\)\)/.test(f.attrs) && !/nextval/.test(c.column_default ?? ""))
+          problems.push(`${m.name}.${f.name}: not a sequence`);
       }
     }
     expect(problems).toEqual([]);
@@ -159,7 +200,10 @@ describe("schema.prisma and prisma/migrations agree", () => {
 
   it("every table and column in the database belongs to the schema (except the migrations ledger)", () => {
     const known = new Set(models.flatMap((m) => m.fields.map((f) => `${m.table}.${f.column}`)));
-    const extra = columns.filter((c) => c.table_name !== "_cellwright_migrations").map((c) => `${c.table_name}.${c.column_name}`).filter((k) => !known.has(k));
+    const extra = columns
+      .filter((c) => c.table_name !== "_cellwright_migrations")
+      .map((c) => `${c.table_name}.${c.column_name}`)
+      .filter((k) => !known.has(k));
     expect(extra).toEqual([]);
   });
 
@@ -172,13 +216,16 @@ describe("schema.prisma and prisma/migrations agree", () => {
     for (const m of models) {
       if (m.id.length === 0) problems.push(`${m.name} has no @id`);
       else if (!has(m.table, m.id, (i) => i.primary)) problems.push(`${m.name}: no primary key on (${m.id})`);
-      for (const u of m.uniques) if (!has(m.table, u, (i) => i.unique && !i.primary)) problems.push(`${m.name}: no unique index on (${u})`);
-      for (const x of m.indexes) if (!has(m.table, x, (i) => !i.primary)) problems.push(`${m.name}: no index on (${x})`);
+      for (const u of m.uniques)
+        if (!has(m.table, u, (i) => i.unique && !i.primary)) problems.push(`${m.name}: no unique index on (${u})`);
+      for (const x of m.indexes)
+        if (!has(m.table, x, (i) => !i.primary)) problems.push(`${m.name}: no index on (${x})`);
     }
     // And no unique index in the database that the schema does not declare (partial ones excepted).
     for (const i of indexes.filter((x) => x.unique && !x.primary && x.table !== "_cellwright_migrations")) {
       const m = models.find((x) => x.table === i.table);
-      if (!m?.uniques.some((u) => u.join(",") === i.columns.join(","))) problems.push(`${i.table}: unique index on (${i.columns}) is not in the schema`);
+      if (!m?.uniques.some((u) => u.join(",") === i.columns.join(",")))
+        problems.push(`${i.table}: unique index on (${i.columns}) is not in the schema`);
     }
     expect(problems).toEqual([]);
   });
@@ -189,7 +236,9 @@ describe("the migrator", () => {
     const names = readMigrations().map((m) => m.name);
     expect(names.length).toBeGreaterThan(0);
     for (const n of names) expect(n).toMatch(/^\d{14}_[a-z0-9_]+$/);
-    const rows = await db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM "_cellwright_migrations" ORDER BY name`);
+    const rows = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
+      `SELECT name FROM "_cellwright_migrations" ORDER BY name`,
+    );
     expect(rows.map((r) => r.name)).toEqual(names);
     expect(await migrate(db)).toEqual([]);
   });
@@ -200,11 +249,22 @@ describe("the migrator", () => {
   });
 
   it("rolls back a failing migration and records nothing for it", async () => {
-    const bad = [...readMigrations(), { name: "29990101000000_broken", sql: `CREATE TABLE "half_done" (id TEXT); SELECT no_such_function();`, checksum: "x" }];
+    const bad = [
+      ...readMigrations(),
+      {
+        name: "29990101000000_broken",
+        sql: `CREATE TABLE "half_done" (id TEXT); SELECT no_such_function();`,
+        checksum: "x",
+      },
+    ];
     await expect(migrate(db, bad)).rejects.toThrow();
-    const tables = await db.prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`);
+    const tables = await db.prisma.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`,
+    );
     expect(tables).toHaveLength(0);
-    const rows = await db.prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM "_cellwright_migrations" WHERE name = '29990101000000_broken'`);
+    const rows = await db.prisma.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM "_cellwright_migrations" WHERE name = '29990101000000_broken'`,
+    );
     expect(rows).toHaveLength(0);
   });
 });

@@ -24,7 +24,10 @@ let drop: () => Promise<void> = async () => undefined;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, "lib/cli/index.ts", ...args], { cwd: root, env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [tsx, "lib/cli/index.ts", ...args], {
+      cwd: root,
+      env: env as NodeJS.ProcessEnv,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -37,7 +40,14 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cw-link-"));
-  env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "3000" };
+  env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATA_DIR: dataDir,
+    HOST: "127.0.0.1",
+    PORT: "3000",
+  };
   if (process.env.TEST_DATABASE_URL) {
     const fresh = await freshDatabaseTarget();
     drop = fresh.drop;
@@ -60,37 +70,49 @@ it("refuses clearly before any workspace exists, then prints a link on its own",
   expect(r.stdout.trim().split("\n")).toHaveLength(1);
   expect(r.stdout).toMatch(LINK);
   const json = await cli(["sign-in-link", "--workspace", "acme", "--json"]);
-  expect(JSON.parse(json.stdout)).toMatchObject({ url: expect.stringContaining("/sign-in?token="), expiresAt: expect.any(String) });
+  expect(JSON.parse(json.stdout)).toMatchObject({
+    url: expect.stringContaining("/sign-in?token="),
+    expiresAt: expect.any(String),
+  });
 }, 120_000);
 
-it.skipIf(Boolean(process.env.TEST_DATABASE_URL))("asks the running server while it holds the embedded database", async () => {
-  // This process plays `npm start`: it holds DATA_DIR and answers on the control channel.
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as AddressInfo).port;
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port) });
-  let rt: Runtime | undefined;
-  let uninstall = () => {};
-  try {
-    rt = await createRuntime(config, { queue: "database" });
-    uninstall = installRuntime(rt);
-    const control = startControl(config)!;
-    server.on("request", (req, res) => {
-      if (!control(req, res)) res.writeHead(404).end();
-    });
-    expect(statSync(path.join(dataDir, CONTROL_FILE)).mode & 0o077).toBe(0);
-    const r = await cli(["sign-in-link", "--workspace", "acme"]);
-    expect(r.code, r.stderr).toBe(0);
-    const [, , linkPort, token] = LINK.exec(r.stdout)!;
-    expect(Number(linkPort)).toBe(port);
-    const principal = await redeemSignInToken(rt.db.prisma, token);
-    expect(principal.workspaceId).toBe((await rt.db.prisma.workspace.findUniqueOrThrow({ where: { name: "acme" } })).id);
-    // Without the secret the channel answers like a path that does not exist.
-    const forged = await fetch(`http://127.0.0.1:${port}/_cellwright/sign-in-link`, { method: "POST", headers: { "x-cellwright-control": "guess" } });
-    expect(forged.status).toBe(404);
-  } finally {
-    uninstall();
-    if (rt) await stopRuntime(rt);
-    await new Promise((r) => server.close(r));
-  }
-}, 120_000);
+it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+  "asks the running server while it holds the embedded database",
+  async () => {
+    // This process plays `npm start`: it holds DATA_DIR and answers on the control channel.
+    const server = http.createServer();
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    const config = loadConfig({ DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port) });
+    let rt: Runtime | undefined;
+    let uninstall = () => {};
+    try {
+      rt = await createRuntime(config, { queue: "database" });
+      uninstall = installRuntime(rt);
+      const control = startControl(config)!;
+      server.on("request", (req, res) => {
+        if (!control(req, res)) res.writeHead(404).end();
+      });
+      expect(statSync(path.join(dataDir, CONTROL_FILE)).mode & 0o077).toBe(0);
+      const r = await cli(["sign-in-link", "--workspace", "acme"]);
+      expect(r.code, r.stderr).toBe(0);
+      const [, , linkPort, token] = LINK.exec(r.stdout)!;
+      expect(Number(linkPort)).toBe(port);
+      const principal = await redeemSignInToken(rt.db.prisma, token);
+      expect(principal.workspaceId).toBe(
+        (await rt.db.prisma.workspace.findUniqueOrThrow({ where: { name: "acme" } })).id,
+      );
+      // Without the secret the channel answers like a path that does not exist.
+      const forged = await fetch(`http://127.0.0.1:${port}/_cellwright/sign-in-link`, {
+        method: "POST",
+        headers: { "x-cellwright-control": "guess" },
+      });
+      expect(forged.status).toBe(404);
+    } finally {
+      uninstall();
+      if (rt) await stopRuntime(rt);
+      await new Promise((r) => server.close(r));
+    }
+  },
+  120_000,
+);

@@ -10,11 +10,16 @@ import { MAX_TOOL_CALLS_PER_STEP } from "../../lib/engine/llm/call-budget.ts";
 
 let pages: PageServer;
 beforeAll(async () => {
-  pages = await startPageServer({ "/about": { contentType: "text/plain; charset=utf-8", body: "Acme makes widgets in Rotterdam." } });
+  pages = await startPageServer({
+    "/about": { contentType: "text/plain; charset=utf-8", body: "Acme makes widgets in Rotterdam." },
+  });
 });
 afterAll(() => pages.close());
 
-const t = useEngineApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", AI_MAX_ATTEMPTS: "20", AI_RETRY_BASE_MS: "1" }, { credits: 100 });
+const t = useEngineApp(
+  { ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", AI_MAX_ATTEMPTS: "20", AI_RETRY_BASE_MS: "1" },
+  { credits: 100 },
+);
 
 // Each test waits for retries that the queue takes up on its poll (every 500 ms), a dozen times at
 // most; on a busy machine that is slow but bounded. The test's own limit is above every wait in it,
@@ -60,8 +65,14 @@ it("runs at most MAX_TOOL_CALLS_PER_STEP tool calls of one step", { timeout: TES
   const { baseId } = await createBase(t.app, { columns: columns(["scrape-url"]) });
   const before = pages.requests.length;
   t.llm.setHandler((req) => {
-    if (req.messages.some((m) => m.role === "tool")) return { json: { value: "Widgets", sources: [`${pages.url}/about?n=0`], confidenceScore: 0.9 } };
-    return { toolCalls: Array.from({ length: 12 }, (_, n) => ({ name: "scrape-url", args: { url: `${pages.url}/about?n=${n}` } })) };
+    if (req.messages.some((m) => m.role === "tool"))
+      return { json: { value: "Widgets", sources: [`${pages.url}/about?n=0`], confidenceScore: 0.9 } };
+    return {
+      toolCalls: Array.from({ length: 12 }, (_, n) => ({
+        name: "scrape-url",
+        args: { url: `${pages.url}/about?n=${n}` },
+      })),
+    };
   });
   await addRows(t.app, baseId, [{ Site: `${pages.url}/about` }]);
   const o = await outcome(baseId);
@@ -71,10 +82,26 @@ it("runs at most MAX_TOOL_CALLS_PER_STEP tool calls of one step", { timeout: TES
   expect(o.credits).toBe(99);
 });
 
-it("counts a repair round as calls, and stops retries at a small AI_MAX_CALLS_PER_CELL", { timeout: TEST_MS }, async () => {
-  const small = await (await import("../support/app.ts")).createTestApp({ OPENAI_BASE_URL: t.llm.baseUrl, AI_MODEL: "openai:m", AI_MAX_CALLS_PER_CELL: "3", AI_MAX_ATTEMPTS: "20", AI_RETRY_BASE_MS: "1" }, { engine: true });
+it("counts a repair round as calls, and stops retries at a small AI_MAX_CALLS_PER_CELL", {
+  timeout: TEST_MS,
+}, async () => {
+  const small = await (await import("../support/app.ts")).createTestApp(
+    {
+      OPENAI_BASE_URL: t.llm.baseUrl,
+      AI_MODEL: "openai:m",
+      AI_MAX_CALLS_PER_CELL: "3",
+      AI_MAX_ATTEMPTS: "20",
+      AI_RETRY_BASE_MS: "1",
+    },
+    { engine: true },
+  );
   try {
-    const { baseId } = await createBase(small, { columns: [{ name: "Company", isPrimary: true }, { name: "Size", type: "number", isAiEnabled: true, inputColumns: ["Company"] }] });
+    const { baseId } = await createBase(small, {
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "Size", type: "number", isAiEnabled: true, inputColumns: ["Company"] },
+      ],
+    });
     // Valid JSON whose value does not fit a number column: a repair round, then a new attempt.
     t.llm.setHandler(() => ({ json: { value: "about a dozen", sources: [], confidenceScore: 0.5 } }));
     await addRows(small, baseId, [{ Company: "Acme" }]);

@@ -26,11 +26,19 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const env = () => ({ DATA_DIR: dataDir, API_KEY: KEY, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake", AI_CONCURRENCY: "8" });
+const env = () => ({
+  DATA_DIR: dataDir,
+  API_KEY: KEY,
+  OPENAI_BASE_URL: llm.baseUrl,
+  AI_MODEL: "openai:fake",
+  AI_CONCURRENCY: "8",
+});
 
 const api = keyedApi(() => server, KEY);
 
-it("a run cancelled just before kill -9 stays cancelled after the restart, and nothing is charged twice", { timeout: 300_000 }, async () => {
+it("a run cancelled just before kill -9 stays cancelled after the restart, and nothing is charged twice", {
+  timeout: 300_000,
+}, async () => {
   const port = await pickServerPort();
   server = await startServerProcess(env(), port);
   const base = await api("POST", "/api/v1/bases", {
@@ -41,9 +49,16 @@ it("a run cancelled just before kill -9 stays cancelled after the restart, and n
     ],
   });
   const baseId = base.body.baseId as string;
-  const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: 100 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) });
+  const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+    rows: Array.from({ length: 100 }, (_, i) => ({ cells: { Company: `Company ${i}` } })),
+  });
   const runId = add.body.runId as string;
-  await waitFor(async () => (await api("GET", `/api/v1/runs/${runId}`)).body.counts.done >= 10, "10 cells done", 60_000, 100);
+  await waitFor(
+    async () => (await api("GET", `/api/v1/runs/${runId}`)).body.counts.done >= 10,
+    "10 cells done",
+    60_000,
+    100,
+  );
   const cancelled = await api("POST", `/api/v1/runs/${runId}/cancel`);
   expect(cancelled.body.status).toBe("cancelled");
   const { done, cancelled: cancelledCount } = cancelled.body.counts;
@@ -53,7 +68,10 @@ it("a run cancelled just before kill -9 stays cancelled after the restart, and n
 
   server = await startServerProcess(env(), port);
   const after = await api("GET", `/api/v1/runs/${runId}`);
-  expect(after.body).toMatchObject({ status: "cancelled", counts: { done, cancelled: cancelledCount, pending: 0, running: 0 } });
+  expect(after.body).toMatchObject({
+    status: "cancelled",
+    counts: { done, cancelled: cancelledCount, pending: 0, running: 0 },
+  });
   const rows = (await api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows as any[];
   expect(rows).toHaveLength(100);
   expect(rows.filter((r) => r.cells.Industry.status === "cancelled")).toHaveLength(cancelledCount);
@@ -63,7 +81,12 @@ it("a run cancelled just before kill -9 stays cancelled after the restart, and n
   await server.stop();
   server = undefined;
 
-  const db = await waitFor(() => openDatabase({ kind: "pglite", dataDir }).catch(() => undefined), "the server to release the data directory", 30_000, 250);
+  const db = await waitFor(
+    () => openDatabase({ kind: "pglite", dataDir }).catch(() => undefined),
+    "the server to release the data directory",
+    30_000,
+    250,
+  );
   try {
     const entries = await db.prisma.creditEntry.findMany({ where: { reason: "cell_run" } });
     expect(entries).toHaveLength(done);

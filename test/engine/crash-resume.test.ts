@@ -43,7 +43,8 @@ const api = keyedApi(() => server, KEY);
 async function countStatuses(baseId: string) {
   const rows = (await api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows as any[];
   const counts: Record<string, number> = {};
-  for (const r of rows) for (const name of ["First", "Second"]) counts[r.cells[name].status] = (counts[r.cells[name].status] ?? 0) + 1;
+  for (const r of rows)
+    for (const name of ["First", "Second"]) counts[r.cells[name].status] = (counts[r.cells[name].status] ?? 0) + 1;
   return counts;
 }
 
@@ -60,7 +61,9 @@ it("resumes every pending cell after kill -9, charging each exactly once", { tim
   });
   expect(base.status).toBe(201);
   const baseId = base.body.baseId as string;
-  const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: 100 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) });
+  const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+    rows: Array.from({ length: 100 }, (_, i) => ({ cells: { Company: `Company ${i}` } })),
+  });
   expect(add.status).toBe(200);
 
   await waitFor(async () => ((await countStatuses(baseId)).done ?? 0) >= 40, "40 cells done", 120_000, 200);
@@ -69,10 +72,15 @@ it("resumes every pending cell after kill -9, charging each exactly once", { tim
   expect(doneAtKill).toBeLessThan(200);
 
   server = await startServerProcess(env(), port);
-  const final = await waitFor(async () => {
-    const c = await countStatuses(baseId);
-    return (c.done ?? 0) === 200 ? c : undefined;
-  }, "all 200 cells done after the restart", 180_000, 250);
+  const final = await waitFor(
+    async () => {
+      const c = await countStatuses(baseId);
+      return (c.done ?? 0) === 200 ? c : undefined;
+    },
+    "all 200 cells done after the restart",
+    180_000,
+    250,
+  );
   expect(final).toEqual({ done: 200 });
   // Every request past one per cell was a cell asked again: at most the calls in flight at the kill.
   const askedAgain = llm.totalRequests - 200;
@@ -87,7 +95,12 @@ it("resumes every pending cell after kill -9, charging each exactly once", { tim
   server = undefined;
 
   // The server finishes its graceful shutdown (and releases the data directory) after its wrapper exits.
-  const db = await waitFor(() => openDatabase({ kind: "pglite", dataDir }).catch(() => undefined), "the server to release the data directory", 30_000, 250);
+  const db = await waitFor(
+    () => openDatabase({ kind: "pglite", dataDir }).catch(() => undefined),
+    "the server to release the data directory",
+    30_000,
+    250,
+  );
   try {
     const entries = await db.prisma.creditEntry.findMany({ where: { reason: "cell_run" } });
     const refunds = await db.prisma.creditEntry.count({ where: { reason: { startsWith: "refund:" } } });

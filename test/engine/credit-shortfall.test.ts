@@ -14,7 +14,10 @@ let app: TestApp;
 
 beforeAll(async () => {
   llm = await startFakeLlm({ latencyMs: 300 });
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_CONCURRENCY: "4" }, { engine: true, credits: 2 });
+  app = await createTestApp(
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_CONCURRENCY: "4" },
+    { engine: true, credits: 2 },
+  );
 });
 afterAll(async () => {
   await app?.close();

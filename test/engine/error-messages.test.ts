@@ -12,7 +12,10 @@ let app: TestApp;
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", AI_RETRY_BASE_MS: "10", AI_MAX_ATTEMPTS: "2" }, { engine: true });
+  app = await createTestApp(
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", AI_RETRY_BASE_MS: "10", AI_MAX_ATTEMPTS: "2" },
+    { engine: true },
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -23,7 +26,10 @@ const INTERNALS = "upstream crashed at /srv/internal/worker.py:42 (db=postgres:/
 
 it("stores a safe message for a provider failure, and keeps the raw one out of the cell", async () => {
   const { baseId } = await createBase(app, {
-    columns: [{ name: "Company", isPrimary: true }, { name: "Size", type: "number", isAiEnabled: true, inputColumns: ["Company"] }],
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "Size", type: "number", isAiEnabled: true, inputColumns: ["Company"] },
+    ],
   });
   llm.enqueue({ status: 500, message: INTERNALS }, { status: 502, message: INTERNALS });
   await addRows(app, baseId, [{ Company: "Acme" }]);

@@ -7,7 +7,13 @@ const t = useEngineApp({ AI_CONCURRENCY: "4" });
 const chain = [
   { name: "Company", type: "short-text", isPrimary: true },
   { name: "Industry", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "The industry." },
-  { name: "Pitch", type: "long-text", isAiEnabled: true, inputColumns: ["Industry"], instructions: "A one-line pitch." },
+  {
+    name: "Pitch",
+    type: "long-text",
+    isAiEnabled: true,
+    inputColumns: ["Industry"],
+    instructions: "A one-line pitch.",
+  },
   { name: "Score", type: "number", isAiEnabled: true, inputColumns: ["Pitch"], instructions: "Score 1-10." },
 ];
 
@@ -16,9 +22,18 @@ describe("cell lifecycle and the DAG", () => {
     const { baseId } = await createBase(t.app, { columns: chain });
     t.llm.setHandler((req) => {
       const text = req.lastUserText;
-      if (text.includes("Column to fill: Industry")) return { json: { value: "Rockets", sources: [], confidenceScore: 0.8, additionalDetails: "known" } };
-      if (text.includes("Column to fill: Pitch")) return { json: { value: `Pitch about ${text.includes("Rockets") ? "Rockets" : "?"}`, sources: [], confidenceScore: 0.7 } };
-      if (text.includes("Column to fill: Score")) return { json: { value: text.includes("Pitch about Rockets") ? "9" : "1", sources: [], confidenceScore: 0.6 } };
+      if (text.includes("Column to fill: Industry"))
+        return { json: { value: "Rockets", sources: [], confidenceScore: 0.8, additionalDetails: "known" } };
+      if (text.includes("Column to fill: Pitch"))
+        return {
+          json: {
+            value: `Pitch about ${text.includes("Rockets") ? "Rockets" : "?"}`,
+            sources: [],
+            confidenceScore: 0.7,
+          },
+        };
+      if (text.includes("Column to fill: Score"))
+        return { json: { value: text.includes("Pitch about Rockets") ? "9" : "1", sources: [], confidenceScore: 0.6 } };
       return undefined;
     });
     await addRows(t.app, baseId, [{ Company: "Acme" }]);
@@ -33,10 +48,18 @@ describe("cell lifecycle and the DAG", () => {
 
   it("keeps supplied AI values and runs absent or empty ones (spec 4.4)", async () => {
     const { baseId } = await createBase(t.app, { columns: chain.slice(0, 2) });
-    const rows = await addRows(t.app, baseId, [{ Company: "A", Industry: "Given" }, { Company: "B", Industry: "" }, { Company: "C" }]);
+    const rows = await addRows(t.app, baseId, [
+      { Company: "A", Industry: "Given" },
+      { Company: "B", Industry: "" },
+      { Company: "C" },
+    ]);
     expect(rows[0].cells.Industry).toBe("Given");
     const done = await settled(t.app, baseId);
-    expect(done[0].cells.Industry).toMatchObject({ value: "Given", status: "done", metadata: { suppliedByUser: true } });
+    expect(done[0].cells.Industry).toMatchObject({
+      value: "Given",
+      status: "done",
+      metadata: { suppliedByUser: true },
+    });
     expect(done[1].cells.Industry.status).toBe("done");
     expect(done[1].cells.Industry.value).not.toBe("");
     expect(done[2].cells.Industry.status).toBe("done");
@@ -66,7 +89,11 @@ describe("cell lifecycle and the DAG", () => {
       ],
     });
     t.llm.setHandler(() => ({ json: { value: "x", sources: [], confidenceScore: 1 }, delayMs: 60 }));
-    await addRows(t.app, baseId, Array.from({ length: 20 }, (_, i) => ({ Company: `C${i}` })));
+    await addRows(
+      t.app,
+      baseId,
+      Array.from({ length: 20 }, (_, i) => ({ Company: `C${i}` })),
+    );
     await settled(t.app, baseId);
     expect(t.llm.totalRequests).toBe(20);
     expect(t.llm.maxInFlight).toBe(4);
@@ -74,7 +101,9 @@ describe("cell lifecycle and the DAG", () => {
 
   it("fails dependents with input_failed when an input cell fails", async () => {
     const { baseId } = await createBase(t.app, { columns: chain });
-    t.llm.setHandler((req) => (req.lastUserText.includes("Column to fill: Industry") ? { status: 400, message: "bad request" } : undefined));
+    t.llm.setHandler((req) =>
+      req.lastUserText.includes("Column to fill: Industry") ? { status: 400, message: "bad request" } : undefined,
+    );
     await addRows(t.app, baseId, [{ Company: "Acme" }]);
     const [row] = await settled(t.app, baseId);
     expect(row.cells.Industry.status).toBe("error");
@@ -101,7 +130,9 @@ describe("re-runs", () => {
     expect(after.cells.Never.status).toBe("idle");
     expect(after.cells.OnInsert.status).toBe("done");
     t.llm.reset();
-    const upd = await t.app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Company: "Globex" } }] } });
+    const upd = await t.app.api("POST", `/api/v1/bases/${baseId}/update-rows`, {
+      body: { rows: [{ id: row.id, cells: { Company: "Globex" } }] },
+    });
     expect(upd.body.errors).toEqual([]);
     [after] = await settled(t.app, baseId);
     const ran = t.llm.requests.map((r) => /Column to fill: (\w+)/.exec(r.lastUserText)?.[1]).sort();
@@ -114,11 +145,15 @@ describe("re-runs", () => {
     const [row] = await addRows(t.app, baseId, [{ Company: "Acme" }]);
     await settled(t.app, baseId);
     t.llm.reset();
-    await t.app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Industry: "Mine" } }] } });
+    await t.app.api("POST", `/api/v1/bases/${baseId}/update-rows`, {
+      body: { rows: [{ id: row.id, cells: { Industry: "Mine" } }] },
+    });
     let [after] = await settled(t.app, baseId);
     expect(after.cells.Industry).toMatchObject({ value: "Mine", metadata: { suppliedByUser: true } });
     expect(t.llm.requests).toHaveLength(0);
-    await t.app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Industry: "" } }] } });
+    await t.app.api("POST", `/api/v1/bases/${baseId}/update-rows`, {
+      body: { rows: [{ id: row.id, cells: { Industry: "" } }] },
+    });
     [after] = await settled(t.app, baseId);
     expect(t.llm.requests).toHaveLength(1);
     expect(after.cells.Industry.metadata.suppliedByUser).toBeUndefined();
@@ -130,10 +165,14 @@ describe("re-runs", () => {
     const rows = await settled(t.app, baseId);
     t.llm.reset();
     const industry = col.Industry;
-    const est = await t.app.api("POST", `/api/v1/bases/${baseId}/run/estimate`, { body: { columnIds: [industry], rowIds: [rows[0].id, rows[1].id] } });
+    const est = await t.app.api("POST", `/api/v1/bases/${baseId}/run/estimate`, {
+      body: { columnIds: [industry], rowIds: [rows[0].id, rows[1].id] },
+    });
     expect(est.body).toEqual({ cells: 2, credits: 2, balance: null, stale: 0, unchanged: 2, skipped: 0 });
     expect(t.llm.totalRequests).toBe(0);
-    const run = await t.app.api("POST", `/api/v1/bases/${baseId}/run`, { body: { columnIds: [industry], rowIds: [rows[0].id] } });
+    const run = await t.app.api("POST", `/api/v1/bases/${baseId}/run`, {
+      body: { columnIds: [industry], rowIds: [rows[0].id] },
+    });
     expect(run.status).toBe(202);
     expect(run.body).toEqual({ runId: expect.stringMatching(/^run_/), queued: 1 });
     await settled(t.app, baseId);
@@ -163,7 +202,9 @@ describe("an AI column added to existing rows", () => {
   it("leaves existing rows idle until a run is requested", async () => {
     const { baseId } = await createBase(t.app, { columns: [{ name: "Company", isPrimary: true }] });
     await addRows(t.app, baseId, [{ Company: "Acme" }]);
-    await t.app.api("POST", `/api/v1/bases/${baseId}/columns`, { body: { name: "Later", isAiEnabled: true, inputColumns: ["Company"] } });
+    await t.app.api("POST", `/api/v1/bases/${baseId}/columns`, {
+      body: { name: "Later", isAiEnabled: true, inputColumns: ["Company"] },
+    });
     const [row] = await expandedRows(t.app, baseId);
     expect(row.cells.Later.status).toBe("idle");
     expect(t.llm.totalRequests).toBe(0);

@@ -31,7 +31,13 @@ describe("the engine's reads, planned without statistics", () => {
       ],
     });
     await inTransaction(app.rt, (w) =>
-      addRows(w, app.workspaceA, base.baseId, { rows: Array.from({ length: 25_000 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, app.rt.config.runs),
+      addRows(
+        w,
+        app.workspaceA,
+        base.baseId,
+        { rows: Array.from({ length: 25_000 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) },
+        app.rt.config.runs,
+      ),
     );
   });
   afterAll(async () => {
@@ -44,15 +50,28 @@ describe("the engine's reads, planned without statistics", () => {
 
   it("the context read finds failed inputs and worked examples by key (error and done cells everywhere)", async () => {
     const { prisma } = app.rt.db;
-    await prisma.$executeRawUnsafe(`UPDATE cells SET status = CASE WHEN random() < 0.5 THEN 'error' ELSE 'done' END WHERE column_id = $1`, base.col.First);
+    await prisma.$executeRawUnsafe(
+      `UPDATE cells SET status = CASE WHEN random() < 0.5 THEN 'error' ELSE 'done' END WHERE column_id = $1`,
+      base.col.First,
+    );
     await prisma.$executeRawUnsafe(
       `UPDATE cells SET status = 'done', verified = true, reviewed_at = now() WHERE column_id = $1 AND row_id IN (SELECT row_id FROM cells WHERE column_id = $1 LIMIT 300)`,
       base.col.Second,
     );
-    const cells = await prisma.$queryRawUnsafe<{ row_id: string }[]>(`SELECT row_id FROM cells WHERE column_id = $1 AND NOT verified LIMIT 32`, base.col.Second);
+    const cells = await prisma.$queryRawUnsafe<{ row_id: string }[]>(
+      `SELECT row_id FROM cells WHERE column_id = $1 AND NOT verified LIMIT 32`,
+      base.col.Second,
+    );
     const lines: string[] = [];
-    const load = createCellContextLoader(explaining(prisma, lines, [{ cells: "[]", columns: "[]", examples: "[]" }]), "worker-1");
-    await Promise.all(cells.map((c) => load({ rowId: c.row_id, columnId: base.col.Second, sheetId: base.sheetId, generation: 1, attempts: 0 })));
+    const load = createCellContextLoader(
+      explaining(prisma, lines, [{ cells: "[]", columns: "[]", examples: "[]" }]),
+      "worker-1",
+    );
+    await Promise.all(
+      cells.map((c) =>
+        load({ rowId: c.row_id, columnId: base.col.Second, sheetId: base.sheetId, generation: 1, attempts: 0 }),
+      ),
+    );
     const plan = lines.join("\n");
     expect(plan).toMatch(/cells_verified_column_idx/);
     expect(plan).not.toMatch(STATUS_INDEX);

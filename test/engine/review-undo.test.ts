@@ -24,18 +24,23 @@ beforeAll(async () => {
       { name: "Employees", type: "number", isAiEnabled: true, inputColumns: ["Company"], instructions: "Head count." },
     ],
   });
-  for (const r of await addRows(t.app, base.baseId, [{ Company: "Acme" }, { Company: "Globex" }, { Company: "Hooli" }])) row[r.cells.Company] = r.id;
+  for (const r of await addRows(t.app, base.baseId, [{ Company: "Acme" }, { Company: "Globex" }, { Company: "Hooli" }]))
+    row[r.cells.Company] = r.id;
   await settled(t.app, base.baseId);
 });
 beforeEach(answer);
 
 const review = async (company: string, action: string, value?: string) => {
-  const res = await t.app.api("POST", `/api/v1/bases/${base.baseId}/review`, { body: { cells: [{ rowId: row[company], columnId: base.col.Employees, action, value }] } });
+  const res = await t.app.api("POST", `/api/v1/bases/${base.baseId}/review`, {
+    body: { cells: [{ rowId: row[company], columnId: base.col.Employees, action, value }] },
+  });
   expect(res.body.errors).toEqual([]);
   return res.body.cells[0].actionId as string;
 };
-const undo = (actionId: string, key?: string) => t.app.api("POST", `/api/v1/bases/${base.baseId}/review/${actionId}/undo`, { key });
-const cell = async (company: string) => (await t.app.api("GET", `/api/v1/bases/${base.baseId}/rows/${row[company]}?expand=true`)).body.cells.Employees;
+const undo = (actionId: string, key?: string) =>
+  t.app.api("POST", `/api/v1/bases/${base.baseId}/review/${actionId}/undo`, { key });
+const cell = async (company: string) =>
+  (await t.app.api("GET", `/api/v1/bases/${base.baseId}/rows/${row[company]}?expand=true`)).body.cells.Employees;
 
 describe("undo a review action", () => {
   it("takes back an accept: the cell is unverified and due for review again", async () => {
@@ -43,7 +48,14 @@ describe("undo a review action", () => {
     expect(await cell("Globex")).toMatchObject({ verified: true, needsReview: false });
     const res = await undo(id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ action: "undo", undone: id, value: "40", status: "done", verified: false, actionId: expect.stringMatching(/^rev_/) });
+    expect(res.body).toMatchObject({
+      action: "undo",
+      undone: id,
+      value: "40",
+      status: "done",
+      verified: false,
+      actionId: expect.stringMatching(/^rev_/),
+    });
     expect(await cell("Globex")).toMatchObject({ value: "40", verified: false, needsReview: true });
   });
 
@@ -73,12 +85,18 @@ describe("undo a review action", () => {
 
   it("refuses when the cell changed since, and records every undo in the history", async () => {
     const id = await review("Globex", "edit", "300");
-    await t.app.api("POST", `/api/v1/bases/${base.baseId}/update-rows`, { body: { rows: [{ id: row.Globex, cells: { Employees: "310" } }] } });
+    await t.app.api("POST", `/api/v1/bases/${base.baseId}/update-rows`, {
+      body: { rows: [{ id: row.Globex, cells: { Employees: "310" } }] },
+    });
     expect((await undo(id)).body.error.code).toBe("not_reviewable");
     const history = (await t.app.api("GET", `/api/v1/bases/${base.baseId}/review`)).body.actions;
     const undos = history.filter((a: any) => a.action === "undo");
     expect(undos).toHaveLength(3);
-    expect(undos.at(-1)).toMatchObject({ rowId: row.Globex, before: { value: "40", verified: true }, after: { value: "40", verified: false } });
+    expect(undos.at(-1)).toMatchObject({
+      rowId: row.Globex,
+      before: { value: "40", verified: true },
+      after: { value: "40", verified: false },
+    });
   });
 
   it("answers 404 for an unknown action, another workspace's key, or a bad id", async () => {
@@ -95,7 +113,9 @@ describe("worked examples", () => {
     await review("Globex", "edit", "250");
     const before = t.llm.totalRequests;
     // Hooli is verified (accepted above); force makes it run again.
-    const run = await t.app.api("POST", `/api/v1/bases/${base.baseId}/run`, { body: { rowIds: [row.Hooli], force: true } });
+    const run = await t.app.api("POST", `/api/v1/bases/${base.baseId}/run`, {
+      body: { rowIds: [row.Hooli], force: true },
+    });
     expect(run.body.queued).toBe(1);
     await settled(t.app, base.baseId);
     const req = t.llm.requests.slice(before).find((r) => r.lastUserText.includes('"Company": "Hooli"'));

@@ -24,7 +24,13 @@ describe.each(engines)("fair claims on the %s queue", (queue) => {
   beforeAll(async () => {
     llm = await startFakeLlm({ latencyMs: LATENCY_MS });
     app = await createTestApp(
-      { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_CONCURRENCY: "4", WORKER_CONCURRENCY: "4", AI_RPM: "0" },
+      {
+        OPENAI_BASE_URL: llm.baseUrl,
+        AI_MODEL: "openai:test-model",
+        AI_CONCURRENCY: "4",
+        WORKER_CONCURRENCY: "4",
+        AI_RPM: "0",
+      },
       { engine: true, queue },
     );
   });
@@ -53,7 +59,9 @@ describe.each(engines)("fair claims on the %s queue", (queue) => {
     const still = await waitRun(app, large.runId, () => true, "the large run");
     expect(still.status).toBe("running");
     expect(still.counts.pending).toBeGreaterThan(0);
-    console.log(`[fairness ${queue}] idle ${idle} ms, beside another workspace's run ${otherWorkspace} ms, beside a run of its own workspace ${sameWorkspace} ms`);
+    console.log(
+      `[fairness ${queue}] idle ${idle} ms, beside another workspace's run ${otherWorkspace} ms, beside a run of its own workspace ${sameWorkspace} ms`,
+    );
     expect(otherWorkspace).toBeLessThanOrEqual(3 * idle);
     expect(sameWorkspace).toBeLessThanOrEqual(3 * idle);
     await app.api("POST", `/api/v1/runs/${large.runId}/cancel`, { key: app.keyA });

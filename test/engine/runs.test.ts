@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createBase } from "../support/bases.ts";
 import { waitFor } from "../support/wait.ts";
-import { expandedRows, settled, useEngineApp } from "./helpers.ts";
-import { addRowsRun, cellCharges, getRun, rowsOf, waitRun } from "./runs-helpers.ts";
+import { expandedRows, useEngineApp } from "./helpers.ts";
+import { addRowsRun, cellCharges, rowsOf, waitRun } from "./runs-helpers.ts";
 
 // Runs as records, and their control: cancel, pause and resume, against the fake LLM with latency.
 
@@ -20,7 +20,12 @@ describe("runs as records", () => {
     const { runId } = await addRowsRun(t.app, baseId, rowsOf(3));
     expect(runId).toMatch(/^run_/);
     const done = await waitRun(t.app, runId, (r) => r.status === "done", "the run to finish");
-    expect(done).toMatchObject({ status: "done", counts: { pending: 0, running: 0, done: 3, error: 0, cancelled: 0 }, creditsSpent: 3, maxCredits: null });
+    expect(done).toMatchObject({
+      status: "done",
+      counts: { pending: 0, running: 0, done: 3, error: 0, cancelled: 0 },
+      creditsSpent: 3,
+      maxCredits: null,
+    });
     expect(done.finishedAt).not.toBeNull();
     const full = (await t.app.api("GET", `/api/v1/runs/${runId}`)).body;
     expect(full).toMatchObject({ id: runId, baseId, trigger: "add-rows", estimatedCredits: 3, pausedReason: null });
@@ -28,7 +33,9 @@ describe("runs as records", () => {
 
   it("creates no run when nothing was queued, lists runs newest first, and hides them from other workspaces", async () => {
     const { baseId } = await createBase(t.app, { columns });
-    const none = await t.app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: [{ cells: { Company: "A", Industry: "Given" } }] } });
+    const none = await t.app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      body: { rows: [{ cells: { Company: "A", Industry: "Given" } }] },
+    });
     expect(none.body.runId).toBeNull();
     const first = await addRowsRun(t.app, baseId, rowsOf(1));
     await waitRun(t.app, first.runId, (r) => r.status === "done", "the first run");
@@ -40,7 +47,9 @@ describe("runs as records", () => {
     const next = await t.app.api("GET", `/api/v1/bases/${baseId}/runs?limit=1&cursor=${list.body.nextCursor}`);
     expect(next.body.runs.map((r: { id: string }) => r.id)).toEqual([first.runId]);
     expect((await t.app.api("GET", `/api/v1/runs/${first.runId}`, { key: t.app.keyB })).status).toBe(404);
-    expect((await t.app.api("POST", `/api/v1/runs/${first.runId}/cancel`, { key: t.app.keyB })).body.error.code).toBe("run_not_found");
+    expect((await t.app.api("POST", `/api/v1/runs/${first.runId}/cancel`, { key: t.app.keyB })).body.error.code).toBe(
+      "run_not_found",
+    );
     expect((await t.app.api("POST", `/api/v1/runs/${first.runId}/pause`)).body.error.code).toBe("run_finished");
   });
 
@@ -93,7 +102,9 @@ describe("control", () => {
     const [row] = await expandedRows(t.app, baseId);
     expect(row.id).toBe(rowIds[0]);
     expect(row.cells.Industry).toMatchObject({ status: "cancelled", value: expect.stringMatching(/.+/) });
-    expect((await t.app.api("GET", `/api/v1/bases/${baseId}/rows/${rowIds[0]}?expand=true`)).body.processing).toBe(false);
+    expect((await t.app.api("GET", `/api/v1/bases/${baseId}/rows/${rowIds[0]}?expand=true`)).body.processing).toBe(
+      false,
+    );
   });
 
   it("pause lets the running cells finish and starts no more; resume continues to done", async () => {

@@ -18,10 +18,21 @@ let url: string;
 
 beforeAll(async () => {
   app = await createTestApp();
-  base = await createBase(app, { name: "Cli", columns: [{ name: "Company", isPrimary: true }, { name: "Employees", type: "number" }] });
-  await addRows(app, base.baseId, [{ Company: "Acme", Employees: 3 }, { Company: "Globex, Ltd", Employees: 40 }]);
+  base = await createBase(app, {
+    name: "Cli",
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "Employees", type: "number" },
+    ],
+  });
+  await addRows(app, base.baseId, [
+    { Company: "Acme", Employees: 3 },
+    { Company: "Globex, Ltd", Employees: 40 },
+  ]);
   server = createServer(async (req, res) => {
-    const answer = await dispatch(new Request(`http://localhost${req.url}`, { headers: req.headers as Record<string, string> }));
+    const answer = await dispatch(
+      new Request(`http://localhost${req.url}`, { headers: req.headers as Record<string, string> }),
+    );
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     const reader = answer.body?.getReader();
     for (;;) {
@@ -60,11 +71,18 @@ describe("cli export --base", () => {
     const r = await cli(["--base", base.baseId, "--format", "csv"]);
     expect(r.code).toBe(0);
     expect(r.err).toBe("");
-    expect(csvRows(r.out)).toEqual([["Company", "Employees"], ["Acme", "3"], ["Globex, Ltd", "40"]]);
+    expect(csvRows(r.out)).toEqual([
+      ["Company", "Employees"],
+      ["Acme", "3"],
+      ["Globex, Ltd", "40"],
+    ]);
   });
 
   it("passes --ids, --columns and --sort, and shows progress on a terminal", async () => {
-    const r = await cli(["--base", base.baseId, "--format", "jsonl", "--ids", "--columns", "Company", "--sort=-Employees"], { tty: true });
+    const r = await cli(
+      ["--base", base.baseId, "--format", "jsonl", "--ids", "--columns", "Company", "--sort=-Employees"],
+      { tty: true },
+    );
     expect(r.code).toBe(0);
     expect(jsonlRows(r.out).map((o) => o.Company)).toEqual(["Globex, Ltd", "Acme"]);
     expect(Object.keys(jsonlRows(r.out)[0])).toEqual(["Row ID", "Company"]);

@@ -17,15 +17,50 @@ import { jsonlChunks, jsonlLineChunks } from "../../lib/domain/export/jsonl.ts";
 
 let app: TestApp;
 let base: TestBase;
-const SPECIAL = ['"', ",", "\r", "\n", "\r\n", "\t", "=", "+", "-", "@", "'", " ", "\\", "\u0001", "\u001f", "\u007f", "\u2028", "é", "日本", "😀", "a", "1"];
+const SPECIAL = [
+  '"',
+  ",",
+  "\r",
+  "\n",
+  "\r\n",
+  "\t",
+  "=",
+  "+",
+  "-",
+  "@",
+  "'",
+  " ",
+  "\\",
+  "\u0001",
+  "\u001f",
+  "\u007f",
+  "\u2028",
+  "é",
+  "日本",
+  "😀",
+  "a",
+  "1",
+];
 const NOTES = `Notes "quoted" 'single' \\ back`;
-const text = fc.array(fc.oneof(fc.constantFrom(...SPECIAL), fc.string({ maxLength: 3 })), { maxLength: 8 }).map((parts) => parts.join("").replace(/\u0000/g, ""));
+const text = fc
+  .array(fc.oneof(fc.constantFrom(...SPECIAL), fc.string({ maxLength: 3 })), { maxLength: 8 })
+  .map((parts) => parts.join("").replace(/\u0000/g, ""));
 
 beforeAll(async () => {
   app = await createTestApp();
-  base = await createBase(app, { columns: [{ name: "Company", isPrimary: true }, { name: NOTES, type: "long-text" }, { name: "Employees", type: "number" }] });
+  base = await createBase(app, {
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: NOTES, type: "long-text" },
+      { name: "Employees", type: "number" },
+    ],
+  });
   const rows = fc.sample(fc.record({ Company: text, Notes: text }), { numRuns: 300, seed: 20261125 });
-  await addRows(app, base.baseId, rows.map((r, i) => ({ Company: r.Company, [NOTES]: r.Notes, Employees: String(i - 150) })));
+  await addRows(
+    app,
+    base.baseId,
+    rows.map((r, i) => ({ Company: r.Company, [NOTES]: r.Notes, Employees: String(i - 150) })),
+  );
 }, 120_000);
 afterAll(() => app.close());
 
@@ -36,7 +71,9 @@ async function both(raw: boolean, ids: boolean) {
     return out;
   };
   const workspaceId = (await app.rt.db.prisma.base.findUniqueOrThrow({ where: { id: base.baseId } })).workspaceId;
-  const query = await prepareRowsQuery(app.rt.db.prisma, workspaceId, base.baseId, { sort: [{ column: "Employees", direction: "desc" }] });
+  const query = await prepareRowsQuery(app.rt.db.prisma, workspaceId, base.baseId, {
+    sort: [{ column: "Employees", direction: "desc" }],
+  });
   const columns = exportColumns(query.columns, { metadata: false, ids });
   const options = { bom: true, raw };
   return {
@@ -61,7 +98,10 @@ describe("JSON Lines formatted in SQL", () => {
   it("match JSON.stringify's lines, over pages, and parse back", async () => {
     const { jsonlSql, jsonlJs } = await both(false, true);
     expect(jsonlSql).toBe(jsonlJs);
-    const lines = jsonlSql.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const lines = jsonlSql
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(300);
     expect(Object.keys(lines[0])).toEqual(["Row ID", "Company", NOTES, "Employees"]);
   });

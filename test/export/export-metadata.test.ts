@@ -15,7 +15,10 @@ let base: TestBase;
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "1" }, { engine: true });
+  app = await createTestApp(
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "1" },
+    { engine: true },
+  );
   llm.setHandler((req) => {
     const company = /"Company": "([^"]*)"/.exec(req.lastUserText)?.[1] ?? "";
     // Sources are kept only when a tool found them (none here): columns.test.ts covers them.
@@ -33,7 +36,9 @@ beforeAll(async () => {
   await addRows(app, base.baseId, [{ Company: "Acme" }, { Company: "Globex" }]);
   await settled(app, base.baseId);
   const acme = (await app.api("GET", `/api/v1/bases/${base.baseId}/rows`)).body.rows[0].id;
-  const review = await app.api("POST", `/api/v1/bases/${base.baseId}/review`, { body: { cells: [{ rowId: acme, columnId: base.col.Size, action: "accept" }] } });
+  const review = await app.api("POST", `/api/v1/bases/${base.baseId}/review`, {
+    body: { cells: [{ rowId: acme, columnId: base.col.Size, action: "accept" }] },
+  });
   expect(review.status, review.text).toBe(200);
 }, 120_000);
 afterAll(async () => {

@@ -13,7 +13,13 @@ let base: TestBase;
 
 beforeAll(async () => {
   app = await createTestApp();
-  base = await createBase(app, { name: "Many", columns: [{ name: "Name", isPrimary: true }, { name: "N", type: "number" }] });
+  base = await createBase(app, {
+    name: "Many",
+    columns: [
+      { name: "Name", isPrimary: true },
+      { name: "N", type: "number" },
+    ],
+  });
   await app.rt.db.prisma.$executeRawUnsafe(
     `INSERT INTO rows (id, sheet_id, "values")
      SELECT 'sr_many' || lpad(g::text, 7, '0'), $1, jsonb_build_object($2::text, 'Name ' || g, $3::text, g::text)
@@ -25,7 +31,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app.close());
 
-const open = (query: string) => dispatch(new Request(`http://localhost/api/v1/bases/${base.baseId}/export?${query}`, { headers: { "x-api-key": app.keyA } }));
+const open = (query: string) =>
+  dispatch(
+    new Request(`http://localhost/api/v1/bases/${base.baseId}/export?${query}`, { headers: { "x-api-key": app.keyA } }),
+  );
 
 async function readAll(res: Response) {
   const parts: Uint8Array[] = [];
@@ -62,12 +71,16 @@ describe("a larger export", () => {
     expect(rows[N]).toEqual([`Name ${N}`, N]);
   }, 60_000);
 
-  it.each(["csv", "xlsx", "jsonl"])("stops when a %s reader cancels, and the base still answers", async (format) => {
-    const res = await open(`format=${format}`);
-    const reader = res.body!.getReader();
-    await reader.read();
-    await reader.cancel();
-    const next = await app.api("GET", `/api/v1/bases/${base.baseId}/rows?limit=1`);
-    expect(next.status).toBe(200);
-  }, 60_000);
+  it.each(["csv", "xlsx", "jsonl"])(
+    "stops when a %s reader cancels, and the base still answers",
+    async (format) => {
+      const res = await open(`format=${format}`);
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      const next = await app.api("GET", `/api/v1/bases/${base.baseId}/rows?limit=1`);
+      expect(next.status).toBe(200);
+    },
+    60_000,
+  );
 });

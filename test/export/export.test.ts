@@ -12,8 +12,22 @@ let ids: string[];
 
 const HEADERS = ["Company", "Employees", "Founded", "Public", "Website", "Notes"];
 const ROWS: Record<string, string>[] = [
-  { Company: "Acme, Inc.", Employees: "42", Founded: "1999-03-04", Public: "true", Website: "https://acme.example", Notes: 'He said "hi"\nthen left' },
-  { Company: "Zoë Café", Employees: "-5", Founded: "2020-01-31T10:20:30.000Z", Public: "false", Website: "", Notes: "=SUM(A1:A2)" },
+  {
+    Company: "Acme, Inc.",
+    Employees: "42",
+    Founded: "1999-03-04",
+    Public: "true",
+    Website: "https://acme.example",
+    Notes: 'He said "hi"\nthen left',
+  },
+  {
+    Company: "Zoë Café",
+    Employees: "-5",
+    Founded: "2020-01-31T10:20:30.000Z",
+    Public: "false",
+    Website: "",
+    Notes: "=SUM(A1:A2)",
+  },
   { Company: "+Plus", Employees: "1234.5", Founded: "", Public: "", Website: "", Notes: "-minus" },
   { Company: "@At", Employees: "", Founded: "", Public: "", Website: "", Notes: "\tTab" },
   { Company: "\rCR", Employees: "7", Founded: "", Public: "", Website: "", Notes: "plain" },
@@ -33,7 +47,13 @@ beforeAll(async () => {
       { name: "Notes", type: "long-text" },
     ],
   });
-  ids = (await addRows(app, base.baseId, ROWS.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== ""))))).map((r) => r.id);
+  ids = (
+    await addRows(
+      app,
+      base.baseId,
+      ROWS.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== ""))),
+    )
+  ).map((r) => r.id);
 }, 120_000);
 afterAll(() => app.close());
 
@@ -48,7 +68,7 @@ describe("CSV", () => {
     expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent("Leads — Zürich.csv")}`);
     expect(disposition).toMatch(/^attachment; filename="Leads _ Z_rich\.csv"; /);
     const text = res.bytes.toString("utf8");
-    expect(text.startsWith(BOM + "Company,Employees,Founded,Public,Website,Notes\r\n")).toBe(true);
+    expect(text.startsWith(`${BOM}Company,Employees,Founded,Public,Website,Notes\r\n`)).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     expect(text).toContain('"Acme, Inc."');
     expect(text).toContain('"He said ""hi""\nthen left"');
@@ -61,7 +81,14 @@ describe("CSV", () => {
   it("guards each formula start in text cells, never in number columns, and not at all with raw=true", async () => {
     const records = csvRows((await download(app, base.baseId, "format=csv")).bytes).slice(1);
     expect(records.map((r) => r[0])).toEqual(["Acme, Inc.", "Zoë Café", "'+Plus", "'@At", "'\rCR", "Initech"]);
-    expect(records.map((r) => r[5])).toEqual(['He said "hi"\nthen left', "'=SUM(A1:A2)", "'-minus", "'\tTab", "plain", "two\nlines"]);
+    expect(records.map((r) => r[5])).toEqual([
+      'He said "hi"\nthen left',
+      "'=SUM(A1:A2)",
+      "'-minus",
+      "'\tTab",
+      "plain",
+      "two\nlines",
+    ]);
     expect(records[1][1]).toBe("-5");
     const raw = csvRows((await download(app, base.baseId, "format=csv&raw=true")).bytes).slice(1);
     expect(raw).toEqual(ROWS.map((r) => HEADERS.map((h) => r[h])));
@@ -76,16 +103,22 @@ describe("CSV", () => {
     const withIds = csvRows((await download(app, base.baseId, "format=csv&ids=true")).bytes);
     expect(withIds[0]).toEqual(["Row ID", ...HEADERS]);
     expect(withIds.slice(1).map((r) => r[0])).toEqual(ids);
-    const chosen = csvRows((await download(app, base.baseId, `format=csv&columns=${encodeURIComponent(`Notes,${base.col.Company}`)}`)).bytes);
+    const chosen = csvRows(
+      (await download(app, base.baseId, `format=csv&columns=${encodeURIComponent(`Notes,${base.col.Company}`)}`)).bytes,
+    );
     expect(chosen[0]).toEqual(["Notes", "Company"]);
     expect(chosen[1]).toEqual(['He said "hi"\nthen left', "Acme, Inc."]);
-    const json = csvRows((await download(app, base.baseId, `format=csv&columns=${encodeURIComponent('["employees"]')}`)).bytes);
+    const json = csvRows(
+      (await download(app, base.baseId, `format=csv&columns=${encodeURIComponent('["employees"]')}`)).bytes,
+    );
     expect(json.map((r) => r[0])).toEqual(["Employees", "42", "-5", "1234.5", "", "7", ""]);
   });
 
   it("takes filter, sort and search as Get Rows does", async () => {
     const filter = encodeURIComponent(JSON.stringify({ column: "Employees", op: "gt", value: 0 }));
-    const rows = csvRows((await download(app, base.baseId, `format=csv&filter=${filter}&sort=-Employees&columns=Company`)).bytes);
+    const rows = csvRows(
+      (await download(app, base.baseId, `format=csv&filter=${filter}&sort=-Employees&columns=Company`)).bytes,
+    );
     expect(rows.map((r) => r[0])).toEqual(["Company", "'+Plus", "Acme, Inc.", "'\rCR"]);
     const search = csvRows((await download(app, base.baseId, "format=csv&search=caf&columns=Company")).bytes);
     expect(search.map((r) => r[0])).toEqual(["Company", "Zoë Café"]);
@@ -93,7 +126,12 @@ describe("CSV", () => {
 
   it("exports through a view: its filter, sort and visible columns", async () => {
     const view = await app.api("POST", `/api/v1/bases/${base.baseId}/views`, {
-      body: { name: "Numbered", filter: { column: "Employees", op: "isNotEmpty" }, sort: [{ column: "Employees", direction: "asc" }], hiddenColumnIds: [base.col.Notes, base.col.Website] },
+      body: {
+        name: "Numbered",
+        filter: { column: "Employees", op: "isNotEmpty" },
+        sort: [{ column: "Employees", direction: "asc" }],
+        hiddenColumnIds: [base.col.Notes, base.col.Website],
+      },
     });
     expect(view.status, view.text).toBe(201);
     const rows = csvRows((await download(app, base.baseId, `format=csv&viewId=${view.body.id}`)).bytes);
@@ -107,24 +145,39 @@ describe("XLSX", () => {
     const res = await download(app, base.baseId, "format=xlsx");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    expect(res.headers.get("content-disposition")).toContain(`filename*=UTF-8''${encodeURIComponent("Leads — Zürich.xlsx")}`);
+    expect(res.headers.get("content-disposition")).toContain(
+      `filename*=UTF-8''${encodeURIComponent("Leads — Zürich.xlsx")}`,
+    );
     const { rows, sheet } = await xlsxRows(res.bytes);
     expect(sheet.name).toBe("Leads — Zürich");
     expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
     expect(sheet.getRow(1).font?.bold).toBe(true);
     for (let i = 1; i <= HEADERS.length; i++) expect(sheet.getColumn(i).width).toBeGreaterThanOrEqual(10);
     expect(rows[0]).toEqual(HEADERS);
-    expect(rows[1]).toEqual(["Acme, Inc.", 42, new Date(Date.UTC(1999, 2, 4)), true, "https://acme.example", 'He said "hi"\nthen left']);
+    expect(rows[1]).toEqual([
+      "Acme, Inc.",
+      42,
+      new Date(Date.UTC(1999, 2, 4)),
+      true,
+      "https://acme.example",
+      'He said "hi"\nthen left',
+    ]);
     expect(rows[2]).toEqual(["Zoë Café", -5, new Date("2020-01-31T10:20:30.000Z"), false, null, "'=SUM(A1:A2)"]);
     expect(rows[3]).toEqual(["'+Plus", 1234.5, null, null, null, "'-minus"]);
     // XML reads a lone CR as a line feed: the guard's quote is what matters here.
-    expect(rows.slice(4).map((r) => [r[0], r[5]])).toEqual([["'@At", "'\tTab"], ["'\nCR", "plain"], ["Initech", "two\nlines"]]);
+    expect(rows.slice(4).map((r) => [r[0], r[5]])).toEqual([
+      ["'@At", "'\tTab"],
+      ["'\nCR", "plain"],
+      ["Initech", "two\nlines"],
+    ]);
     expect(sheet.getCell("C2").numFmt).toBe("yyyy-mm-dd");
     expect(sheet.getCell("C3").numFmt).toBe("yyyy-mm-dd hh:mm:ss");
   });
 
   it("leaves text as is with raw=true", async () => {
-    const { rows } = await xlsxRows((await download(app, base.baseId, "format=xlsx&raw=true&columns=Company,Notes")).bytes);
+    const { rows } = await xlsxRows(
+      (await download(app, base.baseId, "format=xlsx&raw=true&columns=Company,Notes")).bytes,
+    );
     expect(rows.slice(1)).toEqual(ROWS.map((r) => [r.Company.replace("\r", "\n"), r.Notes]));
   });
 });
@@ -146,7 +199,11 @@ describe("refusals", () => {
     ["format=csv&columns=Company,company", 400, "invalid_query"],
     ["format=csv&columns=%5B1%5D", 400, "invalid_query"],
     ["format=csv&filter=%7Bnot-json", 400, "invalid_filter"],
-    ["format=csv&filter=" + encodeURIComponent('{"column":"Employees","op":"contains","value":"x"}'), 400, "invalid_filter"],
+    [
+      `format=csv&filter=${encodeURIComponent('{"column":"Employees","op":"contains","value":"x"}')}`,
+      400,
+      "invalid_filter",
+    ],
     ["format=csv&sort=Nope", 400, "unknown_column"],
     ["format=csv&metadata=maybe", 400, "invalid_query"],
     ["format=csv&viewId=view_missing", 404, "view_not_found"],

@@ -20,7 +20,14 @@ export async function download(app: TestApp, baseId: string, query: string, key 
   const bytes = Buffer.from(await res.arrayBuffer());
   const type = res.headers.get("content-type") ?? "";
   const error = type.startsWith("application/json") ? JSON.parse(bytes.toString()).error : undefined;
-  checkAgainstOpenApi("GET", path, res.status, type, error ? { error } : bytes.toString("latin1"), bytes.toString("latin1"));
+  checkAgainstOpenApi(
+    "GET",
+    path,
+    res.status,
+    type,
+    error ? { error } : bytes.toString("latin1"),
+    bytes.toString("latin1"),
+  );
   return { status: res.status, headers: res.headers, bytes, error };
 }
 

@@ -15,12 +15,21 @@ let baseId: string;
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", FILE_MAX_BYTES: "2000" }, { engine: true });
+  app = await createTestApp(
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", FILE_MAX_BYTES: "2000" },
+    { engine: true },
+  );
   baseId = (
     await createBase(app, {
       columns: [
         { name: "Doc", type: "file", isPrimary: true },
-        { name: "Gist", isAiEnabled: true, inputColumns: ["Doc"], tools: ["file-analysis"], instructions: "What is the meeting day?" },
+        {
+          name: "Gist",
+          isAiEnabled: true,
+          inputColumns: ["Doc"],
+          tools: ["file-analysis"],
+          instructions: "What is the meeting day?",
+        },
       ],
     })
   ).baseId;
@@ -33,7 +42,13 @@ afterAll(async () => {
 async function upload(name: string, type: string, body: Buffer | string, key = app.keyA, base = baseId) {
   const form = new FormData();
   form.set("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)], { type }), name);
-  const res = await dispatch(new Request(`http://localhost/api/v1/bases/${base}/files`, { method: "POST", headers: { "x-api-key": key }, body: form }));
+  const res = await dispatch(
+    new Request(`http://localhost/api/v1/bases/${base}/files`, {
+      method: "POST",
+      headers: { "x-api-key": key },
+      body: form,
+    }),
+  );
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -52,16 +67,24 @@ describe("file uploads", () => {
   it("stores a file, serves it to the same workspace only, and analyses it in a cell", async () => {
     const up = await upload("notes.txt", "text/plain", "Plain notes: the meeting is on Tuesday.");
     expect(up.status).toBe(201);
-    expect(up.body).toMatchObject({ fileId: expect.stringMatching(/^file_/), url: `/api/v1/files/${up.body.fileId}`, name: "notes.txt", size: 39 });
+    expect(up.body).toMatchObject({
+      fileId: expect.stringMatching(/^file_/),
+      url: `/api/v1/files/${up.body.fileId}`,
+      name: "notes.txt",
+      size: 39,
+    });
     const own = await app.api("GET", up.body.url);
     expect(own.status).toBe(200);
     expect(own.text).toBe("Plain notes: the meeting is on Tuesday.");
     expect((await app.api("GET", up.body.url, { key: app.keyB })).body.error.code).toBe("file_not_found");
 
     llm.setHandler((req) => {
-      if (!req.messages.some((m) => m.role === "tool")) return { toolCalls: [{ name: "file-analysis", args: { url: up.body.url } }] };
+      if (!req.messages.some((m) => m.role === "tool"))
+        return { toolCalls: [{ name: "file-analysis", args: { url: up.body.url } }] };
       const tool = req.messages.find((m) => m.role === "tool")!.content;
-      return { json: { value: tool.includes("Tuesday") ? "Tuesday" : "unknown", sources: [up.body.url], confidenceScore: 0.9 } };
+      return {
+        json: { value: tool.includes("Tuesday") ? "Tuesday" : "unknown", sources: [up.body.url], confidenceScore: 0.9 },
+      };
     });
     await addRows(app, baseId, [{ Doc: up.body.url }]);
     const [row] = await settled(app, baseId);
@@ -92,9 +115,13 @@ describe("file uploads", () => {
   it("refuses empty, oversized, unsupported and corrupt files with a 4xx", async () => {
     expect((await upload("e.txt", "text/plain", "")).body.error.code).toBe("empty_file");
     expect((await upload("big.txt", "text/plain", "x".repeat(3000))).status).toBe(413);
-    expect((await upload("a.zip", "application/zip", Buffer.from("PK\u0003\u0004garbage"))).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await upload("a.zip", "application/zip", Buffer.from("PK\u0003\u0004garbage"))).status,
+    ).toBeGreaterThanOrEqual(400);
     expect((await upload("a.pdf", "application/pdf", "not a pdf")).body.error.code).toBe("corrupt_file");
-    expect((await upload("x.bin", "application/octet-stream", Buffer.from([0, 1, 2, 3, 0, 0]))).body.error.code).toBe("unsupported_file");
+    expect((await upload("x.bin", "application/octet-stream", Buffer.from([0, 1, 2, 3, 0, 0]))).body.error.code).toBe(
+      "unsupported_file",
+    );
     expect((await upload("n.txt", "text/plain", "hi", app.keyB)).body.error.code).toBe("base_not_found");
   });
 });

@@ -7,7 +7,14 @@ import { startPageServer, type PageServer } from "../support/page-server.ts";
 import { pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { healthTimesDuring, worstBlockedMs } from "./health-pinger.ts";
-import { LARGE_PAGE_FACT, LARGE_PAGE_QUESTION, largePage, largeWorkbook, lyingZipBombDocx, nestedDivPage } from "./hostile-files.ts";
+import {
+  LARGE_PAGE_FACT,
+  LARGE_PAGE_QUESTION,
+  largePage,
+  largeWorkbook,
+  lyingZipBombDocx,
+  nestedDivPage,
+} from "./hostile-files.ts";
 
 // While hostile inputs go through the real server, another client keeps asking /api/health.
 // Parsing runs in worker threads and every pattern is linear, so none of them may hold that client
@@ -28,12 +35,20 @@ let baseId: string;
 let scrapeBaseId: string;
 
 const api = (method: string, p: string, body?: unknown) =>
-  fetch(`${server.url}${p}`, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${server.url}${p}`, {
+    method,
+    headers: { "x-api-key": KEY, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 function upload(name: string, bytes: Buffer, type: string) {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(bytes)], { type }), name);
-  return fetch(`${server.url}/api/v1/bases/${baseId}/files`, { method: "POST", headers: { "x-api-key": KEY }, body: form });
+  return fetch(`${server.url}/api/v1/bases/${baseId}/files`, {
+    method: "POST",
+    headers: { "x-api-key": KEY },
+    body: form,
+  });
 }
 
 const toolOutputs: string[] = [];
@@ -45,11 +60,18 @@ async function scrapeCell(url: string): Promise<string> {
   scrapeTarget = url;
   const added = await api("POST", `/api/v1/bases/${scrapeBaseId}/add-rows`, { rows: [{ cells: { Site: url } }] });
   expect(added.status).toBe(200);
-  return waitFor(async () => {
-    const { rows } = (await (await api("GET", `/api/v1/bases/${scrapeBaseId}/rows?expand=true`)).json()) as { rows: { cells: Record<string, { value: unknown; status?: string }> }[] };
-    const cell = rows.find((r) => r.cells.Site.value === url)?.cells.Engineers;
-    return cell && cell.status !== "pending" && cell.status !== "running" ? cell.status : undefined;
-  }, "the scraping cell to settle", 120_000, 200);
+  return waitFor(
+    async () => {
+      const { rows } = (await (await api("GET", `/api/v1/bases/${scrapeBaseId}/rows?expand=true`)).json()) as {
+        rows: { cells: Record<string, { value: unknown; status?: string }> }[];
+      };
+      const cell = rows.find((r) => r.cells.Site.value === url)?.cells.Engineers;
+      return cell && cell.status !== "pending" && cell.status !== "running" ? cell.status : undefined;
+    },
+    "the scraping cell to settle",
+    120_000,
+    200,
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -67,12 +89,19 @@ beforeAll(async () => {
     return { json: { value: "4321", sources: [], confidenceScore: 0.9 } };
   });
   const env = {
-    DATA_DIR: dataDir, API_KEY: KEY, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake", ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
+    DATA_DIR: dataDir,
+    API_KEY: KEY,
+    OPENAI_BASE_URL: llm.baseUrl,
+    AI_MODEL: "openai:fake",
+    ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     // Parsing the large page takes seconds in a low-priority thread of a busy machine.
     FILE_EXTRACT_TIMEOUT_MS: "120000",
   };
   server = await startServerProcess(env, await pickServerPort());
-  const res = await api("POST", "/api/v1/bases", { baseName: "Loop", columns: [{ name: "Name" }, { name: "Count", type: "number" }] });
+  const res = await api("POST", "/api/v1/bases", {
+    baseName: "Loop",
+    columns: [{ name: "Name" }, { name: "Count", type: "number" }],
+  });
   const base = (await res.json()) as { baseId: string };
   expect(res.status, JSON.stringify(base)).toBe(201);
   baseId = base.baseId;
@@ -83,7 +112,13 @@ beforeAll(async () => {
     baseName: "Scrape",
     columns: [
       { name: "Site", type: "url", isPrimary: true },
-      { name: "Engineers", isAiEnabled: true, inputColumns: ["Site"], tools: ["scrape-url"], instructions: LARGE_PAGE_QUESTION },
+      {
+        name: "Engineers",
+        isAiEnabled: true,
+        inputColumns: ["Site"],
+        tools: ["scrape-url"],
+        instructions: LARGE_PAGE_QUESTION,
+      },
     ],
   });
   scrapeBaseId = ((await scrape.json()) as { baseId: string }).baseId;
@@ -102,10 +137,33 @@ const workbook = largeWorkbook(24.6);
 
 describe("no input blocks the event loop", () => {
   const cases: [string, () => Promise<Response>, number, string | null][] = [
-    ["a 60,000-digit number followed by x", () => api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: [{ cells: { Name: "n", Count: `${"1".repeat(60_000)}x` } }] }), 400, "validation_failed"],
+    [
+      "a 60,000-digit number followed by x",
+      () =>
+        api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+          rows: [{ cells: { Name: "n", Count: `${"1".repeat(60_000)}x` } }],
+        }),
+      400,
+      "validation_failed",
+    ],
     ["a page of 20,000 nested divs", () => upload("deep.html", nestedDivPage(), "text/html"), 400, "corrupt_file"],
-    ["a zip bomb that lies about its size", () => upload("bomb.docx", lyingZipBombDocx(), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"), 413, "file_too_large"],
-    ["a 25 MB spreadsheet", () => upload("big.xlsx", workbook, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), 201, null],
+    [
+      "a zip bomb that lies about its size",
+      () =>
+        upload(
+          "bomb.docx",
+          lyingZipBombDocx(),
+          "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        ),
+      413,
+      "file_too_large",
+    ],
+    [
+      "a 25 MB spreadsheet",
+      () => upload("big.xlsx", workbook, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+      201,
+      null,
+    ],
   ];
 
   it("sends a spreadsheet of at least 25 MB that the upload limit still takes", () => {
@@ -122,7 +180,10 @@ describe("no input blocks the event loop", () => {
     if (code) expect(body.error?.code).toBe(code);
     worst[name] = worstBlockedMs(answers, median(calm));
     expect(during.length).toBeGreaterThan(0);
-    expect(worst[name], `health answers during "${name}" (ms, main-thread CPU ms): ${answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
+    expect(
+      worst[name],
+      `health answers during "${name}" (ms, main-thread CPU ms): ${answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`,
+    ).toBeLessThan(DELAY_LIMIT_MS);
   });
 
   // The page is parsed, split into passages and ranked in an extraction thread: the request
@@ -132,12 +193,19 @@ describe("no input blocks the event loop", () => {
     const { times: calm } = await healthTimesDuring(server.url, () => sleep(1_000));
     toolOutputs.length = 0;
     // A new address each try, so that a retry scrapes again instead of finding the last row done.
-    const { times: during, answers, result } = await healthTimesDuring(server.url, () => scrapeCell(`${pages.url}/large?try=${++tries}`), server.child.pid);
+    const {
+      times: during,
+      answers,
+      result,
+    } = await healthTimesDuring(server.url, () => scrapeCell(`${pages.url}/large?try=${++tries}`), server.child.pid);
     expect(await result).toBe("done");
     expect(toolOutputs.at(-1)).toContain(LARGE_PAGE_FACT);
     worst[name] = worstBlockedMs(answers, median(calm));
     expect(during.length).toBeGreaterThan(0);
-    expect(worst[name], `health answers during "${name}" (ms, main-thread CPU ms): ${answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
+    expect(
+      worst[name],
+      `health answers during "${name}" (ms, main-thread CPU ms): ${answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`,
+    ).toBeLessThan(DELAY_LIMIT_MS);
   });
 
   afterAll(() => {

@@ -21,9 +21,28 @@ let foreign: Ids;
 // Everything a user owns. Left out: caches and counters that a refused request may touch by
 // design (rate buckets, idempotency records, the search cache) and a key's last use.
 const USER_TABLES = [
-  "workspaces", "api_keys", "sessions", "sign_in_tokens", "bases", "sheets", "columns", "rows", "cells", "runs", "cell_runs",
-  "credit_entries", "chat_messages", "webhook_endpoints", "webhook_messages", "webhook_attempts", "files", "views", "review_actions", "imports",
-  "evaluations", "evaluation_items",
+  "workspaces",
+  "api_keys",
+  "sessions",
+  "sign_in_tokens",
+  "bases",
+  "sheets",
+  "columns",
+  "rows",
+  "cells",
+  "runs",
+  "cell_runs",
+  "credit_entries",
+  "chat_messages",
+  "webhook_endpoints",
+  "webhook_messages",
+  "webhook_attempts",
+  "files",
+  "views",
+  "review_actions",
+  "imports",
+  "evaluations",
+  "evaluation_items",
 ];
 
 async function fingerprint(): Promise<string> {
@@ -44,19 +63,35 @@ async function seed(key: string): Promise<Ids> {
   };
   const { baseId, col } = await createBase(app, {
     key,
-    columns: [{ name: "Company", isPrimary: true }, { name: "Employees", type: "number" }, { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Summarise." }],
+    columns: [
+      { name: "Company", isPrimary: true },
+      { name: "Employees", type: "number" },
+      { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Summarise." },
+    ],
   });
-  const added = await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: [{ cells: { Company: "Acme", Employees: 10 } }, { cells: { Company: "Globex" } }] });
+  const added = await api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+    rows: [{ cells: { Company: "Acme", Employees: 10 } }, { cells: { Company: "Globex" } }],
+  });
   const form = new FormData();
   form.set("file", new Blob(["Acme makes anvils."], { type: "text/plain" }), "notes.txt");
-  const file = await fetch(`${edge.url}/api/v1/bases/${baseId}/files`, { method: "POST", headers: { "x-api-key": key }, body: form });
+  const file = await fetch(`${edge.url}/api/v1/bases/${baseId}/files`, {
+    method: "POST",
+    headers: { "x-api-key": key },
+    body: form,
+  });
   expect(file.status).toBe(201);
   // An evaluation needs a verified cell; with no model configured here, one is marked so directly.
-  await app.rt.db.prisma.$executeRawUnsafe(`UPDATE cells SET status = 'done', verified = true WHERE row_id = $1 AND column_id = $2`, added.rows[0].id, col.Summary);
+  await app.rt.db.prisma.$executeRawUnsafe(
+    `UPDATE cells SET status = 'done', verified = true WHERE row_id = $1 AND column_id = $2`,
+    added.rows[0].id,
+    col.Summary,
+  );
   // No model is configured here either, so the evaluation is made through the domain, which the API would refuse.
   const workspaceId = (await app.rt.db.prisma.base.findUniqueOrThrow({ where: { id: baseId } })).workspaceId;
   const policy = { ...app.rt.config.runs, defaultModel: undefined, checkModel: () => undefined, providers: [] };
-  const evaluationId = (await inTransaction(app.rt, (w) => createEvaluation(w, workspaceId, baseId, col.Summary, {}, policy))).id;
+  const evaluationId = (
+    await inTransaction(app.rt, (w) => createEvaluation(w, workspaceId, baseId, col.Summary, {}, policy))
+  ).id;
   return {
     baseId,
     evaluationId,
@@ -64,7 +99,9 @@ async function seed(key: string): Promise<Ids> {
     columnId: col.Employees,
     viewId: (await api("POST", `/api/v1/bases/${baseId}/views`, { name: "All" })).id,
     runId: added.runId,
-    webhookId: (await api("POST", "/api/v1/webhooks", { url: "http://127.0.0.1:9/hook", events: ["row.sheet.processed"] })).id,
+    webhookId: (
+      await api("POST", "/api/v1/webhooks", { url: "http://127.0.0.1:9/hook", events: ["row.sheet.processed"] })
+    ).id,
     keyId: (await api("POST", "/api/v1/api-keys", { name: "spare" })).id,
     fileId: ((await file.json()) as { fileId: string }).fileId,
   };
@@ -82,10 +119,13 @@ afterAll(async () => {
 });
 
 const isJson = (type: unknown) => /^application\/(problem\+)?json/.test(String(type ?? ""));
-const nonJsonSuccess = (c: FuzzCase) => c.endpoint?.responseContentType !== undefined && !isJson(c.endpoint.responseContentType);
+const nonJsonSuccess = (c: FuzzCase) =>
+  c.endpoint?.responseContentType !== undefined && !isJson(c.endpoint.responseContentType);
 
 describe("the fuzz suite", () => {
-  it("answers every hostile request in JSON with a 4xx, and changes nothing it refuses", { timeout: 600_000 }, async () => {
+  it("answers every hostile request in JSON with a 4xx, and changes nothing it refuses", {
+    timeout: 600_000,
+  }, async () => {
     const cases = fuzzCases(ids, foreign, app.keyA, app.keyB);
     expect(cases.length).toBeGreaterThanOrEqual(1_000);
     const failures: string[] = [];
@@ -100,31 +140,43 @@ describe("the fuzz suite", () => {
       // No model is configured here: a request that reaches the assistant is told so (503), as documented.
       const unconfigured = res.status === 503 && res.text.includes('"ai_not_configured"');
       if (res.status >= 500 && !unconfigured) failures.push(`${label} (a server error: ${res.text.slice(0, 200)})`);
-      else if (c.expect !== undefined && res.status !== c.expect) failures.push(`${label} (expected ${c.expect}: ${res.text.slice(0, 200)})`);
-      if (res.status !== 204 && c.method !== "HEAD" && !isJson(type) && !(res.status < 300 && nonJsonSuccess(c))) failures.push(`${label} (not JSON: ${type})`);
+      else if (c.expect !== undefined && res.status !== c.expect)
+        failures.push(`${label} (expected ${c.expect}: ${res.text.slice(0, 200)})`);
+      if (res.status !== 204 && c.method !== "HEAD" && !isJson(type) && !(res.status < 300 && nonJsonSuccess(c)))
+        failures.push(`${label} (not JSON: ${type})`);
       if (/\bat \S+ \(|\.tsx?:\d+/.test(res.text)) failures.push(`${label} (a stack trace leaked)`);
       const after = await fingerprint();
       if (res.status >= 400) {
         tally.refused++;
-        const code = (JSON.parse(res.text || "{}") as { error?: { code?: string } }).error?.code as keyof typeof ERROR_CATALOG | undefined;
+        const code = (JSON.parse(res.text || "{}") as { error?: { code?: string } }).error?.code as
+          | keyof typeof ERROR_CATALOG
+          | undefined;
         if (!code || !ERROR_CATALOG[code]) failures.push(`${label} (no catalog code: ${res.text.slice(0, 200)})`);
-        else if (ERROR_CATALOG[code].status !== res.status) failures.push(`${label} (${code} belongs with ${ERROR_CATALOG[code].status})`);
+        else if (ERROR_CATALOG[code].status !== res.status)
+          failures.push(`${label} (${code} belongs with ${ERROR_CATALOG[code].status})`);
         if (after !== before) failures.push(`${label} (refused, yet stored data changed)`);
       } else tally.accepted++;
       before = after;
     }
-    console.log(`fuzz (seed ${SEED}): ${tally.sent} requests, ${tally.refused} refused, ${tally.accepted} accepted; by status`, tally.byStatus);
+    console.log(
+      `fuzz (seed ${SEED}): ${tally.sent} requests, ${tally.refused} refused, ${tally.accepted} accepted; by status`,
+      tally.byStatus,
+    );
     expect(failures, failures.join("\n")).toEqual([]);
   });
 
   // Every eighth of the same requests against a low limit (API_RATE_LIMIT=2, API_RATE_BURST=5,
   // below the pace of this loop even on a slow machine): the limit answers in JSON with
   // Retry-After and the RateLimit fields, never with a 500, and a refusal changes nothing.
-  it("answers them past a low rate limit with 429 rate_limited and Retry-After, never a 5xx", { timeout: 600_000 }, async () => {
+  it("answers them past a low rate limit with 429 rate_limited and Retry-After, never a 5xx", {
+    timeout: 600_000,
+  }, async () => {
     const cases = fuzzCases(ids, foreign, app.keyA, app.keyB).filter((_, i) => i % 8 === 0);
     const limit = { perSecond: 2, burst: 5 };
     const previous = app.rt.apiLimiter;
-    app.rt.apiLimiter = app.rt.db.exclusive ? apiRateLimiter(limit, memoryBuckets()) : apiRateLimiter(limit, databaseBuckets(app.rt.db.prisma), 100);
+    app.rt.apiLimiter = app.rt.db.exclusive
+      ? apiRateLimiter(limit, memoryBuckets())
+      : apiRateLimiter(limit, databaseBuckets(app.rt.db.prisma), 100);
     const failures: string[] = [];
     const byStatus: Record<number, number> = {};
     try {
@@ -136,9 +188,14 @@ describe("the fuzz suite", () => {
         const unconfigured = res.status === 503 && res.text.includes('"ai_not_configured"');
         if (res.status >= 500 && !unconfigured) failures.push(`${label} (a server error: ${res.text.slice(0, 200)})`);
         else if (res.status === 429) {
-          const code = c.method === "HEAD" ? "rate_limited" : (JSON.parse(res.text) as { error: { code: string } }).error.code;
-          if (code !== "rate_limited" || !(Number(res.headers["retry-after"]) >= 1) || !res.headers["ratelimit"]) failures.push(`${label} (a 429 without rate_limited, Retry-After and RateLimit: ${res.text.slice(0, 200)})`);
-        } else if (c.expect !== undefined && res.status !== c.expect) failures.push(`${label} (expected ${c.expect} or 429: ${res.text.slice(0, 200)})`);
+          const code =
+            c.method === "HEAD" ? "rate_limited" : (JSON.parse(res.text) as { error: { code: string } }).error.code;
+          if (code !== "rate_limited" || !(Number(res.headers["retry-after"]) >= 1) || !res.headers.ratelimit)
+            failures.push(
+              `${label} (a 429 without rate_limited, Retry-After and RateLimit: ${res.text.slice(0, 200)})`,
+            );
+        } else if (c.expect !== undefined && res.status !== c.expect)
+          failures.push(`${label} (expected ${c.expect} or 429: ${res.text.slice(0, 200)})`);
         const after = await fingerprint();
         if (res.status >= 400 && after !== before) failures.push(`${label} (refused, yet stored data changed)`);
         before = after;

@@ -51,7 +51,11 @@ export interface HealthAnswer {
  * `serverPid` is the server process (or an ancestor of it, such as `npm start`), whose main thread's
  * CPU time is read beside each answer; without it the CPU is unbounded.
  */
-export async function healthTimesDuring<T>(serverUrl: string, work: () => Promise<T>, serverPid?: number): Promise<{ times: number[]; answers: HealthAnswer[]; result: Promise<T> }> {
+export async function healthTimesDuring<T>(
+  serverUrl: string,
+  work: () => Promise<T>,
+  serverPid?: number,
+): Promise<{ times: number[]; answers: HealthAnswer[]; result: Promise<T> }> {
   const pid = serverPid === undefined ? 0 : serverMainPid(serverPid);
   const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}/api/health`, pid } });
   const messages: unknown[] = [];
@@ -131,7 +135,10 @@ export function treeRss(pid: number): number {
 }
 
 /** The highest resident memory of the process tree while `work` runs, sampled every 10 ms. */
-export async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ before: number; peak: number; result: T }> {
+export async function peakRssDuring<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ before: number; peak: number; result: T }> {
   const before = treeRss(pid);
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, treeRss(pid))), 10);

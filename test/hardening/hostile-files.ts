@@ -17,8 +17,17 @@ export function lyingZipBombDocx(mb = 2_000): Buffer {
   const { "word/document.xml": _document, ...rest } = docxParts("Bomb", []);
   const block = zlib.deflateRawSync(Buffer.alloc(1024 * 1024, "a"), flush);
   const head = `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>`;
-  const packed = Buffer.concat([zlib.deflateRawSync(head, flush), ...Array<Buffer>(mb).fill(block), zlib.deflateRawSync("</w:t></w:r></w:p></w:body></w:document>")]);
-  const parts = Object.entries(rest).map(([name, text]) => ({ name, packed: zlib.deflateRawSync(text), crc: zlib.crc32(text), size: Buffer.byteLength(text) }));
+  const packed = Buffer.concat([
+    zlib.deflateRawSync(head, flush),
+    ...Array<Buffer>(mb).fill(block),
+    zlib.deflateRawSync("</w:t></w:r></w:p></w:body></w:document>"),
+  ]);
+  const parts = Object.entries(rest).map(([name, text]) => ({
+    name,
+    packed: zlib.deflateRawSync(text),
+    crc: zlib.crc32(text),
+    size: Buffer.byteLength(text),
+  }));
   // The CRC cannot be known without inflating; readers check sizes, and this one's is a lie anyway.
   return buildRawZip([...parts, { name: "word/document.xml", packed, crc: 0, size: 1024 }]);
 }
@@ -31,7 +40,10 @@ export function largeWorkbook(mb: number): Buffer {
   const rows: string[] = [];
   let bytes = 0;
   for (let r = 1; bytes < mb * 1024 * 1024; r++) {
-    const cells = Array.from({ length: 4 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r}" t="inlineStr"><is><t>${randomText(24)}</t></is></c>`);
+    const cells = Array.from(
+      { length: 4 },
+      (_, c) => `<c r="${String.fromCharCode(65 + c)}${r}" t="inlineStr"><is><t>${randomText(24)}</t></is></c>`,
+    );
     const row = `<row r="${r}">${cells.join("")}</row>`;
     rows.push(row);
     bytes += row.length / 3; // deflate takes this text to about a third
@@ -61,20 +73,39 @@ function sharedStringBomb(mb: number, head: string, unit: string, tail: string):
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   const block = zlib.deflateRawSync(unit.repeat(Math.floor((1024 * 1024) / unit.length)), flush);
   const open = `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN}">${head}`;
-  const packed = Buffer.concat([zlib.deflateRawSync(open, flush), ...Array<Buffer>(mb).fill(block), zlib.deflateRawSync(`${tail}</sst>`)]);
+  const packed = Buffer.concat([
+    zlib.deflateRawSync(open, flush),
+    ...Array<Buffer>(mb).fill(block),
+    zlib.deflateRawSync(`${tail}</sst>`),
+  ]);
   const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>`;
   // The declared size is modest, as a crafted file's would be; the CRC cannot be known without inflating.
-  return workbookZip([packedPart("xl/worksheets/sheet1.xml", sheet), { name: "xl/sharedStrings.xml", packed, crc: 0, size: 4096 }], true);
+  return workbookZip(
+    [packedPart("xl/worksheets/sheet1.xml", sheet), { name: "xl/sharedStrings.xml", packed, crc: 0, size: 4096 }],
+    true,
+  );
 }
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
-const packedPart = (name: string, text: string, level?: number) => ({ name, packed: zlib.deflateRawSync(text, { level }), crc: zlib.crc32(text), size: Buffer.byteLength(text) });
+const packedPart = (name: string, text: string, level?: number) => ({
+  name,
+  packed: zlib.deflateRawSync(text, { level }),
+  crc: zlib.crc32(text),
+  size: Buffer.byteLength(text),
+});
 
 /** A one-sheet workbook ("Big") around the given parts. */
-function workbookZip(parts: { name: string; packed: Buffer; crc: number; size: number }[], sharedStrings = false): Buffer {
+function workbookZip(
+  parts: { name: string; packed: Buffer; crc: number; size: number }[],
+  sharedStrings = false,
+): Buffer {
   const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-  const strings = sharedStrings ? `<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>` : "";
-  const stringsRel = sharedStrings ? `<Relationship Id="rId2" Type="${R}/sharedStrings" Target="sharedStrings.xml"/>` : "";
+  const strings = sharedStrings
+    ? `<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>`
+    : "";
+  const stringsRel = sharedStrings
+    ? `<Relationship Id="rId2" Type="${R}/sharedStrings" Target="sharedStrings.xml"/>`
+    : "";
   const files: Record<string, string> = {
     "[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>${strings}</Types>`,
     "_rels/.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,

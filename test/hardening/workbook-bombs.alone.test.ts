@@ -22,9 +22,17 @@ let dataDir: string;
 let baseId: string;
 
 const api = (method: string, p: string, body?: unknown) =>
-  fetch(`${server.url}${p}`, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${server.url}${p}`, {
+    method,
+    headers: { "x-api-key": KEY, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const send = (query: string, bytes: Buffer) =>
-  fetch(`${server.url}/api/v1/bases/${baseId}/imports${query}`, { method: "POST", headers: { "x-api-key": KEY, "content-type": XLSX }, body: new Uint8Array(bytes) });
+  fetch(`${server.url}/api/v1/bases/${baseId}/imports${query}`, {
+    method: "POST",
+    headers: { "x-api-key": KEY, "content-type": XLSX },
+    body: new Uint8Array(bytes),
+  });
 
 /** The preview's answer, or the import's end: its status and error code. */
 async function outcome(query: string, bytes: Buffer): Promise<[number | string, string | undefined]> {
@@ -33,7 +41,10 @@ async function outcome(query: string, bytes: Buffer): Promise<[number | string, 
   if (query.startsWith("/preview") || res.status !== 202) return [res.status, body.error?.code];
   const end = await waitFor(
     async () => {
-      const r = (await (await api("GET", `/api/v1/bases/${baseId}/imports/${body.id}`)).json()) as { status: string; errors: { code: string }[] };
+      const r = (await (await api("GET", `/api/v1/bases/${baseId}/imports/${body.id}`)).json()) as {
+        status: string;
+        errors: { code: string }[];
+      };
       return r.status === "done" || r.status === "failed" ? r : null;
     },
     "the import to end",
@@ -77,12 +88,17 @@ describe("an XLSX zip bomb is refused without stalling or swelling the server", 
 
   it.each(cases)("%s", { timeout: 120_000, retry: 1 }, async (name, query, bytes, status) => {
     const { times: calm } = await healthTimesDuring(server.url, () => sleep(1_000));
-    const { before, peak, result } = await peakRssDuring(server.child.pid!, () => healthTimesDuring(server.url, () => outcome(query, bytes), server.child.pid));
+    const { before, peak, result } = await peakRssDuring(server.child.pid!, () =>
+      healthTimesDuring(server.url, () => outcome(query, bytes), server.child.pid),
+    );
     expect(await result.result).toEqual([status, "file_too_large"]);
     const delayMs = worstBlockedMs(result.answers, median(calm));
     measured[name] = { delayMs, rssMb: Math.round((peak - before) / 1_048_576) };
     expect(result.times.length).toBeGreaterThan(0);
-    expect(delayMs, `health answers during "${name}" (ms, main-thread CPU ms): ${result.answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`).toBeLessThan(DELAY_LIMIT_MS);
+    expect(
+      delayMs,
+      `health answers during "${name}" (ms, main-thread CPU ms): ${result.answers.map((a) => `${Math.round(a.ms)}/${a.cpuMs}`).join(", ")}`,
+    ).toBeLessThan(DELAY_LIMIT_MS);
     expect(peak - before).toBeLessThan(RSS_LIMIT);
   });
 

@@ -25,7 +25,14 @@ beforeAll(async () => {
   await startImportWorker(app.rt, { pollMs: 50 });
   server = createServer(async (req, res) => {
     const body = req.method === "GET" ? undefined : (Readable.toWeb(req) as ReadableStream);
-    const answer = await dispatch(new Request(`http://localhost${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body, duplex: "half" } as RequestInit));
+    const answer = await dispatch(
+      new Request(`http://localhost${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
@@ -43,12 +50,21 @@ async function cli(argv: string[], apiKey: string = app.keyA) {
   const out: string[] = [];
   const err: string[] = [];
   const bars: string[] = [];
-  const code = await runImportFile(argv, { url, apiKey }, { out: (l) => out.push(l), err: (l) => err.push(l), progress: (t) => bars.push(t) });
+  const code = await runImportFile(
+    argv,
+    { url, apiKey },
+    { out: (l) => out.push(l), err: (l) => err.push(l), progress: (t) => bars.push(t) },
+  );
   return { code, out: out.join("\n"), err: err.join("\n"), bars };
 }
 
 it("uploads a file, follows it with a progress bar, and upserts on --merge-on", async () => {
-  const { baseId } = await createBase(app, { columns: [{ name: "Email", type: "email", isPrimary: true }, { name: "Score", type: "number" }] });
+  const { baseId } = await createBase(app, {
+    columns: [
+      { name: "Email", type: "email", isPrimary: true },
+      { name: "Score", type: "number" },
+    ],
+  });
   const file = path.join(dir, "leads.csv");
   writeFileSync(file, "Email,Score\nann@x.test,1\nbob@x.test,2\n");
   const first = await cli(["--base", baseId, file]);

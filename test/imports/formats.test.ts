@@ -20,9 +20,17 @@ const emptyBase = async () => (await createBase(app, { columns: [] })).baseId;
 describe("import formats", () => {
   it("CSV into an empty base: the first column becomes primary, types are inferred", async () => {
     const baseId = await emptyBase();
-    const csv = "Name,Employees,Founded,Active,Site,Contact,Zip\nAcme,1200,2001-03-04,yes,https://acme.test,ann@acme.test,02139\nBolt,35,2010-12-01,no,https://bolt.test,bob@bolt.test,10001\n";
+    const csv =
+      "Name,Employees,Founded,Active,Site,Contact,Zip\nAcme,1200,2001-03-04,yes,https://acme.test,ann@acme.test,02139\nBolt,35,2010-12-01,no,https://bolt.test,bob@bolt.test,10001\n";
     const done = await importFile(app, baseId, csv);
-    expect(done).toMatchObject({ status: "done", format: "csv", rowsRead: 2, rowsCreated: 2, rowsSkipped: 0, errors: [] });
+    expect(done).toMatchObject({
+      status: "done",
+      format: "csv",
+      rowsRead: 2,
+      rowsCreated: 2,
+      rowsSkipped: 0,
+      errors: [],
+    });
     expect(done.createdColumns).toEqual(["Name", "Employees", "Founded", "Active", "Site", "Contact", "Zip"]);
     const cols = await columnsOf(app, baseId);
     expect(cols.map((c) => [c.name, c.type, c.isPrimary])).toEqual([
@@ -36,7 +44,13 @@ describe("import formats", () => {
       ["Zip", "short-text", false],
     ]);
     const rows = await allRows(app, baseId);
-    expect(rows[0]).toMatchObject({ Name: "Acme", Employees: "1200", Founded: "2001-03-04", Active: "true", Zip: "02139" });
+    expect(rows[0]).toMatchObject({
+      Name: "Acme",
+      Employees: "1200",
+      Founded: "2001-03-04",
+      Active: "true",
+      Zip: "02139",
+    });
     expect(rows[1]).toMatchObject({ Name: "Bolt", Active: "false" });
   });
 
@@ -58,7 +72,9 @@ describe("import formats", () => {
       [Buffer.from([0xfe, 0xff]), (s: string) => Buffer.from(s, "utf16le").swap16()],
     ] as const) {
       const baseId = await emptyBase();
-      const done = await importFile(app, baseId, Buffer.concat([bom, encode("Name\tCity\r\nZoë\tKöln\r\n")]), { contentType: "text/tab-separated-values" });
+      const done = await importFile(app, baseId, Buffer.concat([bom, encode("Name\tCity\r\nZoë\tKöln\r\n")]), {
+        contentType: "text/tab-separated-values",
+      });
       expect(done, JSON.stringify(done.errors)).toMatchObject({ status: "done", rowsCreated: 1 });
       expect(await allRows(app, baseId)).toEqual([{ Name: "Zoë", City: "Köln" }]);
     }
@@ -72,13 +88,23 @@ describe("import formats", () => {
     const semi = await emptyBase();
     await importFile(app, semi, "Name;Amount\nAcme;1.234,5\nBolt;2,25\n");
     const rows = await allRows(app, semi);
-    expect(rows).toEqual([{ Name: "Acme", Amount: "1234.5" }, { Name: "Bolt", Amount: "2.25" }]);
+    expect(rows).toEqual([
+      { Name: "Acme", Amount: "1234.5" },
+      { Name: "Bolt", Amount: "2.25" },
+    ]);
   });
 
   it("XLSX: the first sheet, or the one named by sheet=; typed cells", async () => {
     const file = await xlsxOf([
       { name: "Notes", rows: [["Ignore"], ["me"]] },
-      { name: "Leads", rows: [["Name", "Score", "Seen", "Ok"], ["Ann", 3.5, new Date(Date.UTC(2024, 0, 2)), true], ["Bob", 4, null, false]] },
+      {
+        name: "Leads",
+        rows: [
+          ["Name", "Score", "Seen", "Ok"],
+          ["Ann", 3.5, new Date(Date.UTC(2024, 0, 2)), true],
+          ["Bob", 4, null, false],
+        ],
+      },
     ]);
     const first = await emptyBase();
     await importFile(app, first, file, { contentType: XLSX });
@@ -95,8 +121,18 @@ describe("import formats", () => {
 
   it("JSON Lines: keys become columns in order of appearance", async () => {
     const baseId = await emptyBase();
-    const done = await importFile(app, baseId, '{"name":"Ann","age":31}\n\n{"name":"Bob","city":"Oslo","tags":["a"]}\n', { contentType: NDJSON });
-    expect(done).toMatchObject({ status: "done", format: "jsonl", rowsCreated: 2, createdColumns: ["name", "age", "city", "tags"] });
+    const done = await importFile(
+      app,
+      baseId,
+      '{"name":"Ann","age":31}\n\n{"name":"Bob","city":"Oslo","tags":["a"]}\n',
+      { contentType: NDJSON },
+    );
+    expect(done).toMatchObject({
+      status: "done",
+      format: "jsonl",
+      rowsCreated: 2,
+      createdColumns: ["name", "age", "city", "tags"],
+    });
     expect(await allRows(app, baseId)).toEqual([
       { name: "Ann", age: "31", city: "", tags: "" },
       { name: "Bob", age: "", city: "Oslo", tags: '["a"]' },
@@ -105,8 +141,14 @@ describe("import formats", () => {
 
   it("JSON Lines: keys named like Object's own properties are fields like any other", async () => {
     const baseId = await emptyBase();
-    const done = await importFile(app, baseId, '{"name":"Ann","__proto__":"p","constructor":"c"}\n{"name":"Bob"}\n', { contentType: NDJSON });
-    expect(done).toMatchObject({ status: "done", rowsCreated: 2, createdColumns: ["name", "__proto__", "constructor"] });
+    const done = await importFile(app, baseId, '{"name":"Ann","__proto__":"p","constructor":"c"}\n{"name":"Bob"}\n', {
+      contentType: NDJSON,
+    });
+    expect(done).toMatchObject({
+      status: "done",
+      rowsCreated: 2,
+      createdColumns: ["name", "__proto__", "constructor"],
+    });
     const rows = await allRows(app, baseId);
     expect(rows.map((r) => [r.name, r.__proto__, r.constructor])).toEqual([
       ["Ann", "p", "c"],
@@ -116,7 +158,10 @@ describe("import formats", () => {
 
   it("a multipart upload (field file) is recognised by its file name", async () => {
     const baseId = await emptyBase();
-    const done = await importFile(app, baseId, "Name\nAnn\n", { contentType: "application/octet-stream", multipart: { name: "people.csv" } });
+    const done = await importFile(app, baseId, "Name\nAnn\n", {
+      contentType: "application/octet-stream",
+      multipart: { name: "people.csv" },
+    });
     expect(done).toMatchObject({ status: "done", fileName: "people.csv", rowsCreated: 1 });
   });
 

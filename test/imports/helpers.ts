@@ -23,13 +23,23 @@ export async function upload(app: TestApp, baseId: string, body: string | Buffer
   let payload: BodyInit;
   if (opts.multipart) {
     const form = new FormData();
-    form.set("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)], { type: opts.contentType ?? CSV }), opts.multipart.name);
+    form.set(
+      "file",
+      new Blob([typeof body === "string" ? body : new Uint8Array(body)], { type: opts.contentType ?? CSV }),
+      opts.multipart.name,
+    );
     payload = form;
   } else {
     headers["content-type"] = opts.contentType ?? CSV;
     payload = typeof body === "string" ? body : new Uint8Array(body);
   }
-  const res = await dispatch(new Request(`http://localhost/api/v1/bases/${baseId}/imports${opts.query ?? ""}`, { method: "POST", headers, body: payload }));
+  const res = await dispatch(
+    new Request(`http://localhost/api/v1/bases/${baseId}/imports${opts.query ?? ""}`, {
+      method: "POST",
+      headers,
+      body: payload,
+    }),
+  );
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, text };
 }
@@ -67,7 +77,10 @@ export async function allRows(app: TestApp, baseId: string): Promise<Record<stri
   return res.body.rows.map((r: { cells: Record<string, string> }) => r.cells);
 }
 
-export async function columnsOf(app: TestApp, baseId: string): Promise<{ name: string; type: string; isPrimary: boolean; columnOptions: Record<string, unknown> }[]> {
+export async function columnsOf(
+  app: TestApp,
+  baseId: string,
+): Promise<{ name: string; type: string; isPrimary: boolean; columnOptions: Record<string, unknown> }[]> {
   const res = await app.api("GET", `/api/v1/bases/${baseId}/base-structure`);
   expect(res.status, res.text).toBe(200);
   return res.body.sheetColumns;

@@ -23,7 +23,7 @@ const LINES = 40_000;
 const root = path.resolve(import.meta.dirname, "../..");
 let dataDir: string;
 let env: Record<string, string>;
-let dropDb = async () => undefined as void;
+let dropDb: () => Promise<void> = async () => {};
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
@@ -56,7 +56,12 @@ afterAll(async () => {
 const open = () => createRuntime(loadConfig(env), { queue: "database" });
 
 function startWorkerProcess(onLine: (line: string) => void): ChildProcess {
-  const p = spawn("npx", ["--no-install", "tsx", "test/imports/import-worker-process.ts"], { cwd: root, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const p = spawn("npx", ["--no-install", "tsx", "test/imports/import-worker-process.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let buffer = "";
   p.stdout!.on("data", (d) => {
     buffer += d;
@@ -71,14 +76,37 @@ function startWorkerProcess(onLine: (line: string) => void): ChildProcess {
 it("resumes after kill -9 with every line written exactly once", { timeout: 900_000 }, async () => {
   let rt: Runtime = await open();
   const ws = await createWorkspace(rt.db.prisma, "kill9");
-  const base = await inTransaction(rt, (w) => createBase(w, ws.workspace.id, { baseName: "Leads", columns: [{ name: "Email", type: "email", isPrimary: true }, { name: "Company" }, { name: "Score", type: "number" }] }, []));
+  const base = await inTransaction(rt, (w) =>
+    createBase(
+      w,
+      ws.workspace.id,
+      {
+        baseName: "Leads",
+        columns: [
+          { name: "Email", type: "email", isPrimary: true },
+          { name: "Company" },
+          { name: "Score", type: "number" },
+        ],
+      },
+      [],
+    ),
+  );
   const file = path.join(dataDir, "leads.csv");
-  writeFileSync(file, `Email,Company,Score\n${Array.from({ length: LINES }, (_, i) => `p${i}@x.test,Company ${i},${i}`).join("\n")}\n`);
-  const imp = await createImport(rt, ws.workspace.id, base.baseId, { mergeOn: ["Email"], createColumns: true, typecast: true, runAi: true, header: true }, async (target) => {
-    const { copyFile, stat } = await import("node:fs/promises");
-    await copyFile(file, target);
-    return { name: "leads.csv", contentType: "text/csv", size: (await stat(target)).size };
-  });
+  writeFileSync(
+    file,
+    `Email,Company,Score\n${Array.from({ length: LINES }, (_, i) => `p${i}@x.test,Company ${i},${i}`).join("\n")}\n`,
+  );
+  const imp = await createImport(
+    rt,
+    ws.workspace.id,
+    base.baseId,
+    { mergeOn: ["Email"], createColumns: true, typecast: true, runAi: true, header: true },
+    async (target) => {
+      const { copyFile, stat } = await import("node:fs/promises");
+      await copyFile(file, target);
+      return { name: "leads.csv", contentType: "text/csv", size: (await stat(target)).size };
+    },
+  );
   // On the embedded database one process holds it at a time: the worker process takes over.
   if (!env.DATABASE_URL) await stopRuntime(rt);
 
@@ -92,7 +120,13 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 900_
   await new Promise((r) => child!.once("exit", r));
 
   // The killed worker holds the data directory until the system has reaped it.
-  if (!env.DATABASE_URL) rt = await waitFor(() => open().catch((e) => (e instanceof DataDirBusyError ? null : Promise.reject(e))), "the killed worker's lock to go", 60_000, 100);
+  if (!env.DATABASE_URL)
+    rt = await waitFor(
+      () => open().catch((e) => (e instanceof DataDirBusyError ? null : Promise.reject(e))),
+      "the killed worker's lock to go",
+      60_000,
+      100,
+    );
   const [killed] = await rt.db.prisma.$queryRawUnsafe<{ lines_done: number; status: string; n: number }[]>(
     `SELECT i.lines_done, i.status, (SELECT count(*)::int FROM rows r JOIN sheets s ON s.id = r.sheet_id WHERE s.base_id = i.base_id) AS n FROM imports i WHERE i.id = $1`,
     imp.id,
@@ -106,11 +140,22 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 900_
   // Another worker takes it up: at once on the embedded database (its leases are a dead
   // process's), once the 2 s lease runs out on PostgreSQL.
   await startImportWorker(rt, { pollMs: 50 });
-  const final = await waitFor(async () => {
-    const row = await rt.db.prisma.importJob.findUnique({ where: { id: imp.id } });
-    return row?.status === "done" || row?.status === "failed" ? row : null;
-  }, "the import to finish after the restart", 400_000, 100);
-  expect(final).toMatchObject({ status: "done", linesDone: LINES, rowsRead: LINES, rowsCreated: LINES, rowsSkipped: 0 });
+  const final = await waitFor(
+    async () => {
+      const row = await rt.db.prisma.importJob.findUnique({ where: { id: imp.id } });
+      return row?.status === "done" || row?.status === "failed" ? row : null;
+    },
+    "the import to finish after the restart",
+    400_000,
+    100,
+  );
+  expect(final).toMatchObject({
+    status: "done",
+    linesDone: LINES,
+    rowsRead: LINES,
+    rowsCreated: LINES,
+    rowsSkipped: 0,
+  });
   const [counts] = await rt.db.prisma.$queryRawUnsafe<{ n: number; distinct_emails: number }[]>(
     `SELECT count(*)::int AS n, count(DISTINCT r."values"->>$2)::int AS distinct_emails FROM rows r WHERE r.sheet_id = $1`,
     base.sheet.id,

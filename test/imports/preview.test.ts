@@ -37,7 +37,10 @@ it("previews fields, types, the first 20 lines and the AI estimate, writing noth
   expect(res.body.rows[0]).toEqual(["C0", "0", ""]);
   expect(await allRows(app, baseId)).toEqual([]);
   const off = await upload(app, baseId, csv, { query: "/preview?runAi=false&createColumns=false" });
-  expect(off.body).toMatchObject({ aiCells: 0, fields: [{ action: "match" }, { action: "ignore" }, { action: "ignore" }] });
+  expect(off.body).toMatchObject({
+    aiCells: 0,
+    fields: [{ action: "match" }, { action: "ignore" }, { action: "ignore" }],
+  });
 });
 
 it("a file that does not parse is 400 invalid_file with its line; an unknown merge column 400", async () => {

@@ -23,8 +23,26 @@ const COLUMNS = [
 ];
 
 const ROWS = [
-  { Company: "Acme, Inc.", Employees: "1200", Founded: "1999-03-01", Public: "true", Stage: "Series B", Email: "ops@acme.test", Site: "https://acme.test/", Notes: 'Said "hi"\non two lines' },
-  { Company: "École Zürich", Employees: "12.5", Founded: "2021-11-30", Public: "false", Stage: "Seed", Email: "", Site: "", Notes: "=SUM(A1:A2) is text here" },
+  {
+    Company: "Acme, Inc.",
+    Employees: "1200",
+    Founded: "1999-03-01",
+    Public: "true",
+    Stage: "Series B",
+    Email: "ops@acme.test",
+    Site: "https://acme.test/",
+    Notes: 'Said "hi"\non two lines',
+  },
+  {
+    Company: "École Zürich",
+    Employees: "12.5",
+    Founded: "2021-11-30",
+    Public: "false",
+    Stage: "Seed",
+    Email: "",
+    Site: "",
+    Notes: "=SUM(A1:A2) is text here",
+  },
   { Company: "Globex", Employees: "", Founded: "", Public: "", Stage: "", Email: "", Site: "", Notes: "" },
 ];
 
@@ -32,13 +50,17 @@ beforeAll(async () => {
   app = await createTestApp();
   await startImportWorker(app.rt, { pollMs: 50 });
   source = await createBase(app, { columns: COLUMNS });
-  const res = await app.api("POST", `/api/v1/bases/${source.baseId}/add-rows`, { body: { rows: ROWS.map((cells) => ({ cells })) } });
+  const res = await app.api("POST", `/api/v1/bases/${source.baseId}/add-rows`, {
+    body: { rows: ROWS.map((cells) => ({ cells })) },
+  });
   expect(res.status, res.text).toBe(200);
 });
 afterAll(() => app.close());
 
 async function valuesOf(baseId: string) {
-  const rows = (await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=100`)).body.rows as { cells: Record<string, string> }[];
+  const rows = (await app.api("GET", `/api/v1/bases/${baseId}/rows?limit=100`)).body.rows as {
+    cells: Record<string, string>;
+  }[];
   return rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c.name, r.cells[c.name] ?? ""])));
 }
 

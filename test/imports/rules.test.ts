@@ -37,7 +37,9 @@ describe("parsing", () => {
     const csv = `Email,Company,NewColumn\n${lines(2_500, (i) => `u${i}@x.test,C${i},v`)}\nlast@x.test,"never closed,v\n`;
     const done = await importFile(app, baseId, csv);
     expect(done.status).toBe("failed");
-    expect(done.errors).toEqual([{ line: 2_502, column: null, code: "invalid_file", message: expect.stringContaining("quote") }]);
+    expect(done.errors).toEqual([
+      { line: 2_502, column: null, code: "invalid_file", message: expect.stringContaining("quote") },
+    ]);
     expect(done).toMatchObject({ rowsCreated: 0, createdColumns: [] });
     expect(await allRows(app, baseId)).toEqual([]);
     expect((await columnsOf(app, baseId)).map((c) => c.name)).not.toContain("NewColumn");
@@ -46,10 +48,17 @@ describe("parsing", () => {
   it("bad encodings, broken JSON Lines and a broken XLSX fail cleanly", async () => {
     const baseId = await leads();
     const latin1 = Buffer.concat([Buffer.from("Email,Company\na@x.test,Caf"), Buffer.from([0xe9]), Buffer.from("\n")]);
-    expect(await importFile(app, baseId, latin1)).toMatchObject({ status: "failed", errors: [{ code: "invalid_file" }] });
-    const jsonl = await importFile(app, baseId, '{"Email":"a@x.test"}\n{"Email": nope}\n', { contentType: "application/x-ndjson" });
+    expect(await importFile(app, baseId, latin1)).toMatchObject({
+      status: "failed",
+      errors: [{ code: "invalid_file" }],
+    });
+    const jsonl = await importFile(app, baseId, '{"Email":"a@x.test"}\n{"Email": nope}\n', {
+      contentType: "application/x-ndjson",
+    });
     expect(jsonl).toMatchObject({ status: "failed", errors: [{ line: 2, code: "invalid_file" }] });
-    const xlsx = await importFile(app, baseId, Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(200, 7)]), { contentType: XLSX });
+    const xlsx = await importFile(app, baseId, Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(200, 7)]), {
+      contentType: XLSX,
+    });
     expect(xlsx).toMatchObject({ status: "failed", errors: [{ code: "invalid_file" }] });
     expect(await allRows(app, baseId)).toEqual([]);
   });
@@ -60,7 +69,7 @@ describe("typecast", () => {
     const baseId = await leads();
     const csv = [
       "email,SCORE,Since,Tier",
-      "a@x.test,\"1,234.5\",2024/03/05,gold",
+      'a@x.test,"1,234.5",2024/03/05,gold',
       "b@x.test,12,31/12/2023,Silver",
       "c@x.test,lots,2024-01-01,Gold",
       "not-an-email,1,2024-01-01,Gold",
@@ -77,12 +86,17 @@ describe("typecast", () => {
       { Email: "a@x.test", Company: "", Country: "", Score: "1234.5", Since: "2024-03-05", Tier: "Gold" },
       { Email: "b@x.test", Company: "", Country: "", Score: "12", Since: "2023-12-31", Tier: "Silver" },
     ]);
-    expect((await columnsOf(app, baseId)).find((c) => c.name === "Tier")!.columnOptions.options).toEqual(["Gold", "Silver"]);
+    expect((await columnsOf(app, baseId)).find((c) => c.name === "Tier")!.columnOptions.options).toEqual([
+      "Gold",
+      "Silver",
+    ]);
   });
 
   it("typecast=false takes values only as they are", async () => {
     const baseId = await leads();
-    const done = await importFile(app, baseId, 'Email,Score\na@x.test,"1,5"\nb@x.test,2\n', { query: "?typecast=false" });
+    const done = await importFile(app, baseId, 'Email,Score\na@x.test,"1,5"\nb@x.test,2\n', {
+      query: "?typecast=false",
+    });
     expect(done).toMatchObject({ rowsCreated: 1, rowsSkipped: 1, errors: [{ line: 2, column: "Score" }] });
   });
 });
@@ -98,7 +112,9 @@ describe("upsert", () => {
     const byEmail = await importFile(app, baseId, "Email,Score\nann@x.test,8\n", { query: "?mergeOn=Email" });
     expect(byEmail).toMatchObject({ rowsCreated: 0, rowsUpdated: 1 });
     const rows = await allRows(app, baseId);
-    expect(rows.filter((r) => r.Email === "cid@x.test")).toEqual([expect.objectContaining({ Score: "7", Country: "DE" })]);
+    expect(rows.filter((r) => r.Email === "cid@x.test")).toEqual([
+      expect.objectContaining({ Score: "7", Country: "DE" }),
+    ]);
     expect(rows.find((r) => r.Email === "ann@x.test")).toMatchObject({ Company: "Acme", Score: "8" });
     expect(rows.filter((r) => r.Email === "")).toHaveLength(1);
   });
@@ -106,7 +122,9 @@ describe("upsert", () => {
   it("on a compound key (Company + Country)", async () => {
     const baseId = await leads();
     await importFile(app, baseId, "Company,Country,Score\nKilo,DE,1\nKilo,FR,2\n");
-    const done = await importFile(app, baseId, "Company,Country,Score\nKilo,FR,20\nKilo,IT,3\n", { query: "?mergeOn=Company&mergeOn=Country" });
+    const done = await importFile(app, baseId, "Company,Country,Score\nKilo,FR,20\nKilo,IT,3\n", {
+      query: "?mergeOn=Company&mergeOn=Country",
+    });
     expect(done).toMatchObject({ rowsCreated: 1, rowsUpdated: 1 });
     expect((await allRows(app, baseId)).map((r) => [r.Company, r.Country, r.Score])).toEqual([
       ["Kilo", "DE", "1"],

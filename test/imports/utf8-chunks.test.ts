@@ -68,15 +68,20 @@ async function workbookWith(text: string, split: number): Promise<Buffer> {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet("S");
     ws.addRow(["x".repeat(sharedPad), MARK]);
-    ws.addRow([{ formula: "A1", result: "y".repeat(sheetPad) }, { formula: "B1", result: MARK }]);
+    ws.addRow([
+      { formula: "A1", result: "y".repeat(sheetPad) },
+      { formula: "B1", result: MARK },
+    ]);
     // exceljs's zip writer encodes text 16K characters at a time and so splits a surrogate pair
     // that straddles two of them: the writer's own bug, not the reader's. It writes a marker, and
     // the text goes in here as bytes.
     const zip = await JSZip.loadAsync(Buffer.from(await wb.xlsx.writeBuffer()));
-    for (const part of [SHARED, SHEET]) zip.file(part, Buffer.from((await zip.file(part)!.async("string")).replace(MARK, text)));
+    for (const part of [SHARED, SHEET])
+      zip.file(part, Buffer.from((await zip.file(part)!.async("string")).replace(MARK, text)));
     return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
   };
-  const offsetIn = async (book: Buffer, part: string) => Buffer.from(await (await JSZip.loadAsync(book)).file(part)!.async("uint8array")).indexOf(Buffer.from(text));
+  const offsetIn = async (book: Buffer, part: string) =>
+    Buffer.from(await (await JSZip.loadAsync(book)).file(part)!.async("uint8array")).indexOf(Buffer.from(text));
   // Each pad byte moves the text one byte on, so one build tells where the text starts.
   const probe = await build(1, 1);
   const aligned = (offset: number) => 1 + INFLATE_CHUNK * Math.ceil((offset + split) / INFLATE_CHUNK) - offset - split;
@@ -94,7 +99,10 @@ async function xlsxRoundTrip(text: string, split: number): Promise<string[]> {
   return [(rows[0] as { fields: string[] }).fields[1], (rows[1] as { fields: string[] }).fields[1]];
 }
 
-const sameBytes = (got: string | undefined, want: string) => expect(Buffer.from(got ?? "").equals(Buffer.from(want)), `${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`).toBe(true);
+const sameBytes = (got: string | undefined, want: string) =>
+  expect(Buffer.from(got ?? "").equals(Buffer.from(want)), `${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`).toBe(
+    true,
+  );
 
 describe("imports decode UTF-8 across chunk boundaries", () => {
   it("CSV, at every split of the sample", async () => {
@@ -132,7 +140,11 @@ describe("imports decode UTF-8 across chunk boundaries", () => {
 describe("file analysis and fetched pages decode UTF-8 across chunk boundaries", () => {
   it("a workbook's text, at every split of the sample", { timeout: 120_000 }, async () => {
     for (const split of splits(SAMPLE)) {
-      const content = await extractContent({ bytes: await workbookWith(SAMPLE, split), contentType: "", name: "s.xlsx" });
+      const content = await extractContent({
+        bytes: await workbookWith(SAMPLE, split),
+        contentType: "",
+        name: "s.xlsx",
+      });
       // Two rows, each a pad and then the text: one from the shared strings, one from the sheet.
       const rows = content.text.split("\n").filter((l) => /^[xy]/.test(l));
       expect(rows).toHaveLength(2);
@@ -160,14 +172,28 @@ describe("file analysis and fetched pages decode UTF-8 across chunk boundaries",
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
     const fetched = async (text: string, split: number) => {
-      const res = await safeFetch(`${url}/${split}?text=${encodeURIComponent(text)}`, { maxBytes: 1 << 20, timeoutMs: 10_000, connectTimeoutMs: 2_000, allowedPrivateHosts: ["127.0.0.1"] });
-      const content = await extractContent({ bytes: res.body, contentType: res.contentType, charset: res.charset }, DEFAULT_EXTRACT_LIMITS);
+      const res = await safeFetch(`${url}/${split}?text=${encodeURIComponent(text)}`, {
+        maxBytes: 1 << 20,
+        timeoutMs: 10_000,
+        connectTimeoutMs: 2_000,
+        allowedPrivateHosts: ["127.0.0.1"],
+      });
+      const content = await extractContent(
+        { bytes: res.body, contentType: res.contentType, charset: res.charset },
+        DEFAULT_EXTRACT_LIMITS,
+      );
       return content.text;
     };
 
     it("cut at the size limit inside a character, keeps the whole characters before it", async () => {
       for (const split of splits(SAMPLE)) {
-        const res = await safeFetch(`${url}/1?text=${encodeURIComponent(SAMPLE)}`, { maxBytes: split, truncate: true, timeoutMs: 10_000, connectTimeoutMs: 2_000, allowedPrivateHosts: ["127.0.0.1"] });
+        const res = await safeFetch(`${url}/1?text=${encodeURIComponent(SAMPLE)}`, {
+          maxBytes: split,
+          truncate: true,
+          timeoutMs: 10_000,
+          connectTimeoutMs: 2_000,
+          allowedPrivateHosts: ["127.0.0.1"],
+        });
         const text = res.body.toString("utf8");
         expect(res.truncated).toBe(true);
         expect(text.includes("\uFFFD"), JSON.stringify(text)).toBe(false);
@@ -180,10 +206,14 @@ describe("file analysis and fetched pages decode UTF-8 across chunk boundaries",
     it("at every split of the sample, and for any such text split anywhere", { timeout: 120_000 }, async () => {
       for (const split of splits(SAMPLE)) sameBytes(await fetched(SAMPLE, split), SAMPLE);
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 12 }), fc.nat(), async (parts, n) => {
-          const text = `a${parts.join("")}`;
-          sameBytes(await fetched(text, 1 + (n % bytes(text))), text);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 12 }),
+          fc.nat(),
+          async (parts, n) => {
+            const text = `a${parts.join("")}`;
+            sameBytes(await fetched(text, 1 + (n % bytes(text))), text);
+          },
+        ),
         { numRuns: 30 },
       );
     });

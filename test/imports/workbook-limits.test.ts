@@ -11,7 +11,11 @@ import { startImportWorker } from "../../lib/imports/worker.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { waitFor } from "../support/wait.ts";
-import { largeWorkbook, manySmallSharedStringsWorkbook, oneHugeSharedStringWorkbook } from "../hardening/hostile-files.ts";
+import {
+  largeWorkbook,
+  manySmallSharedStringsWorkbook,
+  oneHugeSharedStringWorkbook,
+} from "../hardening/hostile-files.ts";
 import { allRows, importFile, upload, XLSX } from "./helpers.ts";
 
 // A workbook is held to the limits of what it really inflates to, in imports (preview and job)
@@ -44,7 +48,11 @@ async function readAll(bytes: Buffer, limits?: WorkbookLimits): Promise<number> 
   }
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => "ok", (e) => (isAppError(e) ? e.code : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e) => (isAppError(e) ? e.code : String(e)),
+  );
 
 /** A sound workbook of random short strings: about 34 bytes of shared strings XML each. */
 async function stringsWorkbook(count: number): Promise<Buffer> {
@@ -60,11 +68,18 @@ describe("the zip bombs", () => {
     expect([res.status, res.body?.error?.code], res.text).toEqual([413, "file_too_large"]);
   });
 
-  it.each(BOMBS)("%s: the import fails with file_too_large and writes nothing", { timeout: 60_000 }, async (_name, bomb) => {
-    const { baseId } = await createBase(app, { columns: [] });
-    expect(await importFile(app, baseId, bomb(), { contentType: XLSX })).toMatchObject({ status: "failed", errors: [{ code: "file_too_large" }] });
-    expect(await allRows(app, baseId)).toEqual([]);
-  });
+  it.each(BOMBS)(
+    "%s: the import fails with file_too_large and writes nothing",
+    { timeout: 60_000 },
+    async (_name, bomb) => {
+      const { baseId } = await createBase(app, { columns: [] });
+      expect(await importFile(app, baseId, bomb(), { contentType: XLSX })).toMatchObject({
+        status: "failed",
+        errors: [{ code: "file_too_large" }],
+      });
+      expect(await allRows(app, baseId)).toEqual([]);
+    },
+  );
 
   it.each(BOMBS)("%s: file analysis refuses it with file_too_large", { timeout: 60_000 }, async (_name, bomb) => {
     expect(await codeOf(extractContent({ bytes: bomb(), contentType: XLSX }))).toBe("file_too_large");
@@ -82,12 +97,17 @@ describe("each limit, on what the archive inflates to", () => {
   it("the shared strings' total", async () => {
     const book = await stringsWorkbook(40_000); // about 1.3 MB of shared strings XML
     expect(await readAll(book)).toBe(40_000);
-    expect(await codeOf(readAll(book, { ...WORKBOOK_LIMITS, maxSharedStringBytes: 1024 * 1024 }))).toBe("file_too_large");
+    expect(await codeOf(readAll(book, { ...WORKBOOK_LIMITS, maxSharedStringBytes: 1024 * 1024 }))).toBe(
+      "file_too_large",
+    );
   });
 
   it("any other part held in memory: the styles, the workbook, its relationships", async () => {
     const wb = new ExcelJS.Workbook();
-    wb.addWorksheet("S").addRows([[1, 2], [3, 4]]);
+    wb.addWorksheet("S").addRows([
+      [1, 2],
+      [3, 4],
+    ]);
     const numbers = Buffer.from(await wb.xlsx.writeBuffer()); // no shared strings; styles of about 1.5 KB
     expect(await readAll(numbers)).toBe(2);
     expect(await codeOf(readAll(numbers, { ...WORKBOOK_LIMITS, maxSharedStringBytes: 1024 }))).toBe("file_too_large");
@@ -96,12 +116,17 @@ describe("each limit, on what the archive inflates to", () => {
   it("all the parts together", async () => {
     const book = largeWorkbook(1); // about 3 MB of sheet XML
     expect(await readAll(book)).toBeGreaterThan(1_000);
-    expect(await codeOf(readAll(book, { ...WORKBOOK_LIMITS, maxInflatedBytes: 2 * 1024 * 1024 }))).toBe("file_too_large");
+    expect(await codeOf(readAll(book, { ...WORKBOOK_LIMITS, maxInflatedBytes: 2 * 1024 * 1024 }))).toBe(
+      "file_too_large",
+    );
   });
 
   it("a workbook within them imports whole", { timeout: 60_000 }, async () => {
     const { baseId } = await createBase(app, { columns: [] });
-    const done = await importFile(app, baseId, await stringsWorkbook(3_000), { contentType: XLSX, query: "?header=false" });
+    const done = await importFile(app, baseId, await stringsWorkbook(3_000), {
+      contentType: XLSX,
+      query: "?header=false",
+    });
     expect(done).toMatchObject({ status: "done", rowsCreated: 3_000 });
     // The rows the extraction thread wrote out go with the stored file.
     const files = path.join(app.rt.config.dataDir, "files");

@@ -13,7 +13,11 @@ describe("Anthropic Messages protocol (ANTHROPIC_BASE_URL at the fake)", () => {
   it("answers a structured request through /v1/messages with native structured output", async () => {
     t.llm.enqueue({ json: good, usage: { inputTokens: 12, outputTokens: 4 } });
     const result = await generateCellAnswer(cellRequest(claude()));
-    expect(result).toMatchObject({ object: good, usage: { inputTokens: 12, outputTokens: 4 }, structuredMode: "json_schema" });
+    expect(result).toMatchObject({
+      object: good,
+      usage: { inputTokens: 12, outputTokens: 4 },
+      structuredMode: "json_schema",
+    });
     const [req] = t.llm.requests;
     expect(req.protocol).toBe("anthropic");
     expect(req.path).toBe("/messages");
@@ -44,7 +48,10 @@ describe("Anthropic Messages protocol (ANTHROPIC_BASE_URL at the fake)", () => {
     expect(seen).toEqual(["Acme"]);
     expect(result.toolCalls).toBe(1);
     const second = t.llm.requests[1];
-    expect(second.messages.find((m) => m.role === "assistant")?.toolCalls?.[0]).toMatchObject({ name: "lookup", args: { company: "Acme" } });
+    expect(second.messages.find((m) => m.role === "assistant")?.toolCalls?.[0]).toMatchObject({
+      name: "lookup",
+      args: { company: "Acme" },
+    });
     expect(second.messages.find((m) => m.role === "tool")?.content).toContain("42");
   });
 

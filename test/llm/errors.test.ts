@@ -11,7 +11,12 @@ import {
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { appError, AppError } from "../../lib/errors.ts";
-import { classifyError, generateCellAnswer, parseRetryAfter, resolveLanguageModel } from "../../lib/engine/llm/index.ts";
+import {
+  classifyError,
+  generateCellAnswer,
+  parseRetryAfter,
+  resolveLanguageModel,
+} from "../../lib/engine/llm/index.ts";
 import { startFakeLlm } from "../support/fake-llm.ts";
 import { caught, cellRequest, openaiModel, useFakeLlm } from "./helpers.ts";
 
@@ -22,7 +27,12 @@ describe("classifying provider failures (real HTTP)", () => {
     t.llm.enqueue({ status: 429, retryAfterSeconds: 7 });
     const error = await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config))));
     expect(APICallError.isInstance(error)).toBe(true);
-    expect(classifyError(error)).toMatchObject({ code: "rate_limited", retryable: true, retryAfterMs: 7000, status: 429 });
+    expect(classifyError(error)).toMatchObject({
+      code: "rate_limited",
+      retryable: true,
+      retryAfterMs: 7000,
+      status: 429,
+    });
     expect(t.llm.requests).toHaveLength(1);
   });
 
@@ -45,9 +55,15 @@ describe("classifying provider failures (real HTTP)", () => {
   });
 
   it("other 4xx are not retryable (but 408 and 409 are)", async () => {
-    t.llm.enqueue({ status: 400, message: "context length exceeded" }, { status: 404 }, { status: 408 }, { status: 409 });
+    t.llm.enqueue(
+      { status: 400, message: "context length exceeded" },
+      { status: 404 },
+      { status: 408 },
+      { status: 409 },
+    );
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(classifyError(await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config))))));
+    for (let i = 0; i < 4; i++)
+      results.push(classifyError(await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config))))));
     expect(results.map((r) => [r.status, r.retryable])).toEqual([
       [400, false],
       [404, false],
@@ -60,7 +76,9 @@ describe("classifying provider failures (real HTTP)", () => {
   it("a hanging server ends in a retryable timeout", async () => {
     t.llm.enqueue({ hang: true });
     const started = Date.now();
-    const error = (await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config), { timeoutMs: 300 })))) as AppError;
+    const error = (await caught(() =>
+      generateCellAnswer(cellRequest(openaiModel(t.config), { timeoutMs: 300 })),
+    )) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe("timeout");
     expect(classifyError(error)).toMatchObject({ code: "timeout", retryable: true });
@@ -73,7 +91,9 @@ describe("classifying provider failures (real HTTP)", () => {
     t.llm.enqueue({ hang: true });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const error = await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config), { timeoutMs: 5_000, abortSignal: controller.signal })));
+    const error = await caught(() =>
+      generateCellAnswer(cellRequest(openaiModel(t.config), { timeoutMs: 5_000, abortSignal: controller.signal })),
+    );
     expect(error).not.toBeInstanceOf(AppError);
     expect(classifyError(error)).toMatchObject({ retryable: false });
   });
@@ -117,17 +137,41 @@ describe("classifyError on the AI SDK's own errors, told without loading the SDK
   it("knows each error the `ai` package defines by its marker", () => {
     const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 } as never;
     const unusable = [
-      new NoObjectGeneratedError({ text: "{", response: { id: "r", timestamp: new Date(), modelId: "m" }, usage, finishReason: "stop" }),
+      new NoObjectGeneratedError({
+        text: "{",
+        response: { id: "r", timestamp: new Date(), modelId: "m" },
+        usage,
+        finishReason: "stop",
+      }),
       new NoOutputGeneratedError(),
       new NoSuchToolError({ toolName: "nope", availableTools: ["web_search"] }),
       new InvalidToolInputError({ toolName: "web_search", toolInput: "{", cause: new Error("bad") }),
-      new ToolChoiceViolationError({ toolChoice: { type: "required" }, finishReason: "stop", provider: "openai", modelId: "m", content: [] } as never),
+      new ToolChoiceViolationError({
+        toolChoice: { type: "required" },
+        finishReason: "stop",
+        provider: "openai",
+        modelId: "m",
+        content: [],
+      } as never),
     ];
-    for (const e of unusable) expect(classifyError(e), e.name).toMatchObject({ code: "invalid_output", retryable: true });
-    const limited = new APICallError({ message: "slow down", url: "http://x", requestBodyValues: {}, statusCode: 429, responseHeaders: { "retry-after": "2" } });
-    const retried = new RetryError({ message: "gave up", reason: "maxRetriesExceeded", errors: [new Error("first"), limited] });
+    for (const e of unusable)
+      expect(classifyError(e), e.name).toMatchObject({ code: "invalid_output", retryable: true });
+    const limited = new APICallError({
+      message: "slow down",
+      url: "http://x",
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: { "retry-after": "2" },
+    });
+    const retried = new RetryError({
+      message: "gave up",
+      reason: "maxRetriesExceeded",
+      errors: [new Error("first"), limited],
+    });
     expect(classifyError(retried)).toMatchObject({ code: "rate_limited", retryable: true, retryAfterMs: 2000 });
     // An error that merely carries the name is not one of them.
-    expect(classifyError(Object.assign(new Error("x"), { name: "AI_NoSuchToolError" }))).toMatchObject({ code: "internal_error" });
+    expect(classifyError(Object.assign(new Error("x"), { name: "AI_NoSuchToolError" }))).toMatchObject({
+      code: "internal_error",
+    });
   });
 });

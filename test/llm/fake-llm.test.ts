@@ -20,7 +20,12 @@ describe("fake LLM streaming", () => {
   it("emits valid OpenAI SSE: JSON chunks, usage last when asked, then [DONE]", async () => {
     const messages = [{ role: "user", content: "Tell me about Acme, the company that makes everything." }];
     for (const includeUsage of [true, false]) {
-      const res = await post(`${t.llm.baseUrl}/chat/completions`, { model: "m", stream: true, stream_options: { include_usage: includeUsage }, messages });
+      const res = await post(`${t.llm.baseUrl}/chat/completions`, {
+        model: "m",
+        stream: true,
+        stream_options: { include_usage: includeUsage },
+        messages,
+      });
       expect(res.headers.get("content-type")).toBe("text/event-stream");
       const events = (await res.text()).split("\n\n").filter(Boolean);
       expect(events.length).toBeGreaterThan(1);
@@ -38,14 +43,23 @@ describe("fake LLM streaming", () => {
 
   it("is consumed by streamText over OpenAI, including a streamed tool call", async () => {
     const model = openaiModel(t.config);
-    t.llm.enqueue({ toolCalls: [{ name: "lookup", args: { q: "acme" } }] }, { text: "Acme was founded in 1947.", usage: { inputTokens: 9, outputTokens: 6 } });
+    t.llm.enqueue(
+      { toolCalls: [{ name: "lookup", args: { q: "acme" } }] },
+      { text: "Acme was founded in 1947.", usage: { inputTokens: 9, outputTokens: 6 } },
+    );
     const seen: string[] = [];
     const result = streamText({
       model: model.model,
       prompt: "When was Acme founded?",
       maxRetries: 0,
       stopWhen: isStepCount(3),
-      tools: { lookup: tool({ description: "look up", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => (seen.push(q), { year: 1947 }) }) },
+      tools: {
+        lookup: tool({
+          description: "look up",
+          inputSchema: z.object({ q: z.string() }),
+          execute: async ({ q }) => (seen.push(q), { year: 1947 }),
+        }),
+      },
     });
     const deltas: string[] = [];
     for await (const delta of result.textStream) deltas.push(delta);
@@ -76,7 +90,9 @@ describe("fake LLM default responder", () => {
     const model = openaiModel(t.config);
     const a = await generateCellAnswer(cellRequest(model, { prompt: "Company: Acme" }));
     expect(a.object.value).toBe("AI(Company=Acme)");
-    const b = await generateCellAnswer(cellRequest(model, { prompt: `Instructions: summarise\nCEO: ${a.object.value}` }));
+    const b = await generateCellAnswer(
+      cellRequest(model, { prompt: `Instructions: summarise\nCEO: ${a.object.value}` }),
+    );
     expect(b.object.value).toBe("AI(Instructions=summarise; CEO=AI(Company=Acme))");
     const json = await generateCellAnswer(cellRequest(model, { prompt: 'Row: {"name": "Ada", "city": "London"}' }));
     expect(json.object.value).toBe("AI(name=Ada; city=London)");
@@ -96,17 +112,25 @@ describe("fake LLM default responder", () => {
   it("takes the column-type hint from the system prompt over hint-like row data", async () => {
     const model = openaiModel(t.config);
     const system = "value: A number only, digits with an optional sign and decimal point, no units or words.";
-    const result = await generateCellAnswer(cellRequest(model, { system, prompt: "Note: our email address is on the site" }));
+    const result = await generateCellAnswer(
+      cellRequest(model, { system, prompt: "Note: our email address is on the site" }),
+    );
     expect(result.object.value).toMatch(/^\d+$/);
   });
 
   it("answers column-type hints with valid values", async () => {
     const model = openaiModel(t.config);
-    const ask = async (hint: string) => (await generateCellAnswer(cellRequest(model, { system: `Value: ${hint}`, prompt: "Company: Acme" }))).object.value;
-    expect(await ask("A number only, digits with an optional sign and decimal point, no units or words.")).toMatch(/^\d+$/);
+    const ask = async (hint: string) =>
+      (await generateCellAnswer(cellRequest(model, { system: `Value: ${hint}`, prompt: "Company: Acme" }))).object
+        .value;
+    expect(await ask("A number only, digits with an optional sign and decimal point, no units or words.")).toMatch(
+      /^\d+$/,
+    );
     expect(await ask('Exactly "true" or "false".')).toMatch(/^(true|false)$/);
     expect(["small", "large"]).toContain(await ask('Exactly one of these options: "small", "large".'));
-    expect(await ask("A date as YYYY-MM-DD (or an ISO 8601 date-time when a time matters).")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await ask("A date as YYYY-MM-DD (or an ISO 8601 date-time when a time matters).")).toMatch(
+      /^\d{4}-\d{2}-\d{2}$/,
+    );
     expect(await ask("One email address (name@domain) and nothing else.")).toMatch(/^[^@\s]+@[^@\s]+$/);
     expect(await ask("One absolute http(s) URL and nothing else.")).toMatch(/^https:\/\//);
   });
@@ -114,9 +138,13 @@ describe("fake LLM default responder", () => {
   it("follows directives in the prompt, for processes that cannot script replies", async () => {
     const model = openaiModel(t.config);
     const flaky = "Company: Initech [[fake:flaky=1]]";
-    await expect(generateText({ model: model.model, prompt: flaky, maxRetries: 0 })).rejects.toMatchObject({ statusCode: 503 });
+    await expect(generateText({ model: model.model, prompt: flaky, maxRetries: 0 })).rejects.toMatchObject({
+      statusCode: 503,
+    });
     expect((await generateText({ model: model.model, prompt: flaky, maxRetries: 0 })).text).toBe("AI(Company=Initech)");
-    await expect(generateText({ model: model.model, prompt: "x [[fake:status=429]] [[fake:retry-after=3]]", maxRetries: 0 })).rejects.toMatchObject({
+    await expect(
+      generateText({ model: model.model, prompt: "x [[fake:status=429]] [[fake:retry-after=3]]", maxRetries: 0 }),
+    ).rejects.toMatchObject({
       statusCode: 429,
       responseHeaders: expect.objectContaining({ "retry-after": "3" }),
     });
@@ -128,7 +156,9 @@ describe("fake LLM bookkeeping", () => {
     const llm = await startFakeLlm({ latencyMs: 300 });
     try {
       const model = resolveLanguageModel("openai:gpt-4.1-mini", loadConfig({ OPENAI_BASE_URL: llm.baseUrl }));
-      const calls = Array.from({ length: 5 }, (_, i) => generateText({ model: model.model, prompt: `Row: ${i}`, maxRetries: 0 }));
+      const calls = Array.from({ length: 5 }, (_, i) =>
+        generateText({ model: model.model, prompt: `Row: ${i}`, maxRetries: 0 }),
+      );
       await expect.poll(() => llm.inFlight).toBe(5);
       await Promise.all(calls);
       expect(llm.maxInFlight).toBe(5);
@@ -146,7 +176,12 @@ describe("fake LLM bookkeeping", () => {
   it("refuses a strict json_schema with optional properties, like OpenAI", async () => {
     const llm = await startFakeLlm();
     try {
-      const schema = { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"], additionalProperties: false };
+      const schema = {
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "string" } },
+        required: ["a"],
+        additionalProperties: false,
+      };
       const body = (strict: boolean) => ({
         model: "m",
         messages: [{ role: "user", content: "hi" }],
@@ -157,7 +192,10 @@ describe("fake LLM bookkeeping", () => {
       expect((await refused.json()).error.message).toMatch(/Invalid schema for response_format 'r'.*Missing 'b'/);
       const accepted = await post(`${llm.baseUrl}/chat/completions`, body(false));
       expect(accepted.status).toBe(200);
-      expect(JSON.parse((await accepted.json()).choices[0].message.content)).toMatchObject({ a: "AI(hi)", b: "AI(hi)" });
+      expect(JSON.parse((await accepted.json()).choices[0].message.content)).toMatchObject({
+        a: "AI(hi)",
+        b: "AI(hi)",
+      });
     } finally {
       await llm.close();
     }
@@ -168,7 +206,10 @@ describe("fake LLM bookkeeping", () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
-        const res = await post(`${llm.baseUrl}/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }] });
+        const res = await post(`${llm.baseUrl}/chat/completions`, {
+          model: "m",
+          messages: [{ role: "user", content: "hi" }],
+        });
         statuses.push(res.status);
         if (res.status === 429) expect(res.headers.get("retry-after")).toBe("2");
         await res.arrayBuffer();
@@ -183,13 +224,18 @@ describe("fake LLM bookkeeping", () => {
 
   it("runs standalone under plain node and prints its base URL", async () => {
     const file = path.resolve(import.meta.dirname, "../support/fake-llm.ts");
-    const child = spawn(process.execPath, [file, "--port", "0", "--latency", "5", "--rate429", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file, "--port", "0", "--latency", "5", "--rate429", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
       const { baseUrl, anthropicBaseUrl } = JSON.parse(line);
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       expect(anthropicBaseUrl).toBe(baseUrl);
-      const res = await post(`${baseUrl}/chat/completions`, { model: "m", messages: [{ role: "user", content: "Company: Acme" }] });
+      const res = await post(`${baseUrl}/chat/completions`, {
+        model: "m",
+        messages: [{ role: "user", content: "Company: Acme" }],
+      });
       expect((await res.json()).choices[0].message.content).toBe("AI(Company=Acme)");
     } finally {
       child.kill("SIGTERM");

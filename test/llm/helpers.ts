@@ -2,7 +2,12 @@
 import { afterEach, beforeEach } from "vitest";
 import { z } from "zod";
 import { loadConfig, type Config } from "../../lib/config.ts";
-import { forgetStructuredModes, resolveLanguageModel, type CellAnswerRequest, type ResolvedModel } from "../../lib/engine/llm/index.ts";
+import {
+  forgetStructuredModes,
+  resolveLanguageModel,
+  type CellAnswerRequest,
+  type ResolvedModel,
+} from "../../lib/engine/llm/index.ts";
 import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from "../support/fake-llm.ts";
 
 // The SDK logs compatibility warnings (e.g. unknown model ids) to the console; keep test output clean.
@@ -33,7 +38,10 @@ export function useFakeLlm(opts: FakeLlmOptions = {}) {
   return ctx;
 }
 
-export function cellRequest(model: ResolvedModel, over: Partial<CellAnswerRequest<Answer>> = {}): CellAnswerRequest<Answer> {
+export function cellRequest(
+  model: ResolvedModel,
+  over: Partial<CellAnswerRequest<Answer>> = {},
+): CellAnswerRequest<Answer> {
   return {
     model,
     system: "You fill one cell of a table.",

@@ -29,19 +29,24 @@ describe("parseModelSpec", () => {
 
   it("infers the provider of an unknown bare id from the single configured provider", () => {
     expect(parseModelSpec("llama3.1", ["openai"])).toEqual({ provider: "openai", modelId: "llama3.1" });
-    expect(() => parseModelSpec("llama3.1", ["openai", "anthropic"])).toThrow(expect.objectContaining({ code: "unknown_model" }));
+    expect(() => parseModelSpec("llama3.1", ["openai", "anthropic"])).toThrow(
+      expect.objectContaining({ code: "unknown_model" }),
+    );
   });
 
-  it.each(["google:gemini-2.5", "llama3.1", ":gpt-4o", "openai:", "", "openai:   "])("rejects %j as unknown_model", (spec) => {
-    let error: unknown;
-    try {
-      parseModelSpec(spec);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe("unknown_model");
-  });
+  it.each(["google:gemini-2.5", "llama3.1", ":gpt-4o", "openai:", "", "openai:   "])(
+    "rejects %j as unknown_model",
+    (spec) => {
+      let error: unknown;
+      try {
+        parseModelSpec(spec);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe("unknown_model");
+    },
+  );
 });
 
 describe("resolveLanguageModel", () => {
@@ -56,11 +61,22 @@ describe("resolveLanguageModel", () => {
   });
 
   it("uses AI_MODEL, then openai:gpt-5-mini, as the default", () => {
-    const withModel = loadConfig({ OPENAI_API_KEY: "sk", AI_MODEL: "anthropic:claude-haiku-4-5", ANTHROPIC_API_KEY: "k" });
-    expect(resolveLanguageModel(undefined, withModel)).toMatchObject({ provider: "anthropic", modelId: "claude-haiku-4-5" });
+    const withModel = loadConfig({
+      OPENAI_API_KEY: "sk",
+      AI_MODEL: "anthropic:claude-haiku-4-5",
+      ANTHROPIC_API_KEY: "k",
+    });
+    expect(resolveLanguageModel(undefined, withModel)).toMatchObject({
+      provider: "anthropic",
+      modelId: "claude-haiku-4-5",
+    });
     const bare = loadConfig({ OPENAI_API_KEY: "sk" });
     expect(DEFAULT_MODEL_SPEC).toBe("openai:gpt-5-mini");
-    expect(resolveLanguageModel(undefined, bare)).toMatchObject({ provider: "openai", modelId: "gpt-5-mini", spec: "openai:gpt-5-mini" });
+    expect(resolveLanguageModel(undefined, bare)).toMatchObject({
+      provider: "openai",
+      modelId: "gpt-5-mini",
+      spec: "openai:gpt-5-mini",
+    });
     expect(resolveLanguageModel("openai:gpt-4.1", bare).modelId).toBe("gpt-4.1");
   });
 
@@ -76,8 +92,12 @@ describe("resolveLanguageModel", () => {
     expect(openai?.code).toBe("ai_not_configured");
     expect(openai?.message).toMatch(/OPENAI_API_KEY/);
     expect(openai?.message).toMatch(/OPENAI_BASE_URL/);
-    expect(() => resolveLanguageModel("anthropic:claude-sonnet-4-5", loadConfig({ OPENAI_API_KEY: "sk" }))).toThrow(/ANTHROPIC_API_KEY/);
-    expect(() => resolveLanguageModel("mistral:large", none)).toThrow(expect.objectContaining({ code: "unknown_model" }));
+    expect(() => resolveLanguageModel("anthropic:claude-sonnet-4-5", loadConfig({ OPENAI_API_KEY: "sk" }))).toThrow(
+      /ANTHROPIC_API_KEY/,
+    );
+    expect(() => resolveLanguageModel("mistral:large", none)).toThrow(
+      expect.objectContaining({ code: "unknown_model" }),
+    );
   });
 
   describe("against the fake server", () => {
@@ -104,7 +124,10 @@ describe("resolveLanguageModel", () => {
     it("reports a wrong key as a non-retryable provider error", async () => {
       const strict = await startFakeLlm({ apiKey: "sk-right" });
       try {
-        const model = resolveLanguageModel("openai:gpt-4.1-mini", loadConfig({ OPENAI_BASE_URL: strict.baseUrl, OPENAI_API_KEY: "sk-wrong" }));
+        const model = resolveLanguageModel(
+          "openai:gpt-4.1-mini",
+          loadConfig({ OPENAI_BASE_URL: strict.baseUrl, OPENAI_API_KEY: "sk-wrong" }),
+        );
         const error = await caught(() => generateText({ model: model.model, prompt: "hi", maxRetries: 0 }));
         expect(classifyError(error)).toMatchObject({ code: "ai_provider_error", retryable: false, status: 401 });
       } finally {

@@ -12,7 +12,12 @@ describe("structured output via response_format json_schema", () => {
   it("returns the validated object, usage and mode", async () => {
     t.llm.enqueue({ json: good, usage: { inputTokens: 11, outputTokens: 7 } });
     const result = await generateCellAnswer(cellRequest(openaiModel(t.config)));
-    expect(result).toMatchObject({ object: good, usage: { inputTokens: 11, outputTokens: 7 }, toolCalls: 0, structuredMode: "json_schema" });
+    expect(result).toMatchObject({
+      object: good,
+      usage: { inputTokens: 11, outputTokens: 7 },
+      toolCalls: 0,
+      structuredMode: "json_schema",
+    });
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);
     const [req] = t.llm.requests;
     expect(req.responseFormat?.type).toBe("json_schema");
@@ -27,7 +32,9 @@ describe("structured output via response_format json_schema", () => {
     expect(result.structuredMode).toBe("json_schema");
     expect(result.object.value).toBe("AI(Company=Acme; Website=acme.example)");
     await generateCellAnswer(cellRequest(openaiModel(t.config)));
-    expect(t.llm.requests.map((r) => [r.status, r.responseFormat?.type === "json_schema" && r.responseFormat.strict])).toEqual([
+    expect(
+      t.llm.requests.map((r) => [r.status, r.responseFormat?.type === "json_schema" && r.responseFormat.strict]),
+    ).toEqual([
       [200, false],
       [200, true],
     ]);
@@ -36,7 +43,11 @@ describe("structured output via response_format json_schema", () => {
   it("repairs fenced JSON from a server that ignores response_format", async () => {
     t.llm.enqueue({ json: good, fenced: true, usage: { inputTokens: 5, outputTokens: 3 } });
     const result = await generateCellAnswer(cellRequest(openaiModel(t.config)));
-    expect(result).toMatchObject({ object: good, usage: { inputTokens: 5, outputTokens: 3 }, structuredMode: "json_schema" });
+    expect(result).toMatchObject({
+      object: good,
+      usage: { inputTokens: 5, outputTokens: 3 },
+      structuredMode: "json_schema",
+    });
   });
 
   it("turns truncated JSON into a retryable invalid_output", async () => {
@@ -57,7 +68,10 @@ describe("structured output via response_format json_schema", () => {
   });
 
   it("does not mistake a rejected schema for a missing feature", async () => {
-    t.llm.enqueue({ status: 400, message: "Invalid schema for response_format 'response': 'required' must list every key." });
+    t.llm.enqueue({
+      status: 400,
+      message: "Invalid schema for response_format 'response': 'required' must list every key.",
+    });
     const error = await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config))));
     expect(classifyError(error)).toMatchObject({ code: "ai_provider_error", retryable: false, status: 400 });
     expect(t.llm.requests).toHaveLength(1);
@@ -104,7 +118,12 @@ describe("fallback when a server refuses json_schema", () => {
   it("learns the mode per model: another model id probes again", async () => {
     await generateCellAnswer(cellRequest(openaiModel(t.config, "model-a")));
     await generateCellAnswer(cellRequest(openaiModel(t.config, "model-b")));
-    expect(t.llm.requests.map((r) => `${r.model}:${r.status}`)).toEqual(["model-a:400", "model-a:200", "model-b:400", "model-b:200"]);
+    expect(t.llm.requests.map((r) => `${r.model}:${r.status}`)).toEqual([
+      "model-a:400",
+      "model-a:200",
+      "model-b:400",
+      "model-b:200",
+    ]);
   });
 });
 
@@ -113,7 +132,11 @@ describe("fallback to text with the schema in the prompt", () => {
 
   it("parses JSON out of prose and remembers text mode", async () => {
     const model = openaiModel(t.config);
-    t.llm.setHandler((req) => (req.responseFormat || req.toolChoice ? undefined : { text: `Sure! Here it is:\n${JSON.stringify(good)}\nAnything else?` }));
+    t.llm.setHandler((req) =>
+      req.responseFormat || req.toolChoice
+        ? undefined
+        : { text: `Sure! Here it is:\n${JSON.stringify(good)}\nAnything else?` },
+    );
     const first = await generateCellAnswer(cellRequest(model));
     expect(first).toMatchObject({ object: good, structuredMode: "text" });
     expect(t.llm.requests.map((r) => r.status)).toEqual([400, 400, 200]);
@@ -130,7 +153,9 @@ describe("fallback to text with the schema in the prompt", () => {
   });
 
   it("reports prose without JSON as invalid_output", async () => {
-    t.llm.setHandler((req) => (req.responseFormat || req.toolChoice ? undefined : { text: "I could not find it, sorry." }));
+    t.llm.setHandler((req) =>
+      req.responseFormat || req.toolChoice ? undefined : { text: "I could not find it, sorry." },
+    );
     const error = (await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config))))) as AppError;
     expect(error.code).toBe("invalid_output");
     expect(error.details).toMatchObject({ mode: "text", output: "I could not find it, sorry." });
@@ -141,7 +166,7 @@ describe("extractJson", () => {
   it.each([
     ['{"a":1}', { a: 1 }],
     ['```json\n{"a":1}\n```', { a: 1 }],
-    ['```\n[1,2]\n```', [1, 2]],
+    ["```\n[1,2]\n```", [1, 2]],
     ['Answer: {"a":"}{","b":{"c":[1]}} done', { a: "}{", b: { c: [1] } }],
     ['noise {"broken": } then {"ok":true}', { ok: true }],
   ])("extracts %j", (text, expected) => {

@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError } from "../../lib/errors.ts";
+import type { AppError } from "../../lib/errors.ts";
 import { generateCellAnswer } from "../../lib/engine/llm/index.ts";
 import { caught, cellRequest, openaiModel, useFakeLlm } from "./helpers.ts";
 
@@ -44,7 +44,9 @@ describe("tool calling in json_schema mode", () => {
   it("caps the loop at maxSteps and makes the last step answer without tools", async () => {
     const { seen, tools } = lookupTool();
     // A model that would call tools forever, unless tools are switched off.
-    t.llm.setHandler((req) => (req.toolChoice === "none" ? undefined : { toolCalls: [{ name: "lookup", args: { company: `c${req.index}` } }] }));
+    t.llm.setHandler((req) =>
+      req.toolChoice === "none" ? undefined : { toolCalls: [{ name: "lookup", args: { company: `c${req.index}` } }] },
+    );
     const result = await generateCellAnswer(cellRequest(openaiModel(t.config), { tools, maxSteps: 3 }));
     expect(t.llm.requests).toHaveLength(3);
     expect(t.llm.requests.map((r) => r.toolChoice)).toEqual(["auto", "auto", "none"]);
@@ -56,7 +58,9 @@ describe("tool calling in json_schema mode", () => {
   it("reports invalid_output when the model ignores the cap and keeps calling tools", async () => {
     const { tools } = lookupTool();
     t.llm.setHandler(() => ({ toolCalls: [{ name: "lookup", args: { company: "again" } }] }));
-    const error = (await caught(() => generateCellAnswer(cellRequest(openaiModel(t.config), { tools, maxSteps: 2 })))) as AppError;
+    const error = (await caught(() =>
+      generateCellAnswer(cellRequest(openaiModel(t.config), { tools, maxSteps: 2 })),
+    )) as AppError;
     expect(error.code).toBe("invalid_output");
     expect(t.llm.requests).toHaveLength(2);
   });
@@ -68,13 +72,19 @@ describe("tool calling in tool mode (no json_schema support)", () => {
   it("loops over the column's tools, then forces the final answer tool on the last step", async () => {
     const { seen, tools } = lookupTool();
     t.llm.setHandler((req) =>
-      typeof req.toolChoice === "object" ? undefined : { toolCalls: [{ name: "lookup", args: { company: `c${req.index}` } }] },
+      typeof req.toolChoice === "object"
+        ? undefined
+        : { toolCalls: [{ name: "lookup", args: { company: `c${req.index}` } }] },
     );
     const result = await generateCellAnswer(cellRequest(openaiModel(t.config), { tools, maxSteps: 3 }));
     expect(result.structuredMode).toBe("tool");
     // Request 0 was the refused json_schema probe.
     expect(t.llm.requests.map((r) => r.status)).toEqual([400, 200, 200, 200]);
-    expect(t.llm.requests.slice(1).map((r) => r.toolChoice)).toEqual(["required", "required", { name: "final_answer" }]);
+    expect(t.llm.requests.slice(1).map((r) => r.toolChoice)).toEqual([
+      "required",
+      "required",
+      { name: "final_answer" },
+    ]);
     expect(t.llm.requests[3].tools.map((x) => x.name)).toEqual(["final_answer"]);
     expect(seen).toEqual(["c1", "c2"]);
     expect(result.toolCalls).toBe(2);

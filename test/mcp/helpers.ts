@@ -17,9 +17,14 @@ export const inProcessFetch = async (url: string | URL, init?: RequestInit) => {
   return handler ? handler(req) : new Response(null, { status: 405 });
 };
 
-export async function connect(key: string | undefined, opts: { url?: string; header?: "bearer" | "x-api-key" } = {}): Promise<Client> {
+export async function connect(
+  key: string | undefined,
+  opts: { url?: string; header?: "bearer" | "x-api-key" } = {},
+): Promise<Client> {
   const headers: Record<string, string> = {};
-  if (key) headers[opts.header === "x-api-key" ? "x-api-key" : "authorization"] = opts.header === "x-api-key" ? key : `Bearer ${key}`;
+  if (key)
+    headers[opts.header === "x-api-key" ? "x-api-key" : "authorization"] =
+      opts.header === "x-api-key" ? key : `Bearer ${key}`;
   const transport = new StreamableHTTPClientTransport(new URL(opts.url ?? "http://localhost/mcp"), {
     requestInit: { headers },
     ...(opts.url ? {} : { fetch: inProcessFetch }),
@@ -30,7 +35,11 @@ export async function connect(key: string | undefined, opts: { url?: string; hea
 }
 
 /** A tool call's structured result; fails the test with the tool's error when it has one. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ result: any; text: string }> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ result: any; text: string }> {
   const res = await client.callTool({ name, arguments: args });
   const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
   if (res.isError) throw new Error(`${name} failed: ${text}`);
@@ -38,7 +47,11 @@ export async function call(client: Client, name: string, args: Record<string, un
 }
 
 /** A tool call that must fail: its error body { error: { code, message } }. */
-export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; details?: any }> {
+export async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; details?: any }> {
   const res = await client.callTool({ name, arguments: args });
   const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
   if (!res.isError) throw new Error(`${name} should have failed: ${text}`);

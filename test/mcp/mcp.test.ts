@@ -6,7 +6,7 @@ import { TOOLS } from "../../lib/mcp/tools.ts";
 
 // The MCP server at /mcp, through the SDK's Client and Streamable HTTP transport: every tool,
 // its schemas and annotations, workspace isolation, errors as tool errors with the API's codes,
-// the result limits and the structure resources.
+// the result limits and the structure resources (how a result is cut: unit/mcp-fit-result.test.ts).
 
 const t = useAssistantApp({}, { credits: 1_000 });
 let a: Client;
@@ -42,7 +42,14 @@ beforeAll(async () => {
     columns: [
       { name: "Company", type: "short-text", isPrimary: true },
       { name: "Notes", type: "long-text" },
-      { name: "Summary", type: "long-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Summarise.", columnOptions: { autoRun: "never" } },
+      {
+        name: "Summary",
+        type: "long-text",
+        isAiEnabled: true,
+        inputColumns: ["Company"],
+        instructions: "Summarise.",
+        columnOptions: { autoRun: "never" },
+      },
     ],
   });
   baseId = result.baseId;
@@ -83,13 +90,28 @@ describe("tools/call", () => {
   it("runs the whole table through the tools: columns, rows, pages, cells, runs", async () => {
     const column = await call(a, "manage_column", { action: "create", baseId, name: "Country", type: "short-text" });
     expect(column.result).toMatchObject({ name: "Country", type: "short-text" });
-    const modified = await call(a, "manage_column", { action: "modify", baseId, columnId: column.result.id, name: "HQ country" });
+    const modified = await call(a, "manage_column", {
+      action: "modify",
+      baseId,
+      columnId: column.result.id,
+      name: "HQ country",
+    });
     expect(modified.text).toContain("HQ country");
     const structure = await call(a, "get_base_structure", { baseId });
-    expect(structure.result.sheetColumns.map((c: any) => c.name)).toEqual(["Company", "Notes", "Summary", "HQ country"]);
-    expect((await call(a, "manage_column", { action: "delete", baseId, columnId: column.result.id })).result).toMatchObject({ deleted: true });
+    expect(structure.result.sheetColumns.map((c: any) => c.name)).toEqual([
+      "Company",
+      "Notes",
+      "Summary",
+      "HQ country",
+    ]);
+    expect(
+      (await call(a, "manage_column", { action: "delete", baseId, columnId: column.result.id })).result,
+    ).toMatchObject({ deleted: true });
 
-    const added = await call(a, "add_rows", { baseId, rows: [1, 2, 3].map((i) => ({ cells: { Company: `Company ${i}` } })) });
+    const added = await call(a, "add_rows", {
+      baseId,
+      rows: [1, 2, 3].map((i) => ({ cells: { Company: `Company ${i}` } })),
+    });
     expect(added.result.rows).toHaveLength(3);
     const [first] = added.result.rows;
     const page = await call(a, "query_rows", { baseId, limit: 2 });
@@ -97,11 +119,18 @@ describe("tools/call", () => {
     expect(page.text).toContain(page.result.nextCursor);
     const rest = await call(a, "query_rows", { baseId, limit: 2, cursor: page.result.nextCursor });
     expect(rest.result).toMatchObject({ rows: [{ cells: { Company: "Company 3" } }], nextCursor: null });
-    const found = await call(a, "query_rows", { baseId, filter: { column: "Company", op: "contains", value: "any 2" }, count: true });
+    const found = await call(a, "query_rows", {
+      baseId,
+      filter: { column: "Company", op: "contains", value: "any 2" },
+      count: true,
+    });
     expect(found.result.rows.map((r: any) => r.cells.Company)).toEqual(["Company 2"]);
     expect(found.result.total).toBe(1);
 
-    const updated = await call(a, "update_rows", { baseId, rows: [{ id: first.id, cells: { Summary: "Makes rockets." } }] });
+    const updated = await call(a, "update_rows", {
+      baseId,
+      rows: [{ id: first.id, cells: { Summary: "Makes rockets." } }],
+    });
     expect(updated.result.errors).toEqual([]);
     const detail = await call(a, "get_row", { baseId, rowId: first.id, cell: "Summary" });
     expect(Object.keys(detail.result.cells)).toEqual(["Summary"]);
@@ -127,8 +156,13 @@ describe("tools/call", () => {
   });
 
   it("configures a base by chat in one call", async () => {
-    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Company", isPrimary: true } }), { text: "Created a Company column." });
-    const { result, text } = await call(a, "configure_base", { baseName: "Chatted", messages: [user("A table of companies.")] });
+    t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Company", isPrimary: true } }), {
+      text: "Created a Company column.",
+    });
+    const { result, text } = await call(a, "configure_base", {
+      baseName: "Chatted",
+      messages: [user("A table of companies.")],
+    });
     expect(text).toContain("Created a Company column.");
     const structure = await call(a, "get_base_structure", { baseId: result.baseId });
     expect(structure.result.sheetColumns.map((c: any) => c.name)).toEqual(["Company"]);
@@ -153,7 +187,9 @@ describe("isolation", () => {
       ["evaluate_column", { baseId, columnId: "scol_none" }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];
-    const withBaseId = TOOLS.filter((x) => x.endpoints.some((e) => e.path.includes("{baseId}")) || x.name === "configure_base").map((x) => x.name);
+    const withBaseId = TOOLS.filter(
+      (x) => x.endpoints.some((e) => e.path.includes("{baseId}")) || x.name === "configure_base",
+    ).map((x) => x.name);
     expect(attempts.map(([name]) => name).sort()).toEqual(withBaseId.sort());
     for (const [name, args] of attempts) expect((await callError(b, name, args)).code, name).toBe("base_not_found");
     expect((await call(b, "list_bases")).result.bases.map((x: any) => x.baseId)).not.toContain(baseId);
@@ -164,12 +200,18 @@ describe("isolation", () => {
 
 describe("errors and limits", () => {
   it("answers mistakes as tool errors with the API's stable codes", async () => {
-    expect((await callError(a, "add_rows", { baseId, rows: [{ cells: { Nope: "x" } }] })).code).toBe("validation_failed");
+    expect((await callError(a, "add_rows", { baseId, rows: [{ cells: { Nope: "x" } }] })).code).toBe(
+      "validation_failed",
+    );
     expect((await callError(a, "get_row", { baseId, rowId: "sr_nope" })).code).toBe("row_not_found");
     expect((await callError(a, "get_row", { baseId, rowId: "sr_nope", cell: "" })).code).toBe("validation_failed");
     expect((await callError(a, "manage_column", { action: "modify", baseId })).message).toMatch(/columnId is required/);
-    expect((await callError(a, "manage_column", { action: "create", baseId, name: "Company" })).code).toBe("duplicate_column_name");
-    expect((await callError(a, "add_rows", { baseId, rows: Array.from({ length: 101 }, () => ({ cells: {} })) })).code).toBe("too_many_rows");
+    expect((await callError(a, "manage_column", { action: "create", baseId, name: "Company" })).code).toBe(
+      "duplicate_column_name",
+    );
+    expect(
+      (await callError(a, "add_rows", { baseId, rows: Array.from({ length: 101 }, () => ({ cells: {} })) })).code,
+    ).toBe("too_many_rows");
     expect((await callError(a, "query_rows", { baseId, limit: 500 })).code).toBe("validation_failed");
     await expect(a.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
@@ -177,27 +219,44 @@ describe("errors and limits", () => {
   it("looks a cell up by the base's own column names only: Object's property names are unknown columns, or columns when so named", async () => {
     const [row] = (await call(a, "query_rows", { baseId, limit: 1 })).result.rows;
     for (const cell of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
-      expect(await callError(a, "get_row", { baseId, rowId: row.id, cell }), cell).toMatchObject({ code: "unknown_column" });
+      expect(await callError(a, "get_row", { baseId, rowId: row.id, cell }), cell).toMatchObject({
+        code: "unknown_column",
+      });
     }
-    const odd = (await call(a, "create_base", { baseName: "Odd names", columns: [{ name: "__proto__", isPrimary: true }, { name: "constructor" }] })).result.baseId;
-    const [added] = (await call(a, "add_rows", { baseId: odd, rows: [{ cells: { ["__proto__"]: "p", constructor: "c" } }] })).result.rows;
+    const odd = (
+      await call(a, "create_base", {
+        baseName: "Odd names",
+        columns: [{ name: "__proto__", isPrimary: true }, { name: "constructor" }],
+      })
+    ).result.baseId;
+    const [added] = (
+      await call(a, "add_rows", { baseId: odd, rows: [{ cells: { ["__proto__"]: "p", constructor: "c" } }] })
+    ).result.rows;
     const proto = await call(a, "get_row", { baseId: odd, rowId: added.id, cell: "__proto__" });
     expect(Object.keys(proto.result.cells)).toEqual(["__proto__"]);
     expect(proto.result.cells.__proto__.value).toBe("p");
-    expect((await call(a, "get_row", { baseId: odd, rowId: added.id, cell: "constructor" })).result.cells.constructor.value).toBe("c");
-    expect(await callError(a, "get_row", { baseId: odd, rowId: added.id, cell: "toString" })).toMatchObject({ code: "unknown_column" });
+    expect(
+      (await call(a, "get_row", { baseId: odd, rowId: added.id, cell: "constructor" })).result.cells.constructor.value,
+    ).toBe("c");
+    expect(await callError(a, "get_row", { baseId: odd, rowId: added.id, cell: "toString" })).toMatchObject({
+      code: "unknown_column",
+    });
   });
 
   it("pages long rows so that no answer passes 50,000 characters, and cuts one huge cell", async () => {
     const long = { baseName: "Long", columns: [{ name: "Text", type: "long-text", isPrimary: true }] };
     const id = (await call(a, "create_base", long)).result.baseId;
-    await call(a, "add_rows", { baseId: id, rows: Array.from({ length: 40 }, (_, i) => ({ cells: { Text: `${i} ${"x".repeat(4_000)}` } })) });
+    await call(a, "add_rows", {
+      baseId: id,
+      rows: Array.from({ length: 40 }, (_, i) => ({ cells: { Text: `${i} ${"x".repeat(4_000)}` } })),
+    });
     const page = await call(a, "query_rows", { baseId: id, limit: 100 });
     expect(JSON.stringify(page.result).length).toBeLessThanOrEqual(50_000);
     expect(page.result.rows.length).toBeGreaterThan(0);
     expect(page.result.rows.length).toBeLessThan(40);
     expect(page.result.nextCursor).toEqual(expect.any(String));
-    const huge = (await call(a, "add_rows", { baseId: id, rows: [{ cells: { Text: "y".repeat(90_000) } }] })).result.rows[0];
+    const huge = (await call(a, "add_rows", { baseId: id, rows: [{ cells: { Text: "y".repeat(90_000) } }] })).result
+      .rows[0];
     const cell = await call(a, "get_row", { baseId: id, rowId: huge.id, cell: "Text" });
     expect(JSON.stringify(cell.result).length).toBeLessThanOrEqual(50_000);
     expect(cell.result.cells.Text.value).toMatch(/more characters\]$/);
@@ -211,37 +270,29 @@ describe("resources and authentication", () => {
     expect(resources.map((r) => r.uri)).toContain(`cellwright://bases/${baseId}/structure`);
     const read = await a.readResource({ uri: `cellwright://bases/${baseId}/structure` });
     expect(JSON.parse((read.contents[0] as { text: string }).text).sheet.baseId).toBe(baseId);
-    expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(`cellwright://bases/${baseId}/structure`);
+    expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(
+      `cellwright://bases/${baseId}/structure`,
+    );
     await expect(b.readResource({ uri: `cellwright://bases/${baseId}/structure` })).rejects.toThrow(/base_not_found/);
     const { resourceTemplates } = await a.listResourceTemplates();
     expect(resourceTemplates[0].uriTemplate).toBe("cellwright://bases/{baseId}/structure");
   });
 
   it("refuses a request without a key or with an unknown one, with 401 and WWW-Authenticate", async () => {
-    const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" };
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{}",
+    };
     const none = await inProcessFetch("http://localhost/mcp", init);
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(((await none.json()) as any).error.code).toBe("missing_api_key");
-    const bad = await inProcessFetch("http://localhost/mcp", { ...init, headers: { ...init.headers, authorization: "Bearer cw_nope" } });
+    const bad = await inProcessFetch("http://localhost/mcp", {
+      ...init,
+      headers: { ...init.headers, authorization: "Bearer cw_nope" },
+    });
     expect([bad.status, ((await bad.json()) as any).error.code]).toEqual([401, "invalid_api_key"]);
     await expect(connect(undefined)).rejects.toThrow();
-  });
-});
-
-describe("fitting a result", () => {
-  it("cuts long strings first, then long lists, to stay under 50,000 characters", async () => {
-    const { fitResult } = await import("../../lib/mcp/call.ts");
-    const small = { a: "x" };
-    expect(fitResult(small)).toEqual({ value: small, truncated: false });
-    const strings = fitResult({ rows: Array.from({ length: 20 }, () => "y".repeat(10_000)) });
-    expect(strings.truncated).toBe(true);
-    expect(strings.value.rows).toHaveLength(20);
-    expect(JSON.stringify(strings.value).length).toBeLessThanOrEqual(50_000);
-    const lists = fitResult({ bases: Array.from({ length: 5_000 }, (_, i) => ({ baseId: `b${i}`, name: `Base ${i}` })) });
-    expect(lists.truncated).toBe(true);
-    expect(lists.value.bases.length).toBeGreaterThan(100);
-    expect(lists.value.bases[0]).toEqual({ baseId: "b0", name: "Base 0" });
-    expect(JSON.stringify(lists.value).length).toBeLessThanOrEqual(50_000);
   });
 });

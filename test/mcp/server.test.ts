@@ -43,7 +43,12 @@ describe("the running server", () => {
       command: "npx",
       args: ["--no-install", "tsx", "lib/cli/index.ts", "mcp"],
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", CELLWRIGHT_URL: server.url, CELLWRIGHT_API_KEY: KEY },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        CELLWRIGHT_URL: server.url,
+        CELLWRIGHT_API_KEY: KEY,
+      },
       stderr: "pipe",
     });
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
@@ -69,7 +74,12 @@ describe("the running server", () => {
     const llmsRes = await fetch(`${server.url}/llms.txt`, { headers: { "x-forwarded-host": "evil.example" } });
     expect(llmsRes.status).toBe(200);
     // Next.js adds its own fields (rsc, Accept-Encoding) to ours.
-    expect(llmsRes.headers.get("vary")?.split(",").map((f) => f.trim())).toContain("Host");
+    expect(
+      llmsRes.headers
+        .get("vary")
+        ?.split(",")
+        .map((f) => f.trim()),
+    ).toContain("Host");
     expect(llmsRes.headers.get("cache-control")).toBe("public, max-age=300");
     const llms = await llmsRes.text();
     expect(llms).not.toContain("evil.example");

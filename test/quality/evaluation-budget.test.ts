@@ -19,14 +19,27 @@ const SETTLE_MS = 2_500;
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  app = await createTestApp({ OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_CONCURRENCY: "8", CREDITS_COST_CELL_RUN: "1" }, { engine: true });
+  app = await createTestApp(
+    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_CONCURRENCY: "8", CREDITS_COST_CELL_RUN: "1" },
+    { engine: true },
+  );
   base = await createBase(app, {
     columns: [
       { name: "Company", isPrimary: true },
-      { name: "Sector", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "The company's sector." },
+      {
+        name: "Sector",
+        type: "short-text",
+        isAiEnabled: true,
+        inputColumns: ["Company"],
+        instructions: "The company's sector.",
+      },
     ],
   });
-  const rows = await addRows(app, base.baseId, Array.from({ length: ROWS }, (_, i) => ({ Company: `Company ${i}` })));
+  const rows = await addRows(
+    app,
+    base.baseId,
+    Array.from({ length: ROWS }, (_, i) => ({ Company: `Company ${i}` })),
+  );
   await settled(app, base.baseId, 30_000);
   const cells = rows.map((r) => ({ rowId: r.id, columnId: base.col.Sector, action: "accept" }));
   const res = await app.api("POST", `/api/v1/bases/${base.baseId}/review`, { body: { cells } });
@@ -44,7 +57,12 @@ const evaluate = async (body: object) => {
   return res.body as { id: string; runId: string };
 };
 const evaluation = async (id: string) => (await app.api("GET", `/api/v1/evaluations/${id}`)).body;
-const paused = (id: string) => waitFor(async () => ((await evaluation(id)).status === "paused" ? true : undefined), `evaluation ${id} to pause`, 20_000);
+const paused = (id: string) =>
+  waitFor(
+    async () => ((await evaluation(id)).status === "paused" ? true : undefined),
+    `evaluation ${id} to pause`,
+    20_000,
+  );
 const cancel = (runId: string) => app.api("POST", `/api/v1/runs/${runId}/cancel`);
 
 describe("an evaluation under a credit cap", () => {
@@ -71,8 +89,14 @@ describe("an evaluation under a credit cap", () => {
       expect(llm.maxInFlight).toBeLessThanOrEqual(3);
       expect(await evaluation(started.id)).toMatchObject({ creditsSpent: 3, counts: { done: 3 } });
 
-      expect((await app.api("POST", `/api/v1/runs/${started.runId}/resume`, { body: { maxCredits: 5 } })).status).toBe(200);
-      await waitFor(async () => ((await evaluation(started.id)).counts.done === 5 ? true : undefined), "two more rows", 20_000);
+      expect((await app.api("POST", `/api/v1/runs/${started.runId}/resume`, { body: { maxCredits: 5 } })).status).toBe(
+        200,
+      );
+      await waitFor(
+        async () => ((await evaluation(started.id)).counts.done === 5 ? true : undefined),
+        "two more rows",
+        20_000,
+      );
       await paused(started.id);
       await new Promise((r) => setTimeout(r, SETTLE_MS));
       expect(llm.totalRequests).toBe(5);
@@ -86,7 +110,11 @@ describe("an evaluation under a credit cap", () => {
   it("without a cap, evaluates every row", async () => {
     llm.reset();
     const started = await evaluate({ limit: ROWS });
-    await waitFor(async () => ((await evaluation(started.id)).status === "done" ? true : undefined), "the evaluation to finish", 30_000);
+    await waitFor(
+      async () => ((await evaluation(started.id)).status === "done" ? true : undefined),
+      "the evaluation to finish",
+      30_000,
+    );
     expect(llm.totalRequests).toBe(ROWS);
     expect(await evaluation(started.id)).toMatchObject({ creditsSpent: ROWS, counts: { done: ROWS } });
   });

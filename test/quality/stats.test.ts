@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { agreementOf, byConfidence, expectedCalibrationError, suggestedReviewThreshold } from "../../lib/domain/quality/stats.ts";
+import {
+  agreementOf,
+  byConfidence,
+  expectedCalibrationError,
+  suggestedReviewThreshold,
+} from "../../lib/domain/quality/stats.ts";
 import { calibrate, fitIsotonic, rawThresholdFor } from "../../lib/domain/isotonic.ts";
 import { answersMatch, textKey } from "../../lib/domain/evaluations/compare.ts";
 
@@ -60,7 +65,10 @@ describe("suggested review threshold", () => {
 });
 
 describe("isotonic calibration", () => {
-  const labelsArb = fc.array(fc.record({ confidence: fc.integer({ min: 0, max: 100 }).map((n) => n / 100), correct: fc.boolean() }), { minLength: 1, maxLength: 200 });
+  const labelsArb = fc.array(
+    fc.record({ confidence: fc.integer({ min: 0, max: 100 }).map((n) => n / 100), correct: fc.boolean() }),
+    { minLength: 1, maxLength: 200 },
+  );
 
   it("pools violators: right at 0.2, wrong at 0.4 become one block of 0.5", () => {
     expect(fitIsotonic([L(0.2, true), L(0.4, false), L(0.9, true)]).points).toEqual([
@@ -71,15 +79,19 @@ describe("isotonic calibration", () => {
 
   it("is monotone, within [0, 1], for any labels", () => {
     fc.assert(
-      fc.property(labelsArb, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 2, maxLength: 20 }), (labels, probes) => {
-        const fit = fitIsotonic(labels);
-        const xs = fit.points.map((p) => p[0]);
-        expect([...xs].sort((a, b) => a - b)).toEqual(xs);
-        const sorted = [...probes].sort((a, b) => a - b);
-        const ys = sorted.map((c) => calibrate(fit, c));
-        for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThanOrEqual(ys[i - 1]);
-        for (const y of ys) expect(y >= 0 && y <= 1).toBe(true);
-      }),
+      fc.property(
+        labelsArb,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 2, maxLength: 20 }),
+        (labels, probes) => {
+          const fit = fitIsotonic(labels);
+          const xs = fit.points.map((p) => p[0]);
+          expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+          const sorted = [...probes].sort((a, b) => a - b);
+          const ys = sorted.map((c) => calibrate(fit, c));
+          for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThanOrEqual(ys[i - 1]);
+          for (const y of ys) expect(y >= 0 && y <= 1).toBe(true);
+        },
+      ),
     );
   });
 

@@ -18,7 +18,12 @@ describe("RealtimeHub", () => {
     const { bus, hub } = hubOnBus();
     const seen: string[] = [];
     hub.subscribe("ws_a", "base1", null, (e) => seen.push(`${e.type}:${e.data.rowId}`));
-    bus.emit([cellEvent("base1", "r1"), cellEvent("base2", "r2"), cellEvent("base1", "r3", "ws_b"), { type: "work.available" }]);
+    bus.emit([
+      cellEvent("base1", "r1"),
+      cellEvent("base2", "r2"),
+      cellEvent("base1", "r3", "ws_b"),
+      { type: "work.available" },
+    ]);
     expect(seen).toEqual(["cell.updated:r1"]);
   });
 
@@ -80,7 +85,13 @@ describe("openEventStream", () => {
     const last = hub.headId;
     bus.emit(cellEvent("b", "r2"));
     const abort = new AbortController();
-    const stream = openEventStream(hub, { workspaceId: "ws_a", baseId: "b", lastEventId: last, heartbeatMs: 20, signal: abort.signal });
+    const stream = openEventStream(hub, {
+      workspaceId: "ws_a",
+      baseId: "b",
+      lastEventId: last,
+      heartbeatMs: 20,
+      signal: abort.signal,
+    });
     const reader = stream.getReader();
     const start = await readUntil(reader, "event: ready");
     expect(start).toMatch(/^retry: \d+/);

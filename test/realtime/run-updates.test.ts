@@ -19,7 +19,12 @@ describe("run.updated in the live stream", () => {
     for (let i = 0; i < 50; i++) bus.emit([runEvent("run_1"), runEvent("run_2")]);
     expect(seen.map((s) => s.runId)).toEqual(["run_1", "run_2"]);
     await waitFor(() => seen.length === 4, "the trailing updates");
-    expect(seen.slice(2).map((s) => s.runId).sort()).toEqual(["run_1", "run_2"]);
+    expect(
+      seen
+        .slice(2)
+        .map((s) => s.runId)
+        .sort(),
+    ).toEqual(["run_1", "run_2"]);
     for (const s of seen.slice(2)) expect(s.at - start).toBeGreaterThanOrEqual(RUN_UPDATE_INTERVAL_MS - 5);
     hub.stop();
   });

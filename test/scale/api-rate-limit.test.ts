@@ -32,7 +32,9 @@ describe.skipIf(!pgAdminUrl)("API rate limit shared through PostgreSQL", () => {
     const limit = { perSecond: 1, burst: 10 };
     const one = apiRateLimiter(limit, databaseBuckets(a.prisma), 100);
     const two = apiRateLimiter(limit, databaseBuckets(b.prisma), 100);
-    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).consume("key-1")));
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).consume("key-1")),
+    );
     expect(outcomes(results)).toBe(10);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ code: "rate_limited", details: { retryAfterSeconds: 1 } });
@@ -41,7 +43,9 @@ describe.skipIf(!pgAdminUrl)("API rate limit shared through PostgreSQL", () => {
     await two.consume("key-2");
     // A second later exactly one more request passes, whichever process asks.
     await new Promise((r) => setTimeout(r, 1_050));
-    expect(outcomes(await Promise.allSettled([one.consume("key-1"), two.consume("key-1"), one.consume("key-1")]))).toBe(1);
+    expect(outcomes(await Promise.allSettled([one.consume("key-1"), two.consume("key-1"), one.consume("key-1")]))).toBe(
+      1,
+    );
   });
 
   it("leases a tenth of a second's tokens at once, and never more than the bucket", async () => {
@@ -60,7 +64,9 @@ describe.skipIf(!pgAdminUrl)("API rate limit shared through PostgreSQL", () => {
     // 25 in the bucket plus what refilled meanwhile (100 a second); leases lose tokens, never add them.
     expect(served).toBeGreaterThanOrEqual(20);
     expect(served).toBeLessThanOrEqual(40);
-    const [row] = await a.prisma.$queryRawUnsafe<{ tokens: number }[]>(`SELECT tokens FROM api_rate_buckets WHERE key_id = 'busy'`);
+    const [row] = await a.prisma.$queryRawUnsafe<{ tokens: number }[]>(
+      `SELECT tokens FROM api_rate_buckets WHERE key_id = 'busy'`,
+    );
     expect(Number(row.tokens)).toBeGreaterThanOrEqual(0);
   });
 });

@@ -35,7 +35,11 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
     const restore = installRuntime(rt);
     try {
       const res = await dispatch(
-        new Request(`http://localhost${p}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }),
+        new Request(`http://localhost${p}`, {
+          method,
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: body ? JSON.stringify(body) : undefined,
+        }),
       );
       return { status: res.status, body: (await res.json()) as any };
     } finally {
@@ -50,26 +54,59 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
     target = await freshPostgres();
 
     // The source: an embedded database with a bit of everything.
-    const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:fake", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" }));
+    const rt = await createRuntime(
+      loadConfig({
+        DATA_DIR: dataDir,
+        OPENAI_BASE_URL: llm.baseUrl,
+        AI_MODEL: "openai:fake",
+        ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
+      }),
+    );
     try {
       const ws = await createWorkspace(rt.db.prisma, "acme", 500);
       key = ws.key.key;
       await startEngine(rt);
       const base = await call(rt, "POST", "/api/v1/bases", {
         baseName: "Moved",
-        columns: [{ name: "Company", isPrimary: true }, { name: "Summary", isAiEnabled: true, inputColumns: ["Company"] }, { name: "Notes" }],
+        columns: [
+          { name: "Company", isPrimary: true },
+          { name: "Summary", isAiEnabled: true, inputColumns: ["Company"] },
+          { name: "Notes" },
+        ],
       });
       baseId = base.body.baseId;
-      const hook = await call(rt, "POST", "/api/v1/webhooks", { url: "http://127.0.0.1:9/hook", events: ["row.sheet.processed"] });
+      const hook = await call(rt, "POST", "/api/v1/webhooks", {
+        url: "http://127.0.0.1:9/hook",
+        events: ["row.sheet.processed"],
+      });
       expect(hook.status).toBe(201);
-      await call(rt, "POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: 30 }, (_, i) => ({ cells: { Company: `Co ${i}`, Notes: i % 2 ? "odd" : "" } })) });
-      await waitFor(async () => (await rt.db.prisma.cell.count({ where: { status: "done" } })) === 30, "30 cells done", 30_000);
-      await rt.db.prisma.chatMessage.create({ data: { id: newId.chatMessage(), baseId, role: "user", content: { text: "héllo ✓" } } });
+      await call(rt, "POST", `/api/v1/bases/${baseId}/add-rows`, {
+        rows: Array.from({ length: 30 }, (_, i) => ({ cells: { Company: `Co ${i}`, Notes: i % 2 ? "odd" : "" } })),
+      });
+      await waitFor(
+        async () => (await rt.db.prisma.cell.count({ where: { status: "done" } })) === 30,
+        "30 cells done",
+        30_000,
+      );
+      await rt.db.prisma.chatMessage.create({
+        data: { id: newId.chatMessage(), baseId, role: "user", content: { text: "héllo ✓" } },
+      });
       await rt.db.prisma.storedFile.create({
-        data: { id: newId.file(), workspaceId: ws.workspace.id, baseId, name: "a.pdf", contentType: "application/pdf", size: 3, sha256: "x", storagePath: "files/a" },
+        data: {
+          id: newId.file(),
+          workspaceId: ws.workspace.id,
+          baseId,
+          name: "a.pdf",
+          contentType: "application/pdf",
+          size: 3,
+          sha256: "x",
+          storagePath: "files/a",
+        },
       });
       // One cell left running by a process that stopped: it must run again after the move.
-      await rt.db.prisma.$executeRawUnsafe(`UPDATE cells SET status = 'running', lease_owner = 'gone', lease_until = now() WHERE row_id = (SELECT id FROM rows ORDER BY seq LIMIT 1)`);
+      await rt.db.prisma.$executeRawUnsafe(
+        `UPDATE cells SET status = 'running', lease_owner = 'gone', lease_until = now() WHERE row_id = (SELECT id FROM rows ORDER BY seq LIMIT 1)`,
+      );
     } finally {
       await stopRuntime(rt);
     }
@@ -85,7 +122,9 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
   const dump = async (db: Database, table: string) =>
     db.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SET LOCAL TIME ZONE 'UTC'`);
-      return (await tx.$queryRawUnsafe<{ j: unknown }[]>(`SELECT to_jsonb(t) AS j FROM "${table}" t ORDER BY 1`)).map((r) => r.j);
+      return (await tx.$queryRawUnsafe<{ j: unknown }[]>(`SELECT to_jsonb(t) AS j FROM "${table}" t ORDER BY 1`)).map(
+        (r) => r.j,
+      );
     });
 
   it("moves every table from the embedded database to PostgreSQL, exactly", { timeout: 120_000 }, async () => {
@@ -103,7 +142,13 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
         const b = await dump(moved, t.name);
         if (t.name === "cells") {
           // The only change: the cell that was running is pending again, with no lease.
-          const norm = (c: any) => ({ ...c, status: c.status === "running" ? "pending" : c.status, lease_owner: null, lease_until: null, available_at: null });
+          const norm = (c: any) => ({
+            ...c,
+            status: c.status === "running" ? "pending" : c.status,
+            lease_owner: null,
+            lease_until: null,
+            available_at: null,
+          });
           expect(b.map(norm), t.name).toEqual(a.map(norm));
           expect(b.filter((c: any) => c.status === "pending")).toHaveLength(1);
         } else {
@@ -114,7 +159,9 @@ describe.skipIf(!pgAdminUrl)("npm run cli -- export / import", () => {
       expect(await moved.prisma.creditEntry.count({ where: { reason: "cell_run" } })).toBe(30);
       expect(await moved.prisma.webhookMessage.count()).toBe(30);
       // New rows continue the insertion order.
-      const [{ next }] = await moved.prisma.$queryRawUnsafe<{ next: bigint }[]>(`SELECT nextval(pg_get_serial_sequence('"rows"', 'seq')) AS next`);
+      const [{ next }] = await moved.prisma.$queryRawUnsafe<{ next: bigint }[]>(
+        `SELECT nextval(pg_get_serial_sequence('"rows"', 'seq')) AS next`,
+      );
       expect(Number(next)).toBe(31);
     } finally {
       await source.close();

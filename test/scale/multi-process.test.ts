@@ -77,7 +77,9 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     await llm?.close();
   });
 
-  it("two workers finish 2,000 cells despite kill -9 of one; each charged and delivered once; SSE on the web process sees them", { timeout: 240_000 }, async () => {
+  it("two workers finish 2,000 cells despite kill -9 of one; each charged and delivered once; SSE on the web process sees them", {
+    timeout: 240_000,
+  }, async () => {
     const health = await fetch(`${web!.url}/api/health`).then((r) => r.json());
     expect(health).toMatchObject({ ok: true, vendor: "postgres", queue: { engine: "pg-boss", reachable: true } });
     const base = await api("POST", "/api/v1/bases", {
@@ -96,11 +98,15 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     const sse = collectSse(`${web!.url}/api/v1/bases/${baseId}/events`, { "x-api-key": KEY });
     await sse.ready;
 
-    const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })) });
+    const add = await api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })),
+    });
     expect(add.status).toBe(200);
     // The web process wrote the jobs in the request's transaction: one per ready cell (First;
     // Second waits for it), before any worker exists.
-    const [jobs] = await sql(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'cellwright-cells' AND state = 'created'`);
+    const [jobs] = await sql(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'cellwright-cells' AND state = 'created'`,
+    );
     expect(jobs.n).toBe(ROWS);
     workers.push(await startWorker(env()), await startWorker(env()));
 
@@ -109,10 +115,15 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     const atKill = (await cellCounts(baseId)).done ?? 0;
     expect(atKill).toBeLessThan(2 * ROWS);
 
-    const final = await waitFor(async () => {
-      const c = await cellCounts(baseId);
-      return c.done === 2 * ROWS ? c : undefined;
-    }, "every cell done after the kill", 150_000, 250);
+    const final = await waitFor(
+      async () => {
+        const c = await cellCounts(baseId);
+        return c.done === 2 * ROWS ? c : undefined;
+      },
+      "every cell done after the kill",
+      150_000,
+      250,
+    );
     expect(final).toEqual({ done: 2 * ROWS });
     // A worker holds each slot until its answer is stored, so the killed one's crash re-asks at most
     // one cell per slot: every request past one per cell was such a re-ask.
@@ -136,7 +147,9 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
 
     // Webhooks: one outbox message (one webhook-id) per processed row, each delivered.
     await waitFor(() => receiver.processed.size >= ROWS, "every row.sheet.processed delivered", 60_000, 100);
-    const messages = await sql<{ id: string; status: string }>(`SELECT id, status FROM webhook_messages WHERE event_type = 'row.sheet.processed'`);
+    const messages = await sql<{ id: string; status: string }>(
+      `SELECT id, status FROM webhook_messages WHERE event_type = 'row.sheet.processed'`,
+    );
     expect(messages).toHaveLength(ROWS);
     expect(new Set(receiver.processed.keys())).toEqual(new Set(messages.map((m) => m.id)));
     const deliveredRows = [...receiver.processed.values()].map((d) => d.payload.data.row.id);
@@ -147,8 +160,14 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
 
     // Realtime: the web process never ran a cell, yet its SSE client saw the workers' results.
     // Only events of a batch committed in the instant before the kill can be lost.
-    const doneSeen = new Set(sse.events.filter((e) => e.type === "cell.updated" && e.data.status === "done").map((e) => `${e.data.rowId}/${e.data.columnId}`));
-    console.log(`[scale] done at kill: ${atKill}; SSE saw ${doneSeen.size}/${2 * ROWS} cells done; webhook duplicates ${receiver.duplicates}`);
+    const doneSeen = new Set(
+      sse.events
+        .filter((e) => e.type === "cell.updated" && e.data.status === "done")
+        .map((e) => `${e.data.rowId}/${e.data.columnId}`),
+    );
+    console.log(
+      `[scale] done at kill: ${atKill}; SSE saw ${doneSeen.size}/${2 * ROWS} cells done; webhook duplicates ${receiver.duplicates}`,
+    );
     expect(doneSeen.size).toBeGreaterThanOrEqual(2 * ROWS - 100);
     expect(sse.events.filter((e) => e.type === "row.sheet.processed").length).toBeGreaterThanOrEqual(ROWS - 100);
     sse.close();
@@ -163,10 +182,18 @@ describe.skipIf(!pgAdminUrl)("web and worker processes on PostgreSQL", () => {
     // per-process buckets would let them through in 2 s, 70 in the first second.
     const limited = env({ AI_RPM: "300" });
     workers.push(await startWorker(limited), await startWorker(limited));
-    const base = await api("POST", "/api/v1/bases", { baseName: "Limited", columns: [{ name: "Company", isPrimary: true }, { name: "First", isAiEnabled: true, inputColumns: ["Company"] }] });
+    const base = await api("POST", "/api/v1/bases", {
+      baseName: "Limited",
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "First", isAiEnabled: true, inputColumns: ["Company"] },
+      ],
+    });
     llm.reset();
     const t0 = Date.now();
-    const add = await api("POST", `/api/v1/bases/${base.body.baseId}/add-rows`, { rows: Array.from({ length: 80 }, (_, i) => ({ cells: { Company: `Co ${i}` } })) });
+    const add = await api("POST", `/api/v1/bases/${base.body.baseId}/add-rows`, {
+      rows: Array.from({ length: 80 }, (_, i) => ({ cells: { Company: `Co ${i}` } })),
+    });
     expect(add.status).toBe(200);
     await waitFor(async () => (await cellCounts(base.body.baseId)).done === 80, "80 limited cells done", 60_000, 100);
     const wall = Date.now() - t0;

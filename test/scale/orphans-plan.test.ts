@@ -27,7 +27,13 @@ describe.skipIf(!pgAdminUrl)("the reconciler's orphan lookup, planned without st
       ],
     });
     await inTransaction(app.rt, (w) =>
-      addRows(w, app.workspaceA, base.baseId, { rows: Array.from({ length: 25_000 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) }, app.rt.config.runs),
+      addRows(
+        w,
+        app.workspaceA,
+        base.baseId,
+        { rows: Array.from({ length: 25_000 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) },
+        app.rt.config.runs,
+      ),
     );
   }, 120_000);
   afterAll(async () => {

@@ -34,14 +34,17 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
 
   beforeAll(async () => {
     llm = await startFakeLlm({ latencyMs: 20 });
-    app = await createTestApp({
-      OPENAI_BASE_URL: llm.baseUrl,
-      AI_MODEL: "openai:fake",
-      AI_CONCURRENCY: "3",
-      WORKER_CONCURRENCY: "8",
-      AI_RETRY_BASE_MS: "300",
-      AI_LEASE_MS: "2000",
-    }, { queue: "pg-boss" });
+    app = await createTestApp(
+      {
+        OPENAI_BASE_URL: llm.baseUrl,
+        AI_MODEL: "openai:fake",
+        AI_CONCURRENCY: "3",
+        WORKER_CONCURRENCY: "8",
+        AI_RETRY_BASE_MS: "300",
+        AI_LEASE_MS: "2000",
+      },
+      { queue: "pg-boss" },
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -71,7 +74,11 @@ describe.skipIf(!pgAdminUrl)("cells as pg-boss jobs", () => {
     await startEngine(app.rt);
     await startEngine(app.rt); // a second worker in the same process, sharing AI_CONCURRENCY=3
     const { baseId } = await createBase(app, { columns: chain, name: "Run" });
-    await addRows(app, baseId, Array.from({ length: 30 }, (_, i) => ({ Company: `Company ${i}` })));
+    await addRows(
+      app,
+      baseId,
+      Array.from({ length: 30 }, (_, i) => ({ Company: `Company ${i}` })),
+    );
     const done = await settled(app, baseId, 60_000);
     expect(done).toHaveLength(30);
     expect(done.flatMap((r) => [r.cells.First.status, r.cells.Second.status]).every((s) => s === "done")).toBe(true);

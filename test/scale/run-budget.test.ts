@@ -65,17 +65,25 @@ describe.skipIf(!pgAdminUrl)("run budgets with two worker processes", () => {
       ],
     });
     const baseId = base.body.baseId as string;
-    await api("POST", `/api/v1/bases/${baseId}/add-rows`, { rows: Array.from({ length: 400 }, (_, i) => ({ cells: { Company: `Company ${i}` } })) });
+    await api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+      rows: Array.from({ length: 400 }, (_, i) => ({ cells: { Company: `Company ${i}` } })),
+    });
     const run = await api("POST", `/api/v1/bases/${baseId}/run`, { maxCredits: 37 });
     expect(run.body.queued).toBe(400);
     const runId = run.body.runId as string;
-    const paused = await waitFor(async () => {
-      const r = (await api("GET", `/api/v1/runs/${runId}`)).body;
-      return r.status === "paused" && r.counts.running === 0 ? r : undefined;
-    }, "the budget pause", 120_000, 100);
+    const paused = await waitFor(
+      async () => {
+        const r = (await api("GET", `/api/v1/runs/${runId}`)).body;
+        return r.status === "paused" && r.counts.running === 0 ? r : undefined;
+      },
+      "the budget pause",
+      120_000,
+      100,
+    );
     expect(paused).toMatchObject({ pausedReason: "budget", creditsSpent: 37, maxCredits: 37 });
     expect(paused.counts.done).toBe(37);
-    const [{ n }] = (await sqlClient.query(`SELECT count(*)::int AS n FROM credit_entries WHERE reason = 'cell_run'`)).rows;
+    const [{ n }] = (await sqlClient.query(`SELECT count(*)::int AS n FROM credit_entries WHERE reason = 'cell_run'`))
+      .rows;
     expect(n).toBe(37);
   });
 });

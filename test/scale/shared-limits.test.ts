@@ -17,13 +17,25 @@ describe("packing events into NOTIFY payloads", () => {
     const rowIds = Array.from({ length: 2_000 }, (_, i) => `sr_${String(i).padStart(20, "0")}`);
     const events: AppEvent[] = [
       { type: "rows.changed", workspaceId: "w", baseId: "b", rowIds, kind: "added" },
-      ...Array.from({ length: 100 }, (_, i): AppEvent => ({ type: "cell.updated", workspaceId: "w", baseId: "b", rowId: `r${i}`, columnId: "c", status: "done" })),
+      ...Array.from(
+        { length: 100 },
+        (_, i): AppEvent => ({
+          type: "cell.updated",
+          workspaceId: "w",
+          baseId: "b",
+          rowId: `r${i}`,
+          columnId: "c",
+          status: "done",
+        }),
+      ),
     ];
     const payloads = packEvents("origin", events);
     expect(payloads.length).toBeGreaterThan(5);
     for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     const back = payloads.flatMap((p) => JSON.parse(p).e as AppEvent[]);
-    expect(back.filter((e) => e.type === "rows.changed").flatMap((e) => (e as { rowIds: string[] }).rowIds)).toEqual(rowIds);
+    expect(back.filter((e) => e.type === "rows.changed").flatMap((e) => (e as { rowIds: string[] }).rowIds)).toEqual(
+      rowIds,
+    );
     expect(back.filter((e) => e.type === "cell.updated")).toHaveLength(100);
   });
 });
@@ -50,7 +62,9 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
     const limiters = [sharedTokenBuckets(a.prisma, 2_400), sharedTokenBuckets(b.prisma, 2_400)];
     const times: number[] = [];
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: 320 }, (_, i) => limiters[i % 2].acquire("openai").then(() => times.push(Date.now()))));
+    await Promise.all(
+      Array.from({ length: 320 }, (_, i) => limiters[i % 2].acquire("openai").then(() => times.push(Date.now()))),
+    );
     const wall = Date.now() - t0;
     expect(wall).toBeGreaterThanOrEqual(1_800);
     times.sort((x, y) => x - y);
@@ -78,7 +92,10 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
   it("events cross processes once, and re-emitted events are not published again", async () => {
     const one = { bus: new EventBus(), services: [] as { name: string; stop: () => Promise<void> }[] };
     const two = { bus: new EventBus(), services: [] as { name: string; stop: () => Promise<void> }[] };
-    const bridges: EventsBridge[] = [await startEventsBridge(one, target.url), await startEventsBridge(two, target.url)];
+    const bridges: EventsBridge[] = [
+      await startEventsBridge(one, target.url),
+      await startEventsBridge(two, target.url),
+    ];
     const seenOne: AppEvent[] = [];
     const seenTwo: AppEvent[] = [];
     one.bus.on((e) => seenOne.push(e));
@@ -95,12 +112,27 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
       // NOTIFY keeps one sender's order, so a duplicate sent to two, or anything two published
       // back to one, would arrive before the marker does.
       const marker = (baseId: string): AppEvent => ({ type: "structure.changed", workspaceId: "w", baseId });
-      const isMarker = (e: AppEvent, baseId?: string) => e.type === "structure.changed" && e.baseId.startsWith("marker") && (baseId === undefined || e.baseId === baseId);
+      const isMarker = (e: AppEvent, baseId?: string) =>
+        e.type === "structure.changed" &&
+        e.baseId.startsWith("marker") &&
+        (baseId === undefined || e.baseId === baseId);
       one.bus.emit(marker("marker-from-one"));
-      await waitFor(() => seenTwo.some((e) => isMarker(e, "marker-from-one")), "process two to receive one's marker", 5_000);
+      await waitFor(
+        () => seenTwo.some((e) => isMarker(e, "marker-from-one")),
+        "process two to receive one's marker",
+        5_000,
+      );
       two.bus.emit(marker("marker-from-two"));
-      await waitFor(() => seenOne.some((e) => isMarker(e, "marker-from-two")), "process one to receive two's marker", 5_000);
-      expect(seenTwo.filter((e) => !isMarker(e)).map((e) => e.type)).toEqual(["cell.updated", "row.sheet.processed", "work.available"]);
+      await waitFor(
+        () => seenOne.some((e) => isMarker(e, "marker-from-two")),
+        "process one to receive two's marker",
+        5_000,
+      );
+      expect(seenTwo.filter((e) => !isMarker(e)).map((e) => e.type)).toEqual([
+        "cell.updated",
+        "row.sheet.processed",
+        "work.available",
+      ]);
       // Process one saw only its own four: nothing came back.
       expect(seenOne.filter((e) => !isMarker(e))).toHaveLength(4);
     } finally {

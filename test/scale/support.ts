@@ -12,7 +12,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 export const pgAdminUrl = process.env.TEST_DATABASE_URL;
 
 export function skipMessage(suite: string): void {
-  if (!pgAdminUrl) console.log(`== ${suite} SKIPPED: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)`);
+  if (!pgAdminUrl)
+    console.log(`== ${suite} SKIPPED: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)`);
 }
 
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -76,11 +77,20 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
     }
     return exited;
   };
-  return { child, output: () => log, exited, kill9: async () => void (await signal("SIGKILL")), stop: () => signal("SIGTERM") };
+  return {
+    child,
+    output: () => log,
+    exited,
+    kill9: async () => void (await signal("SIGKILL")),
+    stop: () => signal("SIGTERM"),
+  };
 }
 
 /** Reads an SSE stream in the background and collects its events. */
-export function collectSse(url: string, headers: Record<string, string>): { events: { type: string; data: any }[]; ready: Promise<void>; close(): void } {
+export function collectSse(
+  url: string,
+  headers: Record<string, string>,
+): { events: { type: string; data: any }[]; ready: Promise<void>; close(): void } {
   const abort = new AbortController();
   const events: { type: string; data: any }[] = [];
   let resolveReady!: () => void;

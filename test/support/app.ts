@@ -24,12 +24,19 @@ export interface TestApp {
   keyB: string;
   workspaceA: string;
   workspaceB: string;
-  api<T = any>(method: string, path: string, opts?: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<ApiResult<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<ApiResult<T>>;
   close(): Promise<void>;
 }
 
 /** A runtime on a fresh database with two workspaces, A and B, each with a key. */
-export async function createTestApp(env: Env = {}, opts: { credits?: number; engine?: boolean | EngineOptions; queue?: QueueEngineName } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Env = {},
+  opts: { credits?: number; engine?: boolean | EngineOptions; queue?: QueueEngineName } = {},
+): Promise<TestApp> {
   const { target, drop } = await freshDatabaseTarget();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, ...TEST_RATE_LIMIT, ...env });

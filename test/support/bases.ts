@@ -22,7 +22,10 @@ export interface TestBase {
 }
 
 export async function createBase(app: TestApp, spec: BaseSpec): Promise<TestBase> {
-  const res = await app.api("POST", "/api/v1/bases", { key: spec.key ?? app.keyA, body: { baseName: spec.name ?? "Test base", columns: spec.columns } });
+  const res = await app.api("POST", "/api/v1/bases", {
+    key: spec.key ?? app.keyA,
+    body: { baseName: spec.name ?? "Test base", columns: spec.columns },
+  });
   expect(res.status, res.text).toBe(201);
   const col: Record<string, string> = {};
   for (const c of res.body.sheetColumns as { id: string; name: string }[]) col[c.name] = c.id;

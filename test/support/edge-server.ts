@@ -58,10 +58,14 @@ async function serveWithRoutes(req: IncomingMessage, res: ServerResponse, origin
 }
 
 /** `hosts`: the host policy's settings, by default those of a server on 127.0.0.1 with none set. */
-export async function startEdgeServer(hosts: { trustProxy?: boolean; publicUrl?: string; allowedHosts?: string[] } = {}): Promise<EdgeServer> {
+export async function startEdgeServer(
+  hosts: { trustProxy?: boolean; publicUrl?: string; allowedHosts?: string[] } = {},
+): Promise<EdgeServer> {
   let origin = "";
   const policy = hostPolicy({ host: "127.0.0.1", publicUrl: hosts.publicUrl, allowedHosts: hosts.allowedHosts ?? [] });
-  const server = createServer(edgeListener(hosts.trustProxy ?? false, policy, (req, res) => void serveWithRoutes(req, res, origin)));
+  const server = createServer(
+    edgeListener(hosts.trustProxy ?? false, policy, (req, res) => void serveWithRoutes(req, res, origin)),
+  );
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -91,17 +95,22 @@ export function rawRequest(
 ): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: r.method, path: r.path, headers: r.headers, timeout: timeoutMs }, (res) => {
-      const headers = res.headers;
-      if (String(headers["content-type"] ?? "").startsWith("text/event-stream")) {
-        res.destroy();
-        return resolve({ status: res.statusCode!, headers, text: "" });
-      }
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      { host: hostname, port, method: r.method, path: r.path, headers: r.headers, timeout: timeoutMs },
+      (res) => {
+        const headers = res.headers;
+        if (String(headers["content-type"] ?? "").startsWith("text/event-stream")) {
+          res.destroy();
+          return resolve({ status: res.statusCode!, headers, text: "" });
+        }
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms: ${r.method} ${r.path}`)));
     req.on("error", reject);
     req.end(r.body);

@@ -20,7 +20,10 @@ export function parseAnthropic(body: Json) {
     for (const b of blocks.filter((b) => b.type === "tool_result")) {
       messages.push({ role: "tool", toolCallId: b.tool_use_id, content: textOf(b.content) });
     }
-    const text = blocks.filter((b) => b.type === "text").map((b) => String(b.text ?? "")).join("");
+    const text = blocks
+      .filter((b) => b.type === "text")
+      .map((b) => String(b.text ?? ""))
+      .join("");
     const toolUses = blocks.filter((b) => b.type === "tool_use");
     if (text || toolUses.length || !blocks.some((b) => b.type === "tool_result")) {
       const msg: FakeMessage = { role: m.role === "assistant" ? "assistant" : "user", content: text };
@@ -69,7 +72,8 @@ export async function renderAnthropic(
   a: Extract<FakeAnswer, { kind: "message" }>,
   ctx: { id: string; model: string; stream: boolean; chunkDelayMs: number },
 ) {
-  const stopReason = a.finishReason === "tool_calls" ? "tool_use" : a.finishReason === "length" ? "max_tokens" : "end_turn";
+  const stopReason =
+    a.finishReason === "tool_calls" ? "tool_use" : a.finishReason === "length" ? "max_tokens" : "end_turn";
   const usage = { input_tokens: a.usage.inputTokens, output_tokens: a.usage.outputTokens };
   if (!ctx.stream) {
     const content: Json[] = [];
@@ -80,7 +84,16 @@ export async function renderAnthropic(
       if (typeof input === "string") content.push({ type: "text", text: c.argsText });
       else content.push({ type: "tool_use", id: c.id, name: c.name, input });
     }
-    sendJson(res, 200, { id: ctx.id, type: "message", role: "assistant", model: ctx.model, content, stop_reason: stopReason, stop_sequence: null, usage });
+    sendJson(res, 200, {
+      id: ctx.id,
+      type: "message",
+      role: "assistant",
+      model: ctx.model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage,
+    });
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -88,23 +101,40 @@ export async function renderAnthropic(
     res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     if (ctx.chunkDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.chunkDelayMs));
   };
-  const message = { id: ctx.id, type: "message", role: "assistant", model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } };
+  const message = {
+    id: ctx.id,
+    type: "message",
+    role: "assistant",
+    model: ctx.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+  };
   await send("message_start", { message });
   await send("ping", {});
   let index = 0;
   if (a.text) {
     await send("content_block_start", { index, content_block: { type: "text", text: "" } });
-    for (const p of pieces(a.text)) await send("content_block_delta", { index, delta: { type: "text_delta", text: p } });
+    for (const p of pieces(a.text))
+      await send("content_block_delta", { index, delta: { type: "text_delta", text: p } });
     await send("content_block_stop", { index });
     index++;
   }
   for (const c of a.toolCalls) {
-    await send("content_block_start", { index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } });
-    for (const p of pieces(c.argsText)) await send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: p } });
+    await send("content_block_start", {
+      index,
+      content_block: { type: "tool_use", id: c.id, name: c.name, input: {} },
+    });
+    for (const p of pieces(c.argsText))
+      await send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: p } });
     await send("content_block_stop", { index });
     index++;
   }
-  await send("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  await send("message_delta", {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   await send("message_stop", {});
   res.end();
 }

@@ -71,7 +71,10 @@ export function inputSummary(text: string): string {
   const clean = text.replace(DIRECTIVE, "").trim();
   const fenced = [...clean.matchAll(FENCE)].map((m) => {
     // Drop the fence's bracketed notice line; keep the data, on one line.
-    const body = m[3].replace(/^\[[^\n]*\]\n?/, "").replace(/\s+/g, " ").trim();
+    const body = m[3]
+      .replace(/^\[[^\n]*\]\n?/, "")
+      .replace(/\s+/g, " ")
+      .trim();
     return `${m[2]}=${body}`;
   });
   if (fenced.length) return fenced.join("; ");
@@ -81,7 +84,9 @@ export function inputSummary(text: string): string {
     leaves(obj, "", out);
     if (out.length) return out.join("; ");
   }
-  const labelled = [...clean.matchAll(/^[ \t-]*([A-Za-z][\w .\-/()]{0,40}?)[ \t]*:[ \t]+(\S.*)$/gm)].map((m) => `${m[1].trim()}=${m[2].trim()}`);
+  const labelled = [...clean.matchAll(/^[ \t-]*([A-Za-z][\w .\-/()]{0,40}?)[ \t]*:[ \t]+(\S.*)$/gm)].map(
+    (m) => `${m[1].trim()}=${m[2].trim()}`,
+  );
   if (labelled.length) return labelled.join("; ");
   const collapsed = clean.replace(/\s+/g, " ");
   return collapsed.length > 200 ? `${collapsed.slice(0, 200)}…` : collapsed;
@@ -154,15 +159,19 @@ export function sample(schema: Schema | undefined, name: string, ctx: SampleCtx,
     return Array.from({ length: n }, () => sample(schema.items, name, ctx, depth + 1));
   }
   if (type === "number" || type === "integer") {
-    if (/confidence/i.test(name)) return clamp(typeof schema.maximum === "number" && schema.maximum > 1 ? 90 : 0.9, schema);
+    if (/confidence/i.test(name))
+      return clamp(typeof schema.maximum === "number" && schema.maximum > 1 ? 90 : 0.9, schema);
     const fromValue = Number(ctx.value);
     return clamp(Number.isFinite(fromValue) && ctx.value !== "" ? fromValue : ctx.h % 100, schema);
   }
-  if (type === "boolean") return name === "value" && /^(true|false)$/.test(ctx.value) ? ctx.value === "true" : ctx.h % 2 === 0;
+  if (type === "boolean")
+    return name === "value" && /^(true|false)$/.test(ctx.value) ? ctx.value === "true" : ctx.h % 2 === 0;
   if (type === "null") return null;
-  if (name === "value") return schema.description ? hintedValue([schema.description, ...ctx.hintTexts], ctx.summary) : ctx.value;
+  if (name === "value")
+    return schema.description ? hintedValue([schema.description, ...ctx.hintTexts], ctx.summary) : ctx.value;
   if (/details/i.test(name)) return `Answered by the fake LLM (${ctx.model}).`;
-  if (schema.format === "uri" || schema.format === "url" || name === "url") return `https://example.com/source/${ctx.h % 10000}`;
+  if (schema.format === "uri" || schema.format === "url" || name === "url")
+    return `https://example.com/source/${ctx.h % 10000}`;
   if (schema.format === "email") return `ai.${ctx.h % 10000}@example.com`;
   return ctx.value;
 }
@@ -170,7 +179,7 @@ export function sample(schema: Schema | undefined, name: string, ctx: SampleCtx,
 /** A JSON schema embedded in the prompt (text-mode structured output), if any. */
 function schemaInPrompt(req: FakeLlmRequest): Schema | undefined {
   for (const text of [req.system, req.lastUserText]) {
-    const obj = firstJsonObject(text.slice(text.search(/schema/i) >= 0 ? text.search(/schema/i) : 0));
+    const obj = firstJsonObject(text.slice(Math.max(text.search(/schema/i), 0)));
     if (obj && (obj.properties || obj.type === "object")) return obj;
   }
   return undefined;
@@ -200,7 +209,11 @@ export function defaultReply(req: FakeLlmRequest, flaky: Map<string, number>): F
   if (d.has("hang")) return { hang: true };
   if (d.has("status")) {
     const retryAfter = d.get("retry-after");
-    return { ...reply, status: Number(d.get("status")), ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}) };
+    return {
+      ...reply,
+      status: Number(d.get("status")),
+      ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
+    };
   }
   if (d.has("flaky")) {
     const key = String(hash(`${req.system}\n${req.lastUserText}`));

@@ -32,23 +32,40 @@ export function parseOpenAi(body: Json) {
       system.push(textOf(m.content));
       continue;
     }
-    const msg: FakeMessage = { role: m.role === "tool" ? "tool" : m.role === "assistant" ? "assistant" : "user", content: textOf(m.content) };
+    const msg: FakeMessage = {
+      role: m.role === "tool" ? "tool" : m.role === "assistant" ? "assistant" : "user",
+      content: textOf(m.content),
+    };
     if (Array.isArray(m.tool_calls)) {
-      msg.toolCalls = m.tool_calls.map((c: Json) => ({ id: c.id, name: c.function?.name, args: parseArgs(c.function?.arguments) }));
+      msg.toolCalls = m.tool_calls.map((c: Json) => ({
+        id: c.id,
+        name: c.function?.name,
+        args: parseArgs(c.function?.arguments),
+      }));
     }
     if (m.tool_call_id) msg.toolCallId = m.tool_call_id;
     messages.push(msg);
   }
   const tools: FakeTool[] = (Array.isArray(body.tools) ? body.tools : [])
     .filter((t: Json) => t?.type === "function")
-    .map((t: Json) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters ?? {} }));
+    .map((t: Json) => ({
+      name: t.function.name,
+      description: t.function.description,
+      parameters: t.function.parameters ?? {},
+    }));
   let toolChoice: FakeToolChoice | undefined;
   const tc = body.tool_choice;
   if (tc === "auto" || tc === "none" || tc === "required") toolChoice = tc;
   else if (tc?.type === "function" && tc.function?.name) toolChoice = { name: tc.function.name };
   let responseFormat: FakeResponseFormat | undefined;
   const rf = body.response_format;
-  if (rf?.type === "json_schema") responseFormat = { type: "json_schema", name: rf.json_schema?.name, schema: rf.json_schema?.schema ?? {}, strict: rf.json_schema?.strict === true };
+  if (rf?.type === "json_schema")
+    responseFormat = {
+      type: "json_schema",
+      name: rf.json_schema?.name,
+      schema: rf.json_schema?.schema ?? {},
+      strict: rf.json_schema?.strict === true,
+    };
   else if (rf?.type === "json_object") responseFormat = { type: "json_object" };
   else if (rf?.type === "text") responseFormat = { type: "text" };
   return {
@@ -77,7 +94,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function renderOpenAiError(res: ServerResponse, a: Extract<FakeAnswer, { kind: "error" }>) {
-  sendJson(res, a.status, { error: { message: a.message, type: errorType(a.status), param: a.param ?? null, code: null } }, a.headers);
+  sendJson(
+    res,
+    a.status,
+    { error: { message: a.message, type: errorType(a.status), param: a.param ?? null, code: null } },
+    a.headers,
+  );
 }
 
 /** Splits text into a few pieces so streaming clients see several deltas. */
@@ -93,10 +115,23 @@ export async function renderOpenAi(
   ctx: { id: string; model: string; stream: boolean; includeUsage: boolean; chunkDelayMs: number },
 ) {
   const created = Math.floor(Date.now() / 1000);
-  const usage = { prompt_tokens: a.usage.inputTokens, completion_tokens: a.usage.outputTokens, total_tokens: a.usage.inputTokens + a.usage.outputTokens };
-  const toolCalls = a.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.argsText } }));
+  const usage = {
+    prompt_tokens: a.usage.inputTokens,
+    completion_tokens: a.usage.outputTokens,
+    total_tokens: a.usage.inputTokens + a.usage.outputTokens,
+  };
+  const toolCalls = a.toolCalls.map((c) => ({
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: c.argsText },
+  }));
   if (!ctx.stream) {
-    const message = { role: "assistant", content: a.text, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+    const message = {
+      role: "assistant",
+      content: a.text,
+      refusal: null,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    };
     sendJson(res, 200, {
       id: ctx.id,
       object: "chat.completion",
@@ -114,13 +149,18 @@ export async function renderOpenAi(
     if (ctx.chunkDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.chunkDelayMs));
   };
   // Real servers open with a role delta; content is "" for text answers and null for tool calls.
-  await send({ choices: [{ index: 0, delta: { role: "assistant", content: a.text == null ? null : "" }, finish_reason: null }] });
-  if (a.text) for (const p of pieces(a.text)) await send({ choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
+  await send({
+    choices: [{ index: 0, delta: { role: "assistant", content: a.text == null ? null : "" }, finish_reason: null }],
+  });
+  if (a.text)
+    for (const p of pieces(a.text)) await send({ choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
   for (const [i, c] of a.toolCalls.entries()) {
     const head = { index: i, id: c.id, type: "function", function: { name: c.name, arguments: "" } };
     await send({ choices: [{ index: 0, delta: { tool_calls: [head] }, finish_reason: null }] });
     for (const p of pieces(c.argsText)) {
-      await send({ choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: p } }] }, finish_reason: null }] });
+      await send({
+        choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: p } }] }, finish_reason: null }],
+      });
     }
   }
   await send({ choices: [{ index: 0, delta: {}, finish_reason: a.finishReason }] });

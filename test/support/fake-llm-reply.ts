@@ -41,17 +41,28 @@ function optionalProperty(node: unknown, path = ""): string | undefined {
 const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 function requestText(req: FakeLlmRequest): string {
-  return [req.system, ...req.messages.map((m) => m.content + (m.toolCalls ? JSON.stringify(m.toolCalls) : ""))].join("\n");
+  return [req.system, ...req.messages.map((m) => m.content + (m.toolCalls ? JSON.stringify(m.toolCalls) : ""))].join(
+    "\n",
+  );
 }
 
-const reject = (message: string, param: string): FakeAnswer => ({ kind: "error", status: 400, message, param, headers: {} });
+const reject = (message: string, param: string): FakeAnswer => ({
+  kind: "error",
+  status: 400,
+  message,
+  param,
+  headers: {},
+});
 
 /** The refusal a server without this capability would send, or undefined. */
 export function capabilityRefusal(req: FakeLlmRequest, caps: FakeCapabilities): FakeAnswer | undefined {
   if (caps.jsonSchema === false && req.responseFormat?.type === "json_schema") {
     return req.protocol === "anthropic"
       ? reject("output_config.format: structured outputs are not supported for this model.", "output_config")
-      : reject("Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", "response_format");
+      : reject(
+          "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+          "response_format",
+        );
   }
   const rf = req.responseFormat;
   if (req.protocol === "openai" && caps.strictSchemaValidation !== false && rf?.type === "json_schema" && rf.strict) {
@@ -98,7 +109,9 @@ export function resolveReply(
     const headers: Record<string, string> = {};
     if (reply.retryAfterSeconds !== undefined) headers["retry-after"] = String(reply.retryAfterSeconds);
     if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter;
-    const message = reply.message ?? (reply.status === 429 ? "Rate limit reached for requests." : `The fake server answered ${reply.status}.`);
+    const message =
+      reply.message ??
+      (reply.status === 429 ? "Rate limit reached for requests." : `The fake server answered ${reply.status}.`);
     return { answer: { kind: "error", status: reply.status, message, headers }, delayMs };
   }
   const inputTokens = reply.usage?.inputTokens ?? estimateTokens(requestText(req));
@@ -116,12 +129,15 @@ export function resolveReply(
     let body = JSON.stringify(reply.json);
     if (reply.malformed) body = truncate(body);
     const tool = targetTool(req);
-    if (tool) toolCalls = [{ id: ctx.nextId(req.protocol === "anthropic" ? "toolu" : "call"), name: tool.name, argsText: body }];
-    else text = reply.fenced ? "```json\n" + body + "\n```" : body;
+    if (tool)
+      toolCalls = [
+        { id: ctx.nextId(req.protocol === "anthropic" ? "toolu" : "call"), name: tool.name, argsText: body },
+      ];
+    else text = reply.fenced ? `\`\`\`json\n${body}\n\`\`\`` : body;
   } else {
     text = reply.text ?? "";
     if (reply.malformed) text = truncate(text || '{"value": "truncated');
-    if (reply.fenced) text = "```json\n" + text + "\n```";
+    if (reply.fenced) text = `\`\`\`json\n${text}\n\`\`\``;
   }
   const outText = (text ?? "") + toolCalls.map((c) => c.argsText).join("");
   const usage = { inputTokens, outputTokens: reply.usage?.outputTokens ?? estimateTokens(outText) };

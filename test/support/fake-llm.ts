@@ -102,12 +102,17 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse) {
     const path = (req.url ?? "/").split("?")[0].replace(/^\/v1(?=\/)/, "");
     if (req.method === "GET" && path === "/models") {
-      sendJson(res, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 1700000000, owned_by: "fake-llm" })) });
+      sendJson(res, 200, {
+        object: "list",
+        data: models.map((id) => ({ id, object: "model", created: 1700000000, owned_by: "fake-llm" })),
+      });
       return;
     }
     const protocol = path === "/chat/completions" ? "openai" : path === "/messages" ? "anthropic" : undefined;
     if (req.method !== "POST" || !protocol) {
-      sendJson(res, 404, { error: { message: `No route for ${req.method} ${req.url}`, type: "invalid_request_error" } });
+      sendJson(res, 404, {
+        error: { message: `No route for ${req.method} ${req.url}`, type: "invalid_request_error" },
+      });
       return;
     }
     let body: Record<string, any>;
@@ -169,14 +174,21 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       return;
     }
     record.status = 200;
-    const ctx = { id: nextId(protocol === "openai" ? "chatcmpl" : "msg"), model: record.model, stream: record.stream, includeUsage: record.includeUsage, chunkDelayMs: opts.streamChunkDelayMs ?? 0 };
+    const ctx = {
+      id: nextId(protocol === "openai" ? "chatcmpl" : "msg"),
+      model: record.model,
+      stream: record.stream,
+      includeUsage: record.includeUsage,
+      chunkDelayMs: opts.streamChunkDelayMs ?? 0,
+    };
     if (protocol === "openai") await renderOpenAi(res, answer, ctx);
     else await renderAnthropic(res, answer, ctx);
   }
 
   const server = http.createServer((req, res) => {
     serve(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `fake-llm handler failed: ${String(e)}`, type: "server_error" } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `fake-llm handler failed: ${String(e)}`, type: "server_error" } });
       else res.destroy();
     });
   });
@@ -255,10 +267,18 @@ async function main(args: string[]) {
       strictSchemaValidation: !args.includes("--no-strict-schema-check"),
     },
   });
-  process.stdout.write(`${JSON.stringify({ baseUrl: llm.baseUrl, anthropicBaseUrl: llm.anthropicBaseUrl, port: llm.port })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl: llm.baseUrl, anthropicBaseUrl: llm.anthropicBaseUrl, port: llm.port })}\n`,
+  );
   const stop = () => {
     process.stderr.write(`${JSON.stringify({ requests: llm.totalRequests, maxInFlight: llm.maxInFlight })}\n`);
-    llm.close().then(() => process.exit(0));
+    llm.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`closing the fake model server failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -62,7 +62,11 @@ export async function startFakeSearch(provider: FakeProvider): Promise<FakeSearc
 
     const failure = failures.shift();
     if (failure) {
-      return json(failure.status, { error: "injected" }, failure.retryAfter ? { "retry-after": failure.retryAfter } : {});
+      return json(
+        failure.status,
+        { error: "injected" },
+        failure.retryAfter ? { "retry-after": failure.retryAfter } : {},
+      );
     }
     const route = routeFor(provider, req.method ?? "", url.pathname);
     if (!route) return json(404, { error: "no such route" });
@@ -81,7 +85,10 @@ export async function startFakeSearch(provider: FakeProvider): Promise<FakeSearc
         return json(200, {
           type: "search",
           query: { original: query },
-          web: { type: "search", results: results.map((r) => ({ title: r.title, url: r.url, description: r.snippet, age: "2 days ago" })) },
+          web: {
+            type: "search",
+            results: results.map((r) => ({ title: r.title, url: r.url, description: r.snippet, age: "2 days ago" })),
+          },
         });
       case "tavily":
         return json(200, {
@@ -91,7 +98,13 @@ export async function startFakeSearch(provider: FakeProvider): Promise<FakeSearc
       case "exa":
         return json(200, {
           requestId: "fake",
-          results: results.map((r) => ({ id: r.url, title: r.title, url: r.url, highlights: [r.snippet], publishedDate: "2024-01-02" })),
+          results: results.map((r) => ({
+            id: r.url,
+            title: r.title,
+            url: r.url,
+            highlights: [r.snippet],
+            publishedDate: "2024-01-02",
+          })),
         });
     }
   });
@@ -173,7 +186,9 @@ export async function startFakeHunter(): Promise<FakeHunter> {
     };
     if (url.pathname !== "/v2/email-finder") return json(404, { errors: [{ id: "not_found" }] });
     if (q.api_key !== FAKE_HUNTER_KEY) {
-      return json(401, { errors: [{ id: "authentication_failed", code: 401, details: "No user found for the API key supplied" }] });
+      return json(401, {
+        errors: [{ id: "authentication_failed", code: 401, details: "No user found for the API key supplied" }],
+      });
     }
     const answer = people.get(`${q.first_name} ${q.last_name ?? ""}@${q.domain}`.toLowerCase());
     return json(200, {

@@ -8,7 +8,10 @@ import type { EngineOptions } from "../../lib/engine/engine.ts";
  * A test app talking to a fresh fake LLM, made before the file's tests and closed after them;
  * the LLM's script is reset after each test. `env` gets the fake's base URL.
  */
-export function useAppWithFakeLlm(env: (llmUrl: string) => Env, opts: { credits?: number; engine?: boolean | EngineOptions } = {}) {
+export function useAppWithFakeLlm(
+  env: (llmUrl: string) => Env,
+  opts: { credits?: number; engine?: boolean | EngineOptions } = {},
+) {
   const t = {} as { app: TestApp; llm: FakeLlm };
   beforeAll(async () => {
     t.llm = await startFakeLlm();

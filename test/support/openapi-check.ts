@@ -7,14 +7,25 @@ import { findEndpoint } from "../../lib/http/schemas/index.ts";
 // JSON body must fit the documented schema. Drift between the document and the API fails a test.
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-const doc = openApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, any> }>>; components: unknown };
+const doc = openApiDocument() as {
+  paths: Record<string, Record<string, { responses: Record<string, any> }>>;
+  components: unknown;
+};
 ajv.addSchema({ components: doc.components }, "doc");
 const compiled = new Map<object, ValidateFunction>();
 
 // "#/components/schemas/Error" inside a response schema points at the document.
-const withRefs = (schema: object) => JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/components/', '"$ref":"doc#/components/'));
+const withRefs = (schema: object) =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/components/', '"$ref":"doc#/components/'));
 
-export function checkAgainstOpenApi(method: string, path: string, status: number, contentType: string, body: unknown, text: string): void {
+export function checkAgainstOpenApi(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string,
+  body: unknown,
+  text: string,
+): void {
   const { pathname } = new URL(path, "http://localhost");
   const endpoint = pathname.startsWith("/api/v1/") ? findEndpoint(method, pathname) : undefined;
   if (!endpoint) return;
@@ -29,7 +40,10 @@ export function checkAgainstOpenApi(method: string, path: string, status: number
     return;
   }
   const content = response.content[media] ?? response.content["*/*"];
-  if (!content) throw new Error(`${where}: content type ${media || "(none)"} is not documented (${Object.keys(response.content ?? {}).join(", ")})`);
+  if (!content)
+    throw new Error(
+      `${where}: content type ${media || "(none)"} is not documented (${Object.keys(response.content ?? {}).join(", ")})`,
+    );
   // A streamed body cut short by a failure mid-stream is not JSON: that is the stream's own test.
   if (media !== "application/json" || (typeof body === "string" && body === text && text !== "")) return;
   let validate = compiled.get(content.schema);

@@ -57,7 +57,8 @@ export async function dispatch(req: Request): Promise<Response> {
     .sort((a, b) => {
       const sa = score(a.r);
       const sb = score(b.r);
-      for (let i = 0; i < Math.max(sa.length, sb.length); i++) if ((sa[i] ?? 0) !== (sb[i] ?? 0)) return (sa[i] ?? 0) - (sb[i] ?? 0);
+      for (let i = 0; i < Math.max(sa.length, sb.length); i++)
+        if ((sa[i] ?? 0) !== (sb[i] ?? 0)) return (sa[i] ?? 0) - (sb[i] ?? 0);
       return 0;
     });
   const hit = candidates[0];

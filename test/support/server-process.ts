@@ -42,7 +42,14 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   let log = "";
   const child = spawn("npm", ["start", "--silent"], {
     cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), ...TEST_RATE_LIMIT, ...env, NEXT_DIST_DIR: TEST_DIST_DIR },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      ...TEST_RATE_LIMIT,
+      ...env,
+      NEXT_DIST_DIR: TEST_DIST_DIR,
+    },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -71,7 +78,16 @@ export async function startServerProcess(env: Record<string, string>, port: numb
     await exited;
     // The group leader can be gone before the server process that holds the port: a restart on
     // the same port waits until nobody answers there any more.
-    await waitFor(async () => !(await fetch(`${url}/api/health`).then(() => true, () => false)), "the old server to let go of its port", 20_000, 50);
+    await waitFor(
+      async () =>
+        !(await fetch(`${url}/api/health`).then(
+          () => true,
+          () => false,
+        )),
+      "the old server to let go of its port",
+      20_000,
+      50,
+    );
   };
   return { url, child, output: () => log, kill9: () => signalGroup("SIGKILL"), stop: () => signalGroup("SIGTERM") };
 }

@@ -1,5 +1,10 @@
 /** Polls `check` until it returns a truthy value or the time runs out (then throws with `what`). */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 20_000, everyMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {

@@ -74,7 +74,9 @@ export async function startWebhookReceiver(opts: { secrets?: string[] } = {}): P
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       const body = Buffer.concat(chunks).toString("utf8");
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+      );
       const verifiedWith = secrets.flatMap((s, i) => {
         try {
           verifyDelivery(s, body, headers);

@@ -27,7 +27,10 @@ const mxDns = () =>
 
 const withHunter = { HUNTER_API_KEY: FAKE_HUNTER_KEY };
 
-async function run(input: { name: string; domain: string; firstName?: string; lastName?: string }, opts: { dns?: FakeDns; env?: Record<string, string> } = {}) {
+async function run(
+  input: { name: string; domain: string; firstName?: string; lastName?: string },
+  opts: { dns?: FakeDns; env?: Record<string, string> } = {},
+) {
   const dns = opts.dns ?? mxDns();
   const env = opts.env ? { ...opts.env, HUNTER_BASE_URL: hunter.url } : {};
   const result = await emailEnrichmentTool.execute(input, makeContext(env, { dns }));
@@ -110,7 +113,9 @@ describe("email-enrichment without a provider", () => {
     expect(out.candidates.slice(0, 2)).toEqual(["ada.lovelace@acme.com", "alovelace@acme.com"]);
     expect(out.explanation).toMatch(/Unverified guess/);
     expect(dns.mxCalls).toEqual(["acme.com"]);
-    expect(documents).toEqual([expect.objectContaining({ url: "https://acme.com", excerpt: "MX: mx1.acme.com, mx2.acme.com" })]);
+    expect(documents).toEqual([
+      expect.objectContaining({ url: "https://acme.com", excerpt: "MX: mx1.acme.com, mx2.acme.com" }),
+    ]);
   });
 
   it("reports no_mx with no address when the domain takes no mail", async () => {
@@ -122,7 +127,9 @@ describe("email-enrichment without a provider", () => {
 
   it("rejects disposable domains before any lookup", async () => {
     const dns = mxDns();
-    const err = await failure(emailEnrichmentTool.execute({ name: "Ada Lovelace", domain: "mailinator.com" }, makeContext({}, { dns })));
+    const err = await failure(
+      emailEnrichmentTool.execute({ name: "Ada Lovelace", domain: "mailinator.com" }, makeContext({}, { dns })),
+    );
     expect(err.code).toBe("disposable_domain");
     expect(dns.mxCalls).toEqual([]);
   });
@@ -157,7 +164,12 @@ describe("email-enrichment with Hunter.io", () => {
     expect(out.confidence).toBeGreaterThanOrEqual(0.9);
     expect(documents[0]).toMatchObject({ url: "https://blog.acme.com/team", title: "blog.acme.com" });
     expect(dns.mxCalls).toEqual([]);
-    expect(hunter.requests.at(-1)).toMatchObject({ domain: "acme.com", first_name: "grace", last_name: "hopper", api_key: FAKE_HUNTER_KEY });
+    expect(hunter.requests.at(-1)).toMatchObject({
+      domain: "acme.com",
+      first_name: "grace",
+      last_name: "hopper",
+      api_key: FAKE_HUNTER_KEY,
+    });
   });
 
   it("keeps accept-all results unverified and below verified confidence", async () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors.ts";
-import { DEFAULT_EXTRACT_LIMITS, excerptOf, extractContent, extractPassages, selectRelevant } from "../../lib/extract/index.ts";
+import {
+  DEFAULT_EXTRACT_LIMITS,
+  excerptOf,
+  extractContent,
+  extractPassages,
+  selectRelevant,
+} from "../../lib/extract/index.ts";
 import { ARTICLE_FACT, ARTICLE_TITLE, articleHtml } from "../support/page-server.ts";
 import { LARGE_PAGE_FACT, LARGE_PAGE_QUESTION, largePage } from "../hardening/hostile-files.ts";
 import { buildPdf } from "./fixtures.ts";
@@ -38,10 +44,16 @@ describe("extractPassages", () => {
     expect(out).not.toHaveProperty("text");
   });
 
-  it("ranks a page of megabytes in the worker and sends back only the chosen passages", { timeout: 120_000 }, async () => {
+  it("ranks a page of megabytes in the worker and sends back only the chosen passages", {
+    timeout: 120_000,
+  }, async () => {
     const bytes = Buffer.from(largePage(8_000, 1));
     const limits = { ...DEFAULT_EXTRACT_LIMITS, timeoutMs: 100_000 };
-    const out = await extractPassages({ bytes, contentType: "text/html" }, { query: LARGE_PAGE_QUESTION, maxTokens: 2_000 }, limits);
+    const out = await extractPassages(
+      { bytes, contentType: "text/html" },
+      { query: LARGE_PAGE_QUESTION, maxTokens: 2_000 },
+      limits,
+    );
     expect(out.truncated).toBe(true);
     expect(out.passages).toContain(LARGE_PAGE_FACT);
     expect(out.passages).toMatch(/\[truncated: showing \d+ of \d+ passages, chosen for relevance/);
@@ -54,10 +66,20 @@ describe("extractPassages", () => {
 
   it("keeps a document's notes, and the errors of extraction", async () => {
     const pdf = buildPdf(["Page one.", "Page two.", "Page three."], { title: "Report" });
-    const out = await extractPassages({ bytes: pdf, contentType: "application/pdf" }, { query: "pages", maxTokens: 100 }, { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 });
+    const out = await extractPassages(
+      { bytes: pdf, contentType: "application/pdf" },
+      { query: "pages", maxTokens: 100 },
+      { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 },
+    );
     expect(out).toMatchObject({ kind: "pdf", title: "Report", notes: ["only the first 2 of 3 pages were read"] });
-    expect(await codeOf(extractPassages({ bytes: Buffer.from(" \n "), contentType: "text/plain" }, { query: "x", maxTokens: 100 }))).toBe("empty_file");
+    expect(
+      await codeOf(
+        extractPassages({ bytes: Buffer.from(" \n "), contentType: "text/plain" }, { query: "x", maxTokens: 100 }),
+      ),
+    ).toBe("empty_file");
     const jpeg = Buffer.from("ffd8ffe000104a464946", "hex");
-    expect(await codeOf(extractPassages({ bytes: jpeg, contentType: "image/jpeg" }, { query: "x", maxTokens: 100 }))).toBe("unsupported_file");
+    expect(
+      await codeOf(extractPassages({ bytes: jpeg, contentType: "image/jpeg" }, { query: "x", maxTokens: 100 })),
+    ).toBe("unsupported_file");
   });
 });

@@ -51,7 +51,10 @@ describe("HTML extraction", () => {
   });
 
   it("decodes the declared or meta charset", async () => {
-    const latin = Buffer.from("<html><head><meta charset=iso-8859-1><title>Caf\xe9</title></head><body><p>cr\xe8me br\xfbl\xe9e</p></body></html>", "latin1");
+    const latin = Buffer.from(
+      "<html><head><meta charset=iso-8859-1><title>Caf\xe9</title></head><body><p>cr\xe8me br\xfbl\xe9e</p></body></html>",
+      "latin1",
+    );
     const out = await extractContent({ bytes: latin, contentType: "text/html" });
     expect(out.title).toBe("Café");
     expect(out.text).toContain("crème brûlée");
@@ -68,7 +71,10 @@ describe("file extraction", () => {
 
   it("stops at the page limit and says so", async () => {
     const pdf = buildPdf(["one", "two", "three"]);
-    const out = await extractContent({ bytes: pdf, contentType: "application/pdf" }, { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 });
+    const out = await extractContent(
+      { bytes: pdf, contentType: "application/pdf" },
+      { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 2 },
+    );
     expect(out.text).not.toContain("three");
     expect(out.notes).toEqual(["only the first 2 of 3 pages were read"]);
   });
@@ -158,7 +164,9 @@ describe("file extraction", () => {
 
   it("rejects empty, binary, non-office ZIP and image input for text extraction", async () => {
     expect(await codeOf(extractContent({ bytes: Buffer.alloc(0), contentType: "text/plain" }))).toBe("empty_file");
-    expect(await codeOf(extractContent({ bytes: Buffer.from("   \n "), contentType: "text/plain" }))).toBe("empty_file");
+    expect(await codeOf(extractContent({ bytes: Buffer.from("   \n "), contentType: "text/plain" }))).toBe(
+      "empty_file",
+    );
     const binary = Buffer.from([0, 1, 2, 3, 0, 255, 254, 0]);
     expect(await codeOf(extractContent({ bytes: binary, contentType: "application/octet-stream" }))).toBe(
       "unsupported_file",
@@ -182,7 +190,12 @@ describe("budgets and relevance", () => {
 
   it("chunks on paragraphs and ranks the passage that matches the instructions first", () => {
     const filler = (topic: string) => `${topic} ${"lorem ipsum dolor sit amet ".repeat(20)}`;
-    const text = [filler("Introduction to the company."), filler("Office locations and parking."), "The company employs 250 engineers across three offices and plans to hire 40 more employees.", filler("History of the logo.")].join("\n\n");
+    const text = [
+      filler("Introduction to the company."),
+      filler("Office locations and parking."),
+      "The company employs 250 engineers across three offices and plans to hire 40 more employees.",
+      filler("History of the logo."),
+    ].join("\n\n");
     const passages = chunkText(text, 600);
     expect(passages.length).toBe(4);
     const ranked = rankPassages(passages, "How many employees does the company have?");
@@ -192,7 +205,10 @@ describe("budgets and relevance", () => {
 
   it("selects the opening and the relevant passages of a long document, in order", () => {
     const para = (s: string) => `${s} ${"padding text about nothing in particular ".repeat(25)}`;
-    const sections = [para("ACME annual report opening."), ...Array.from({ length: 30 }, (_, i) => para(`Section ${i} on logistics.`))];
+    const sections = [
+      para("ACME annual report opening."),
+      ...Array.from({ length: 30 }, (_, i) => para(`Section ${i} on logistics.`)),
+    ];
     sections.splice(20, 0, "Revenue in 2023 was 4.2 million euros, up from 3.1 million.");
     const out = selectRelevant(sections.join("\n\n"), "What was the revenue in 2023?", 500);
     expect(out.truncated).toBe(true);

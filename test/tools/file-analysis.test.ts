@@ -27,7 +27,10 @@ beforeAll(async () => {
     "/files/locked.pdf": { contentType: "application/pdf", body: buildPdf(["x"], { encryptWithPassword: "pw" }) },
     "/files/sheet.xlsx": { contentType: "application/octet-stream", body: await buildXlsx() },
   });
-  const filler = Array.from({ length: 40 }, (_, i) => `Section ${i}: general remarks on the weather and the canteen menu this week.`);
+  const filler = Array.from(
+    { length: 40 },
+    (_, i) => `Section ${i}: general remarks on the weather and the canteen menu this week.`,
+  );
   filler.splice(25, 0, "The board approved a dividend of 1.20 euros per share for 2023.");
   stored.set("file_AAAAAAAAAAAAAAAAAAAA", {
     workspaceId: "ws_1",
@@ -35,8 +38,18 @@ beforeAll(async () => {
     contentType: DOCX_TYPE,
     bytes: buildDocx("Board minutes", filler),
   });
-  stored.set("file_IMAGEIMAGEIMAGEIMAG", { workspaceId: "ws_1", name: "logo.png", contentType: "image/png", bytes: PNG });
-  stored.set("file_BIGBIGBIGBIGBIGBIGB", { workspaceId: "ws_1", name: "big.txt", contentType: "text/plain", bytes: Buffer.alloc(2048, "a") });
+  stored.set("file_IMAGEIMAGEIMAGEIMAG", {
+    workspaceId: "ws_1",
+    name: "logo.png",
+    contentType: "image/png",
+    bytes: PNG,
+  });
+  stored.set("file_BIGBIGBIGBIGBIGBIGB", {
+    workspaceId: "ws_1",
+    name: "big.txt",
+    contentType: "text/plain",
+    bytes: Buffer.alloc(2048, "a"),
+  });
 });
 afterAll(() => pages.close());
 
@@ -50,7 +63,8 @@ async function failure(p: Promise<unknown>): Promise<AppError> {
   throw new Error("expected a rejection");
 }
 
-const storeCtx = (extra: Parameters<typeof makeContext>[1] = {}) => makeContext({}, { files: store, workspaceId: "ws_1", ...extra });
+const storeCtx = (extra: Parameters<typeof makeContext>[1] = {}) =>
+  makeContext({}, { files: store, workspaceId: "ws_1", ...extra });
 
 describe("file references", () => {
   it.each([
@@ -63,14 +77,20 @@ describe("file references", () => {
     expect(parseFileReference(value)).toEqual(expected);
   });
 
-  it.each(["file:///etc/passwd", "/tmp/x.pdf", "/api/v1/files/../secrets", "ftp://x/y", "report.pdf"])("rejects %s", (value) => {
-    expect(() => parseFileReference(value)).toThrow(AppError);
-  });
+  it.each(["file:///etc/passwd", "/tmp/x.pdf", "/api/v1/files/../secrets", "ftp://x/y", "report.pdf"])(
+    "rejects %s",
+    (value) => {
+      expect(() => parseFileReference(value)).toThrow(AppError);
+    },
+  );
 });
 
 describe("file-analysis", () => {
   it("reads a remote PDF through the guard, with title and final URL as the source", async () => {
-    const { documents, output } = await fileAnalysisTool.execute({ url: `${pages.url}/files/report.pdf` }, makeContext());
+    const { documents, output } = await fileAnalysisTool.execute(
+      { url: `${pages.url}/files/report.pdf` },
+      makeContext(),
+    );
     expect(documents[0]).toMatchObject({ url: `${pages.url}/files/report.pdf`, title: "Annual Report 2023" });
     expect(output).toMatch(/^<<<UNTRUSTED_DATA /);
     expect(output).toContain("Type: pdf");
@@ -83,7 +103,10 @@ describe("file-analysis", () => {
   });
 
   it("reads an uploaded file and keeps the passages relevant to the instructions", async () => {
-    const ctx = storeCtx({ instructions: "What dividend per share did the board approve?", limits: { maxTokens: 300 } });
+    const ctx = storeCtx({
+      instructions: "What dividend per share did the board approve?",
+      limits: { maxTokens: 300 },
+    });
     const { documents, output } = await fileAnalysisTool.execute({ url: "file_AAAAAAAAAAAAAAAAAAAA" }, ctx);
     expect(documents[0]).toMatchObject({ url: "/api/v1/files/file_AAAAAAAAAAAAAAAAAAAA", title: "minutes.docx" });
     const text = output as string;
@@ -107,7 +130,9 @@ describe("file-analysis", () => {
 
   it("enforces workspace isolation and needs a file store for uploads", async () => {
     const other = makeContext({}, { files: store, workspaceId: "ws_2" });
-    expect((await failure(fileAnalysisTool.execute({ url: "file_AAAAAAAAAAAAAAAAAAAA" }, other))).code).toBe("file_not_found");
+    expect((await failure(fileAnalysisTool.execute({ url: "file_AAAAAAAAAAAAAAAAAAAA" }, other))).code).toBe(
+      "file_not_found",
+    );
     expect((await failure(fileAnalysisTool.execute({ url: "file_AAAAAAAAAAAAAAAAAAAA" }, makeContext()))).code).toBe(
       "tool_not_configured",
     );
@@ -124,10 +149,12 @@ describe("file-analysis", () => {
   });
 
   it("reports encrypted, empty and blocked files as cell errors", async () => {
-    expect((await failure(fileAnalysisTool.execute({ url: `${pages.url}/files/locked.pdf` }, makeContext()))).code).toBe(
-      "corrupt_file",
+    expect(
+      (await failure(fileAnalysisTool.execute({ url: `${pages.url}/files/locked.pdf` }, makeContext()))).code,
+    ).toBe("corrupt_file");
+    expect((await failure(fileAnalysisTool.execute({ url: `${pages.url}/empty` }, makeContext()))).code).toBe(
+      "empty_file",
     );
-    expect((await failure(fileAnalysisTool.execute({ url: `${pages.url}/empty` }, makeContext()))).code).toBe("empty_file");
     const guarded = makeContext({}, { limits: { allowedPrivateHosts: [] } });
     expect((await failure(fileAnalysisTool.execute({ url: `${pages.url}/files/report.pdf` }, guarded))).code).toBe(
       "blocked_url",

@@ -38,13 +38,19 @@ describe("ip policy", () => {
     expect(blockedReason(address)).toContain(why);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "[2606:4700::1]"])(
-    "allows public %s",
-    (address) => {
-      expect(blockedReason(address)).toBeNull();
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
+    "[2606:4700::1]",
+  ])("allows public %s", (address) => {
+    expect(blockedReason(address)).toBeNull();
+    expect(isPublicAddress(address)).toBe(true);
+  });
 
   it("matches exact addresses and CIDRs for allowed targets", () => {
     expect(matchesAddress("127.0.0.1", "127.0.0.1")).toBe(true);

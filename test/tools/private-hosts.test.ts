@@ -37,7 +37,12 @@ const vet = (url: string, list: string[]) => codeOf(vetUrl(url, guard(list)));
 
 describe("the allow-list", () => {
   it("lets a listed address through and fetches from it", async () => {
-    const res = await safeFetch(`${pages.url}/article`, { maxBytes: 1 << 20, timeoutMs: 5_000, connectTimeoutMs: 2_000, allowedPrivateHosts: ["127.0.0.1"] });
+    const res = await safeFetch(`${pages.url}/article`, {
+      maxBytes: 1 << 20,
+      timeoutMs: 5_000,
+      connectTimeoutMs: 2_000,
+      allowedPrivateHosts: ["127.0.0.1"],
+    });
     expect(res.status).toBe(200);
     expect(await vet("http://10.1.2.3/x", ["10.0.0.0/8"])).toBe("ok");
     expect(await vet("http://[fd00::7]/x", ["fd00::/8"])).toBe("ok");
@@ -83,14 +88,18 @@ describe("the allow-list", () => {
 
 describe("configuration", () => {
   it("parses hosts, IPs and CIDRs, and refuses anything else in one line", () => {
-    expect(loadConfig({ ALLOWED_PRIVATE_HOSTS: " 127.0.0.1, ::1 ,10.0.0.0/8,searx.internal" }).fetch.allowedPrivateHosts).toEqual(["127.0.0.1", "::1", "10.0.0.0/8", "searx.internal"]);
+    expect(
+      loadConfig({ ALLOWED_PRIVATE_HOSTS: " 127.0.0.1, ::1 ,10.0.0.0/8,searx.internal" }).fetch.allowedPrivateHosts,
+    ).toEqual(["127.0.0.1", "::1", "10.0.0.0/8", "searx.internal"]);
     expect(loadConfig({}).fetch.allowedPrivateHosts).toEqual([]);
     expect(() => loadConfig({ ALLOWED_PRIVATE_HOSTS: "10.0.0.0/33" })).toThrow(/ALLOWED_PRIVATE_HOSTS: "10.0.0.0\/33"/);
     expect(() => loadConfig({ ALLOWED_PRIVATE_HOSTS: "http://x/" })).toThrow(/not a host name/);
   });
 
   it("refuses the removed ALLOW_PRIVATE_NETWORK, naming its replacement", () => {
-    expect(() => loadConfig({ ALLOW_PRIVATE_NETWORK: "true" })).toThrow(/ALLOW_PRIVATE_NETWORK was removed.*ALLOWED_PRIVATE_HOSTS/);
+    expect(() => loadConfig({ ALLOW_PRIVATE_NETWORK: "true" })).toThrow(
+      /ALLOW_PRIVATE_NETWORK was removed.*ALLOWED_PRIVATE_HOSTS/,
+    );
     expect(loadConfig({ ALLOW_PRIVATE_NETWORK: "false" }).fetch.allowedPrivateHosts).toEqual([]);
   });
 });

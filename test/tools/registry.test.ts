@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { AppError } from "../../lib/errors.ts";
-import { CELL_TOOLS, TOOL_NAMES, getTool, isToolName, retryAfterMs, toolLimitsFromConfig } from "../../lib/tools/index.ts";
+import {
+  CELL_TOOLS,
+  TOOL_NAMES,
+  getTool,
+  isToolName,
+  retryAfterMs,
+  toolLimitsFromConfig,
+} from "../../lib/tools/index.ts";
 
 describe("tool registry", () => {
   it("registers the four tools under their own names", () => {
@@ -44,9 +51,19 @@ describe("tool registry", () => {
 
   it("derives default limits from the configuration", () => {
     const limits = toolLimitsFromConfig(
-      loadConfig({ FETCH_MAX_BYTES: "1000", FETCH_TIMEOUT_MS: "2000", FILE_MAX_PAGES: "7", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" }),
+      loadConfig({
+        FETCH_MAX_BYTES: "1000",
+        FETCH_TIMEOUT_MS: "2000",
+        FILE_MAX_PAGES: "7",
+        ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
+      }),
     );
-    expect(limits).toMatchObject({ maxBytes: 1000, timeoutMs: 2000, maxPdfPages: 7, allowedPrivateHosts: ["127.0.0.1", "::1"] });
+    expect(limits).toMatchObject({
+      maxBytes: 1000,
+      timeoutMs: 2000,
+      maxPdfPages: 7,
+      allowedPrivateHosts: ["127.0.0.1", "::1"],
+    });
     expect(toolLimitsFromConfig(loadConfig({})).allowedPrivateHosts).toEqual([]);
   });
 

@@ -118,9 +118,7 @@ describe("safeFetch redirects", () => {
 
   it("fails on the sixth hop, or sooner with a lower maxRedirects", async () => {
     expect(await codeOf(safeFetch(`${pages.url}/redirect?hops=6&to=/article`, local))).toBe("fetch_failed");
-    expect(await codeOf(safeFetch(`${pages.url}/redirect?hops=2`, { ...local, maxRedirects: 1 }))).toBe(
-      "fetch_failed",
-    );
+    expect(await codeOf(safeFetch(`${pages.url}/redirect?hops=2`, { ...local, maxRedirects: 1 }))).toBe("fetch_failed");
   });
 
   it("re-vets every hop: a redirect to a private address is blocked before connecting", async () => {

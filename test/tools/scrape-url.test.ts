@@ -1,14 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors.ts";
 import { fenceUntrusted, scrapeUrlTool } from "../../lib/tools/index.ts";
-import { ARTICLE_FACT, ARTICLE_TITLE, BOILERPLATE, INJECTION, startPageServer, type PageServer } from "../support/page-server.ts";
+import {
+  ARTICLE_FACT,
+  ARTICLE_TITLE,
+  BOILERPLATE,
+  INJECTION,
+  startPageServer,
+  type PageServer,
+} from "../support/page-server.ts";
 import { buildPdf } from "./fixtures.ts";
 import { makeContext } from "./context.ts";
 
 let pages: PageServer;
 beforeAll(async () => {
   pages = await startPageServer({
-    "/report.pdf": { contentType: "application/pdf", body: buildPdf(["Annual output rose to 12 TWh."], { title: "Annual Report" }) },
+    "/report.pdf": {
+      contentType: "application/pdf",
+      body: buildPdf(["Annual output rose to 12 TWh."], { title: "Annual Report" }),
+    },
     "/logo.png": { contentType: "image/png", body: Buffer.from("89504e470d0a1a0a0000000d49484452", "hex") },
   });
 });
@@ -26,7 +36,9 @@ async function failure(p: Promise<unknown>): Promise<AppError> {
 
 /** Splits fenced output into [before, inside, after] using its own nonce. */
 function unfence(output: string) {
-  const m = output.match(/^<<<UNTRUSTED_DATA ([0-9a-f]{16}) source="[^"]*">>>\n([\s\S]*)\n<<<END_UNTRUSTED_DATA \1>>>$/);
+  const m = output.match(
+    /^<<<UNTRUSTED_DATA ([0-9a-f]{16}) source="[^"]*">>>\n([\s\S]*)\n<<<END_UNTRUSTED_DATA \1>>>$/,
+  );
   if (!m) throw new Error(`not fenced: ${output.slice(0, 80)}`);
   return { nonce: m[1], inside: m[2] };
 }
@@ -95,7 +107,10 @@ describe("scrape-url", () => {
   });
 
   it("hands over the passages relevant to the instructions when the page is long", async () => {
-    const ctx = makeContext({}, { instructions: "How much have prices and costs fallen since 2015?", limits: { maxTokens: 250 } });
+    const ctx = makeContext(
+      {},
+      { instructions: "How much have prices and costs fallen since 2015?", limits: { maxTokens: 250 } },
+    );
     const { output } = await scrapeUrlTool.execute({ url: `${pages.url}/article` }, ctx);
     const { inside } = unfence(output as string);
     expect(inside).toContain("Prices have fallen by a third since 2015");
@@ -106,7 +121,11 @@ describe("scrape-url", () => {
     const trap = await startPageServer();
     try {
       const ctx = makeContext({}, { limits: { allowedPrivateHosts: [] } });
-      for (const url of [`${trap.url}/article`, `http://localhost:${trap.port}/`, `http://[::ffff:127.0.0.1]:${trap.port}/`]) {
+      for (const url of [
+        `${trap.url}/article`,
+        `http://localhost:${trap.port}/`,
+        `http://[::ffff:127.0.0.1]:${trap.port}/`,
+      ]) {
         expect((await failure(scrapeUrlTool.execute({ url }, ctx))).code).toBe("blocked_url");
       }
       expect(trap.connections()).toBe(0);
@@ -116,9 +135,13 @@ describe("scrape-url", () => {
   });
 
   it("maps HTTP errors, slow pages and empty pages to cell errors", async () => {
-    expect((await failure(scrapeUrlTool.execute({ url: `${pages.url}/missing` }, makeContext()))).code).toBe("fetch_failed");
+    expect((await failure(scrapeUrlTool.execute({ url: `${pages.url}/missing` }, makeContext()))).code).toBe(
+      "fetch_failed",
+    );
     const slow = makeContext({}, { limits: { timeoutMs: 300 } });
     expect((await failure(scrapeUrlTool.execute({ url: `${pages.url}/slow` }, slow))).code).toBe("timeout");
-    expect((await failure(scrapeUrlTool.execute({ url: `${pages.url}/empty` }, makeContext()))).code).toBe("empty_file");
+    expect((await failure(scrapeUrlTool.execute({ url: `${pages.url}/empty` }, makeContext()))).code).toBe(
+      "empty_file",
+    );
   });
 });

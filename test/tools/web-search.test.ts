@@ -66,13 +66,43 @@ describe("web-search isConfigured", () => {
       req.on("end", () => {
         bodies.push({ path: req.url, auth: req.headers.authorization, body: JSON.parse(raw) });
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({
-          id: "chatcmpl-1", object: "chat.completion", model: "gpt-4o-mini-search-preview",
-          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: answer, annotations: [
-            { type: "url_citation", url_citation: { url: "https://acme.example/about", title: "About Acme", start_index: 0, end_index: 25 } },
-            { type: "url_citation", url_citation: { url: "https://news.example/acme", title: "Acme news", start_index: 26, end_index: 44 } },
-          ] } }],
-        }));
+        res.end(
+          JSON.stringify({
+            id: "chatcmpl-1",
+            object: "chat.completion",
+            model: "gpt-4o-mini-search-preview",
+            choices: [
+              {
+                index: 0,
+                finish_reason: "stop",
+                message: {
+                  role: "assistant",
+                  content: answer,
+                  annotations: [
+                    {
+                      type: "url_citation",
+                      url_citation: {
+                        url: "https://acme.example/about",
+                        title: "About Acme",
+                        start_index: 0,
+                        end_index: 25,
+                      },
+                    },
+                    {
+                      type: "url_citation",
+                      url_citation: {
+                        url: "https://news.example/acme",
+                        title: "Acme news",
+                        start_index: 26,
+                        end_index: 44,
+                      },
+                    },
+                  ],
+                },
+              },
+            ],
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
@@ -80,7 +110,10 @@ describe("web-search isConfigured", () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const env = { SEARCH_PROVIDER: "openai", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: base };
       const { documents } = await webSearchTool.execute({ query: "acme founding year" }, makeContext(env));
-      expect(documents.map((d) => [d.url, d.title])).toEqual([["https://acme.example/about", "About Acme"], ["https://news.example/acme", "Acme news"]]);
+      expect(documents.map((d) => [d.url, d.title])).toEqual([
+        ["https://acme.example/about", "About Acme"],
+        ["https://news.example/acme", "Acme news"],
+      ]);
       expect(documents[0].excerpt).toContain("founded in 1987");
       expect(bodies[0].path).toBe("/v1/chat/completions");
       expect(bodies[0].auth).toBe("Bearer sk-test");
@@ -124,7 +157,11 @@ describe.each(providers)("web-search via %s", (p) => {
         expect(r).toMatchObject({ method: "GET", path: "/search", query: { q: "solar panels", format: "json" } });
         break;
       case "brave":
-        expect(r).toMatchObject({ method: "GET", path: "/res/v1/web/search", query: { q: "solar panels", count: "3" } });
+        expect(r).toMatchObject({
+          method: "GET",
+          path: "/res/v1/web/search",
+          query: { q: "solar panels", count: "3" },
+        });
         expect(r.headers["x-subscription-token"]).toBe(FAKE_SEARCH_KEY);
         break;
       case "tavily":
@@ -161,9 +198,18 @@ describe("web-search caching", () => {
     const cache = new MemorySearchCache();
     const fake = fakes.brave;
     const start = fake.count();
-    await webSearchTool.execute({ query: "acme layoffs" }, makeContext(envFor("brave"), { cache, workspaceId: "ws_a" }));
-    await webSearchTool.execute({ query: "acme layoffs" }, makeContext(envFor("brave"), { cache, workspaceId: "ws_b" }));
-    await webSearchTool.execute({ query: "acme layoffs" }, makeContext(envFor("brave"), { cache, workspaceId: "ws_a" }));
+    await webSearchTool.execute(
+      { query: "acme layoffs" },
+      makeContext(envFor("brave"), { cache, workspaceId: "ws_a" }),
+    );
+    await webSearchTool.execute(
+      { query: "acme layoffs" },
+      makeContext(envFor("brave"), { cache, workspaceId: "ws_b" }),
+    );
+    await webSearchTool.execute(
+      { query: "acme layoffs" },
+      makeContext(envFor("brave"), { cache, workspaceId: "ws_a" }),
+    );
     expect(fake.count()).toBe(start + 2);
   });
 

@@ -35,7 +35,13 @@ const openFds = () => readdirSync("/proc/self/fd").length;
 describe("openXlsx", () => {
   const SHEETS = [
     { name: "Notes", rows: [["Ignore"], ["me"]] },
-    { name: "Leads", rows: [["Name", "Seen", "Ok"], ["Ann", new Date(Date.UTC(2024, 0, 2)), true]] },
+    {
+      name: "Leads",
+      rows: [
+        ["Name", "Seen", "Ok"],
+        ["Ann", new Date(Date.UTC(2024, 0, 2)), true],
+      ],
+    },
   ];
 
   it("lists the sheets in tab order and reads any of them, from a file or from bytes", async () => {
@@ -45,7 +51,10 @@ describe("openXlsx", () => {
     for (const input of [file, bytes]) {
       const book = await openXlsx(input);
       expect(book.sheets.map((s) => s.name)).toEqual(["Notes", "Leads"]);
-      expect(await valuesOf(book.sheets[1].rows())).toEqual([["Name", "Seen", "Ok"], ["Ann", "2024-01-02", "true"]]);
+      expect(await valuesOf(book.sheets[1].rows())).toEqual([
+        ["Name", "Seen", "Ok"],
+        ["Ann", "2024-01-02", "true"],
+      ]);
       expect(await valuesOf(book.sheets[0].rows())).toEqual([["Ignore"], ["me"]]);
       book.close();
     }

@@ -16,7 +16,9 @@ beforeAll(async () => {
     if (refusals > 0) {
       refusals--;
       res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
-      return res.end(JSON.stringify({ error: { code: "rate_limited", message: "Too many requests for this API key." } }));
+      return res.end(
+        JSON.stringify({ error: { code: "rate_limited", message: "Too many requests for this API key." } }),
+      );
     }
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: true, method: req.method }));

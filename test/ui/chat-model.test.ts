@@ -10,10 +10,25 @@ describe("chat model", () => {
         role: "assistant",
         content: [
           { type: "text", text: "Adding it." },
-          { type: "tool-call", toolCallId: "c1", toolName: "manageColumn", args: { columnOperation: "create", name: "Website" } },
+          {
+            type: "tool-call",
+            toolCallId: "c1",
+            toolName: "manageColumn",
+            args: { columnOperation: "create", name: "Website" },
+          },
         ],
       },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "manageColumn", result: { message: "Created column \"Website\".", column: { name: "Website" } } }] },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "manageColumn",
+            result: { message: 'Created column "Website".', column: { name: "Website" } },
+          },
+        ],
+      },
       { role: "assistant", content: "Done." },
     ]);
     expect(items.map((i) => i.kind)).toEqual(["user", "assistant", "tool", "assistant"]);
@@ -27,18 +42,33 @@ describe("chat model", () => {
       { type: "text-delta", id: "t", delta: "Creat" },
       { type: "text-delta", id: "t", delta: "ing." },
       { type: "tool-input-start", toolCallId: "a", toolName: "manageColumn" },
-      { type: "tool-input-available", toolCallId: "a", toolName: "manageColumn", input: { columnOperation: "create", name: "X" } },
-      { type: "tool-output-available", toolCallId: "a", output: { message: "Failed", error: { code: "dependency_cycle", message: "cycle" } } },
+      {
+        type: "tool-input-available",
+        toolCallId: "a",
+        toolName: "manageColumn",
+        input: { columnOperation: "create", name: "X" },
+      },
+      {
+        type: "tool-output-available",
+        toolCallId: "a",
+        output: { message: "Failed", error: { code: "dependency_cycle", message: "cycle" } },
+      },
       { type: "data-error", data: { error: { code: "insufficient_credits", message: "Not enough credits." } } },
     ];
     for (const c of chunks) items = applyChunk(items, c);
     expect(items[1]).toMatchObject({ kind: "assistant", text: "Creating." });
-    expect(items[2]).toMatchObject({ kind: "tool", state: "error", args: { name: "X" }, outcome: { error: { code: "dependency_cycle" } } });
+    expect(items[2]).toMatchObject({
+      kind: "tool",
+      state: "error",
+      args: { name: "X" },
+      outcome: { error: { code: "dependency_cycle" } },
+    });
     expect(items[3]).toMatchObject({ kind: "error", code: "insufficient_credits" });
   });
 
   it("reads SSE data lines up to [DONE]", async () => {
-    const text = 'data: {"type":"start"}\n\ndata: {"type":"text-delta","id":"1","delta":"a\\nb"}\n\n: comment\n\ndata: [DONE]\n\ndata: {"type":"late"}\n\n';
+    const text =
+      'data: {"type":"start"}\n\ndata: {"type":"text-delta","id":"1","delta":"a\\nb"}\n\n: comment\n\ndata: [DONE]\n\ndata: {"type":"late"}\n\n';
     const body = new Response(text).body!;
     const got = [];
     for await (const c of readUiStream(body)) got.push(c);

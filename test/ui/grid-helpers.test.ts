@@ -30,11 +30,31 @@ describe("TSV", () => {
 
 describe("cell state", () => {
   it("flags low confidence only for finished, generated cells under the threshold", () => {
-    expect(isLowConfidence({ value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.3 } }, 0.5)).toBe(true);
-    expect(isLowConfidence({ value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.7 } }, 0.5)).toBe(false);
+    expect(
+      isLowConfidence(
+        { value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.3 } },
+        0.5,
+      ),
+    ).toBe(true);
+    expect(
+      isLowConfidence(
+        { value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.7 } },
+        0.5,
+      ),
+    ).toBe(false);
     expect(isLowConfidence({ value: "x", status: "running" }, 0.5)).toBe(false);
     // A reviewer who accepted the value outweighs the model's doubt: no tint.
-    expect(isLowConfidence({ value: "x", status: "done", verified: true, metadata: { sources: null, additionalDetails: null, confidenceScore: 0.3 } }, 0.5)).toBe(false);
+    expect(
+      isLowConfidence(
+        {
+          value: "x",
+          status: "done",
+          verified: true,
+          metadata: { sources: null, additionalDetails: null, confidenceScore: 0.3 },
+        },
+        0.5,
+      ),
+    ).toBe(false);
   });
 
   it("parses Markdown sources, keeps excerpts by URL and ignores non-http links", () => {

@@ -1,14 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { conditionsOf, EMPTY_QUERY, filterOf, narrows, parseQuery, queryRequest, queryToParams, sameAsView, viewQuery } from "../../components/grid/query/query-state.ts";
+import {
+  conditionsOf,
+  EMPTY_QUERY,
+  filterOf,
+  narrows,
+  parseQuery,
+  queryRequest,
+  queryToParams,
+  sameAsView,
+  viewQuery,
+} from "../../components/grid/query/query-state.ts";
 import { choiceOf, describeCondition, operatorChoices } from "../../components/grid/query/filter-ops.ts";
 import type { ColumnView } from "../../components/data/types.ts";
 
-const column = (id: string, name: string, type: string, isAiEnabled = false) => ({ id, name, type, isAiEnabled, isPrimary: false, columnOptions: {} }) as unknown as ColumnView;
-const columns = [column("c1", "Company", "short-text"), column("c2", "Employees", "number"), column("c3", "Summary", "long-text", true), column("c4", "Owner", "short-text", true)];
+const column = (id: string, name: string, type: string, isAiEnabled = false) =>
+  ({ id, name, type, isAiEnabled, isPrimary: false, columnOptions: {} }) as unknown as ColumnView;
+const columns = [
+  column("c1", "Company", "short-text"),
+  column("c2", "Employees", "number"),
+  column("c3", "Summary", "long-text", true),
+  column("c4", "Owner", "short-text", true),
+];
 
 describe("the grid's query in the URL", () => {
   it("round-trips filter, sort, search, view and review mode", () => {
-    const q = { viewId: "view_1", filter: { and: [{ column: "c2", op: "gte", value: 50 }] }, sort: [{ column: "c2", direction: "desc" as const }, { column: "c1", direction: "asc" as const }], search: "acme & co", review: true };
+    const q = {
+      viewId: "view_1",
+      filter: { and: [{ column: "c2", op: "gte", value: 50 }] },
+      sort: [
+        { column: "c2", direction: "desc" as const },
+        { column: "c1", direction: "asc" as const },
+      ],
+      search: "acme & co",
+      review: true,
+    };
     const text = queryToParams(q);
     expect(text).toContain("sort=-c2%2Cc1");
     expect(parseQuery(new URLSearchParams(text))).toEqual(q);
@@ -22,16 +47,30 @@ describe("the grid's query in the URL", () => {
   it("asks Query Rows only when something narrows or orders the rows", () => {
     expect(queryRequest(EMPTY_QUERY, columns)).toBeNull();
     expect(queryRequest({ ...EMPTY_QUERY, search: "  " }, columns)).toBeNull();
-    expect(queryRequest({ ...EMPTY_QUERY, sort: [{ column: "c2", direction: "asc" }] }, columns)).toEqual({ sort: [{ column: "c2", direction: "asc" }] });
+    expect(queryRequest({ ...EMPTY_QUERY, sort: [{ column: "c2", direction: "asc" }] }, columns)).toEqual({
+      sort: [{ column: "c2", direction: "asc" }],
+    });
     expect(narrows({ ...EMPTY_QUERY, sort: [{ column: "c2", direction: "asc" }] })).toBe(false);
   });
 
   it("review mode ANDs 'any AI cell needs review' with the user's filter", () => {
     const filter = { column: "c2", op: "gt", value: 3 };
     expect(queryRequest({ ...EMPTY_QUERY, filter, review: true }, columns)).toEqual({
-      filter: { and: [filter, { or: [{ column: "c3", needsReview: true }, { column: "c4", needsReview: true }] }] },
+      filter: {
+        and: [
+          filter,
+          {
+            or: [
+              { column: "c3", needsReview: true },
+              { column: "c4", needsReview: true },
+            ],
+          },
+        ],
+      },
     });
-    expect(queryRequest({ ...EMPTY_QUERY, review: true }, columns.slice(0, 3))).toEqual({ filter: { column: "c3", needsReview: true } });
+    expect(queryRequest({ ...EMPTY_QUERY, review: true }, columns.slice(0, 3))).toEqual({
+      filter: { column: "c3", needsReview: true },
+    });
   });
 
   it("edits flat filters as conditions and keeps any other tree whole", () => {
@@ -44,9 +83,22 @@ describe("the grid's query in the URL", () => {
   });
 
   it("tells a view's saved state from an edited one", () => {
-    const view = { id: "view_1", isDefault: false, name: "Big", filter: { column: "c2", op: "gt", value: 100 }, sort: [{ column: "c1" }], search: "" };
+    const view = {
+      id: "view_1",
+      isDefault: false,
+      name: "Big",
+      filter: { column: "c2", op: "gt", value: 100 },
+      sort: [{ column: "c1" }],
+      search: "",
+    };
     const q = viewQuery(view);
-    expect(q).toEqual({ viewId: "view_1", filter: view.filter, sort: [{ column: "c1", direction: "asc" }], search: "", review: false });
+    expect(q).toEqual({
+      viewId: "view_1",
+      filter: view.filter,
+      sort: [{ column: "c1", direction: "asc" }],
+      search: "",
+      review: false,
+    });
     expect(sameAsView(q, view)).toBe(true);
     expect(sameAsView({ ...q, search: "acme" }, view)).toBe(false);
     expect(viewQuery({ ...view, isDefault: true }).viewId).toBeNull();
@@ -55,7 +107,17 @@ describe("the grid's query in the URL", () => {
 
 describe("the filter bar's operators", () => {
   it("offers what the column's type takes, plus cell states on AI columns", () => {
-    expect(operatorChoices(columns[1]).map((c) => c.id)).toEqual(["eq", "neq", "in", "isEmpty", "isNotEmpty", "gt", "gte", "lt", "lte"]);
+    expect(operatorChoices(columns[1]).map((c) => c.id)).toEqual([
+      "eq",
+      "neq",
+      "in",
+      "isEmpty",
+      "isNotEmpty",
+      "gt",
+      "gte",
+      "lt",
+      "lte",
+    ]);
     const ai = operatorChoices(columns[2]).map((c) => c.id);
     expect(ai).toContain("contains");
     expect(ai).toContain("needsReview");

@@ -7,7 +7,8 @@ import type { RowRecord } from "../../components/data/types.ts";
 // in the background, and rows that moved meanwhile (added or deleted before them) are reconciled.
 
 const row = (id: string, value = id): RowRecord => ({ id, processing: false, cells: { Name: { value } } });
-const rows = (from: number, to: number, prefix = "r") => Array.from({ length: to - from }, (_, i) => row(`${prefix}${from + i}`));
+const rows = (from: number, to: number, prefix = "r") =>
+  Array.from({ length: to - from }, (_, i) => row(`${prefix}${from + i}`));
 const ids = (store: RowStore) => Array.from({ length: store.total }, (_, i) => store.idAt(i) ?? null);
 
 describe("RowStore positions", () => {
@@ -16,9 +17,15 @@ describe("RowStore positions", () => {
     store.reset(10, 4, rows(4, 6));
     expect(store.total).toBe(10);
     expect(store.size).toBe(2);
-    expect([...store.gaps(0, 10)]).toEqual([[0, 4], [6, 10]]);
+    expect([...store.gaps(0, 10)]).toEqual([
+      [0, 4],
+      [6, 10],
+    ]);
     store.fill(0, rows(0, 2));
-    expect([...store.gaps(0, 10)]).toEqual([[2, 4], [6, 10]]);
+    expect([...store.gaps(0, 10)]).toEqual([
+      [2, 4],
+      [6, 10],
+    ]);
     expect(store.getHandles().map((h) => h.id)).toEqual(["r0", "r1", "r4", "r5"]);
     expect(store.positionOf("r5")).toBe(5);
   });
@@ -85,7 +92,10 @@ const positions = (total: number, loaded: Range[]) => {
 describe("readPlan", () => {
   it("reads the rows in view first, in a page about two screens long", () => {
     const store = positions(100_000, [[0, 300]]);
-    expect(readPlan(store, { start: 50_000, end: 50_025, rowsPerSecond: 0 }, [], 150, 1_000)).toEqual({ range: [50_000, 50_050], background: false });
+    expect(readPlan(store, { start: 50_000, end: 50_025, rowsPerSecond: 0 }, [], 150, 1_000)).toEqual({
+      range: [50_000, 50_050],
+      background: false,
+    });
   });
 
   it("scrolling fast, reads where the scroll will be when the read answers, and on along its path, in long pages", () => {
@@ -93,14 +103,23 @@ describe("readPlan", () => {
     const view = { start: 50_000, end: 50_025, rowsPerSecond: 10_000 };
     // 10,000 rows a second and reads of 100 ms: 1,000 rows on, pages of 2,000 (two reads' worth).
     expect(readPlan(store, view, [], 100, 1_000)).toEqual({ range: [51_000, 53_000], background: false });
-    expect(readPlan(store, view, [[51_000, 53_000]], 100, 1_000)).toEqual({ range: [53_000, 55_000], background: false });
+    expect(readPlan(store, view, [[51_000, 53_000]], 100, 1_000)).toEqual({
+      range: [53_000, 55_000],
+      background: false,
+    });
     // Half a second of the path is read ahead; the rows around the view come after it.
-    expect(readPlan(store, view, [[51_000, 56_025]], 100, 1_000)).toEqual({ range: [49_975, 51_000], background: false });
+    expect(readPlan(store, view, [[51_000, 56_025]], 100, 1_000)).toEqual({
+      range: [49_975, 51_000],
+      background: false,
+    });
   });
 
   it("reads upwards from the end of the gap when scrolling up", () => {
     const store = positions(100_000, [[0, 300]]);
-    expect(readPlan(store, { start: 5_000, end: 5_025, rowsPerSecond: -10 }, [], 150, 0)).toEqual({ range: [4_975, 5_025], background: false });
+    expect(readPlan(store, { start: 5_000, end: 5_025, rowsPerSecond: -10 }, [], 150, 0)).toEqual({
+      range: [4_975, 5_025],
+      background: false,
+    });
   });
 
   it("skips rows already being read, and fills from the top only once the view is loaded", () => {
@@ -108,7 +127,18 @@ describe("readPlan", () => {
     const view = { start: 5_000, end: 5_025, rowsPerSecond: 0 };
     expect(readPlan(store, view, [[4_975, 5_050]], 150, 0)).toBeNull();
     expect(readPlan(store, view, [[4_975, 5_050]], 150, 1_000)).toEqual({ range: [300, 1_300], background: true });
-    expect(readPlan(store, view, [[4_975, 5_050], [300, 1_300]], 150, 1_000)).toEqual({ range: [1_300, 2_300], background: true });
+    expect(
+      readPlan(
+        store,
+        view,
+        [
+          [4_975, 5_050],
+          [300, 1_300],
+        ],
+        150,
+        1_000,
+      ),
+    ).toEqual({ range: [1_300, 2_300], background: true });
   });
 
   it("is done when every position holds its row", () => {
@@ -117,7 +147,18 @@ describe("readPlan", () => {
   });
 
   it("subtracts covered ranges", () => {
-    expect(subtract([0, 10], [[2, 4], [8, 20]])).toEqual([[0, 2], [4, 8]]);
+    expect(
+      subtract(
+        [0, 10],
+        [
+          [2, 4],
+          [8, 20],
+        ],
+      ),
+    ).toEqual([
+      [0, 2],
+      [4, 8],
+    ]);
     expect(subtract([0, 10], [[0, 10]])).toEqual([]);
   });
 });

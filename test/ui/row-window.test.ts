@@ -6,8 +6,16 @@ import { assignSlots } from "../../components/grid/table/use-row-window";
 describe("render slots", () => {
   it("numbers the first rows in order", () => {
     const { slots, order } = assignSlots(new Map(), ["a", "b", "c"]);
-    expect([...slots]).toEqual([["a", 0], ["b", 1], ["c", 2]]);
-    expect(order).toEqual([{ at: 0, slot: 0 }, { at: 1, slot: 1 }, { at: 2, slot: 2 }]);
+    expect([...slots]).toEqual([
+      ["a", 0],
+      ["b", 1],
+      ["c", 2],
+    ]);
+    expect(order).toEqual([
+      { at: 0, slot: 0 },
+      { at: 1, slot: 1 },
+      { at: 2, slot: 2 },
+    ]);
   });
 
   it("keeps the slot of a row that stays and gives a leaving row's slot to an entering one", () => {
@@ -46,7 +54,13 @@ describe("text cells", () => {
     expect(plainText(column("checkbox"), { value: "true" }, 0.5)).toBeNull();
     expect(plainText(column("select"), { value: "Open" }, 0.5)).toBeNull();
     expect(plainText(column("short-text", true), { value: "", status: "running" }, 0.5)).toBeNull();
-    expect(plainText(column("short-text", true), { value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.2 } }, 0.5)).toBeNull();
+    expect(
+      plainText(
+        column("short-text", true),
+        { value: "x", status: "done", metadata: { sources: null, additionalDetails: null, confidenceScore: 0.2 } },
+        0.5,
+      ),
+    ).toBeNull();
     expect(plainText(column("short-text"), { value: "x", stale: true }, 0.5)).toBeNull();
   });
 });

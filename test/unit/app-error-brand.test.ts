@@ -26,12 +26,18 @@ describe("isAppError", () => {
 
   it("answers another copy's rate_limited with 429, Retry-After and the RateLimit fields", async () => {
     const other = await otherBundle();
-    const res = errorResponse(other.appError("rate_limited", "Slow down.", { retryAfterSeconds: 2, limit: 5, burst: 10 }));
+    const res = errorResponse(
+      other.appError("rate_limited", "Slow down.", { retryAfterSeconds: 2, limit: 5, burst: 10 }),
+    );
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("2");
     expect(res.headers.get("ratelimit-policy")).toMatch(/q=10/);
     expect(res.headers.get("ratelimit")).toMatch(/r=0/);
-    expect((await res.json()).error).toEqual({ code: "rate_limited", message: "Slow down.", details: { retryAfterSeconds: 2, limit: 5, burst: 10 } });
+    expect((await res.json()).error).toEqual({
+      code: "rate_limited",
+      message: "Slow down.",
+      details: { retryAfterSeconds: 2, limit: 5, burst: 10 },
+    });
   });
 
   it("does not take a look-alike for one: a plain object, an Error with a code, an unknown code", () => {
@@ -48,7 +54,8 @@ describe("isAppError", () => {
       for (const name of readdirSync(dir)) {
         const p = path.join(dir, name);
         if (statSync(p).isDirectory()) walk(p);
-        else if (/\.tsx?$/.test(name) && /instanceof\s+AppError\b/.test(readFileSync(p, "utf8"))) offenders.push(path.relative(root, p));
+        else if (/\.tsx?$/.test(name) && /instanceof\s+AppError\b/.test(readFileSync(p, "utf8")))
+          offenders.push(path.relative(root, p));
       }
     };
     for (const dir of ["lib", "app", "components"]) walk(path.join(root, dir));

@@ -22,12 +22,15 @@ const files = SOURCE_DIRS.flatMap((d) => sourceFiles(d));
 
 let graph: Promise<Awaited<ReturnType<typeof madge>>> | undefined;
 const dependencyGraph = () =>
-  (graph ??= madge(SOURCE_DIRS.map((d) => path.join(ROOT, d)), {
-    baseDir: ROOT,
-    fileExtensions: ["ts", "tsx"],
-    tsConfig: path.join(ROOT, "tsconfig.json"),
-    excludeRegExp: [/lib\/db\/generated/],
-  }));
+  (graph ??= madge(
+    SOURCE_DIRS.map((d) => path.join(ROOT, d)),
+    {
+      baseDir: ROOT,
+      fileExtensions: ["ts", "tsx"],
+      tsConfig: path.join(ROOT, "tsconfig.json"),
+      excludeRegExp: [/lib\/db\/generated/],
+    },
+  ));
 
 describe("imports", () => {
   it("form no cycle under lib/, app/ and components/", async () => {
@@ -38,9 +41,15 @@ describe("imports", () => {
 
   // Each layer, and the layers it must never import (the higher ones).
   const FORBIDDEN: [string, RegExp][] = [
-    ["lib/domain/", /^lib\/(engine|jobs|webhooks|assistant|http|realtime|tools|extract|net|files|cli|auth)\/|^lib\/(runtime|boot|health|events-bridge)\.ts$/],
+    [
+      "lib/domain/",
+      /^lib\/(engine|jobs|webhooks|assistant|http|realtime|tools|extract|net|files|cli|auth)\/|^lib\/(runtime|boot|health|events-bridge)\.ts$/,
+    ],
     ["lib/credits/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|cli)\/|^lib\/(runtime|boot)\.ts$/],
-    ["lib/db/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|credits|cli|auth)\/|^lib\/(runtime|boot)\.ts$/],
+    [
+      "lib/db/",
+      /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|credits|cli|auth)\/|^lib\/(runtime|boot)\.ts$/,
+    ],
     ["lib/jobs/", /^lib\/(engine|webhooks|assistant|http|cli)\/|^lib\/(runtime|boot)\.ts$/],
     ["lib/engine/", /^lib\/(webhooks|assistant|http|cli)\/|^lib\/boot\.ts$/],
     ["lib/webhooks/", /^lib\/(engine|assistant|http|cli)\/|^lib\/boot\.ts$/],
@@ -77,10 +86,25 @@ describe("imports", () => {
     "lib/domain/cells/transitions.ts": /^lib\/domain\/query\/operators\.ts$/,
   };
   const aggregateOf = (file: string) => /^lib\/domain\/([^/]+)\//.exec(file)?.[1];
-  const AGGREGATES = readdirSync(path.join(ROOT, "lib/domain")).filter((d) => files.includes(`lib/domain/${d}/index.ts`));
+  const AGGREGATES = readdirSync(path.join(ROOT, "lib/domain")).filter((d) =>
+    files.includes(`lib/domain/${d}/index.ts`),
+  );
 
   it("reach an aggregate of lib/domain/ from outside it only through its index.ts", async () => {
-    expect(AGGREGATES).toEqual(expect.arrayContaining(["cells", "rows", "runs", "columns", "review", "views", "query", "export", "evaluations", "quality"]));
+    expect(AGGREGATES).toEqual(
+      expect.arrayContaining([
+        "cells",
+        "rows",
+        "runs",
+        "columns",
+        "review",
+        "views",
+        "query",
+        "export",
+        "evaluations",
+        "quality",
+      ]),
+    );
     const deps = (await dependencyGraph()).obj();
     const offences: string[] = [];
     for (const [from, targets] of Object.entries(deps)) {
@@ -101,7 +125,9 @@ describe("table owners", () => {
   // Writes by raw SQL or by the Prisma client, in any file outside the owner. The SQL is spelled in
   // capitals throughout, which keeps prose such as "Update Rows" (an endpoint) out of the scan.
   const writes = (table: string, model: string) =>
-    new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b|\\.${model}\\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\\(`);
+    new RegExp(
+      `\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b|\\.${model}\\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\\(`,
+    );
   const OWNERS: { table: string; model: string; owner: RegExp }[] = [
     { table: "cells", model: "cell", owner: /^lib\/domain\/cells\// },
     { table: "cell_runs", model: "cellRun", owner: /^lib\/domain\/cells\// },
@@ -123,7 +149,7 @@ describe("table owners", () => {
     expect(pattern.test("await tx.$executeRawUnsafe(`UPDATE cells SET stale = true`)")).toBe(true);
     expect(pattern.test("await tx.cell.updateMany({ where: {} })")).toBe(true);
     expect(pattern.test("SELECT 1 FROM cells")).toBe(false);
-    expect(writes("rows", "row").test("UPDATE rows r SET \"values\" = r.\"values\" - t.cols")).toBe(true);
+    expect(writes("rows", "row").test('UPDATE rows r SET "values" = r."values" - t.cols')).toBe(true);
     expect(writes("rows", "row").test("Update Rows reports failed rows in errors")).toBe(false);
   });
 });
@@ -132,7 +158,9 @@ describe("source files", () => {
   it("are at most 300 lines", () => {
     const all = [...files, ...sourceFiles("test"), ...sourceFiles("e2e"), ...sourceFiles("bench")];
     expect(all.length).toBeGreaterThan(200);
-    const long = all.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length] as const).filter(([, n]) => n > 301);
+    const long = all
+      .map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length] as const)
+      .filter(([, n]) => n > 301);
     expect(long).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { assertTransition, canTransition, CELL_STATUSES, CELL_TRANSITIONS, fromStatusSql, IllegalCellTransition, type CellStatus } from "../../lib/domain/cells/index.ts";
+import {
+  assertTransition,
+  canTransition,
+  CELL_STATUSES,
+  CELL_TRANSITIONS,
+  fromStatusSql,
+  IllegalCellTransition,
+  type CellStatus,
+} from "../../lib/domain/cells/index.ts";
 
 // The cell state machine: the table is the whole truth, and everything not in it is refused.
 

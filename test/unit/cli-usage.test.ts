@@ -8,7 +8,11 @@ import { table } from "../../lib/cli/command.ts";
 async function run(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { DATA_DIR: "/nonexistent/never-opened" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runCli(
+    argv,
+    { DATA_DIR: "/nonexistent/never-opened" },
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+  );
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -53,6 +57,11 @@ describe("CLI usage", () => {
   });
 
   it("formats list output in aligned columns", () => {
-    expect(table([["ID", "NAME"], ["key_1", "a much longer name"]])).toEqual(["ID     NAME", "key_1  a much longer name"]);
+    expect(
+      table([
+        ["ID", "NAME"],
+        ["key_1", "a much longer name"],
+      ]),
+    ).toEqual(["ID     NAME", "key_1  a much longer name"]);
   });
 });

@@ -8,18 +8,28 @@ import { EXIT, runCli } from "../../lib/cli/run.ts";
 
 describe("readLabels", () => {
   it("picks the key and label columns by name, whatever their case, order or delimiter", () => {
-    const file = readLabels("\uFEFFindustry;Notes;COMPANY\nSoftware;x;Acme\n;;Globex\nRetail;;\n", "Company", "Industry");
+    const file = readLabels(
+      "\uFEFFindustry;Notes;COMPANY\nSoftware;x;Acme\n;;Globex\nRetail;;\n",
+      "Company",
+      "Industry",
+    );
     expect(file).toEqual({ labels: [{ key: "Acme", value: "Software" }], blank: 2, conflicting: [] });
   });
 
   it("keeps a label given twice alike, and leaves out a key labelled two ways", () => {
-    const file = readLabels("Company,Industry\nAcme,Software\nAcme,Software\nGlobex,Retail\nGlobex,Banking\n", "Company", "Industry");
+    const file = readLabels(
+      "Company,Industry\nAcme,Software\nAcme,Software\nGlobex,Retail\nGlobex,Banking\n",
+      "Company",
+      "Industry",
+    );
     expect(file.labels).toEqual([{ key: "Acme", value: "Software" }]);
     expect(file.conflicting).toEqual(["Globex"]);
   });
 
   it("says which column is missing and what the header has", () => {
-    expect(() => readLabels("Name,Industry\nAcme,Software\n", "Company", "Industry")).toThrow('has no "Company" column to match rows by; its header is "Name", "Industry". Pass --key');
+    expect(() => readLabels("Name,Industry\nAcme,Software\n", "Company", "Industry")).toThrow(
+      'has no "Company" column to match rows by; its header is "Name", "Industry". Pass --key',
+    );
     expect(() => readLabels("Company\nAcme\n", "Company", "Industry")).toThrow('has no "Industry" column (the labels)');
     expect(() => readLabels("", "Company", "Industry")).toThrow("The labels file is empty");
     expect(() => readLabels('Company,Industry\n"Acme,Software\n', "Company", "Industry")).toThrow("not valid CSV");
@@ -33,7 +43,12 @@ describe("readLabels", () => {
 });
 
 describe("planReview", () => {
-  const cell = (rowId: string, value: string, status = "done", verified = false): LabelledCell => ({ rowId, value, status, verified });
+  const cell = (rowId: string, value: string, status = "done", verified = false): LabelledCell => ({
+    rowId,
+    value,
+    status,
+    verified,
+  });
   const caseless = (a: string, b: string) => a.toLowerCase() === b.trim().toLowerCase();
 
   it("accepts the model's right answers, edits the rest, skips what is already verified, and reports unmatched and ambiguous keys", () => {
@@ -45,7 +60,15 @@ describe("planReview", () => {
       ["Hooli", [cell("r5", "Software", "pending")]],
       ["Twin", [cell("r6", "A"), cell("r7", "B")]],
     ]);
-    const labels = ["Acme:Software", "Globex:Banking", "Initech:Software", "Umbrella:Pharma", "Hooli:Software", "Twin:A", "Nope:X"].map((s) => {
+    const labels = [
+      "Acme:Software",
+      "Globex:Banking",
+      "Initech:Software",
+      "Umbrella:Pharma",
+      "Hooli:Software",
+      "Twin:A",
+      "Nope:X",
+    ].map((s) => {
       const [key, value] = s.split(":");
       return { key, value };
     });
@@ -98,7 +121,11 @@ describe("the report", () => {
   });
 
   it("draws the progress as a bar on a terminal and as a plain line elsewhere", () => {
-    const half = { ...evaluation, status: "paused" as const, counts: { ...evaluation.counts, done: 1, error: 1, pending: 2 } };
+    const half = {
+      ...evaluation,
+      status: "paused" as const,
+      counts: { ...evaluation.counts, done: 1, error: 1, pending: 2 },
+    };
     expect(progressBar(half)).toBe(`\r[${"#".repeat(15)}${"-".repeat(15)}] 50% 2/4 rows (paused)`);
     expect(progressLine(half)).toBe("2/4 rows (paused)");
   });
@@ -106,7 +133,11 @@ describe("the report", () => {
 
 it("eval opens no database: without an API key it is a usage error before anything else", async () => {
   const err: string[] = [];
-  const code = await runCli(["eval", "--base", "b", "--column", "c", "--labels", "l.csv"], { DATA_DIR: "/nonexistent/never-opened" }, { out: () => {}, err: (l) => err.push(l) });
+  const code = await runCli(
+    ["eval", "--base", "b", "--column", "c", "--labels", "l.csv"],
+    { DATA_DIR: "/nonexistent/never-opened" },
+    { out: () => {}, err: (l) => err.push(l) },
+  );
   expect(code).toBe(EXIT.usage);
   expect(err[0]).toBe("error: An API key is needed: pass --api-key <key> or set CELLWRIGHT_API_KEY.");
 });

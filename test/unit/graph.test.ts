@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { directDependents, findCycle, topologicalOrder, transitiveDependents, type GraphNode } from "../../lib/domain/graph.ts";
+import {
+  directDependents,
+  findCycle,
+  topologicalOrder,
+  transitiveDependents,
+  type GraphNode,
+} from "../../lib/domain/graph.ts";
 
 // The pure dependency DAG of inputColumnIds.
 
-const g = (spec: Record<string, string[]>): GraphNode[] => Object.entries(spec).map(([id, inputColumnIds]) => ({ id, inputColumnIds }));
+const g = (spec: Record<string, string[]>): GraphNode[] =>
+  Object.entries(spec).map(([id, inputColumnIds]) => ({ id, inputColumnIds }));
 
 /** A cycle path is closed (first = last) and each step follows an input edge. */
 function expectValidCycle(nodes: GraphNode[], cycle: string[] | null) {

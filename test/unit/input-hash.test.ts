@@ -6,7 +6,18 @@ import type { ColumnRecord } from "../../lib/domain/column-model.ts";
 // The hash rule: what an AI cell is generated from, and which dependents Update Rows re-runs.
 
 const col = (id: string, extra: Partial<ColumnRecord> = {}): ColumnRecord =>
-  ({ id, name: id, isAiEnabled: false, isPrimary: false, inputColumnIds: [], tools: [], instructions: "", columnOptions: {}, type: "short-text", ...extra }) as ColumnRecord;
+  ({
+    id,
+    name: id,
+    isAiEnabled: false,
+    isPrimary: false,
+    inputColumnIds: [],
+    tools: [],
+    instructions: "",
+    columnOptions: {},
+    type: "short-text",
+    ...extra,
+  }) as ColumnRecord;
 
 const company = col("company", { isPrimary: true });
 const industry = col("industry", { isAiEnabled: true, inputColumnIds: ["company"], instructions: "The industry." });
@@ -18,11 +29,15 @@ describe("inputHash", () => {
   it("changes with input values, instructions, tools and model, and not with names, type or unrelated values", () => {
     const h = inputHash(industry, "company", { company: "Acme", notes: "x" });
     expect(inputHash(industry, "company", { company: "Acme", notes: "y" })).toBe(h);
-    expect(inputHash({ ...industry, name: "Sector", type: "long-text" } as ColumnRecord, "company", { company: "Acme" })).toBe(h);
+    expect(
+      inputHash({ ...industry, name: "Sector", type: "long-text" } as ColumnRecord, "company", { company: "Acme" }),
+    ).toBe(h);
     expect(inputHash(industry, "company", { company: "Globex" })).not.toBe(h);
     expect(inputHash({ ...industry, instructions: "The sector." }, "company", { company: "Acme" })).not.toBe(h);
     expect(inputHash({ ...industry, tools: ["web-search"] }, "company", { company: "Acme" })).not.toBe(h);
-    expect(inputHash({ ...industry, columnOptions: { model: "openai:gpt-4.1-mini" } }, "company", { company: "Acme" })).not.toBe(h);
+    expect(
+      inputHash({ ...industry, columnOptions: { model: "openai:gpt-4.1-mini" } }, "company", { company: "Acme" }),
+    ).not.toBe(h);
   });
 });
 
@@ -31,19 +46,30 @@ describe("decideByHash", () => {
 
   it("leaves a dependent alone when its hash is unchanged, and re-runs it when it changed", () => {
     const next = { company: "Acme" };
-    const hashes: Record<string, string> = { industry: inputHash(industry, "company", next), pitch: inputHash(pitch, "company", next) };
-    const unchanged = decideByHash(columns, new Map([["company", "Acme"]]), new Set(["company"]), next, (id) => done(hashes[id]));
+    const hashes: Record<string, string> = {
+      industry: inputHash(industry, "company", next),
+      pitch: inputHash(pitch, "company", next),
+    };
+    const unchanged = decideByHash(columns, new Map([["company", "Acme"]]), new Set(["company"]), next, (id) =>
+      done(hashes[id]),
+    );
     expect(unchanged.rerun).toEqual([]);
-    const changed = decideByHash(columns, new Map([["company", "Acme"]]), new Set(["company"]), next, () => done("old"));
+    const changed = decideByHash(columns, new Map([["company", "Acme"]]), new Set(["company"]), next, () =>
+      done("old"),
+    );
     // Pitch reads Industry, which runs again: it cannot be judged yet, so it runs too.
     expect(changed.rerun.sort()).toEqual(["industry", "pitch"]);
   });
 
   it("marks onInsert and never dependents stale instead, and an explicit empty write always re-runs", () => {
     const lazy = [company, { ...industry, columnOptions: { autoRun: "onInsert" } } as ColumnRecord];
-    const d = decideByHash(lazy, new Map([["company", "B"]]), new Set(["company"]), { company: "B" }, () => done("old"));
+    const d = decideByHash(lazy, new Map([["company", "B"]]), new Set(["company"]), { company: "B" }, () =>
+      done("old"),
+    );
     expect(d).toEqual({ rerun: [], stale: ["industry"] });
-    const explicit = decideByHash(columns, new Map([["industry", ""]]), new Set(["industry"]), { company: "A" }, () => done("old"));
+    const explicit = decideByHash(columns, new Map([["industry", ""]]), new Set(["industry"]), { company: "A" }, () =>
+      done("old"),
+    );
     expect(explicit.rerun.sort()).toEqual(["industry", "pitch"]);
   });
 });

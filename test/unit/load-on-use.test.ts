@@ -29,7 +29,10 @@ function packagesLoadedBy(entry: string): Map<string, string[]> {
         const next = resolveSource(file, spec);
         if (next) visit(next, [...chain, path.relative(ROOT, next)]);
       } else if (!spec.startsWith("node:")) {
-        const name = spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+        const name = spec
+          .split("/")
+          .slice(0, spec.startsWith("@") ? 2 : 1)
+          .join("/");
         if (!packages.has(name)) packages.set(name, chain);
       }
     }
@@ -38,7 +41,17 @@ function packagesLoadedBy(entry: string): Map<string, string[]> {
   return packages;
 }
 
-const HEAVY = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "pg-boss", "exceljs", "disposable-email-domains", "linkedom", "unpdf", "mammoth"];
+const HEAVY = [
+  "ai",
+  "@ai-sdk/openai",
+  "@ai-sdk/anthropic",
+  "pg-boss",
+  "exceljs",
+  "disposable-email-domains",
+  "linkedom",
+  "unpdf",
+  "mammoth",
+];
 
 describe("heavy packages", () => {
   it.each([

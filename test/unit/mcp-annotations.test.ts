@@ -37,7 +37,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   manage_column: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    reason: "modify and delete change or drop a column and its values; create adds another each call; new or changed AI columns do not run until asked",
+    reason:
+      "modify and delete change or drop a column and its values; create adds another each call; new or changed AI columns do not run until asked",
   },
   run_cells: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -78,9 +79,14 @@ describe("MCP tool annotations", () => {
     const yesNo = (v: boolean | undefined) => (v === undefined ? "" : v ? "yes" : "no");
     for (const tool of TOOLS) {
       const line = readme.split("\n").find((l) => l.startsWith(`| \`${tool.name}\` |`));
-      const cells = line?.split("|").slice(-5, -1).map((c) => c.trim());
+      const cells = line
+        ?.split("|")
+        .slice(-5, -1)
+        .map((c) => c.trim());
       const a = tool.annotations;
-      const hints = a.readOnlyHint ? ["yes", "", "", yesNo(a.openWorldHint)] : ["no", yesNo(a.destructiveHint), yesNo(a.idempotentHint), yesNo(a.openWorldHint)];
+      const hints = a.readOnlyHint
+        ? ["yes", "", "", yesNo(a.openWorldHint)]
+        : ["no", yesNo(a.destructiveHint), yesNo(a.idempotentHint), yesNo(a.openWorldHint)];
       expect(cells, tool.name).toEqual(hints);
     }
   });
@@ -88,7 +94,11 @@ describe("MCP tool annotations", () => {
   it("a read-only tool touches nothing outside; every other one says whether it is destructive and idempotent", () => {
     for (const tool of TOOLS) {
       if (tool.annotations.readOnlyHint) expect(tool.annotations, tool.name).toEqual(read);
-      else expect(typeof tool.annotations.destructiveHint === "boolean" && typeof tool.annotations.idempotentHint === "boolean", tool.name).toBe(true);
+      else
+        expect(
+          typeof tool.annotations.destructiveHint === "boolean" && typeof tool.annotations.idempotentHint === "boolean",
+          tool.name,
+        ).toBe(true);
     }
   });
 });

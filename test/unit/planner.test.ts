@@ -38,7 +38,12 @@ const ai = columns.filter((c) => c.isAiEnabled);
 describe("planInsert (Add Rows)", () => {
   it("runs every absent AI cell, keeps supplied ones, and leaves autoRun=never idle", () => {
     const plan = planInsert(ai, new Set(["name", "summary"]));
-    expect(Object.fromEntries(plan)).toEqual({ summary: "supplied", score: "pending", manual: "idle", onInsert: "pending" });
+    expect(Object.fromEntries(plan)).toEqual({
+      summary: "supplied",
+      score: "pending",
+      manual: "idle",
+      onInsert: "pending",
+    });
   });
 
   it("a supplied value wins even for autoRun=never", () => {
@@ -74,13 +79,13 @@ describe("planUpdate (Update Rows)", () => {
     expect(plan.rerun).toEqual(["score"]);
   });
 
-  it("writing \"\" into an AI cell runs it again, and its dependents too", () => {
+  it('writing "" into an AI cell runs it again, and its dependents too', () => {
     const plan = planUpdate(columns, written({ summary: "" }), new Set(["summary"]));
     expect(plan.supplied).toEqual([]);
     expect(plan.rerun.sort()).toEqual(["score", "summary"]);
   });
 
-  it("writing \"\" into an autoRun=never cell still runs it (an explicit request)", () => {
+  it('writing "" into an autoRun=never cell still runs it (an explicit request)', () => {
     expect(planUpdate(columns, written({ manual: "" }), new Set(["manual"])).rerun).toEqual(["manual"]);
   });
 

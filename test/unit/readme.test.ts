@@ -15,10 +15,13 @@ const docFiles = readdirSync(path.join(root, "docs"))
   .filter((f) => f.endsWith(".md"))
   .sort()
   .map((f) => `docs/${f}`);
-const pages = new Map<string, string>([["README.md", readme], ...docFiles.map((f) => [f, read(f)] as [string, string])]);
+const pages = new Map<string, string>([
+  ["README.md", readme],
+  ...docFiles.map((f) => [f, read(f)] as [string, string]),
+]);
 const everything = [...pages.values()].join("\n");
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The body of one heading's section (up to the next heading of the same or a higher level). */
 function section(text: string, title: string, level = 2): string {
@@ -31,7 +34,8 @@ function section(text: string, title: string, level = 2): string {
 }
 
 /** First-column `code` cells of the Markdown table rows in a text, with their second column. */
-const tableKeys = (text: string) => [...text.matchAll(/^\|\s*`([^`]+)`\s*\|([^|]*)\|/gm)].map((m) => ({ key: m[1], second: m[2].trim() }));
+const tableKeys = (text: string) =>
+  [...text.matchAll(/^\|\s*`([^`]+)`\s*\|([^|]*)\|/gm)].map((m) => ({ key: m[1], second: m[2].trim() }));
 
 /** Markdown without fenced code blocks and inline code spans (where `[x](y)` is an example, not a link). */
 const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
@@ -57,21 +61,30 @@ function envVariablesOf(source: string): string[] {
   }
   // Direct reads: process.env.X, process.env["X"], env.X, env["X"], env?.X.
   for (const m of source.matchAll(/\b(?:process\.env|env)\s*(?:\?\.|\.)\s*([A-Z][A-Z0-9_]*)\b/g)) names.add(m[1]);
-  for (const m of source.matchAll(/\b(?:process\.env|env)\s*(?:\?\.)?\[\s*["'`]([A-Z][A-Z0-9_]*)["'`]\s*\]/g)) names.add(m[1]);
+  for (const m of source.matchAll(/\b(?:process\.env|env)\s*(?:\?\.)?\[\s*["'`]([A-Z][A-Z0-9_]*)["'`]\s*\]/g))
+    names.add(m[1]);
   return [...names].sort();
 }
 
 const configVariables = envVariablesOf(read("lib/config.ts"));
 
 /** `NAME` or `NAME=…` written as code somewhere. */
-const mentionsVariable = (text: string, name: string) => new RegExp("`" + escape(name) + "(?:`|=)").test(text);
+const mentionsVariable = (text: string, name: string) => new RegExp(`\`${escapeRegExp(name)}(?:\`|=)`).test(text);
 /** `code` written as code somewhere. */
-const mentionsCode = (text: string, code: string) => text.includes("`" + code + "`");
+const mentionsCode = (text: string, code: string) => text.includes(`\`${code}\``);
 
 describe("environment variables of lib/config.ts", () => {
   it("are found by parsing lib/config.ts", () => {
     expect(configVariables.length).toBeGreaterThan(20);
-    for (const known of ["PORT", "DATA_DIR", "DATABASE_URL", "API_KEY", "OPENAI_API_KEY", "AI_MODEL", "ALLOWED_PRIVATE_HOSTS"]) {
+    for (const known of [
+      "PORT",
+      "DATA_DIR",
+      "DATABASE_URL",
+      "API_KEY",
+      "OPENAI_API_KEY",
+      "AI_MODEL",
+      "ALLOWED_PRIVATE_HOSTS",
+    ]) {
       expect(configVariables, `lib/config.ts reads ${known}`).toContain(known);
     }
   });
@@ -141,12 +154,18 @@ describe("docs/deployment.md configuration reference", () => {
   const documented = rows.map((r) => r.key);
 
   it("has a row, with a default, for every variable lib/config.ts reads", () => {
-    expect(configVariables.filter((v) => !documented.includes(v)), "variables missing from the reference").toEqual([]);
+    expect(
+      configVariables.filter((v) => !documented.includes(v)),
+      "variables missing from the reference",
+    ).toEqual([]);
     for (const r of rows) expect(r.second.length, r.key).toBeGreaterThan(0);
   });
 
   it("has no row for a variable lib/config.ts does not read, and none twice", () => {
-    expect(documented.filter((v) => !configVariables.includes(v)), "variables that lib/config.ts does not read").toEqual([]);
+    expect(
+      documented.filter((v) => !configVariables.includes(v)),
+      "variables that lib/config.ts does not read",
+    ).toEqual([]);
     expect(new Set(documented).size).toBe(documented.length);
   });
 
@@ -172,7 +191,9 @@ describe("README", () => {
 
   it("configuration essentials name only variables that lib/config.ts reads", () => {
     const keys = tableKeys(section(readme, "Configuration essentials")).map((r) => r.key);
-    expect(keys).toEqual(expect.arrayContaining(["OPENAI_API_KEY", "AI_MODEL", "DATA_DIR", "DATABASE_URL", "API_KEY", "PORT"]));
+    expect(keys).toEqual(
+      expect.arrayContaining(["OPENAI_API_KEY", "AI_MODEL", "DATA_DIR", "DATABASE_URL", "API_KEY", "PORT"]),
+    );
     expect(keys.filter((k) => !configVariables.includes(k))).toEqual([]);
   });
 
@@ -184,7 +205,8 @@ describe("README", () => {
 
 describe("docs/ pages", () => {
   it("include the topic pages", () => {
-    for (const f of ["api", "engine", "tools", "assistant", "webhooks", "deployment", "cli"]) expect(docFiles).toContain(`docs/${f}.md`);
+    for (const f of ["api", "engine", "tools", "assistant", "webhooks", "deployment", "cli"])
+      expect(docFiles).toContain(`docs/${f}.md`);
   });
 
   it.each(docFiles)("%s starts with a title, then a one-line summary that links back to the README", (f) => {
@@ -216,7 +238,9 @@ describe("links between the README and docs/", () => {
   // ARCHITECTURE.md is written separately; its link is checked once the file exists.
   const pending = new Set(["ARCHITECTURE.md"].filter((f) => !existsSync(path.join(root, f))));
   const links = [...pages].flatMap(([file, text]) =>
-    [...prose(text).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => ({ file, target: m[1] })).filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target)),
+    [...prose(text).matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => ({ file, target: m[1] }))
+      .filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target)),
   );
 
   it("finds the links", () => {

@@ -14,26 +14,44 @@ const columns = [
 describe("standard rows", () => {
   const cases: Record<string, string>[] = [
     {},
-    { scol_a: "Acme", scol_b: 'with "quotes" and \\ and \n newline', scol_c: "proto", scol_d: "ctor", scol_e: "\u2028\u0000\t😀" },
+    {
+      scol_a: "Acme",
+      scol_b: 'with "quotes" and \\ and \n newline',
+      scol_c: "proto",
+      scol_d: "ctor",
+      scol_e: "\u2028\u0000\t😀",
+    },
     { scol_a: "", scol_unknown: "ignored" },
   ];
 
   it("has an entry for every column, including names that are Object.prototype members", () => {
     const row = standardRow(columns, "sr_1", { scol_c: "p", scol_d: "c" });
     expect(Object.keys(row.cells)).toEqual(columns.map((c) => c.name));
-    expect(JSON.parse(JSON.stringify(row)).cells).toEqual({ Company: "", '"Quoted" \\ name': "", ["__proto__"]: "p", constructor: "c", "Ünïcødé 🚀": "" });
+    expect(JSON.parse(JSON.stringify(row)).cells).toEqual({
+      Company: "",
+      '"Quoted" \\ name': "",
+      ["__proto__"]: "p",
+      constructor: "c",
+      "Ünïcødé 🚀": "",
+    });
     expect(JSON.stringify(row)).toContain('"__proto__":"p"');
   });
 
   it("the writer's text is exactly JSON.stringify of the row object", () => {
     const write = standardRowWriter(columns);
-    for (const values of cases) expect(write("sr_x\"y", values)).toBe(JSON.stringify(standardRow(columns, "sr_x\"y", values)));
+    for (const values of cases)
+      expect(write('sr_x"y', values)).toBe(JSON.stringify(standardRow(columns, 'sr_x"y', values)));
     expect(standardRowWriter([])("sr_1", {})).toBe('{"id":"sr_1","cells":{}}');
   });
 
   it("expanded rows keep prototype-named columns too", () => {
     const row = expandedRow(columns, "sr_1", { scol_c: "p" }, new Map());
     expect(JSON.stringify(row)).toContain('"__proto__":{"value":"p"}');
-    expect(JSON.parse(JSON.stringify(row)).cells.constructor).toEqual({ value: "", status: "idle", needsReview: false, verified: false });
+    expect(JSON.parse(JSON.stringify(row)).cells.constructor).toEqual({
+      value: "",
+      status: "idle",
+      needsReview: false,
+      verified: false,
+    });
   });
 });

@@ -6,7 +6,13 @@ import type { CellJob, CellWorker } from "../../lib/jobs/types.ts";
 // the buffer starts already aborted: what was read ahead for it still says it is running. With a
 // call limit, a run whose model call has answered keeps its slot but no longer counts as a call.
 
-const job = (n: number): CellJob => ({ rowId: `sr_${n}`, columnId: "scol_a", sheetId: "ss_1", generation: 1, attempts: 0 });
+const job = (n: number): CellJob => ({
+  rowId: `sr_${n}`,
+  columnId: "scol_a",
+  sheetId: "ss_1",
+  generation: 1,
+  attempts: 0,
+});
 
 function recordingWorker() {
   const started: { job: CellJob; aborted: boolean; reason: unknown }[] = [];
@@ -84,7 +90,11 @@ describe("worker slots", () => {
   it("with a call limit, starts the next job when a call answers, while the answered run keeps its slot", async () => {
     const w = recordingWorker();
     let permits = 1;
-    const slots = createWorkerSlots(3, () => slots.dispatch(), () => permits);
+    const slots = createWorkerSlots(
+      3,
+      () => slots.dispatch(),
+      () => permits,
+    );
     slots.start(w.worker);
     slots.enqueue([job(1), job(2), job(3), job(4)]);
     expect(w.started.map((s) => s.job.rowId)).toEqual(["sr_1"]);

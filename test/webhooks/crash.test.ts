@@ -39,7 +39,10 @@ const api = keyedApi(() => server, KEY);
 it("delivers every pending message after kill -9, once per webhook-id", { timeout: 400_000 }, async () => {
   const port = await pickServerPort();
   server = await startServerProcess(env(), port);
-  const base = await api("POST", "/api/v1/bases", { baseName: "Crash", columns: [{ name: "Company", isPrimary: true }] });
+  const base = await api("POST", "/api/v1/bases", {
+    baseName: "Crash",
+    columns: [{ name: "Company", isPrimary: true }],
+  });
   expect(base.status).toBe(201);
   const hook = await api("POST", "/api/v1/webhooks", { url: receiver.url, events: ["row.sheet.processed"] });
   expect(hook.status).toBe(201);
@@ -53,17 +56,27 @@ it("delivers every pending message after kill -9, once per webhook-id", { timeou
     rows: Array.from({ length: ROWS }, (_, i) => ({ cells: { Company: `Company ${i}` } })),
   });
   expect(add.status).toBe(200);
-  await waitFor(() => new Set(receiver.received.map((r) => r.id)).size === ROWS, "an attempt at every message", 60_000, 50);
+  await waitFor(
+    () => new Set(receiver.received.map((r) => r.id)).size === ROWS,
+    "an attempt at every message",
+    60_000,
+    50,
+  );
   expect(receiver.processed.size).toBe(2);
   await server.kill9();
 
   receiver.setDefault({ status: 200 });
   server = await startServerProcess(env(), port);
   await waitFor(() => receiver.processed.size === ROWS, "every message processed after the restart", 60_000, 100);
-  const final = await waitFor(async () => {
-    const list = (await api("GET", `/api/v1/webhooks/${hook.body.id}/deliveries?limit=100`)).body.deliveries as any[];
-    return list.every((d) => d.status === "succeeded") ? list : undefined;
-  }, "every delivery to succeed", 30_000, 200);
+  const final = await waitFor(
+    async () => {
+      const list = (await api("GET", `/api/v1/webhooks/${hook.body.id}/deliveries?limit=100`)).body.deliveries as any[];
+      return list.every((d) => d.status === "succeeded") ? list : undefined;
+    },
+    "every delivery to succeed",
+    30_000,
+    200,
+  );
 
   expect(final).toHaveLength(ROWS);
   const rowIds = (add.body.rows as { id: string }[]).map((r) => r.id).sort();

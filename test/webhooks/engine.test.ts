@@ -23,7 +23,14 @@ const COLUMNS = [
 beforeAll(async () => {
   llm = await startFakeLlm();
   app = await createTestApp(
-    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_MAX_ATTEMPTS: "1", AI_CONCURRENCY: "4", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", WEBHOOK_TIMEOUT_MS: "15000" },
+    {
+      OPENAI_BASE_URL: llm.baseUrl,
+      AI_MODEL: "openai:test-model",
+      AI_MAX_ATTEMPTS: "1",
+      AI_CONCURRENCY: "4",
+      ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
+      WEBHOOK_TIMEOUT_MS: "15000",
+    },
     { engine: true },
   );
   await startRelay(app);
@@ -54,9 +61,15 @@ describe("rows with AI columns", () => {
     llm.setHandler((req) => {
       if (req.lastUserText.includes("Column to fill: Industry")) {
         if (req.lastUserText.includes("Broken")) return { status: 400, message: "no" };
-        return { json: { value: "Rockets", sources: [], confidenceScore: 0.8, additionalDetails: "known" }, delayMs: 50 };
+        return {
+          json: { value: "Rockets", sources: [], confidenceScore: 0.8, additionalDetails: "known" },
+          delayMs: 50,
+        };
       }
-      return { json: { value: "Fly high", sources: [], confidenceScore: 0.6, additionalDetails: "pitched" }, delayMs: 50 };
+      return {
+        json: { value: "Fly high", sources: [], confidenceScore: 0.6, additionalDetails: "pitched" },
+        delayMs: 50,
+      };
     });
     const rows = await addRows(app, baseId, [{ Company: "Acme" }, { Company: "Beta" }, { Company: "Broken" }]);
     // Nothing is sent while cells are still pending.
@@ -84,9 +97,23 @@ describe("rows with AI columns", () => {
       expect(byId(standard, row.id).data.row).toEqual(std.find((s: any) => s.id === row.id));
     }
     const acme = byId(expanded, rows[0].id).data.row.cells;
-    expect(acme.Industry).toEqual({ value: "Rockets", status: "done", metadata: { sources: null, confidenceScore: 0.8, additionalDetails: "known" }, needsReview: false, verified: false });
-    expect(acme.Pitch).toMatchObject({ value: "Fly high", status: "done", metadata: { confidenceScore: 0.6, additionalDetails: "pitched" } });
-    expect(byId(standard, rows[0].id).data.row.cells).toEqual({ Company: "Acme", Industry: "Rockets", Pitch: "Fly high" });
+    expect(acme.Industry).toEqual({
+      value: "Rockets",
+      status: "done",
+      metadata: { sources: null, confidenceScore: 0.8, additionalDetails: "known" },
+      needsReview: false,
+      verified: false,
+    });
+    expect(acme.Pitch).toMatchObject({
+      value: "Fly high",
+      status: "done",
+      metadata: { confidenceScore: 0.6, additionalDetails: "pitched" },
+    });
+    expect(byId(standard, rows[0].id).data.row.cells).toEqual({
+      Company: "Acme",
+      Industry: "Rockets",
+      Pitch: "Fly high",
+    });
     // A row whose cells ended in error is processed too: terminal is terminal.
     const broken = byId(expanded, rows[2].id).data.row.cells;
     expect(broken.Industry.status).toBe("error");
@@ -99,7 +126,9 @@ describe("rows with AI columns", () => {
     const { baseId } = await createBase(app, { columns: COLUMNS });
     const [row] = await addRows(app, baseId, [{ Company: "Acme" }]);
     await processed(r, 1);
-    const res = await app.api("POST", `/api/v1/bases/${baseId}/update-rows`, { body: { rows: [{ id: row.id, cells: { Company: "Acme Corp" } }] } });
+    const res = await app.api("POST", `/api/v1/bases/${baseId}/update-rows`, {
+      body: { rows: [{ id: row.id, cells: { Company: "Acme Corp" } }] },
+    });
     expect(res.status, res.text).toBe(200);
     await processed(r, 2);
     await settled(app, baseId);
@@ -121,13 +150,21 @@ describe("a slow receiver", () => {
     await register(app, fast);
     const { baseId } = await createBase(app, { columns: COLUMNS });
     llm.setHandler(() => ({ json: { value: "x", sources: [], confidenceScore: 1 } }));
-    await addRows(app, baseId, Array.from({ length: 10 }, (_, i) => ({ Company: `C${i}` })));
+    await addRows(
+      app,
+      baseId,
+      Array.from({ length: 10 }, (_, i) => ({ Company: `C${i}` })),
+    );
     const bound = app.rt.config.webhooks.concurrencyPerEndpoint;
     await waitFor(() => slow.inFlight === bound, "the receiver to hold the per-endpoint bound");
     // Every cell finishes while the receiver still sits on its first deliveries.
     await settled(app, baseId);
-    expect(await app.rt.db.prisma.webhookMessage.count({ where: { endpointId: slowHook.id, status: "succeeded" } })).toBe(0);
-    expect(await app.rt.db.prisma.webhookMessage.count({ where: { endpointId: slowHook.id, status: "pending" } })).toBe(10);
+    expect(
+      await app.rt.db.prisma.webhookMessage.count({ where: { endpointId: slowHook.id, status: "succeeded" } }),
+    ).toBe(0);
+    expect(await app.rt.db.prisma.webhookMessage.count({ where: { endpointId: slowHook.id, status: "pending" } })).toBe(
+      10,
+    );
     // The relay claimed (and delivered) all ten of the fast endpoint's messages while the slow
     // one sat at its bound: none of those claims took more of the slow endpoint's messages.
     await processed(fast, 10);

@@ -27,26 +27,84 @@ afterAll(async () => {
 const hook = (url: string) => ({ url, events: ["row.sheet.processed"] });
 
 describe("registration", () => {
-  scenarios(() => app, [
-    { name: "a loopback IP → 400", method: "POST", path: "/api/v1/webhooks", body: () => hook(receiver.url), status: 400, code: "blocked_url", ...EMITS_NOTHING },
-    { name: "localhost → 400", method: "POST", path: "/api/v1/webhooks", body: hook("http://localhost:8080/x"), status: 400, code: "blocked_url", ...EMITS_NOTHING },
-    { name: "a private IP → 400", method: "POST", path: "/api/v1/webhooks", body: hook("https://10.0.0.8/x"), status: 400, code: "blocked_url", ...EMITS_NOTHING },
-    { name: "loopback spelled as a decimal → 400", method: "POST", path: "/api/v1/webhooks", body: hook("http://2130706433/x"), status: 400, code: "blocked_url", ...EMITS_NOTHING },
-    { name: "cloud metadata → 400", method: "POST", path: "/api/v1/webhooks", body: hook("http://169.254.169.254/latest"), status: 400, code: "blocked_url", ...EMITS_NOTHING },
-    { name: "IPv6 loopback → 400", method: "POST", path: "/api/v1/webhooks", body: hook("http://[::1]/x"), status: 400, code: "blocked_url", ...EMITS_NOTHING },
-  ]);
+  scenarios(
+    () => app,
+    [
+      {
+        name: "a loopback IP → 400",
+        method: "POST",
+        path: "/api/v1/webhooks",
+        body: () => hook(receiver.url),
+        status: 400,
+        code: "blocked_url",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "localhost → 400",
+        method: "POST",
+        path: "/api/v1/webhooks",
+        body: hook("http://localhost:8080/x"),
+        status: 400,
+        code: "blocked_url",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "a private IP → 400",
+        method: "POST",
+        path: "/api/v1/webhooks",
+        body: hook("https://10.0.0.8/x"),
+        status: 400,
+        code: "blocked_url",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "loopback spelled as a decimal → 400",
+        method: "POST",
+        path: "/api/v1/webhooks",
+        body: hook("http://2130706433/x"),
+        status: 400,
+        code: "blocked_url",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "cloud metadata → 400",
+        method: "POST",
+        path: "/api/v1/webhooks",
+        body: hook("http://169.254.169.254/latest"),
+        status: 400,
+        code: "blocked_url",
+        ...EMITS_NOTHING,
+      },
+      {
+        name: "IPv6 loopback → 400",
+        method: "POST",
+        path: "/api/v1/webhooks",
+        body: hook("http://[::1]/x"),
+        status: 400,
+        code: "blocked_url",
+        ...EMITS_NOTHING,
+      },
+    ],
+  );
 
   it("refuses a name that resolves to loopback", async () => {
     const dns = createFakeDns({ hosts: { "hooks.example.test": ["127.0.0.1"] } });
     const input = createEndpointSchema.parse(hook("https://hooks.example.test/x"));
-    await expect(createEndpoint(app.rt, app.workspaceA, input, { lookup: dns.lookup })).rejects.toMatchObject({ code: "blocked_url" });
+    await expect(createEndpoint(app.rt, app.workspaceA, input, { lookup: dns.lookup })).rejects.toMatchObject({
+      code: "blocked_url",
+    });
     expect(dns.lookupCalls).toEqual(["hooks.example.test"]);
     expect(await app.rt.db.prisma.webhookEndpoint.count()).toBe(0);
   });
 
   it("accepts a name that resolves publicly", async () => {
     const dns = createFakeDns({ hosts: { "hooks.example.test": ["93.184.216.34"] } });
-    const made = await createEndpoint(app.rt, app.workspaceA, createEndpointSchema.parse(hook("https://hooks.example.test/x")), { lookup: dns.lookup });
+    const made = await createEndpoint(
+      app.rt,
+      app.workspaceA,
+      createEndpointSchema.parse(hook("https://hooks.example.test/x")),
+      { lookup: dns.lookup },
+    );
     expect(made.url).toBe("https://hooks.example.test/x");
     await app.rt.db.prisma.webhookEndpoint.delete({ where: { id: made.id } });
   });
@@ -56,7 +114,9 @@ describe("delivery", () => {
   it("blocks DNS rebinding: public at registration, loopback at delivery", async () => {
     const dns = createFakeDns({ hosts: { "hooks.example.test": [["93.184.216.34"], ["127.0.0.1"]] } });
     const url = `http://hooks.example.test:${receiver.port}/hooks`;
-    const made = await createEndpoint(app.rt, app.workspaceA, createEndpointSchema.parse(hook(url)), { lookup: dns.lookup });
+    const made = await createEndpoint(app.rt, app.workspaceA, createEndpointSchema.parse(hook(url)), {
+      lookup: dns.lookup,
+    });
     await startRelay(app, { lookup: dns.lookup });
     const { baseId } = await createBase(app, { columns: PLAIN_COLUMNS });
     await addRows(app, baseId, [{ Company: "Rebind" }]);
@@ -65,7 +125,12 @@ describe("delivery", () => {
       return x?.status === "failed" ? x : undefined;
     }, "the delivery to fail");
     expect(d.attempts).toHaveLength(2);
-    for (const a of d.attempts) expect(a).toMatchObject({ status: "failed", statusCode: null, error: expect.stringMatching(/^blocked_url: .*loopback/) });
+    for (const a of d.attempts)
+      expect(a).toMatchObject({
+        status: "failed",
+        statusCode: null,
+        error: expect.stringMatching(/^blocked_url: .*loopback/),
+      });
     // Resolved again at every attempt, never pinned from registration.
     expect(dns.lookupCalls).toEqual(["hooks.example.test", "hooks.example.test", "hooks.example.test"]);
     // The message is failed for good and both of its attempts are logged, so every attempt there

@@ -16,14 +16,25 @@ export function startRelay(app: TestApp, opts: RelayOptions = {}): Promise<Webho
 }
 
 export async function addRows(app: TestApp, baseId: string, cells: Record<string, unknown>[], key = app.keyA) {
-  const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, { key, body: { rows: cells.map((c) => ({ cells: c })) } });
+  const res = await app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
+    key,
+    body: { rows: cells.map((c) => ({ cells: c })) },
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.rows as { id: string; cells: Record<string, string> }[];
 }
 
 /** Registers an endpoint for the receiver and tells the receiver its secret. */
-export async function register(app: TestApp, receiver: WebhookReceiver, body: Record<string, unknown> = {}, key = app.keyA) {
-  const res = await app.api("POST", "/api/v1/webhooks", { key, body: { url: receiver.url, events: ["row.sheet.processed"], ...body } });
+export async function register(
+  app: TestApp,
+  receiver: WebhookReceiver,
+  body: Record<string, unknown> = {},
+  key = app.keyA,
+) {
+  const res = await app.api("POST", "/api/v1/webhooks", {
+    key,
+    body: { url: receiver.url, events: ["row.sheet.processed"], ...body },
+  });
   expect(res.status, res.text).toBe(201);
   receiver.setSecrets(res.body.secret);
   return res.body as { id: string; secret: string; [k: string]: unknown };
@@ -43,12 +54,22 @@ export async function endpoint(app: TestApp, endpointId: string) {
 
 /** Waits until the receiver has processed `n` distinct webhook-ids. */
 export function processed(receiver: WebhookReceiver, n: number, timeoutMs = 10_000) {
-  return waitFor(() => (receiver.processed.size >= n ? [...receiver.processed.values()] : undefined), `${n} deliveries processed`, timeoutMs, 20);
+  return waitFor(
+    () => (receiver.processed.size >= n ? [...receiver.processed.values()] : undefined),
+    `${n} deliveries processed`,
+    timeoutMs,
+    20,
+  );
 }
 
 /** Waits until the receiver has received `n` requests (verified or not, any answer). */
 export function received(receiver: WebhookReceiver, n: number, timeoutMs = 10_000) {
-  return waitFor(() => (receiver.received.length >= n ? receiver.received.slice() : undefined), `${n} requests received`, timeoutMs, 20);
+  return waitFor(
+    () => (receiver.received.length >= n ? receiver.received.slice() : undefined),
+    `${n} requests received`,
+    timeoutMs,
+    20,
+  );
 }
 
 /** Waits until no delivery of the endpoint is pending, and returns them all. */

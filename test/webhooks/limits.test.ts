@@ -39,7 +39,11 @@ describe("parallelism", () => {
     slow.setDefault({ status: 200, delayMs: 250 });
     await register(app, slow);
     await register(app, fast);
-    await addRows(app, baseId, Array.from({ length: 8 }, (_, i) => ({ Company: `C${i}` })));
+    await addRows(
+      app,
+      baseId,
+      Array.from({ length: 8 }, (_, i) => ({ Company: `C${i}` })),
+    );
     await processed(fast, 8);
     // The fast endpoint got everything while the slow one was still working through its queue.
     expect(slow.received.length).toBeLessThan(8);

@@ -31,7 +31,11 @@ describe("signing (Standard Webhooks)", () => {
 
   it("keeps the previous secret live only until its grace period ends", () => {
     const now = new Date("2026-11-22T10:00:00Z");
-    const e = { secret: "whsec_new", previousSecret: "whsec_old", previousSecretExpiresAt: new Date(now.getTime() + 1000) };
+    const e = {
+      secret: "whsec_new",
+      previousSecret: "whsec_old",
+      previousSecretExpiresAt: new Date(now.getTime() + 1000),
+    };
     expect(liveSecrets(e, now)).toEqual(["whsec_new", "whsec_old"]);
     expect(liveSecrets(e, new Date(now.getTime() + 1000))).toEqual(["whsec_new"]);
     expect(liveSecrets({ ...e, previousSecret: null, previousSecretExpiresAt: null }, now)).toEqual(["whsec_new"]);
@@ -55,7 +59,9 @@ describe("retry schedule", () => {
   it("lets Retry-After push a retry later, never earlier, and caps it at a day", () => {
     expect(nextRetryDelayMs({ schedule, attemptsMade: 1, retryAfterMs: 60_000, random: () => 0.5 })).toBe(60_000);
     expect(nextRetryDelayMs({ schedule, attemptsMade: 1, retryAfterMs: 1_000, random: () => 0.5 })).toBe(5_000);
-    expect(nextRetryDelayMs({ schedule, attemptsMade: 1, retryAfterMs: 10 * MAX_RETRY_AFTER_MS, random: () => 0.5 })).toBe(MAX_RETRY_AFTER_MS);
+    expect(
+      nextRetryDelayMs({ schedule, attemptsMade: 1, retryAfterMs: 10 * MAX_RETRY_AFTER_MS, random: () => 0.5 }),
+    ).toBe(MAX_RETRY_AFTER_MS);
     // The budget is the budget: Retry-After does not buy an extra attempt.
     expect(nextRetryDelayMs({ schedule, attemptsMade: 3, retryAfterMs: 1_000 })).toBeNull();
   });

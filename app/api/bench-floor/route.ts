@@ -8,7 +8,14 @@ import { otherMethods } from "@/lib/http/methods";
 // only when BENCH_FLOOR=true (the benchmark's own server); otherwise there is no such endpoint.
 const BODY = JSON.stringify({
   id: "sr_0000000000000000floor",
-  cells: { Company: "Company 1", Website: "https://company1.example", Employees: "1", Email: "info@company1.example", Founded: "2001-01-01", Notes: "n".repeat(40) },
+  cells: {
+    Company: "Company 1",
+    Website: "https://company1.example",
+    Employees: "1",
+    Email: "info@company1.example",
+    Founded: "2001-01-01",
+    Notes: "n".repeat(40),
+  },
 });
 
 export const dynamic = "force-dynamic";

@@ -25,12 +25,24 @@ export function CellDetails({ cell, threshold }: { cell: CellView | undefined; t
         <section aria-label="Confidence">
           <div className="mb-1 flex items-baseline justify-between text-xs">
             <span className="font-medium text-zinc-600 dark:text-zinc-400">Confidence</span>
-            <span className={`font-semibold tabular-nums ${low ? "text-amber-700 dark:text-amber-400" : "text-emerald-700 dark:text-emerald-400"}`}>
+            <span
+              className={`font-semibold tabular-nums ${low ? "text-amber-700 dark:text-amber-400" : "text-emerald-700 dark:text-emerald-400"}`}
+            >
               {Math.round(score * 100)}%{low ? " · below review threshold" : ""}
             </span>
           </div>
-          <div role="meter" aria-label="Confidence" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(score * 100)} className="h-1.5 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800">
-            <div className={`h-full rounded-full ${low ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${Math.max(2, Math.min(100, score * 100))}%` }} />
+          <div
+            role="meter"
+            aria-label="Confidence"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(score * 100)}
+            className="h-1.5 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+          >
+            <div
+              className={`h-full rounded-full ${low ? "bg-amber-500" : "bg-emerald-500"}`}
+              style={{ width: `${Math.max(2, Math.min(100, score * 100))}%` }}
+            />
           </div>
         </section>
       ) : null}
@@ -40,12 +52,21 @@ export function CellDetails({ cell, threshold }: { cell: CellView | undefined; t
           <ol className="space-y-2">
             {sources.map((s) => (
               <li key={s.url} className="rounded-lg border border-zinc-200 p-2.5 dark:border-zinc-700">
-                <a href={s.url} target="_blank" rel="noopener noreferrer nofollow" className="flex items-center gap-1.5 font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+                <a
+                  href={s.url}
+                  target="_blank"
+                  rel="noopener noreferrer nofollow"
+                  className="flex items-center gap-1.5 font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                >
                   <span className="truncate">{s.label}</span>
                   <ExternalIcon className="shrink-0 text-xs" />
                 </a>
                 <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{hostOf(s.url)}</p>
-                {s.excerpt ? <blockquote className="mt-1.5 line-clamp-4 border-l-2 border-zinc-300 pl-2 text-xs text-zinc-600 italic dark:border-zinc-600 dark:text-zinc-400">{s.excerpt}</blockquote> : null}
+                {s.excerpt ? (
+                  <blockquote className="mt-1.5 line-clamp-4 border-l-2 border-zinc-300 pl-2 text-xs text-zinc-600 italic dark:border-zinc-600 dark:text-zinc-400">
+                    {s.excerpt}
+                  </blockquote>
+                ) : null}
               </li>
             ))}
           </ol>
@@ -62,7 +83,11 @@ export function CellDetails({ cell, threshold }: { cell: CellView | undefined; t
           <CheckIcon /> Verified by a reviewer: never regenerated unless forced.
         </p>
       ) : null}
-      {cell?.stale ? <p className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800 dark:bg-amber-950/50 dark:text-amber-200">Out of date: the column’s inputs or settings changed since this value was generated.</p> : null}
+      {cell?.stale ? (
+        <p className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800 dark:bg-amber-950/50 dark:text-amber-200">
+          Out of date: the column’s inputs or settings changed since this value was generated.
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -78,6 +103,17 @@ const BADGES: Record<string, string> = {
 
 export function StatusBadge({ cell }: { cell: CellView | undefined }) {
   const status = cell?.metadata?.suppliedByUser ? "supplied" : (cell?.status ?? "idle");
-  const label = { done: "Done", error: "Failed", running: "Running", pending: "Queued", idle: "Not run", supplied: "Entered by hand", cancelled: "Cancelled" }[status] ?? status;
-  return <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${BADGES[status] ?? BADGES.idle}`}>{label}</span>;
+  const label =
+    {
+      done: "Done",
+      error: "Failed",
+      running: "Running",
+      pending: "Queued",
+      idle: "Not run",
+      supplied: "Entered by hand",
+      cancelled: "Cancelled",
+    }[status] ?? status;
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${BADGES[status] ?? BADGES.idle}`}>{label}</span>
+  );
 }

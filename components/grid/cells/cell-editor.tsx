@@ -132,7 +132,12 @@ export function CellEditor({ column, initial, error, saving, width, onCommit, on
   }
 
   return (
-    <div className="absolute inset-0 z-30 bg-white ring-2 ring-indigo-500 ring-inset dark:bg-zinc-950" onMouseDown={(e) => e.stopPropagation()} onDoubleClick={(e) => e.stopPropagation()}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: it only keeps the editor's own mouse events from the grid.
+    <div
+      className="absolute inset-0 z-30 bg-white ring-2 ring-indigo-500 ring-inset dark:bg-zinc-950"
+      onMouseDown={(e) => e.stopPropagation()}
+      onDoubleClick={(e) => e.stopPropagation()}
+    >
       {control}
       {saving ? <Spinner className="absolute top-2.5 right-2 text-indigo-500" label="Saving" /> : null}
       {error ? (

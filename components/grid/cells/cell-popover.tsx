@@ -30,14 +30,28 @@ interface Props {
 const WIDTH = 380;
 
 /** Details of one AI cell: status or error, value, confidence, sources with excerpts, reasoning. */
-export function CellPopover({ target, column, rowNumber, store, threshold, onClose, onPointerEnter, onPointerLeave }: Props) {
+export function CellPopover({
+  target,
+  column,
+  rowNumber,
+  store,
+  threshold,
+  onClose,
+  onPointerEnter,
+  onPointerLeave,
+}: Props) {
   const ref = useRef<HTMLDivElement>(null);
   // The cell keeps updating while the popover is open (a run finishing, a new source).
   const subscribe = useCallback((fn: () => void) => store.subscribeRow(target.rowId, fn), [store, target.rowId]);
-  const record = useSyncExternalStore(subscribe, () => store.get(target.rowId), () => store.get(target.rowId));
+  const record = useSyncExternalStore(
+    subscribe,
+    () => store.get(target.rowId),
+    () => store.get(target.rowId),
+  );
   const cell: CellView | undefined = record?.cells[column.name];
   const [pos, setPos] = useState({ top: target.rect.bottom + 4, left: target.rect.left });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cell is the trigger: new content changes the height.
   useLayoutEffect(() => {
     const h = ref.current?.offsetHeight ?? 0;
     const below = target.rect.bottom + 4;
@@ -78,7 +92,12 @@ export function CellPopover({ target, column, rowNumber, store, threshold, onClo
         <SparkleIcon className="text-violet-500" />
         <p className="min-w-0 flex-1 truncate font-semibold">{column.name}</p>
         <StatusBadge cell={cell} />
-        <button type="button" onClick={() => onClose(true)} aria-label="Close details" className="-mr-1 rounded px-1.5 text-lg leading-none text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={() => onClose(true)}
+          aria-label="Close details"
+          className="-mr-1 rounded px-1.5 text-lg leading-none text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           ×
         </button>
       </header>

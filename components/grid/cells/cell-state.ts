@@ -8,7 +8,13 @@ export const thresholdOf = (settings: { lowConfidenceThreshold?: number } | unde
 export function isLowConfidence(cell: CellView | undefined, threshold: number): boolean {
   const score = cell?.metadata?.confidenceScore;
   // A reviewer's accepting the value outweighs the model's doubt.
-  return cell?.status === "done" && typeof score === "number" && score < threshold && !cell.metadata?.suppliedByUser && !cell.verified;
+  return (
+    cell?.status === "done" &&
+    typeof score === "number" &&
+    score < threshold &&
+    !cell.metadata?.suppliedByUser &&
+    !cell.verified
+  );
 }
 
 export const isBusy = (cell: CellView | undefined) => cell?.status === "pending" || cell?.status === "running";
@@ -17,7 +23,9 @@ export const isBusy = (cell: CellView | undefined) => cell?.status === "pending"
 export function hasDetails(cell: CellView | undefined): boolean {
   if (!cell) return false;
   const m = cell.metadata;
-  return Boolean(cell.error || cell.stale || m?.sources?.length || m?.additionalDetails || typeof m?.confidenceScore === "number");
+  return Boolean(
+    cell.error || cell.stale || m?.sources?.length || m?.additionalDetails || typeof m?.confidenceScore === "number",
+  );
 }
 
 export interface Source {

@@ -1,6 +1,16 @@
 import { COLUMN_TYPES, COLUMN_TYPE_NAMES, columnType } from "@/lib/domain/column-types/index.ts";
 import type { ColumnView } from "../../data/types";
-import { CalendarIcon, CheckboxIcon, FileIcon, LinkIcon, LongTextIcon, MailIcon, NumberIcon, SelectIcon, TextIcon } from "../../ui/icons";
+import {
+  CalendarIcon,
+  CheckboxIcon,
+  FileIcon,
+  LinkIcon,
+  LongTextIcon,
+  MailIcon,
+  NumberIcon,
+  SelectIcon,
+  TextIcon,
+} from "../../ui/icons";
 
 // The grid's view of a column type comes from the type's own `grid` hints (lib/domain), so a new
 // type declares how it renders and edits in one place; this file only maps hints to icons.

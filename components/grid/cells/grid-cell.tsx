@@ -6,13 +6,24 @@ import { editorKind, gridHints, selectChoices, type EditorKind } from "./column-
 import { isBusy, isLowConfidence } from "./cell-state";
 
 /** What a cell shows when it is not being edited: a spinner, an error, or the typed value. */
-export function CellContent({ column, cell, threshold }: { column: ColumnView; cell: CellView | undefined; threshold: number }) {
+export function CellContent({
+  column,
+  cell,
+  threshold,
+}: {
+  column: ColumnView;
+  cell: CellView | undefined;
+  threshold: number;
+}) {
   const status = cell?.status;
   if (column.isAiEnabled && isBusy(cell)) {
     const running = status === "running";
     return (
       <span className="flex min-w-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
-        <Spinner label={running ? "Running" : "Queued"} className={running ? "text-indigo-500" : "text-zinc-400 opacity-70"} />
+        <Spinner
+          label={running ? "Running" : "Queued"}
+          className={running ? "text-indigo-500" : "text-zinc-400 opacity-70"}
+        />
         <span className="truncate text-xs">{running ? "Running…" : "Queued"}</span>
       </span>
     );
@@ -29,7 +40,10 @@ export function CellContent({ column, cell, threshold }: { column: ColumnView; c
   const value = cell?.value ?? "";
   if (status === "cancelled" && value === "") {
     return (
-      <span className="flex min-w-0 items-center gap-1.5 text-zinc-500 italic dark:text-zinc-400" title="Cancelled: its run was cancelled before it finished">
+      <span
+        className="flex min-w-0 items-center gap-1.5 text-zinc-500 italic dark:text-zinc-400"
+        title="Cancelled: its run was cancelled before it finished"
+      >
         <span aria-hidden className="size-2 shrink-0 rounded-full border border-zinc-400 dark:border-zinc-500" />
         <span className="truncate text-xs">Cancelled</span>
       </span>
@@ -40,14 +54,26 @@ export function CellContent({ column, cell, threshold }: { column: ColumnView; c
     <>
       <Value column={column} value={value} />
       {low ? <span className="sr-only"> (low confidence)</span> : null}
-      {cell?.verified ? <CheckIcon label="Verified" className="ml-auto shrink-0 pl-1 text-[15px] text-emerald-600 dark:text-emerald-400" data-verified="" /> : null}
+      {cell?.verified ? (
+        <CheckIcon
+          label="Verified"
+          className="ml-auto shrink-0 pl-1 text-[15px] text-emerald-600 dark:text-emerald-400"
+          data-verified=""
+        />
+      ) : null}
       {status === "cancelled" ? (
-        <span className="absolute top-1 right-1 size-1.5 rounded-full border border-zinc-400 bg-white dark:bg-zinc-900" title="Cancelled: the earlier value is kept">
+        <span
+          className="absolute top-1 right-1 size-1.5 rounded-full border border-zinc-400 bg-white dark:bg-zinc-900"
+          title="Cancelled: the earlier value is kept"
+        >
           <span className="sr-only"> (cancelled; earlier value kept)</span>
         </span>
       ) : null}
       {cell?.stale ? (
-        <span className="absolute top-1 right-1 size-1.5 rounded-full bg-amber-500" title="Out of date: its inputs or settings changed">
+        <span
+          className="absolute top-1 right-1 size-1.5 rounded-full bg-amber-500"
+          title="Out of date: its inputs or settings changed"
+        >
           <span className="sr-only"> (out of date)</span>
         </span>
       ) : null}
@@ -79,17 +105,35 @@ function Value({ column, value }: { column: ColumnView; value: string }) {
       return value === "true" ? (
         <CheckboxIcon label="Checked" className="mx-auto text-base text-indigo-600 dark:text-indigo-400" />
       ) : (
-        <span className="mx-auto block size-3.5 rounded-[3px] border border-zinc-300 dark:border-zinc-600" role="img" aria-label="Not checked" />
+        <span
+          className="mx-auto block size-3.5 rounded-[3px] border border-zinc-300 dark:border-zinc-600"
+          role="img"
+          aria-label="Not checked"
+        />
       );
     case "url":
     case "file":
-      return <span className="truncate text-indigo-700 underline decoration-indigo-300 underline-offset-2 dark:text-indigo-300 dark:decoration-indigo-700">{value.replace(/^https?:\/\/(www\.)?/, "")}</span>;
+      return (
+        <span className="truncate text-indigo-700 underline decoration-indigo-300 underline-offset-2 dark:text-indigo-300 dark:decoration-indigo-700">
+          {value.replace(/^https?:\/\/(www\.)?/, "")}
+        </span>
+      );
     case "select": {
       const i = selectChoices(column).indexOf(value);
-      return <span className={`truncate rounded-full px-2 py-0.5 text-xs font-medium ${PILL[(i < 0 ? 0 : i) % PILL.length]}`}>{value}</span>;
+      return (
+        <span
+          className={`truncate rounded-full px-2 py-0.5 text-xs font-medium ${PILL[(Math.max(i, 0)) % PILL.length]}`}
+        >
+          {value}
+        </span>
+      );
     }
     default:
-      return <span className={`truncate ${gridHints(column.type).align === "right" ? "ml-auto tabular-nums" : ""}`}>{value}</span>;
+      return (
+        <span className={`truncate ${gridHints(column.type).align === "right" ? "ml-auto tabular-nums" : ""}`}>
+          {value}
+        </span>
+      );
   }
 }
 
@@ -106,7 +150,8 @@ export function cellTone(cell: CellView | undefined, threshold: number, selected
   if (selected) return "bg-indigo-50 dark:bg-indigo-950/50";
   if (cell?.status === "error") return "bg-red-50/70 dark:bg-red-950/30";
   // Hatched, not red: a cancelled cell did not fail, it was stopped.
-  if (cell?.status === "cancelled") return "bg-[repeating-linear-gradient(135deg,transparent_0_6px,rgb(244_244_245)_6px_8px)] dark:bg-[repeating-linear-gradient(135deg,transparent_0_6px,rgb(39_39_42)_6px_8px)]";
+  if (cell?.status === "cancelled")
+    return "bg-[repeating-linear-gradient(135deg,transparent_0_6px,rgb(244_244_245)_6px_8px)] dark:bg-[repeating-linear-gradient(135deg,transparent_0_6px,rgb(39_39_42)_6px_8px)]";
   if (isLowConfidence(cell, threshold)) return "bg-amber-50 dark:bg-amber-950/35";
   return "bg-white dark:bg-zinc-900";
 }

@@ -33,7 +33,13 @@ const MAX_PAGE = 2_000;
 const PATH_SECONDS = 0.5;
 
 /** The next read, or null when nothing is missing (or only the background is, and it may not run). */
-export function readPlan(rows: Positions, view: Viewport, covered: readonly Range[], readMs: number, backgroundPage: number): Read | null {
+export function readPlan(
+  rows: Positions,
+  view: Viewport,
+  covered: readonly Range[],
+  readMs: number,
+  backgroundPage: number,
+): Read | null {
   const screen = Math.max(1, view.end - view.start);
   const speed = Math.abs(view.rowsPerSecond);
   const up = view.rowsPerSecond < 0;

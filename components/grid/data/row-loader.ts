@@ -2,7 +2,7 @@ import { api, basePath, errorMessage } from "../../data/api";
 import type { RowRecord, RowsPage } from "../../data/types";
 import type { RowStore } from "./row-store";
 import { readPlan, type Range, type Viewport } from "./read-plan";
-import { RowRefetcher } from "./row-refetcher";
+import { PageReads } from "./page-reads";
 import { ReadRetry } from "./read-retry";
 
 // Fills a RowStore from Query Rows and keeps it current as change events arrive. The first page
@@ -43,28 +43,30 @@ export class RowLoader {
   /** Rows were added while the reads were paused: the tail is read once they resume. */
   private tailMissed = false;
   private disposed = false;
-  /** The page reads in flight (a newly connected live stream waits for them), and the rows changed meanwhile. */
-  private inFlight = new Set<Promise<void>>();
-  private changedDuringRead = new Set<string>();
 
   private readonly baseId: string;
   private readonly store: RowStore;
   private readonly onError: (message: string) => void;
   private readonly query: object;
-  private readonly refetcher: RowRefetcher;
+  private readonly pageReads: PageReads;
 
-  constructor(baseId: string, store: RowStore, onError: (message: string) => void = () => {}, query: object | null = null) {
+  constructor(
+    baseId: string,
+    store: RowStore,
+    onError: (message: string) => void = () => {},
+    query: object | null = null,
+  ) {
     this.baseId = baseId;
     this.store = store;
     this.onError = onError;
     this.query = query ?? {};
-    this.refetcher = new RowRefetcher(baseId, store);
+    this.pageReads = new PageReads(baseId, store);
   }
 
   dispose(): void {
     this.disposed = true;
     this.generation++;
-    this.refetcher.dispose();
+    this.pageReads.dispose();
     this.retry.cancel();
   }
 
@@ -89,7 +91,7 @@ export class RowLoader {
     this.tailQueued = true;
     void this.enqueue(async () => {
       this.tailQueued = false;
-      await this.readingPages(() => this.readTail());
+      await this.pageReads.run(() => this.readTail());
     });
   }
 
@@ -105,7 +107,7 @@ export class RowLoader {
    * again (all of them, by a reload, when there are many).
    */
   streamReady(): void {
-    void Promise.allSettled([...this.inFlight]).then(() => {
+    void this.pageReads.settled().then(() => {
       if (this.disposed) return;
       const busy = this.store.processingIds();
       if (busy.length > MAX_ROW_REFETCH) void this.reload();
@@ -115,10 +117,7 @@ export class RowLoader {
 
   /** Refetches rows whose cells changed. */
   refresh(rowIds: Iterable<string>): void {
-    const ids = [...rowIds];
-    // A page read before this change may still land with the older row: fetch it again then.
-    if (this.inFlight.size > 0) for (const id of ids) this.changedDuringRead.add(id);
-    this.refetcher.queue(ids);
+    this.pageReads.refresh(rowIds);
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -129,22 +128,14 @@ export class RowLoader {
 
   /** One page at a position (or after a cursor); `count` adds the number of matching rows. */
   private page(limit: number, at: { offset?: number; cursor?: string }, count = false): Promise<RowsPage> {
-    const body = { ...this.query, limit, expand: true, count, ...(at.cursor ? { cursor: at.cursor } : { offset: at.offset ?? 0 }) };
+    const body = {
+      ...this.query,
+      limit,
+      expand: true,
+      count,
+      ...(at.cursor ? { cursor: at.cursor } : { offset: at.offset ?? 0 }),
+    };
     return api<RowsPage>(`${basePath(this.baseId)}/rows/query`, { body });
-  }
-
-  /** Runs a read of pages; rows changed meanwhile are fetched again once it has written them. */
-  private async readingPages(read: () => Promise<void>): Promise<void> {
-    const reading = read();
-    this.inFlight.add(reading);
-    try {
-      await reading;
-    } finally {
-      this.inFlight.delete(reading);
-      const changed = [...this.changedDuringRead];
-      if (this.inFlight.size === 0) this.changedDuringRead.clear();
-      this.refresh(changed);
-    }
   }
 
   private async begin(): Promise<void> {
@@ -162,7 +153,7 @@ export class RowLoader {
     const span = Math.max(FIRST_PAGE, 2 * (this.view.end - this.view.start));
     const offset = Math.max(0, Math.min(this.view.start - (span >> 2), this.store.total - span));
     try {
-      await this.readingPages(async () => {
+      await this.pageReads.run(async () => {
         const page = await this.page(span, { offset }, true);
         if (gen !== this.generation) return;
         this.store.reset(page.total ?? offset + page.rows.length, offset, page.rows);
@@ -187,7 +178,8 @@ export class RowLoader {
     for (;;) {
       // A background page landing is one long task of parsing and placing: a dropped frame mid-scroll.
       const background = this.reads > 0 || this.backgroundReads > 0 || this.view.scrolling ? 0 : this.backgroundPage;
-      const next = this.reads < VIEW_READS ? readPlan(this.store, this.view, this.covered, this.readMs, background) : null;
+      const next =
+        this.reads < VIEW_READS ? readPlan(this.store, this.view, this.covered, this.readMs, background) : null;
       if (!next) break;
       this.covered.push(next.range);
       if (next.background) {
@@ -205,7 +197,7 @@ export class RowLoader {
   private async readRange(gen: number, range: Range, background: boolean): Promise<void> {
     const began = performance.now();
     try {
-      await this.readingPages(async () => {
+      await this.pageReads.run(async () => {
         // The database walks past every row an offset skips: a page that starts where another
         // ended reads on by that one's cursor.
         const cursor = this.onward.get(range[0]);
@@ -294,7 +286,13 @@ export class RowLoader {
       if (gen !== this.generation || this.disposed) return;
       // Tried again like any read: when a paused page read resumes, it reads the tail too.
       this.tailMissed = true;
-      if (!this.retry.later(e, this.ifCurrent(gen, () => this.fetchTail()))) this.onError(`Could not load new rows: ${errorMessage(e)}`);
+      if (
+        !this.retry.later(
+          e,
+          this.ifCurrent(gen, () => this.fetchTail()),
+        )
+      )
+        this.onError(`Could not load new rows: ${errorMessage(e)}`);
     }
   }
 }

@@ -153,7 +153,10 @@ export class RowStore {
   fill(offset: number, rows: RowRecord[]): void {
     const moved = this.place(offset, rows);
     if (moved) this.listChanged();
-    this.changed(rows.map((r) => r.id), moved);
+    this.changed(
+      rows.map((r) => r.id),
+      moved,
+    );
   }
 
   /** The number of rows the base holds now: positions past it are dropped, new ones wait to be read. */
@@ -184,7 +187,10 @@ export class RowStore {
       this.place(this.slots.length, fresh);
       this.listChanged();
     }
-    this.changed(rows.map((r) => r.id), fresh.length > 0);
+    this.changed(
+      rows.map((r) => r.id),
+      fresh.length > 0,
+    );
   }
 
   /** Updates rows that are present; unknown ids are ignored (they were deleted meanwhile). */

@@ -47,7 +47,8 @@ function addRowsError(e: unknown): string {
   if (e instanceof ApiError && e.code === "validation_failed") {
     const errors = (e.details as { errors?: { rowIndex: number; message: string }[] } | undefined)?.errors ?? [];
     const first = errors.slice(0, 3).map((x) => `row ${x.rowIndex + 1}: ${x.message}`);
-    if (first.length) return `Nothing was added. ${first.join("; ")}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ""}.`;
+    if (first.length)
+      return `Nothing was added. ${first.join("; ")}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ""}.`;
   }
   return errorMessage(e);
 }
@@ -60,13 +61,19 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
     /** Writes one cell. Resolves to the API's error message for that row, or null on success. */
     async function updateCell(rowId: string, column: ColumnView, value: string): Promise<string | null> {
       try {
-        const res = await api<UpdateRowsResult>(`${base}/update-rows`, { body: { rows: [{ id: rowId, cells: { [column.name]: value } }] } });
+        const res = await api<UpdateRowsResult>(`${base}/update-rows`, {
+          body: { rows: [{ id: rowId, cells: { [column.name]: value } }] },
+        });
         const errors = res.errors.filter((e) => e.rowId === rowId || e.rowId === null);
         if (errors.length) return errors.map((e) => e.message).join(" ");
         const written = res.rows.find((r) => r.id === rowId);
         if (written) {
           const v = written.cells[column.name] ?? "";
-          store.patchCell(rowId, column.name, column.isAiEnabled ? { value: v, status: v === "" ? "pending" : "done", error: undefined } : { value: v });
+          store.patchCell(
+            rowId,
+            column.name,
+            column.isAiEnabled ? { value: v, status: v === "" ? "pending" : "done", error: undefined } : { value: v },
+          );
         }
         return null;
       } catch (e) {
@@ -79,7 +86,9 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
       const blank = Object.fromEntries(targets.map((c) => [c.name, ""]));
       try {
         for (let i = 0; i < rowIds.length; i += CHUNK) {
-          const res = await api<UpdateRowsResult>(`${base}/update-rows`, { body: { rows: rowIds.slice(i, i + CHUNK).map((id) => ({ id, cells: blank })) } });
+          const res = await api<UpdateRowsResult>(`${base}/update-rows`, {
+            body: { rows: rowIds.slice(i, i + CHUNK).map((id) => ({ id, cells: blank })) },
+          });
           for (const r of res.rows) store.upsertExisting([toRecord(r, columns)]);
           if (res.errors.length) toast.error(res.errors[0].message);
         }
@@ -95,11 +104,15 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
       if (!ok) return ids;
       try {
         for (let i = 0; i < rows.length; i += CHUNK) {
-          const res = await api<{ rows: { id: string; cells: Record<string, string> }[]; runId: string | null }>(`${base}/add-rows`, {
-            body: { rows: rows.slice(i, i + CHUNK).map((cells) => ({ cells })) },
-          });
+          const res = await api<{ rows: { id: string; cells: Record<string, string> }[]; runId: string | null }>(
+            `${base}/add-rows`,
+            {
+              body: { rows: rows.slice(i, i + CHUNK).map((cells) => ({ cells })) },
+            },
+          );
           // Add Rows takes no cap: it is set on the run it started, before most of it has run.
-          if (ok.maxCredits && res.runId) await api(`/api/v1/runs/${res.runId}/resume`, { body: { maxCredits: ok.maxCredits } });
+          if (ok.maxCredits && res.runId)
+            await api(`/api/v1/runs/${res.runId}/resume`, { body: { maxCredits: ok.maxCredits } });
           store.append(res.rows.map((r) => toRecord(r, columns)));
           ids.push(...res.rows.map((r) => r.id));
         }
@@ -139,7 +152,9 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
     async function deleteRows(rowIds: string[]): Promise<boolean> {
       try {
         for (let i = 0; i < rowIds.length; i += CHUNK) {
-          const res = await api<{ deletedRowIds: string[] }>(`${base}/delete-rows`, { body: { rowIds: rowIds.slice(i, i + CHUNK) } });
+          const res = await api<{ deletedRowIds: string[] }>(`${base}/delete-rows`, {
+            body: { rowIds: rowIds.slice(i, i + CHUNK) },
+          });
           store.remove(res.deletedRowIds);
         }
         toast.success(`Deleted ${plural(rowIds.length, "row")}.`);
@@ -155,7 +170,11 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
     async function run(req: RunRequest): Promise<void> {
       try {
         const res = await api<{ queued: number }>(`${base}/run`, { body: req });
-        toast.success(res.queued ? `Queued ${plural(res.queued, "cell")} to run.` : "Nothing to run: those cells are already queued or running.");
+        toast.success(
+          res.queued
+            ? `Queued ${plural(res.queued, "cell")} to run.`
+            : "Nothing to run: those cells are already queued or running.",
+        );
       } catch (e) {
         toast.error(e instanceof ApiError && e.status === 402 ? `Not enough credits: ${e.message}` : errorMessage(e));
       }

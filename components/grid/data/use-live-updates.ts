@@ -21,7 +21,12 @@ interface RowsChanged {
  * patch the row in place, finished cells and updated rows are refetched, new rows are read from
  * the tail, and a reset (missed events) reloads everything. No polling.
  */
-export function useLiveUpdates(baseId: string, store: RowStore, loader: RowLoader | null, columns: ColumnView[]): LiveStatus {
+export function useLiveUpdates(
+  baseId: string,
+  store: RowStore,
+  loader: RowLoader | null,
+  columns: ColumnView[],
+): LiveStatus {
   const qc = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>("connecting");
   const columnsRef = useRef(columns);
@@ -39,7 +44,7 @@ export function useLiveUpdates(baseId: string, store: RowStore, loader: RowLoade
       // position goes in the query string instead.
       const url = `${basePath(baseId)}/events${lastId ? `?lastEventId=${encodeURIComponent(lastId)}` : ""}`;
       const es = (source = new EventSource(url));
-      const on = <T,>(type: string, fn: (data: T) => void) =>
+      const on = <T>(type: string, fn: (data: T) => void) =>
         es.addEventListener(type, (ev) => {
           const m = ev as MessageEvent<string>;
           if (m.lastEventId) lastId = m.lastEventId;

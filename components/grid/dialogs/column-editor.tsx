@@ -17,7 +17,17 @@ const INPUT =
  * Creates or edits a column through the structure API. The API is the only validator: its
  * errors (a dependency cycle, a duplicate name, an unknown model) appear under their field.
  */
-export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: string; column: ColumnView | null; columns: ColumnView[]; onClose: () => void }) {
+export function ColumnEditor({
+  baseId,
+  column,
+  columns,
+  onClose,
+}: {
+  baseId: string;
+  column: ColumnView | null;
+  columns: ColumnView[];
+  onClose: () => void;
+}) {
   const [form, setForm] = useState<ColumnForm>(() => formFor(column));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -49,21 +59,42 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
         {errors[f]}
       </p>
     ) : null;
-  const a11y = (f: Field) => ({ "aria-invalid": errors[f] ? true : undefined, "aria-describedby": errors[f] ? `${id}-${f}-error` : undefined });
+  const a11y = (f: Field) => ({
+    "aria-invalid": errors[f] ? true : undefined,
+    "aria-describedby": errors[f] ? `${id}-${f}-error` : undefined,
+  });
 
   return (
-    <Dialog open onClose={onClose} title={column ? `Edit “${column.name}”` : "New column"} className="w-[min(36rem,calc(100vw-2rem))]">
+    <Dialog
+      open
+      onClose={onClose}
+      title={column ? `Edit “${column.name}”` : "New column"}
+      className="w-[min(36rem,calc(100vw-2rem))]"
+    >
       <form onSubmit={save} className="flex min-h-0 flex-col" noValidate>
         <div className="min-h-0 space-y-4 overflow-y-auto px-5 py-4 text-sm">
           <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
             <label className="block font-medium">
               Name
-              <input className={`${INPUT} h-9`} value={form.name} onChange={(e) => set("name", e.target.value)} autoFocus maxLength={100} required {...a11y("name")} />
+              <input
+                className={`${INPUT} h-9`}
+                value={form.name}
+                onChange={(e) => set("name", e.target.value)}
+                autoFocus
+                maxLength={100}
+                required
+                {...a11y("name")}
+              />
               {err("name")}
             </label>
             <label className="block font-medium">
               Type
-              <select className={`${INPUT} h-9`} value={form.type} onChange={(e) => set("type", e.target.value)} {...a11y("type")}>
+              <select
+                className={`${INPUT} h-9`}
+                value={form.type}
+                onChange={(e) => set("type", e.target.value)}
+                {...a11y("type")}
+              >
                 {TYPE_OPTIONS.map((t) => (
                   <option key={t.value} value={t.value}>
                     {t.label}
@@ -76,17 +107,35 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
           {form.type === "select" ? (
             <label className="block font-medium">
               Options <span className="font-normal text-zinc-500 dark:text-zinc-400">(one per line)</span>
-              <textarea className={`${INPUT} py-1.5`} rows={3} value={form.options} onChange={(e) => set("options", e.target.value)} {...a11y("options")} />
+              <textarea
+                className={`${INPUT} py-1.5`}
+                rows={3}
+                value={form.options}
+                onChange={(e) => set("options", e.target.value)}
+                {...a11y("options")}
+              />
               {err("options")}
             </label>
           ) : null}
           <div className="flex flex-wrap gap-x-6 gap-y-2">
             <label className="flex items-center gap-2">
-              <input type="checkbox" className="size-4 accent-indigo-600" checked={form.isPrimary} disabled={column?.isPrimary} onChange={(e) => set("isPrimary", e.target.checked)} {...a11y("isPrimary")} />
+              <input
+                type="checkbox"
+                className="size-4 accent-indigo-600"
+                checked={form.isPrimary}
+                disabled={column?.isPrimary}
+                onChange={(e) => set("isPrimary", e.target.checked)}
+                {...a11y("isPrimary")}
+              />
               Primary column
             </label>
             <label className="flex items-center gap-2">
-              <input type="checkbox" className="size-4 accent-violet-600" checked={form.isAiEnabled} onChange={(e) => set("isAiEnabled", e.target.checked)} />
+              <input
+                type="checkbox"
+                className="size-4 accent-violet-600"
+                checked={form.isAiEnabled}
+                onChange={(e) => set("isAiEnabled", e.target.checked)}
+              />
               <SparkleIcon className="text-violet-500" /> Filled by AI
             </label>
           </div>
@@ -97,7 +146,11 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
               className={`${INPUT} py-1.5`}
               rows={form.isAiEnabled ? 4 : 2}
               value={form.instructions}
-              placeholder={form.isAiEnabled ? "e.g. Find the company's headquarters city from its website." : "What this column holds"}
+              placeholder={
+                form.isAiEnabled
+                  ? "e.g. Find the company's headquarters city from its website."
+                  : "What this column holds"
+              }
               onChange={(e) => set("instructions", e.target.value)}
               {...a11y("instructions")}
             />
@@ -107,7 +160,9 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
             <>
               <fieldset aria-describedby={errors.inputColumnIds ? `${id}-inputColumnIds-error` : undefined}>
                 <legend className="font-medium">Input columns</legend>
-                <p className="text-xs text-zinc-500 dark:text-zinc-400">The values the AI reads for each row. A column cannot depend on itself through others.</p>
+                <p className="text-xs text-zinc-500 dark:text-zinc-400">
+                  The values the AI reads for each row. A column cannot depend on itself through others.
+                </p>
                 <div className="mt-1.5 flex flex-wrap gap-1.5">
                   {others.length === 0 ? <span className="text-xs text-zinc-500">No other columns yet.</span> : null}
                   {others.map((c) => (
@@ -115,7 +170,12 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
                       key={c.id}
                       className="flex cursor-pointer items-center gap-1.5 rounded-full border border-zinc-300 px-2.5 py-1 text-xs has-checked:border-indigo-500 has-checked:bg-indigo-50 has-checked:text-indigo-900 dark:border-zinc-700 dark:has-checked:bg-indigo-950 dark:has-checked:text-indigo-100"
                     >
-                      <input type="checkbox" className="size-3.5 accent-indigo-600" checked={form.inputColumnIds.includes(c.id)} onChange={() => toggle("inputColumnIds", c.id)} />
+                      <input
+                        type="checkbox"
+                        className="size-3.5 accent-indigo-600"
+                        checked={form.inputColumnIds.includes(c.id)}
+                        onChange={() => toggle("inputColumnIds", c.id)}
+                      />
                       {c.name}
                     </label>
                   ))}
@@ -126,8 +186,16 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
                 <legend className="font-medium">Tools</legend>
                 <div className="mt-1.5 grid gap-1.5 sm:grid-cols-2">
                   {TOOLS.map((t) => (
-                    <label key={t.name} className="flex items-start gap-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
-                      <input type="checkbox" className="mt-0.5 size-4 accent-indigo-600" checked={form.tools.includes(t.name)} onChange={() => toggle("tools", t.name)} />
+                    <label
+                      key={t.name}
+                      className="flex items-start gap-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700"
+                    >
+                      <input
+                        type="checkbox"
+                        className="mt-0.5 size-4 accent-indigo-600"
+                        checked={form.tools.includes(t.name)}
+                        onChange={() => toggle("tools", t.name)}
+                      />
                       <span>
                         <span className="block font-medium">{t.label}</span>
                         <span className="block text-xs text-zinc-500 dark:text-zinc-400">{t.hint}</span>
@@ -140,12 +208,23 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
               <div className="grid gap-3 sm:grid-cols-2">
                 <label className="block font-medium">
                   Model <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional)</span>
-                  <input className={`${INPUT} h-9 font-mono`} value={form.model} placeholder="provider:model" spellCheck={false} onChange={(e) => set("model", e.target.value)} {...a11y("model")} />
+                  <input
+                    className={`${INPUT} h-9 font-mono`}
+                    value={form.model}
+                    placeholder="provider:model"
+                    spellCheck={false}
+                    onChange={(e) => set("model", e.target.value)}
+                    {...a11y("model")}
+                  />
                   {err("model")}
                 </label>
                 <label className="block font-medium">
                   Runs
-                  <select className={`${INPUT} h-9`} value={form.autoRun} onChange={(e) => set("autoRun", e.target.value)}>
+                  <select
+                    className={`${INPUT} h-9`}
+                    value={form.autoRun}
+                    onChange={(e) => set("autoRun", e.target.value)}
+                  >
                     {AUTO_RUN.map((m) => (
                       <option key={m.value} value={m.value}>
                         {m.label}
@@ -157,7 +236,10 @@ export function ColumnEditor({ baseId, column, columns, onClose }: { baseId: str
             </>
           ) : null}
           {errors.form ? (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            <p
+              role="alert"
+              className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+            >
               {errors.form}
             </p>
           ) : null}

@@ -31,7 +31,16 @@ export interface ColumnForm {
   autoRun: string;
 }
 
-export type Field = "name" | "type" | "options" | "isPrimary" | "instructions" | "inputColumnIds" | "tools" | "model" | "form";
+export type Field =
+  | "name"
+  | "type"
+  | "options"
+  | "isPrimary"
+  | "instructions"
+  | "inputColumnIds"
+  | "tools"
+  | "model"
+  | "form";
 
 export function formFor(column: ColumnView | null): ColumnForm {
   const o = column?.columnOptions ?? {};
@@ -55,7 +64,11 @@ export function requestBody(form: ColumnForm, column: ColumnView | null) {
   delete columnOptions.options;
   delete columnOptions.model;
   delete columnOptions.autoRun;
-  if (form.type === "select") columnOptions.options = form.options.split("\n").map((s) => s.trim()).filter(Boolean);
+  if (form.type === "select")
+    columnOptions.options = form.options
+      .split("\n")
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (form.isAiEnabled && form.model.trim()) columnOptions.model = form.model.trim();
   if (form.isAiEnabled && form.autoRun !== "always") columnOptions.autoRun = form.autoRun;
   return {

@@ -9,7 +9,15 @@ import { Dialog, DialogFooter } from "../../ui/dialog";
 import { useToast } from "../../ui/toast";
 
 /** Deletes a column; when other columns use it (or it is the primary) the API says so and a forced delete is offered. */
-export function DeleteColumnDialog({ baseId, column, onClose }: { baseId: string; column: ColumnView; onClose: () => void }) {
+export function DeleteColumnDialog({
+  baseId,
+  column,
+  onClose,
+}: {
+  baseId: string;
+  column: ColumnView;
+  onClose: () => void;
+}) {
   const [conflict, setConflict] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
@@ -30,10 +38,19 @@ export function DeleteColumnDialog({ baseId, column, onClose }: { baseId: string
   }
 
   return (
-    <Dialog open onClose={onClose} title={`Delete column “${column.name}”?`} description="Its values in every row are deleted for good.">
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Delete column “${column.name}”?`}
+      description="Its values in every row are deleted for good."
+    >
       {conflict ? (
-        <p role="alert" className="mx-5 mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          {conflict.replace(/;? ?(or )?pass \?force=true[^.]*\.?/i, ".")} Deleting it anyway removes it from their inputs.
+        <p
+          role="alert"
+          className="mx-5 mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {conflict.replace(/;? ?(or )?pass \?force=true[^.]*\.?/i, ".")} Deleting it anyway removes it from their
+          inputs.
         </p>
       ) : null}
       <DialogFooter>

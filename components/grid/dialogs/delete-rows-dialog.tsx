@@ -4,10 +4,23 @@ import { Button } from "../../ui/button";
 import { Dialog, DialogFooter } from "../../ui/dialog";
 import { plural } from "../../ui/format";
 
-export function DeleteRowsDialog({ count, onConfirm, onClose }: { count: number; onConfirm: () => Promise<unknown>; onClose: () => void }) {
+export function DeleteRowsDialog({
+  count,
+  onConfirm,
+  onClose,
+}: {
+  count: number;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   return (
-    <Dialog open onClose={onClose} title={`Delete ${plural(count, "row")}?`} description="The rows and their AI results are deleted for good.">
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Delete ${plural(count, "row")}?`}
+      description="The rows and their AI results are deleted for good."
+    >
       <DialogFooter>
         <Button onClick={onClose}>Cancel</Button>
         <Button

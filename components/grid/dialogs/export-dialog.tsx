@@ -21,7 +21,11 @@ const FORMATS = [
  * The URL carries a view's state in full (edited or not), so the view itself is not sent: its
  * saved filter would be ANDed with the edited one.
  */
-export function exportUrl(baseId: string, o: { format: string; metadata: boolean; currentView: boolean }, pageSearch: string): string {
+export function exportUrl(
+  baseId: string,
+  o: { format: string; metadata: boolean; currentView: boolean },
+  pageSearch: string,
+): string {
   const q = new URLSearchParams({ format: o.format });
   if (o.metadata) q.set("metadata", "true");
   if (o.currentView) {
@@ -37,7 +41,12 @@ export function ExportButton({ baseId }: { baseId: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button size="sm" variant="ghost" onClick={() => setOpen(true)} title="Download the rows as CSV, XLSX or JSON Lines">
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => setOpen(true)}
+        title="Download the rows as CSV, XLSX or JSON Lines"
+      >
         <DownloadIcon /> Export
       </Button>
       {open ? <ExportDialog baseId={baseId} onClose={() => setOpen(false)} /> : null}
@@ -89,7 +98,14 @@ function ExportDialog({ baseId, onClose }: { baseId: string; onClose: () => void
           <div className="mt-1.5 space-y-1.5">
             {FORMATS.map((f) => (
               <label key={f.value} className="flex items-start gap-2">
-                <input type="radio" name="export-format" value={f.value} checked={format === f.value} onChange={() => setFormat(f.value)} className="mt-0.5" />
+                <input
+                  type="radio"
+                  name="export-format"
+                  value={f.value}
+                  checked={format === f.value}
+                  onChange={() => setFormat(f.value)}
+                  className="mt-0.5"
+                />
                 <span>
                   {f.label} <span className="text-zinc-500 dark:text-zinc-400">— {f.hint}</span>
                 </span>
@@ -111,9 +127,17 @@ function ExportDialog({ baseId, onClose }: { baseId: string; onClose: () => void
           </div>
         </fieldset>
         <label className="flex items-start gap-2">
-          <input type="checkbox" checked={metadata} onChange={(e) => setMetadata(e.target.checked)} className="mt-0.5" />
+          <input
+            type="checkbox"
+            checked={metadata}
+            onChange={(e) => setMetadata(e.target.checked)}
+            className="mt-0.5"
+          />
           <span>
-            Include AI metadata <span className="text-zinc-500 dark:text-zinc-400">— confidence, sources, status and verified, beside each AI column</span>
+            Include AI metadata{" "}
+            <span className="text-zinc-500 dark:text-zinc-400">
+              — confidence, sources, status and verified, beside each AI column
+            </span>
           </span>
         </label>
         {error ? (

@@ -12,7 +12,17 @@ import type { GridActions, RunRequest } from "../data/use-grid-actions";
  * Shows what a run would cost (the estimate API) before queuing it (the run API): cells, credits,
  * unchanged cells it can skip, and an optional credit cap for the run.
  */
-export function RunDialog({ title, request, actions, onClose }: { title: string; request: RunRequest; actions: GridActions; onClose: () => void }) {
+export function RunDialog({
+  title,
+  request,
+  actions,
+  onClose,
+}: {
+  title: string;
+  request: RunRequest;
+  actions: GridActions;
+  onClose: () => void;
+}) {
   const [onlyStale, setOnlyStale] = useState(false);
   const [cap, setCap] = useState("");
   const [estimate, setEstimate] = useState<RunEstimate | null>(null);
@@ -45,10 +55,14 @@ export function RunDialog({ title, request, actions, onClose }: { title: string;
             <dd className="font-medium tabular-nums">{plural(estimate.credits, "credit")}</dd>
             <dt className="text-zinc-600 dark:text-zinc-400">Unchanged</dt>
             <dd className="tabular-nums">
-              {onlyStale ? `${formatCount(estimate.skipped)} skipped` : `${formatCount(estimate.unchanged)} would be regenerated`}
+              {onlyStale
+                ? `${formatCount(estimate.skipped)} skipped`
+                : `${formatCount(estimate.unchanged)} would be regenerated`}
             </dd>
             <dt className="text-zinc-600 dark:text-zinc-400">Balance</dt>
-            <dd className={`font-medium tabular-nums ${short ? "text-red-700 dark:text-red-400" : ""}`}>{estimate.balance === null ? "Unlimited" : plural(estimate.balance, "credit")}</dd>
+            <dd className={`font-medium tabular-nums ${short ? "text-red-700 dark:text-red-400" : ""}`}>
+              {estimate.balance === null ? "Unlimited" : plural(estimate.balance, "credit")}
+            </dd>
           </dl>
         )}
         <label className="flex items-center gap-2">
@@ -76,11 +90,22 @@ export function RunDialog({ title, request, actions, onClose }: { title: string;
 }
 
 /** Before a paste or import queues more than 100 AI cells: their number and an optional cap. */
-export function ConfirmRunDialog({ cells, onAnswer }: { cells: number; onAnswer: (a: { maxCredits?: number } | null) => void }) {
+export function ConfirmRunDialog({
+  cells,
+  onAnswer,
+}: {
+  cells: number;
+  onAnswer: (a: { maxCredits?: number } | null) => void;
+}) {
   const [cap, setCap] = useState("");
   const maxCredits = creditCap(cap);
   return (
-    <Dialog open onClose={() => onAnswer(null)} title={`Run ${plural(cells, "AI cell")}?`} description="The new rows queue this many AI cells, each charged when it is generated.">
+    <Dialog
+      open
+      onClose={() => onAnswer(null)}
+      title={`Run ${plural(cells, "AI cell")}?`}
+      description="The new rows queue this many AI cells, each charged when it is generated."
+    >
       <div className="px-5 py-4 text-sm">
         <CreditCapField value={cap} onChange={setCap} />
       </div>

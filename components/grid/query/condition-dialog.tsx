@@ -23,7 +23,9 @@ export function ConditionDialog({
   onClose: () => void;
 }) {
   const start = initial ? choiceOf(initial) : null;
-  const [columnId, setColumnId] = useState(() => columns.find((c) => c.id === initial?.column || c.name === initial?.column)?.id ?? columns[0]?.id ?? "");
+  const [columnId, setColumnId] = useState(
+    () => columns.find((c) => c.id === initial?.column || c.name === initial?.column)?.id ?? columns[0]?.id ?? "",
+  );
   const column = columns.find((c) => c.id === columnId);
   const choices = useMemo(() => (column ? operatorChoices(column) : []), [column]);
   const [opId, setOpId] = useState(start?.id ?? choices[0]?.id ?? "eq");
@@ -40,7 +42,12 @@ export function ConditionDialog({
   };
 
   return (
-    <Dialog open onClose={onClose} title={initial ? "Edit condition" : "Add a condition"} description="Rows that match every condition are shown.">
+    <Dialog
+      open
+      onClose={onClose}
+      title={initial ? "Edit condition" : "Add a condition"}
+      description="Rows that match every condition are shown."
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -87,8 +94,23 @@ export function ConditionDialog({
   );
 }
 
-function ValueInput({ choice, column, value, onChange }: { choice: OperatorChoice; column: ColumnView | undefined; value: string; onChange: (v: string) => void }) {
-  const common = { value, onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange(e.target.value), className: FIELD, "aria-label": "Value" };
+function ValueInput({
+  choice,
+  column,
+  value,
+  onChange,
+}: {
+  choice: OperatorChoice;
+  column: ColumnView | undefined;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const common = {
+    value,
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange(e.target.value),
+    className: FIELD,
+    "aria-label": "Value",
+  };
   const options = (list: readonly string[], labels?: Record<string, string>) => (
     <select {...common}>
       <option value="" disabled>

@@ -15,7 +15,17 @@ const CHIP =
   "inline-flex h-7 items-center gap-1 rounded-full border border-indigo-200 bg-indigo-50 pl-2.5 text-xs font-medium text-indigo-900 dark:border-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-100";
 
 /** Views, filter conditions, sort keys and the search box: everything that decides which rows show, and in what order. */
-export function FilterBar({ baseId, columns, query, onChange }: { baseId: string; columns: ColumnView[]; query: GridQuery; onChange: (q: GridQuery) => void }) {
+export function FilterBar({
+  baseId,
+  columns,
+  query,
+  onChange,
+}: {
+  baseId: string;
+  columns: ColumnView[];
+  query: GridQuery;
+  onChange: (q: GridQuery) => void;
+}) {
   const [editing, setEditing] = useState<{ index: number | null } | null>(null);
   const conditions = conditionsOf(query.filter);
   const nameOf = (ref: string) => columns.find((c) => c.id === ref || c.name === ref)?.name ?? ref;
@@ -24,7 +34,11 @@ export function FilterBar({ baseId, columns, query, onChange }: { baseId: string
   const sortable = columns.filter((c) => !query.sort.some((k) => k.column === c.id || k.column === c.name));
 
   return (
-    <div role="search" aria-label="Find rows" className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-zinc-50/80 px-3 py-1.5 dark:border-zinc-800 dark:bg-zinc-900/60">
+    <div
+      role="search"
+      aria-label="Find rows"
+      className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-zinc-50/80 px-3 py-1.5 dark:border-zinc-800 dark:bg-zinc-900/60"
+    >
       <ViewsMenu baseId={baseId} query={query} onChange={onChange} />
       <span className="h-5 w-px bg-zinc-200 dark:bg-zinc-700" aria-hidden />
       {conditions === null ? (
@@ -35,14 +49,27 @@ export function FilterBar({ baseId, columns, query, onChange }: { baseId: string
       ) : (
         conditions.map((c, i) => (
           <span key={i} className={CHIP}>
-            <button type="button" onClick={() => setEditing({ index: i })} className="max-w-64 truncate hover:underline" title="Edit this condition">
+            <button
+              type="button"
+              onClick={() => setEditing({ index: i })}
+              className="max-w-64 truncate hover:underline"
+              title="Edit this condition"
+            >
               {describeCondition(c, columns)}
             </button>
-            <ChipRemove label={`Remove the condition ${describeCondition(c, columns)}`} onClick={() => setConditions(conditions.filter((_, j) => j !== i))} />
+            <ChipRemove
+              label={`Remove the condition ${describeCondition(c, columns)}`}
+              onClick={() => setConditions(conditions.filter((_, j) => j !== i))}
+            />
           </span>
         ))
       )}
-      <Button size="sm" variant="ghost" onClick={() => setEditing({ index: null })} disabled={columns.length === 0 || conditions === null}>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => setEditing({ index: null })}
+        disabled={columns.length === 0 || conditions === null}
+      >
         <FilterIcon /> Filter
       </Button>
       {query.sort.map((k, i) => (
@@ -51,17 +78,30 @@ export function FilterBar({ baseId, columns, query, onChange }: { baseId: string
             type="button"
             className="hover:underline"
             title="Reverse this sort"
-            onClick={() => onChange({ ...query, sort: query.sort.map((s, j) => (j === i ? { ...s, direction: s.direction === "asc" ? "desc" : "asc" } : s)) })}
+            onClick={() =>
+              onChange({
+                ...query,
+                sort: query.sort.map((s, j) =>
+                  j === i ? { ...s, direction: s.direction === "asc" ? "desc" : "asc" } : s,
+                ),
+              })
+            }
           >
             {nameOf(k.column)} {k.direction === "asc" ? "↑" : "↓"}
           </button>
-          <ChipRemove label={`Stop sorting by ${nameOf(k.column)}`} onClick={() => onChange({ ...query, sort: query.sort.filter((_, j) => j !== i) })} />
+          <ChipRemove
+            label={`Stop sorting by ${nameOf(k.column)}`}
+            onClick={() => onChange({ ...query, sort: query.sort.filter((_, j) => j !== i) })}
+          />
         </span>
       ))}
       {query.sort.length < 5 && sortable.length > 0 ? (
         <Menu
           label="Sort by a column"
-          items={sortable.map((c) => ({ label: c.name, onSelect: () => onChange({ ...query, sort: [...query.sort, { column: c.id, direction: "asc" }] }) }))}
+          items={sortable.map((c) => ({
+            label: c.name,
+            onSelect: () => onChange({ ...query, sort: [...query.sort, { column: c.id, direction: "asc" }] }),
+          }))}
           className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-[13px] font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
         >
           <PlusIcon /> Sort
@@ -74,7 +114,9 @@ export function FilterBar({ baseId, columns, query, onChange }: { baseId: string
           initial={editing.index === null ? null : conditions[editing.index]}
           onClose={() => setEditing(null)}
           onSave={(c) => {
-            setConditions(editing.index === null ? [...conditions, c] : conditions.map((old, j) => (j === editing.index ? c : old)));
+            setConditions(
+              editing.index === null ? [...conditions, c] : conditions.map((old, j) => (j === editing.index ? c : old)),
+            );
             setEditing(null);
           }}
         />
@@ -85,7 +127,12 @@ export function FilterBar({ baseId, columns, query, onChange }: { baseId: string
 
 function ChipRemove({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" aria-label={label} onClick={onClick} className="grid size-6 place-items-center rounded-full text-sm text-indigo-700 hover:bg-indigo-100 dark:text-indigo-300 dark:hover:bg-indigo-900">
+    <button
+      type="button"
+      aria-label={label}
+      onClick={onClick}
+      className="grid size-6 place-items-center rounded-full text-sm text-indigo-700 hover:bg-indigo-100 dark:text-indigo-300 dark:hover:bg-indigo-900"
+    >
       ×
     </button>
   );

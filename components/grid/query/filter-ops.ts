@@ -1,4 +1,10 @@
-import { comparisonOf, FILTERABLE_STATUSES, OPS_BY_COMPARISON, VALUELESS_OPS, type Comparison } from "@/lib/domain/query/operators.ts";
+import {
+  comparisonOf,
+  FILTERABLE_STATUSES,
+  OPS_BY_COMPARISON,
+  VALUELESS_OPS,
+  type Comparison,
+} from "@/lib/domain/query/operators.ts";
 import type { ColumnView } from "../../data/types";
 import type { Condition, ConditionValue } from "./query-state";
 
@@ -29,7 +35,13 @@ const OP_LABELS: Record<string, string> = {
   isNotEmpty: "is not empty",
 };
 
-const INPUT_OF: Record<Comparison, OperatorChoice["input"]> = { text: "text", number: "number", date: "date", checkbox: "boolean", select: "option" };
+const INPUT_OF: Record<Comparison, OperatorChoice["input"]> = {
+  text: "text",
+  number: "number",
+  date: "date",
+  checkbox: "boolean",
+  select: "option",
+};
 
 function typedValue(comparison: Comparison, raw: string): ConditionValue {
   if (comparison === "number") return Number(raw);
@@ -45,8 +57,18 @@ const STATE_CHOICES: OperatorChoice[] = [
   { id: "notVerified", label: "is not verified", input: "none", build: (column) => ({ column, verified: false }) },
   { id: "stale", label: "is out of date", input: "none", build: (column) => ({ column, stale: true }) },
   { id: "status", label: "status is", input: "status", build: (column, v) => ({ column, status: v }) },
-  { id: "confidenceLt", label: "confidence below", input: "percent", build: (column, v) => ({ column, confidence: { lt: Number(v) / 100 } }) },
-  { id: "confidenceGte", label: "confidence at least", input: "percent", build: (column, v) => ({ column, confidence: { gte: Number(v) / 100 } }) },
+  {
+    id: "confidenceLt",
+    label: "confidence below",
+    input: "percent",
+    build: (column, v) => ({ column, confidence: { lt: Number(v) / 100 } }),
+  },
+  {
+    id: "confidenceGte",
+    label: "confidence at least",
+    input: "percent",
+    build: (column, v) => ({ column, confidence: { gte: Number(v) / 100 } }),
+  },
 ];
 
 export function operatorChoices(column: ColumnView): OperatorChoice[] {
@@ -57,7 +79,15 @@ export function operatorChoices(column: ColumnView): OperatorChoice[] {
     input: VALUELESS_OPS.includes(op) ? "none" : op === "in" ? "list" : INPUT_OF[comparison],
     build: (col, v) => {
       if (VALUELESS_OPS.includes(op)) return { column: col, op };
-      if (op === "in") return { column: col, op, value: v.split(",").map((s) => s.trim()).filter(Boolean) };
+      if (op === "in")
+        return {
+          column: col,
+          op,
+          value: v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        };
       return { column: col, op, value: typedValue(comparison, v) };
     },
   }));
@@ -66,13 +96,18 @@ export function operatorChoices(column: ColumnView): OperatorChoice[] {
 
 /** The choice and the value text a condition was built from (for editing it again). */
 export function choiceOf(c: Condition): { id: string; value: string } {
-  if (c.op) return { id: c.op, value: Array.isArray(c.value) ? c.value.join(", ") : c.value === undefined ? "" : String(c.value) };
+  if (c.op)
+    return {
+      id: c.op,
+      value: Array.isArray(c.value) ? c.value.join(", ") : c.value === undefined ? "" : String(c.value),
+    };
   if (c.needsReview !== undefined) return { id: "needsReview", value: "" };
   if (c.verified !== undefined) return { id: c.verified ? "verified" : "notVerified", value: "" };
   if (c.stale !== undefined) return { id: "stale", value: "" };
   if (c.status !== undefined) return { id: "status", value: c.status };
   if (c.confidence?.lt !== undefined) return { id: "confidenceLt", value: String(Math.round(c.confidence.lt * 100)) };
-  if (c.confidence?.gte !== undefined) return { id: "confidenceGte", value: String(Math.round(c.confidence.gte * 100)) };
+  if (c.confidence?.gte !== undefined)
+    return { id: "confidenceGte", value: String(Math.round(c.confidence.gte * 100)) };
   return { id: "eq", value: "" };
 }
 

@@ -48,10 +48,13 @@ export function parseSort(text: string | null): SortKey[] {
   return text
     .split(",")
     .filter(Boolean)
-    .map((k) => (k.startsWith("-") ? { column: k.slice(1), direction: "desc" as const } : { column: k, direction: "asc" as const }));
+    .map((k) =>
+      k.startsWith("-") ? { column: k.slice(1), direction: "desc" as const } : { column: k, direction: "asc" as const },
+    );
 }
 
-export const formatSort = (sort: readonly SortKey[]) => sort.map((k) => `${k.direction === "desc" ? "-" : ""}${k.column}`).join(",");
+export const formatSort = (sort: readonly SortKey[]) =>
+  sort.map((k) => `${k.direction === "desc" ? "-" : ""}${k.column}`).join(",");
 
 export function parseQuery(params: URLSearchParams): GridQuery {
   const filter = parseJson(params.get("filter"));
@@ -97,7 +100,10 @@ export function needsReviewFilter(columns: readonly ColumnView[]): FilterTree | 
 }
 
 /** The body of Query Rows for this state; null when the grid shows every row in insertion order. */
-export function queryRequest(q: GridQuery, columns: readonly ColumnView[]): { filter?: FilterTree; sort?: SortKey[]; search?: string } | null {
+export function queryRequest(
+  q: GridQuery,
+  columns: readonly ColumnView[],
+): { filter?: FilterTree; sort?: SortKey[]; search?: string } | null {
   const parts = [q.filter, q.review ? needsReviewFilter(columns) : null].filter((f): f is FilterTree => f !== null);
   const filter = parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { and: parts };
   const search = q.search.trim();
@@ -109,7 +115,13 @@ export function queryRequest(q: GridQuery, columns: readonly ColumnView[]): { fi
 export const narrows = (q: GridQuery) => q.filter !== null || q.search.trim() !== "" || q.review;
 
 /** A view's saved state in the grid's terms. */
-export function viewQuery(view: { id: string; isDefault: boolean; filter: unknown; sort: { column: string; direction?: "asc" | "desc" }[]; search: string }): GridQuery {
+export function viewQuery(view: {
+  id: string;
+  isDefault: boolean;
+  filter: unknown;
+  sort: { column: string; direction?: "asc" | "desc" }[];
+  search: string;
+}): GridQuery {
   return {
     viewId: view.isDefault ? null : view.id,
     filter: (view.filter as FilterTree | null) ?? null,
@@ -122,5 +134,9 @@ export function viewQuery(view: { id: string; isDefault: boolean; filter: unknow
 /** Whether the grid's filter, sort and search are what the view saved. */
 export function sameAsView(q: GridQuery, view: Parameters<typeof viewQuery>[0]): boolean {
   const v = viewQuery(view);
-  return JSON.stringify(v.filter) === JSON.stringify(q.filter) && formatSort(v.sort) === formatSort(q.sort) && v.search === q.search;
+  return (
+    JSON.stringify(v.filter) === JSON.stringify(q.filter) &&
+    formatSort(v.sort) === formatSort(q.sort) &&
+    v.search === q.search
+  );
 }

@@ -13,7 +13,15 @@ import { sameAsView, viewQuery, type GridQuery } from "./query-state";
 type Naming = { kind: "create" } | { kind: "rename"; view: ViewRecord } | null;
 
 /** The base's saved views: pick one, save the current filter as one, rename or delete it. */
-export function ViewsMenu({ baseId, query, onChange }: { baseId: string; query: GridQuery; onChange: (q: GridQuery) => void }) {
+export function ViewsMenu({
+  baseId,
+  query,
+  onChange,
+}: {
+  baseId: string;
+  query: GridQuery;
+  onChange: (q: GridQuery) => void;
+}) {
   const views = useViews(baseId);
   const qc = useQueryClient();
   const toast = useToast();
@@ -31,33 +39,55 @@ export function ViewsMenu({ baseId, query, onChange }: { baseId: string; query: 
   const run = (task: () => Promise<void>) => void task().catch((e) => toast.error(errorMessage(e)));
 
   const items: MenuItem[] = [
-    ...list.map((v) => ({ label: `${v.id === current?.id ? "✓ " : ""}${v.name}`, onSelect: () => onChange(viewQuery(v)) })),
+    ...list.map((v) => ({
+      label: `${v.id === current?.id ? "✓ " : ""}${v.name}`,
+      onSelect: () => onChange(viewQuery(v)),
+    })),
     { label: "Save as a new view…", onSelect: () => setNaming({ kind: "create" }) },
   ];
   if (current && !current.isDefault) {
     items.push(
-      { label: `Save changes to “${current.name}”`, disabled: !modified, hint: "Nothing changed since it was saved", onSelect: () => run(() => call(`${basePath(baseId)}/views/${current.id}`, "PATCH", state()).then(() => toast.info(`Saved “${current.name}”.`))) },
+      {
+        label: `Save changes to “${current.name}”`,
+        disabled: !modified,
+        hint: "Nothing changed since it was saved",
+        onSelect: () =>
+          run(() =>
+            call(`${basePath(baseId)}/views/${current.id}`, "PATCH", state()).then(() =>
+              toast.info(`Saved “${current.name}”.`),
+            ),
+          ),
+      },
       { label: `Rename “${current.name}”…`, onSelect: () => setNaming({ kind: "rename", view: current }) },
       {
         label: `Delete “${current.name}”`,
         danger: true,
-        onSelect: () => run(async () => {
-          await call(`${basePath(baseId)}/views/${current.id}`, "DELETE");
-          onChange({ ...query, viewId: null });
-          toast.info(`Deleted the view “${current.name}”.`);
-        }),
+        onSelect: () =>
+          run(async () => {
+            await call(`${basePath(baseId)}/views/${current.id}`, "DELETE");
+            onChange({ ...query, viewId: null });
+            toast.info(`Deleted the view “${current.name}”.`);
+          }),
       },
     );
   }
 
   return (
     <>
-      <Menu label={`View: ${current?.name ?? "All rows"}${modified ? " (edited)" : ""}`} items={items} className="inline-flex h-8 max-w-56 items-center gap-1.5 rounded-md px-2 text-[13px] font-medium text-zinc-800 hover:bg-zinc-100 dark:text-zinc-100 dark:hover:bg-zinc-800">
+      <Menu
+        label={`View: ${current?.name ?? "All rows"}${modified ? " (edited)" : ""}`}
+        items={items}
+        className="inline-flex h-8 max-w-56 items-center gap-1.5 rounded-md px-2 text-[13px] font-medium text-zinc-800 hover:bg-zinc-100 dark:text-zinc-100 dark:hover:bg-zinc-800"
+      >
         <TableIcon className="shrink-0" />
         <span className="truncate" data-testid="current-view">
           {current?.name ?? "All rows"}
         </span>
-        {modified ? <span className="text-zinc-500" title="Changed since the view was saved">(edited)</span> : null}
+        {modified ? (
+          <span className="text-zinc-500" title="Changed since the view was saved">
+            (edited)
+          </span>
+        ) : null}
         <ChevronDownIcon className="shrink-0 text-xs" />
       </Menu>
       {naming ? (

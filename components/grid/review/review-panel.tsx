@@ -17,7 +17,8 @@ interface ReviewAnswer {
   errors: { message: string }[];
 }
 
-const isTyping = (el: EventTarget | null) => el instanceof HTMLElement && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+const isTyping = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 /** Enter on a button or a link is that control's own. */
 const isControl = (el: EventTarget | null) => el instanceof HTMLElement && ["BUTTON", "A"].includes(el.tagName);
 
@@ -53,11 +54,19 @@ export function ReviewPanel({
   // The review keys work at once: focus leaves the toggle that opened the panel.
   useEffect(() => panel.current?.focus(), []);
   const column = columns.find((c) => c.id === current?.columnId);
-  const subscribe = useCallback((fn: () => void) => (current ? store.subscribeRow(current.rowId, fn) : () => {}), [store, current]);
-  const record = useSyncExternalStore(subscribe, () => (current ? store.get(current.rowId) : undefined), () => undefined);
+  const subscribe = useCallback(
+    (fn: () => void) => (current ? store.subscribeRow(current.rowId, fn) : () => {}),
+    [store, current],
+  );
+  const record = useSyncExternalStore(
+    subscribe,
+    () => (current ? store.get(current.rowId) : undefined),
+    () => undefined,
+  );
   const cell = column ? record?.cells[column.name] : undefined;
   const primary = columns.find((c) => c.isPrimary) ?? columns[0];
-  const rowLabel = (primary && record?.cells[primary.name]?.value) || `Row ${handles.findIndex((h) => h.id === current?.rowId) + 1}`;
+  const rowLabel =
+    (primary && record?.cells[primary.name]?.value) || `Row ${handles.findIndex((h) => h.id === current?.rowId) + 1}`;
 
   // The grid follows the cell under review. Keyed by the cell, not by the callback, whose identity
   // changes with every grid render (focusing a cell re-renders the grid).
@@ -73,13 +82,21 @@ export function ReviewPanel({
       const next = walker.neighbour(1);
       setBusy(true);
       try {
-        const answer = await api<ReviewAnswer>(`${basePath(baseId)}/review`, { body: { cells: [{ ...current, action, ...(action === "edit" ? { value } : {}) }] } });
+        const answer = await api<ReviewAnswer>(`${basePath(baseId)}/review`, {
+          body: { cells: [{ ...current, action, ...(action === "edit" ? { value } : {}) }] },
+        });
         if (answer.errors.length) return toast.error(answer.errors[0].message);
         const done = answer.cells[0];
         lastAction.current = action === "rerun" ? null : { id: done.actionId, target: current };
         setCanUndo(action !== "rerun");
         // The row refreshes over the live stream; until then the cell is shown as reviewed.
-        store.patchCell(current.rowId, column.name, action === "rerun" ? { status: "pending", needsReview: false, verified: false } : { needsReview: false, verified: true, ...(action === "edit" ? { value } : {}) });
+        store.patchCell(
+          current.rowId,
+          column.name,
+          action === "rerun"
+            ? { status: "pending", needsReview: false, verified: false }
+            : { needsReview: false, verified: true, ...(action === "edit" ? { value } : {}) },
+        );
         setEditing(null);
         if (next) walker.choose(next);
       } catch (e) {
@@ -110,9 +127,18 @@ export function ReviewPanel({
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (editing !== null || isTyping(e.target) || e.altKey || e.ctrlKey || e.metaKey || document.querySelector("dialog[open]")) return;
+      if (
+        editing !== null ||
+        isTyping(e.target) ||
+        e.altKey ||
+        e.ctrlKey ||
+        e.metaKey ||
+        document.querySelector("dialog[open]")
+      )
+        return;
       if (e.key === "Enter" && isControl(e.target)) return;
       const handlers: Record<string, () => void> = {
+        // biome-ignore lint/correctness/noComponentHookFactories: the Enter key's handler, not a component.
         Enter: () => void act("accept"),
         e: () => cell && setEditing(cell.value ?? ""),
         r: () => void act("rerun"),
@@ -132,7 +158,13 @@ export function ReviewPanel({
   }, [editing, act, cell, walker, undo]);
 
   return (
-    <aside ref={panel} tabIndex={-1} aria-label="Review" className="flex w-96 outline-none shrink-0 flex-col border-l border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900" data-testid="review-panel">
+    <aside
+      ref={panel}
+      tabIndex={-1}
+      aria-label="Review"
+      className="flex w-96 outline-none shrink-0 flex-col border-l border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
+      data-testid="review-panel"
+    >
       <header className="flex items-center gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
         <h2 className="font-semibold">Review</h2>
         <p className="flex-1 text-xs text-zinc-600 tabular-nums dark:text-zinc-400" aria-live="polite">
@@ -190,11 +222,18 @@ export function ReviewPanel({
           )}
         </div>
       ) : (
-        <p className="flex-1 px-4 py-6 text-sm text-zinc-600 dark:text-zinc-400">Every AI cell in view is verified, confident enough, or still running.</p>
+        <p className="flex-1 px-4 py-6 text-sm text-zinc-600 dark:text-zinc-400">
+          Every AI cell in view is verified, confident enough, or still running.
+        </p>
       )}
       <footer className="space-y-2 border-t border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <div className="flex flex-wrap gap-2">
-          <Button size="sm" variant="primary" onClick={() => void act("accept")} disabled={!current || busy || cell?.status !== "done"}>
+          <Button
+            size="sm"
+            variant="primary"
+            onClick={() => void act("accept")}
+            disabled={!current || busy || cell?.status !== "done"}
+          >
             <CheckIcon /> Accept
           </Button>
           <Button size="sm" onClick={() => cell && setEditing(cell.value ?? "")} disabled={!current || busy}>
@@ -208,7 +247,8 @@ export function ReviewPanel({
           </Button>
         </div>
         <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
-          <Kbd>Enter</Kbd> accept · <Kbd>e</Kbd> edit · <Kbd>r</Kbd> re-run · <Kbd>j</Kbd>/<Kbd>k</Kbd> next/previous · <Kbd>u</Kbd> undo
+          <Kbd>Enter</Kbd> accept · <Kbd>e</Kbd> edit · <Kbd>r</Kbd> re-run · <Kbd>j</Kbd>/<Kbd>k</Kbd> next/previous ·{" "}
+          <Kbd>u</Kbd> undo
           {walker.targets.length > 1 ? ` · ${formatCount(walker.targets.length)} left` : ""}
         </p>
       </footer>
@@ -217,5 +257,9 @@ export function ReviewPanel({
 }
 
 function Kbd({ children }: { children: React.ReactNode }) {
-  return <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1 font-mono text-[10px] dark:border-zinc-700 dark:bg-zinc-800">{children}</kbd>;
+  return (
+    <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1 font-mono text-[10px] dark:border-zinc-700 dark:bg-zinc-800">
+      {children}
+    </kbd>
+  );
 }

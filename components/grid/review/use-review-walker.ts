@@ -50,7 +50,12 @@ export function useReviewWalker(store: RowStore, handles: RowHandle[], columns: 
   const firstRow = targets[0]?.rowId;
   const firstColumn = targets[0]?.columnId;
   const current = useMemo<ReviewTarget | null>(
-    () => (chosen && positionOf(chosen) ? chosen : firstRow && firstColumn ? { rowId: firstRow, columnId: firstColumn } : null),
+    () =>
+      chosen && positionOf(chosen)
+        ? chosen
+        : firstRow && firstColumn
+          ? { rowId: firstRow, columnId: firstColumn }
+          : null,
     [chosen, positionOf, firstRow, firstColumn],
   );
 

@@ -2,7 +2,16 @@
 import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../../data/types";
 import { Menu, type MenuItem } from "../../ui/menu";
-import { ChartIcon, CoinsIcon, DotsIcon, KeyIcon, PencilIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../../ui/icons";
+import {
+  ChartIcon,
+  CoinsIcon,
+  DotsIcon,
+  KeyIcon,
+  PencilIcon,
+  RefreshIcon,
+  SparkleIcon,
+  TrashIcon,
+} from "../../ui/icons";
 import { TypeIcon, typeLabel } from "../cells/column-kinds";
 import { GUTTER_WIDTH } from "./use-grid-table";
 
@@ -26,7 +35,15 @@ interface Props {
   actions: ColumnMenuActions;
 }
 
-export function GridHeader({ columns, dataColumns, totalWidth, allSelected, someSelected, onToggleAll, actions }: Props) {
+export function GridHeader({
+  columns,
+  dataColumns,
+  totalWidth,
+  allSelected,
+  someSelected,
+  onToggleAll,
+  actions,
+}: Props) {
   return (
     <div role="rowgroup" className="sticky top-0 z-20" style={{ width: totalWidth }}>
       <div role="row" aria-rowindex={1} className="flex" style={{ height: HEADER_HEIGHT, width: totalWidth }}>
@@ -79,9 +96,27 @@ function HeaderCell({
   const runHint = !column.isAiEnabled ? "Only AI columns run" : undefined;
   const items: MenuItem[] = [
     { label: "Edit column…", icon: <PencilIcon />, onSelect: () => actions.edit(column) },
-    { label: "Re-run column…", icon: <RefreshIcon />, onSelect: () => actions.rerun(column), disabled: Boolean(runHint), hint: runHint },
-    { label: "Estimate re-run cost", icon: <CoinsIcon />, onSelect: () => actions.estimate(column), disabled: Boolean(runHint), hint: runHint },
-    { label: "Quality…", icon: <ChartIcon />, onSelect: () => actions.quality(column), disabled: !column.isAiEnabled, hint: column.isAiEnabled ? undefined : "Only AI columns are measured" },
+    {
+      label: "Re-run column…",
+      icon: <RefreshIcon />,
+      onSelect: () => actions.rerun(column),
+      disabled: Boolean(runHint),
+      hint: runHint,
+    },
+    {
+      label: "Estimate re-run cost",
+      icon: <CoinsIcon />,
+      onSelect: () => actions.estimate(column),
+      disabled: Boolean(runHint),
+      hint: runHint,
+    },
+    {
+      label: "Quality…",
+      icon: <ChartIcon />,
+      onSelect: () => actions.quality(column),
+      disabled: !column.isAiEnabled,
+      hint: column.isAiEnabled ? undefined : "Only AI columns are measured",
+    },
     { label: "Delete column…", icon: <TrashIcon />, onSelect: () => actions.remove(column), danger: true },
   ];
   return (
@@ -99,7 +134,9 @@ function HeaderCell({
         <span className="sr-only">{typeLabel(column.type)} column:</span>
       </span>
       <span className="min-w-0 flex-1 truncate">{column.name}</span>
-      {column.isPrimary ? <KeyIcon label="Primary column" className="shrink-0 text-amber-600 dark:text-amber-400" /> : null}
+      {column.isPrimary ? (
+        <KeyIcon label="Primary column" className="shrink-0 text-amber-600 dark:text-amber-400" />
+      ) : null}
       {column.isAiEnabled ? (
         <span className="inline-flex shrink-0 items-center gap-0.5 rounded-full bg-violet-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-violet-800 dark:bg-violet-900/70 dark:text-violet-200">
           <SparkleIcon className="text-[9px]" />

@@ -81,9 +81,26 @@ interface Props {
  * entering the view, or whose record, selection or edit changed, render again (a row's record is
  * its own subscription to the store).
  */
-export const GridRow = memo(function GridRow({ id, store, row, index, start, columns, dataColumns, totalWidth, threshold, edit, cb, selected }: Props) {
+export const GridRow = memo(function GridRow({
+  id,
+  store,
+  row,
+  index,
+  start,
+  columns,
+  dataColumns,
+  totalWidth,
+  threshold,
+  edit,
+  cb,
+  selected,
+}: Props) {
   const subscribe = useCallback((fn: () => void) => store.subscribeRow(id, fn), [store, id]);
-  const record = useSyncExternalStore(subscribe, () => store.get(id), () => store.get(id));
+  const record = useSyncExternalStore(
+    subscribe,
+    () => store.get(id),
+    () => store.get(id),
+  );
   const cells = row?.getAllCells();
 
   // Each row is its own stacking context (it is transformed): the row being edited is lifted
@@ -94,7 +111,13 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
       aria-rowindex={index + 2}
       aria-selected={selected}
       className="group/row absolute top-0 left-0 flex"
-      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, zIndex: edit ? 10 : undefined, contain: edit ? undefined : ROW_CONTAIN }}
+      style={{
+        height: ROW_HEIGHT,
+        width: totalWidth,
+        transform: `translateY(${start}px)`,
+        zIndex: edit ? 10 : undefined,
+        contain: edit ? undefined : ROW_CONTAIN,
+      }}
     >
       <div
         role="rowheader"
@@ -124,8 +147,12 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
         const editing = edit && edit.columnId === column.id ? edit : null;
         const align = gridHints(column.type).align;
         const text = record && !editing ? plainText(column, view, threshold) : null;
-        const layout = text !== null ? `${TEXT_CELL} ${align === "right" ? "text-right tabular-nums" : ""}` : `${CELL} ${align === "center" ? "justify-center" : ""}`;
+        const layout =
+          text !== null
+            ? `${TEXT_CELL} ${align === "right" ? "text-right tabular-nums" : ""}`
+            : `${CELL} ${align === "center" ? "justify-center" : ""}`;
         return (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the grid handles the keyboard for every cell (aria-activedescendant).
           <div
             key={column.id}
             id={cellDomId(id, column.id)}
@@ -142,7 +169,12 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
             onClick={(e) => cb.onCellClick(e, id, column.id)}
             onDoubleClick={() => cb.onCellDoubleClick(id, column.id)}
           >
-            {text ?? (record ? <CellContent column={column} cell={view} threshold={threshold} /> : <Skeleton className="h-3 w-2/3" />)}
+            {text ??
+              (record ? (
+                <CellContent column={column} cell={view} threshold={threshold} />
+              ) : (
+                <Skeleton className="h-3 w-2/3" />
+              ))}
             {editing ? (
               <CellEditor
                 column={column}
@@ -168,7 +200,8 @@ export const GridRow = memo(function GridRow({ id, store, row, index, start, col
  */
 function sameRow(prev: Props, next: Props): boolean {
   for (const key of Object.keys(next) as (keyof Props)[]) {
-    if (key === "row" ? prev.row?.index !== next.row?.index || !prev.row !== !next.row : prev[key] !== next[key]) return false;
+    if (key === "row" ? prev.row?.index !== next.row?.index || !prev.row !== !next.row : prev[key] !== next[key])
+      return false;
   }
   return true;
 }
@@ -176,11 +209,26 @@ function sameRow(prev: Props, next: Props): boolean {
 /** A row that is still loading: the scrollbar already spans the whole base. */
 export function PlaceholderRow({ index, start, totalWidth }: { index: number; start: number; totalWidth: number }) {
   return (
-    <div role="row" aria-rowindex={index + 2} aria-busy="true" className="absolute top-0 left-0 flex" style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, contain: ROW_CONTAIN }}>
-      <div role="rowheader" aria-colindex={1} className={`${GUTTER_POSITION} flex h-full shrink-0 items-center border-r border-b border-zinc-200 bg-zinc-50 px-2 text-xs text-zinc-400 tabular-nums dark:border-zinc-800 dark:bg-zinc-900`} style={{ width: GUTTER_WIDTH }}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-busy="true"
+      className="absolute top-0 left-0 flex"
+      style={{ height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${start}px)`, contain: ROW_CONTAIN }}
+    >
+      <div
+        role="rowheader"
+        aria-colindex={1}
+        className={`${GUTTER_POSITION} flex h-full shrink-0 items-center border-r border-b border-zinc-200 bg-zinc-50 px-2 text-xs text-zinc-400 tabular-nums dark:border-zinc-800 dark:bg-zinc-900`}
+        style={{ width: GUTTER_WIDTH }}
+      >
         {index + 1}
       </div>
-      <div role="gridcell" aria-colindex={2} className="flex h-full flex-1 items-center border-b border-zinc-200 px-3 dark:border-zinc-800">
+      <div
+        role="gridcell"
+        aria-colindex={2}
+        className="flex h-full flex-1 items-center border-b border-zinc-200 px-3 dark:border-zinc-800"
+      >
         <Skeleton className="h-3 w-1/3 max-w-60" />
         <span className="sr-only">Loading</span>
       </div>

@@ -35,7 +35,19 @@ interface Props {
  * the same to render as 30. ARIA grid semantics with aria-activedescendant keep focus on the
  * scroll container while the focused cell moves.
  */
-export function Grid({ label, table, store, dataColumns, expectedRows, busy, onViewport, threshold, actions, columnActions, empty }: Props) {
+export function Grid({
+  label,
+  table,
+  store,
+  dataColumns,
+  expectedRows,
+  busy,
+  onViewport,
+  threshold,
+  actions,
+  columnActions,
+  empty,
+}: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const model = table.getRowModel();
   const rows = model.rows;
@@ -76,6 +88,7 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
     getItemKey: colKey,
   });
   const sizeKey = sizes.join(",") + dataColumns.map((c) => c.id).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sizeKey is the trigger: column widths or order changed.
   useEffect(() => colV.measure(), [sizeKey, colV]);
   useReportViewport(rowV.range, rowV.isScrolling, onViewport);
 
@@ -87,11 +100,11 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
   // Keep the focused cell in view as it moves (keyboard, paste, new rows).
   const pos = focusedPosition(table, dataColumns);
   const focusRow = pos ? store.positionOf(pos.rowId) : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll only when the focused cell changes, not on every render.
   useEffect(() => {
     if (!pos || focusRow === undefined) return;
     rowV.scrollToIndex(focusRow, { align: "auto" });
     colV.scrollToIndex(pos.colIndex, { align: "auto" });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pos?.rowId, pos?.columnId]);
 
   const virtualRows = rowV.getVirtualItems();
@@ -99,7 +112,10 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
   const slotted = slotsFor(rowIds.map((id, at) => id ?? `#${virtualRows[at].index}`));
   const virtualCols = colV.getVirtualItems();
   const focusRendered =
-    pos && virtualRows.some((v) => v.index === focusRow) && virtualCols.some((v) => v.index === pos.colIndex) && !ui.edit;
+    pos &&
+    virtualRows.some((v) => v.index === focusRow) &&
+    virtualCols.some((v) => v.index === pos.colIndex) &&
+    !ui.edit;
 
   const onKeyDown = (e: React.KeyboardEvent) =>
     handleGridKey(e, {
@@ -162,7 +178,8 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
           window.addEventListener("mouseup", () => (pointerDown.current = false), { once: true });
         }}
         onFocus={(e) => {
-          if (e.target === e.currentTarget && !pointerDown.current && !pos && rows.length && dataColumns.length) table.setFocusedCell(rows[0].id, dataColumns[0].id);
+          if (e.target === e.currentTarget && !pointerDown.current && !pos && rows.length && dataColumns.length)
+            table.setFocusedCell(rows[0].id, dataColumns[0].id);
         }}
         data-gutter={rowV.isScrolling && !colV.scrollOffset ? "flat" : undefined}
         className="group/grid grid-scroll h-full overflow-auto bg-zinc-50 outline-none dark:bg-zinc-950"
@@ -182,7 +199,15 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
             {slotted.map(({ at, slot }) => {
               const vr = virtualRows[at];
               const id = rowIds[at];
-              if (id === undefined) return <PlaceholderRow key={`placeholder-${slot}`} index={vr.index} start={vr.start} totalWidth={totalWidth} />;
+              if (id === undefined)
+                return (
+                  <PlaceholderRow
+                    key={`placeholder-${slot}`}
+                    index={vr.index}
+                    start={vr.start}
+                    totalWidth={totalWidth}
+                  />
+                );
               const row = model.rowsById[id];
               return (
                 <GridRow
@@ -206,7 +231,11 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
           </div>
         </div>
       </div>
-      {rowCount === 0 && empty ? <div className="pointer-events-none absolute inset-x-0 bottom-0" style={{ top: HEADER_HEIGHT }}>{empty}</div> : null}
+      {rowCount === 0 && empty ? (
+        <div className="pointer-events-none absolute inset-x-0 bottom-0" style={{ top: HEADER_HEIGHT }}>
+          {empty}
+        </div>
+      ) : null}
       {ui.popover && popoverColumn ? (
         <CellPopover
           target={ui.popover}
@@ -227,7 +256,11 @@ export function Grid({ label, table, store, dataColumns, expectedRows, busy, onV
  * second, smoothed), and a speed of 0 once the scroll stops. The first move after a pause counts as
  * a jump, not a speed: a jump to row 60,000 must read the rows there, not far past them.
  */
-function useReportViewport(range: { startIndex: number; endIndex: number } | null, scrolling: boolean, onViewport: (v: Viewport) => void) {
+function useReportViewport(
+  range: { startIndex: number; endIndex: number } | null,
+  scrolling: boolean,
+  onViewport: (v: Viewport) => void,
+) {
   const last = useRef({ start: 0, at: 0, speed: 0, moving: false });
   const start = range?.startIndex ?? 0;
   const end = (range?.endIndex ?? 0) + 1;

@@ -52,7 +52,13 @@ export function handleGridKey(e: React.KeyboardEvent, g: KeyContext): void {
   const dir = ARROWS[e.key];
   if (dir) {
     if (e.shiftKey) table.extendCellSelection(dir);
-    else if (mod) focusAt(table, dataColumns, dir === "up" ? 0 : dir === "down" ? Infinity : pos.rowIndex, dir === "left" ? 0 : dir === "right" ? Infinity : pos.colIndex);
+    else if (mod)
+      focusAt(
+        table,
+        dataColumns,
+        dir === "up" ? 0 : dir === "down" ? Infinity : pos.rowIndex,
+        dir === "left" ? 0 : dir === "right" ? Infinity : pos.colIndex,
+      );
     else table.moveCellSelection(dir);
     return done();
   }

@@ -33,7 +33,10 @@ export function useGridInteraction(opts: {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const colById = useMemo(() => new Map(dataColumns.map((c) => [c.id, c])), [dataColumns]);
 
-  const valueOf = useCallback((rowId: string, column: ColumnView) => store.get(rowId)?.cells[column.name]?.value ?? "", [store]);
+  const cellValueOf = useCallback(
+    (rowId: string, column: ColumnView) => store.get(rowId)?.cells[column.name]?.value ?? "",
+    [store],
+  );
 
   /** After an edit, give focus back to the grid unless the user has put it somewhere else. */
   const restoreFocus = useCallback(() => {
@@ -48,17 +51,19 @@ export function useGridInteraction(opts: {
       const column = colById.get(columnId);
       if (!column || !store.has(rowId)) return;
       setPopover(null);
-      const current = valueOf(rowId, column);
+      const current = cellValueOf(rowId, column);
       const kind = editorKind(column);
       if (kind === "checkbox") {
-        void actions.updateCell(rowId, column, current === "true" ? "false" : "true").then((err) => err && toast.error(err));
+        void actions
+          .updateCell(rowId, column, current === "true" ? "false" : "true")
+          .then((err) => err && toast.error(err));
         return;
       }
       // Select and date editors start from the current value; typing into them is not replacing.
       const start = initial !== undefined && kind !== "select" && kind !== "date" ? initial : current;
       flushSync(() => setEdit({ rowId, columnId, initial: start, error: null, saving: false }));
     },
-    [colById, store, valueOf, actions, toast],
+    [colById, store, cellValueOf, actions, toast],
   );
 
   const cancelEdit = useCallback(() => {
@@ -78,14 +83,14 @@ export function useGridInteraction(opts: {
           table.moveCellSelection(move);
         } else restoreFocus();
       };
-      if (value === valueOf(e.rowId, column)) return finish();
+      if (value === cellValueOf(e.rowId, column)) return finish();
       setEdit({ ...e, saving: true, error: null });
       const error = await actions.updateCell(e.rowId, column, value);
       const same = (x: EditState | null) => x && x.rowId === e.rowId && x.columnId === e.columnId;
       if (error) setEdit((x) => (same(x) ? { ...x!, saving: false, error } : x));
       else if (same(editRef.current)) finish();
     },
-    [colById, valueOf, actions, table, focusGrid, restoreFocus],
+    [colById, cellValueOf, actions, table, focusGrid, restoreFocus],
   );
 
   const openPopover = useCallback(
@@ -94,7 +99,13 @@ export function useGridInteraction(opts: {
       const el = document.getElementById(cellDomId(rowId, columnId));
       if (!column || !el || !hasDetails(store.get(rowId)?.cells[column.name])) return false;
       const r = el.getBoundingClientRect();
-      setPopover({ rowId, columnId, pinned, takeFocus, rect: { top: r.top, bottom: r.bottom, left: r.left, right: r.right } });
+      setPopover({
+        rowId,
+        columnId,
+        pinned,
+        takeFocus,
+        rect: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+      });
       return true;
     },
     [colById, store],

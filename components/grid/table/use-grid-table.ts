@@ -34,7 +34,11 @@ export function useGridTable(store: RowStore, handles: RowHandle[], columns: Col
       helper.columns([
         helper.display({ id: SELECT_COLUMN_ID, size: GUTTER_WIDTH, enableCellSelection: false }),
         ...columns.map((c) =>
-          helper.accessor((h: RowHandle) => store.get(h.id)?.cells[c.name]?.value ?? "", { id: c.id, header: c.name, size: defaultWidth(c) }),
+          helper.accessor((h: RowHandle) => store.get(h.id)?.cells[c.name]?.value ?? "", {
+            id: c.id,
+            header: c.name,
+            size: defaultWidth(c),
+          }),
         ),
       ]),
     [columns, store],

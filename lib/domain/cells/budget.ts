@@ -16,7 +16,11 @@ type Charged = CellRef & { amount: number };
  * started, each of which will be charged when it answers). Claims ask this before a model call,
  * so a capped run never pays a provider for an answer it cannot store.
  */
-export const runRoomSql = (r: string, cap: string, inFlight: string) => `CASE WHEN ${r}.max_credits IS NULL OR ${r}.cell_cost <= 0 THEN ${cap}
+export const runRoomSql = (
+  r: string,
+  cap: string,
+  inFlight: string,
+) => `CASE WHEN ${r}.max_credits IS NULL OR ${r}.cell_cost <= 0 THEN ${cap}
   ELSE GREATEST(0, LEAST(${cap}, (${r}.max_credits - ${r}.credits_spent) / ${r}.cell_cost - ${inFlight}))::int END`;
 
 /**
@@ -24,7 +28,10 @@ export const runRoomSql = (r: string, cap: string, inFlight: string) => `CASE WH
  * transactions never wait on each other in a cycle, and says which run each cell belongs to: one
  * statement, since every completion batch starts with it.
  */
-export async function lockRunsOf(tx: Tx, refs: readonly CellRef[]): Promise<{ runOf: Map<string, string>; runs: RunRow[] }> {
+export async function lockRunsOf(
+  tx: Tx,
+  refs: readonly CellRef[],
+): Promise<{ runOf: Map<string, string>; runs: RunRow[] }> {
   const rows = await tx.$queryRawUnsafe<(RunRow & { cells: string[] })[]>(
     `WITH m AS (
        SELECT row_id, column_id, run_id FROM cells
@@ -44,7 +51,9 @@ export async function lockRunsOf(tx: Tx, refs: readonly CellRef[]): Promise<{ ru
  */
 export async function budgetSplit(tx: Tx, batch: readonly Charged[]) {
   const { runOf, runs: locked } = await lockRunsOf(tx, batch);
-  const runs = new Map(locked.map((r) => [r.id, { ...r, left: r.maxCredits === null ? Infinity : r.maxCredits - r.creditsSpent }]));
+  const runs = new Map(
+    locked.map((r) => [r.id, { ...r, left: r.maxCredits === null ? Infinity : r.maxCredits - r.creditsSpent }]),
+  );
   const over = new Set<string>();
   for (const c of batch) {
     const run = runs.get(runOf.get(key(c)) ?? "");
@@ -60,7 +69,13 @@ export async function budgetSplit(tx: Tx, batch: readonly Charged[]) {
  * not cover (uncharged, pending again), and pauses each capped run that cannot pay for one more
  * cell.
  */
-export async function spend(w: Work, owner: string, split: Awaited<ReturnType<typeof budgetSplit>>, stored: readonly Charged[], refused: readonly (CellRef & { generation: number })[]) {
+export async function spend(
+  w: Work,
+  owner: string,
+  split: Awaited<ReturnType<typeof budgetSplit>>,
+  stored: readonly Charged[],
+  refused: readonly (CellRef & { generation: number })[],
+) {
   const spent = new Map<string, number>();
   for (const c of stored) {
     const runId = split.runOf.get(key(c));

@@ -14,7 +14,9 @@ import type { CellRef } from "./types.ts";
 const PER_CELL_EVENTS = 1_000;
 
 export async function cancelRunCells(w: Work, base: BaseContext, runId: string): Promise<number> {
-  const cancelled = await w.tx.$queryRawUnsafe<{ row_id: string; column_id: string; was: string; previous_value: string | null }[]>(
+  const cancelled = await w.tx.$queryRawUnsafe<
+    { row_id: string; column_id: string; was: string; previous_value: string | null }[]
+  >(
     `WITH old AS (
        SELECT row_id, column_id, status, previous_value FROM cells WHERE run_id = $1 AND ${fromStatusSql("cancel")} FOR UPDATE)
      UPDATE cells SET status = ${toStatusSql("cancel")}, error_code = 'cancelled', error_message = 'The run was cancelled.',
@@ -29,17 +31,32 @@ export async function cancelRunCells(w: Work, base: BaseContext, runId: string):
   await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, rowIds);
   const restore = cancelled.filter((c) => c.previous_value !== null);
   // A previous value is never empty (queueCells keeps none), so the patch only sets values.
-  await patchValues(w.tx, restore.map((c) => ({ rowId: c.row_id, columnId: c.column_id, value: c.previous_value! })));
-  const running = cancelled.filter((c) => c.was === "running").map((c): CellRef => ({ rowId: c.row_id, columnId: c.column_id }));
+  await patchValues(
+    w.tx,
+    restore.map((c) => ({ rowId: c.row_id, columnId: c.column_id, value: c.previous_value! })),
+  );
+  const running = cancelled
+    .filter((c) => c.was === "running")
+    .map((c): CellRef => ({ rowId: c.row_id, columnId: c.column_id }));
   if (running.length > 0) w.emit({ type: "cells.cancelled", refs: running });
   if (cancelled.length <= PER_CELL_EVENTS) {
     for (const c of cancelled) {
-      w.emit({ type: "cell.updated", workspaceId: base.workspaceId, baseId: base.baseId, rowId: c.row_id, columnId: c.column_id, status: "cancelled" });
+      w.emit({
+        type: "cell.updated",
+        workspaceId: base.workspaceId,
+        baseId: base.baseId,
+        rowId: c.row_id,
+        columnId: c.column_id,
+        status: "cancelled",
+      });
     }
   } else {
     w.emit({ type: "rows.changed", workspaceId: base.workspaceId, baseId: base.baseId, rowIds, kind: "updated" });
   }
-  await settleFinished(w, rowIds.map((rowId) => ({ base, rowId })));
+  await settleFinished(
+    w,
+    rowIds.map((rowId) => ({ base, rowId })),
+  );
   return cancelled.length;
 }
 

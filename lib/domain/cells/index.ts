@@ -3,10 +3,37 @@
 // call these functions, and every status change is a transition of the table in transitions.ts.
 export * from "./types.ts";
 export * from "./transitions.ts";
-export { insertCellsOfNewRows, queueCells, supplyCells, markStale, finishedCellsOfColumn, cellHashes } from "./queue.ts";
+export {
+  insertCellsOfNewRows,
+  queueCells,
+  supplyCells,
+  markStale,
+  finishedCellsOfColumn,
+  cellHashes,
+} from "./queue.ts";
 export { acceptCells, correctCells, readReviewState, unverifyCell, type ReviewedCellState } from "./review.ts";
-export { storeValues, failCell, retryCell, InsufficientCredits, type Completion, type CompleteResult } from "./outcomes.ts";
+export {
+  storeValues,
+  failCell,
+  retryCell,
+  InsufficientCredits,
+  type Completion,
+  type CompleteResult,
+} from "./outcomes.ts";
 export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
 export { runRoomSql } from "./budget.ts";
-export { leaseFor, claimReadyCells, claimListedCells, renewLeases, releaseCells, returnLeases, inputCellsSql, inputIdsOf, inputsSettledSql, runnableSql, runOpenSql, type ListedCellState } from "./leases.ts";
+export {
+  leaseFor,
+  claimReadyCells,
+  claimListedCells,
+  renewLeases,
+  releaseCells,
+  returnLeases,
+  inputCellsSql,
+  inputIdsOf,
+  inputsSettledSql,
+  runnableSql,
+  runOpenSql,
+  type ListedCellState,
+} from "./leases.ts";
 export { pruneCellRuns } from "./retention.ts";

@@ -25,7 +25,13 @@ export const inputsSettledSql = (c: string, inputIds: string) => `NOT EXISTS (
   SELECT 1 FROM ${inputCellsSql(c, inputIds)} WHERE d.status IN ('pending', 'running'))`;
 
 type ClaimRow = { row_id: string; column_id: string; sheet_id: string; generation: number; attempts: number };
-const toClaimed = (r: ClaimRow): ClaimedCell => ({ rowId: r.row_id, columnId: r.column_id, sheetId: r.sheet_id, generation: r.generation, attempts: r.attempts });
+const toClaimed = (r: ClaimRow): ClaimedCell => ({
+  rowId: r.row_id,
+  columnId: r.column_id,
+  sheetId: r.sheet_id,
+  generation: r.generation,
+  attempts: r.attempts,
+});
 /** SQL: the SET list of a claim by the owner in parameter `owner`, leased for `leaseMs`. */
 const claimSet = (owner: string, leaseMs: string) =>
   `status = ${toStatusSql("claim")}, lease_owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, started_at = now(), updated_at = now()`;
@@ -38,16 +44,19 @@ const claimSet = (owner: string, leaseMs: string) =>
 const READY = (c: string) => inputsSettledSql(c, inputIdsOf(c));
 
 /** SQL: cell `c`'s column's input column ids, for inputCellsSql. */
-export const inputIdsOf = (c: string) => `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
+export const inputIdsOf = (c: string) =>
+  `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
 
 /** SQL: how many more cells run `r` may start: its budget left, less the cells it has running. */
-const ROOM = (r: string, cap: string) => runRoomSql(r, cap, `(SELECT count(*) FROM cells x WHERE x.run_id = ${r}.id AND x.status = 'running')`);
+const ROOM = (r: string, cap: string) =>
+  runRoomSql(r, cap, `(SELECT count(*) FROM cells x WHERE x.run_id = ${r}.id AND x.status = 'running')`);
 
 /**
  * SQL: cell `c` may be claimed as far as its run is concerned: the run is running (not paused,
  * cancelled or done) and its budget covers one more cell beside those it has running.
  */
-export const runOpenSql = (c: string) => `(${c}.run_id IS NULL OR EXISTS (SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running'))`;
+export const runOpenSql = (c: string) =>
+  `(${c}.run_id IS NULL OR EXISTS (SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running'))`;
 
 /** SQL: as runOpenSql, and the run's budget also covers one more cell beside those it has running. */
 export const runnableSql = (c: string) => `(${c}.run_id IS NULL OR EXISTS (
@@ -125,7 +134,12 @@ export type ListedCellState = {
  * is read in the statement's snapshot; the UPDATE re-checks the status on the newest row version,
  * so a cell claimed or finished meanwhile is left alone.
  */
-export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: string, leaseMs: number): Promise<ListedCellState[]> {
+export async function claimListedCells(
+  tx: Tx,
+  refs: readonly CellRef[],
+  owner: string,
+  leaseMs: number,
+): Promise<ListedCellState[]> {
   return tx.$queryRawUnsafe<ListedCellState[]>(
     `WITH want AS (
        SELECT * FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
@@ -159,7 +173,11 @@ export async function claimListedCells(tx: Tx, refs: readonly CellRef[], owner: 
 }
 
 export async function renewLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE cells SET lease_until = ${leaseFor("$2")} WHERE lease_owner = $1 AND status = 'running'`, owner, leaseMs);
+  await tx.$executeRawUnsafe(
+    `UPDATE cells SET lease_until = ${leaseFor("$2")} WHERE lease_owner = $1 AND status = 'running'`,
+    owner,
+    leaseMs,
+  );
 }
 
 /** Hands claimed-but-unfinished cells back to the queue (graceful shutdown); returns those handed back. */
@@ -182,7 +200,10 @@ export async function releaseCells(tx: Tx, owner: string, cells: readonly CellRe
  * attempt, and a cell that has kept killing its worker `maxAttempts` times ends in error instead
  * of looping forever. At most `limit` of each per call.
  */
-export async function returnLeases(tx: Tx, opts: { expiredOnly: boolean; maxAttempts: number; limit?: number }): Promise<number> {
+export async function returnLeases(
+  tx: Tx,
+  opts: { expiredOnly: boolean; maxAttempts: number; limit?: number },
+): Promise<number> {
   const dead = `status = 'running'${opts.expiredOnly ? " AND lease_until < now()" : ""}`;
   const pick = `(row_id, column_id) IN (SELECT row_id, column_id FROM cells WHERE ${dead} LIMIT $1 FOR UPDATE SKIP LOCKED)`;
   const limit = opts.limit ?? 1_000_000;

@@ -38,7 +38,14 @@ export class InsufficientCredits extends Error {
 }
 
 const cellEvent = (base: BaseContext, ref: { rowId: string; columnId: string }, status: string) =>
-  ({ type: "cell.updated", workspaceId: base.workspaceId, baseId: base.baseId, rowId: ref.rowId, columnId: ref.columnId, status }) as const;
+  ({
+    type: "cell.updated",
+    workspaceId: base.workspaceId,
+    baseId: base.baseId,
+    rowId: ref.rowId,
+    columnId: ref.columnId,
+    status,
+  }) as const;
 
 const FENCE = (owner: string) => `cells.lease_owner = ${owner} AND ${fromStatusSql("complete")}`;
 
@@ -48,11 +55,18 @@ const FENCE = (owner: string) => `cells.lease_owner = ${owner} AND ${fromStatusS
  * (one per cell generation) makes a resumed run impossible to charge twice. Throws
  * InsufficientCredits when a balance cannot cover the batch (nothing is stored then).
  */
-export async function storeValues(w: Work, owner: string, completions: readonly Completion[]): Promise<CompleteResult[]> {
+export async function storeValues(
+  w: Work,
+  owner: string,
+  completions: readonly Completion[],
+): Promise<CompleteResult[]> {
   const { tx } = w;
   // A model may echo what it read: text PostgreSQL cannot hold is cleaned here, not refused.
   const batch = completions.map((c) => ({ ...c, value: storableText(c.value), metadata: storableJson(c.metadata) }));
-  const split = await budgetSplit(tx, batch.map((p) => ({ ...p.job, amount: p.charge.amount })));
+  const split = await budgetSplit(
+    tx,
+    batch.map((p) => ({ ...p.job, amount: p.charge.amount })),
+  );
   const over = (p: (typeof batch)[number]) => split.over.has(cellKey(p.job));
   const within = batch.filter((p) => !over(p));
   // One statement for the cells, their rows' values and the run records: each statement is a round
@@ -81,19 +95,36 @@ export async function storeValues(w: Work, owner: string, completions: readonly 
     owner,
     within.map((p) => p.inputHash),
     within.map((p) => p.value),
-    ...runRecordParams(within.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run }))),
+    ...runRecordParams(
+      within.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run })),
+    ),
   );
   const ok = new Set(stored.map((s) => cellKey({ rowId: s.row_id, columnId: s.column_id })));
   const results = batch.map((p): CompleteResult => (ok.has(cellKey(p.job)) ? "done" : "superseded"));
   const done = batch.filter((_, i) => results[i] === "done");
   const refused = batch.filter(over);
-  await spend(w, owner, split, done.map((p) => ({ ...p.job, amount: p.charge.amount })), refused.map((p) => p.job));
+  await spend(
+    w,
+    owner,
+    split,
+    done.map((p) => ({ ...p.job, amount: p.charge.amount })),
+    refused.map((p) => p.job),
+  );
   for (const p of refused) w.emit(cellEvent(p.base, p.job, "pending"));
   if (done.length === 0) return results;
 
-  if (!(await debitMany(tx, done.map((p) => p.charge)))) throw new InsufficientCredits();
+  if (
+    !(await debitMany(
+      tx,
+      done.map((p) => p.charge),
+    ))
+  )
+    throw new InsufficientCredits();
   for (const p of done) w.emit(cellEvent(p.base, p.job, "done"));
-  await settleFinished(w, done.map((p) => ({ base: p.base, rowId: p.job.rowId })));
+  await settleFinished(
+    w,
+    done.map((p) => ({ base: p.base, rowId: p.job.rowId })),
+  );
   w.emit({ type: "work.available" });
   return results;
 }
@@ -110,12 +141,16 @@ export async function failCell(
 ): Promise<boolean> {
   // The run first, as storeValues does: whichever outcome of the run commits last finishes it.
   await lockRunsOf(w.tx, [job]);
-  const ok = await fenced(w.tx, job, owner, `status = ${toStatusSql("fail")}, error_code = $5, error_message = $6, finished_at = now(), attempts = attempts + 1`, [
-    error.code,
-    error.message.slice(0, 2_000),
-  ]);
+  const ok = await fenced(
+    w.tx,
+    job,
+    owner,
+    `status = ${toStatusSql("fail")}, error_code = $5, error_message = $6, finished_at = now(), attempts = attempts + 1`,
+    [error.code, error.message.slice(0, 2_000)],
+  );
   if (!ok) return false;
-  if (run) await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "error", run, errorCode: error.code }]);
+  if (run)
+    await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "error", run, errorCode: error.code }]);
   w.emit(cellEvent(base, job, "error"));
   const failedName = columns.find((c) => c.id === job.columnId)?.name ?? job.columnId;
   const downstream = [...transitiveDependents(columns, [job.columnId])];
@@ -136,7 +171,15 @@ export async function failCell(
 }
 
 /** Puts the cell back in the queue after a transient failure, due after `delayMs`. */
-export async function retryCell(w: Work, base: BaseContext, job: ClaimedCell, owner: string, delayMs: number, error: { code: string; message: string }, run?: RunRecord): Promise<boolean> {
+export async function retryCell(
+  w: Work,
+  base: BaseContext,
+  job: ClaimedCell,
+  owner: string,
+  delayMs: number,
+  error: { code: string; message: string },
+  run?: RunRecord,
+): Promise<boolean> {
   const ok = await fenced(
     w.tx,
     job,
@@ -146,7 +189,8 @@ export async function retryCell(w: Work, base: BaseContext, job: ClaimedCell, ow
     [error.code, error.message.slice(0, 2_000), delayMs],
   );
   if (!ok) return false;
-  if (run) await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "retry", run, errorCode: error.code }]);
+  if (run)
+    await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "retry", run, errorCode: error.code }]);
   w.emit(cellEvent(base, job, "pending"));
   return true;
 }
@@ -172,7 +216,23 @@ const RUN_RECORD_COLUMNS = `id, row_id, column_id, workspace_id, generation, att
 
 /** The run records as a set `r`, from fifteen array parameters starting at $first (see runRecordParams). */
 const runRecordsFrom = (first: number) => {
-  const types = ["text", "text", "text", "text", "int", "int", "text", "text", "text", "text", "int", "int", "int", "int", "float8"];
+  const types = [
+    "text",
+    "text",
+    "text",
+    "text",
+    "int",
+    "int",
+    "text",
+    "text",
+    "text",
+    "text",
+    "int",
+    "int",
+    "int",
+    "int",
+    "float8",
+  ];
   return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(", ")}) AS r(${RUN_RECORD_COLUMNS})`;
 };
 
@@ -198,5 +258,8 @@ const runRecordParams = (runs: readonly RunRecordOf[]) => [
 // embedded database's statement cache keeps one prepared statement for it.
 async function recordRuns(tx: Tx, runs: readonly RunRecordOf[]) {
   if (runs.length === 0) return;
-  await tx.$executeRawUnsafe(`INSERT INTO cell_runs (${RUN_RECORD_COLUMNS}) SELECT * FROM ${runRecordsFrom(1)}`, ...runRecordParams(runs));
+  await tx.$executeRawUnsafe(
+    `INSERT INTO cell_runs (${RUN_RECORD_COLUMNS}) SELECT * FROM ${runRecordsFrom(1)}`,
+    ...runRecordParams(runs),
+  );
 }

@@ -23,7 +23,12 @@ async function announceQueued(w: Work, refs: readonly CellRef[]): Promise<void> 
  * The AI cells of rows inserted in this transaction: pending ones to run (in `runId`), supplied
  * ones done.
  */
-export async function insertCellsOfNewRows(w: Work, sheetId: string, cells: readonly (CellRef & { status: "done" | "pending" })[], runId: string | null): Promise<void> {
+export async function insertCellsOfNewRows(
+  w: Work,
+  sheetId: string,
+  cells: readonly (CellRef & { status: "done" | "pending" })[],
+  runId: string | null,
+): Promise<void> {
   if (cells.length === 0) return;
   await w.tx.$executeRawUnsafe(
     `INSERT INTO cells (row_id, column_id, sheet_id, status, metadata, finished_at, run_id)
@@ -37,7 +42,10 @@ export async function insertCellsOfNewRows(w: Work, sheetId: string, cells: read
     JSON.stringify(userSuppliedMetadata()),
     runId,
   );
-  await announceQueued(w, cells.filter((c) => c.status === "pending"));
+  await announceQueued(
+    w,
+    cells.filter((c) => c.status === "pending"),
+  );
 }
 
 /**
@@ -100,8 +108,11 @@ export async function finishedCellsOfColumn(tx: Tx, columnId: string) {
 
 /** The state and input hash of these rows' cells in these columns (Update Rows' hash rule). */
 export async function cellHashes(tx: Tx, rowIds: readonly string[], columnIds: readonly string[]) {
-  if (rowIds.length === 0 || columnIds.length === 0) return new Map<string, { status: string; inputHash: string | null }>();
-  const rows = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; status: string; input_hash: string | null }[]>(
+  if (rowIds.length === 0 || columnIds.length === 0)
+    return new Map<string, { status: string; inputHash: string | null }>();
+  const rows = await tx.$queryRawUnsafe<
+    { row_id: string; column_id: string; status: string; input_hash: string | null }[]
+  >(
     `SELECT row_id, column_id, status, input_hash FROM cells WHERE row_id = ANY($1::text[]) AND column_id = ANY($2::text[])`,
     [...rowIds],
     [...columnIds],

@@ -19,13 +19,22 @@ export interface ReviewedCellState {
 /** The current state of these cells (no row for an idle cell). */
 export async function readReviewState(tx: Tx, refs: readonly CellRef[]): Promise<ReviewedCellState[]> {
   if (refs.length === 0) return [];
-  const rows = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; status: string; verified: boolean; stale: boolean; metadata: unknown }[]>(
+  const rows = await tx.$queryRawUnsafe<
+    { row_id: string; column_id: string; status: string; verified: boolean; stale: boolean; metadata: unknown }[]
+  >(
     `SELECT c.row_id, c.column_id, c.status, c.verified, c.stale, c.metadata
      FROM unnest($1::text[], $2::text[]) AS t(r, c) JOIN cells c ON c.row_id = t.r AND c.column_id = t.c`,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
   );
-  return rows.map((r) => ({ rowId: r.row_id, columnId: r.column_id, status: r.status, verified: r.verified, stale: r.stale, metadata: r.metadata }));
+  return rows.map((r) => ({
+    rowId: r.row_id,
+    columnId: r.column_id,
+    status: r.status,
+    verified: r.verified,
+    stale: r.stale,
+    metadata: r.metadata,
+  }));
 }
 
 /** Accepts done cells as they are. Returns the cells accepted. */
@@ -47,7 +56,11 @@ export async function acceptCells(tx: Tx, refs: readonly CellRef[]): Promise<Cel
  * (kept in metadata.aiValue, and never overwritten by a later correction); a newer generation
  * drops any run still in flight.
  */
-export async function correctCells(tx: Tx, sheetId: string, edits: readonly (CellRef & { aiValue: string | null })[]): Promise<void> {
+export async function correctCells(
+  tx: Tx,
+  sheetId: string,
+  edits: readonly (CellRef & { aiValue: string | null })[],
+): Promise<void> {
   if (edits.length === 0) return;
   const blank = JSON.stringify({ sources: null, additionalDetails: null, confidenceScore: null });
   await tx.$executeRawUnsafe(
@@ -73,7 +86,11 @@ export async function correctCells(tx: Tx, sheetId: string, edits: readonly (Cel
  * were before it, and `dropAiValue` removes the model's answer a correction had set aside.
  * False when the cell is no longer a verified done cell.
  */
-export async function unverifyCell(tx: Tx, ref: CellRef, before: { verified: boolean; stale: boolean; dropAiValue: boolean }): Promise<boolean> {
+export async function unverifyCell(
+  tx: Tx,
+  ref: CellRef,
+  before: { verified: boolean; stale: boolean; dropAiValue: boolean },
+): Promise<boolean> {
   const n = await tx.$executeRawUnsafe(
     `UPDATE cells SET status = ${toStatusSql("unverify")}, verified = $3, stale = $4, reviewed_at = CASE WHEN $3 THEN reviewed_at ELSE NULL END,
        metadata = CASE WHEN $5 THEN metadata - 'aiValue' ELSE metadata END, updated_at = now()

@@ -9,7 +9,10 @@ import { announceRuns, finishRuns } from "../runs/record.ts";
  * locks, taken after its own cell update, so whichever sibling outcome commits last sees all the
  * others and "all terminal" is decided exactly once.
  */
-export async function settleFinished(w: Work, outcomes: readonly { base: BaseContext; rowId: string }[]): Promise<void> {
+export async function settleFinished(
+  w: Work,
+  outcomes: readonly { base: BaseContext; rowId: string }[],
+): Promise<void> {
   const rowIds = [...new Set(outcomes.map((o) => o.rowId))];
   if (rowIds.length === 0) return;
   const cells = await w.tx.$queryRawUnsafe<{ row_id: string; run_id: string | null; open: boolean }[]>(
@@ -29,5 +32,8 @@ export async function settleFinished(w: Work, outcomes: readonly { base: BaseCon
   const base = outcomes[0].base;
   const runIds = [...new Set(cells.flatMap((c) => (c.run_id ? [c.run_id] : [])))];
   await finishRuns(w, runIds);
-  announceRuns(w, runIds.map((runId) => ({ runId, workspaceId: base.workspaceId, baseId: base.baseId })));
+  announceRuns(
+    w,
+    runIds.map((runId) => ({ runId, workspaceId: base.workspaceId, baseId: base.baseId })),
+  );
 }

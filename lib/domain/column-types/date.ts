@@ -11,7 +11,8 @@ export const date = {
     const m = DATE_ONLY.exec(text);
     if (m) {
       const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-      const same = d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+      const same =
+        d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
       return same ? ok(text) : fail("Expected a real calendar date.");
     }
     if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return fail("Expected a date (YYYY-MM-DD) or an ISO 8601 date-time.");

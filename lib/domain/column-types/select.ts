@@ -15,11 +15,16 @@ export const select = {
   },
   validateOptions(options) {
     const raw = options.options;
-    if (!Array.isArray(raw) || raw.length === 0) return "A select column needs columnOptions.options, a non-empty list of strings.";
-    if (raw.some((o) => typeof o !== "string" || o.trim() === "" || o.length > 200)) return "Select options must be non-empty strings of at most 200 characters.";
+    if (!Array.isArray(raw) || raw.length === 0)
+      return "A select column needs columnOptions.options, a non-empty list of strings.";
+    if (raw.some((o) => typeof o !== "string" || o.trim() === "" || o.length > 200))
+      return "Select options must be non-empty strings of at most 200 characters.";
     if (new Set(raw.map((o: string) => o.toLowerCase())).size !== raw.length) return "Select options must be unique.";
     return null;
   },
-  aiValueHint: (options) => `Exactly one of these options: ${selectOptions(options).map((o) => JSON.stringify(o)).join(", ")}.`,
+  aiValueHint: (options) =>
+    `Exactly one of these options: ${selectOptions(options)
+      .map((o) => JSON.stringify(o))
+      .join(", ")}.`,
   grid: { align: "left", editor: "select" },
 } satisfies ColumnType;

@@ -16,7 +16,10 @@ export interface ColumnType {
   validateOptions?(options: ColumnOptions): string | null;
   /** One sentence for the model about the value it must return. */
   aiValueHint(options: ColumnOptions): string;
-  grid: { align: "left" | "right" | "center"; editor: "text" | "textarea" | "number" | "url" | "checkbox" | "select" | "date" | "file" };
+  grid: {
+    align: "left" | "right" | "center";
+    editor: "text" | "textarea" | "number" | "url" | "checkbox" | "select" | "date" | "file";
+  };
 }
 
 export const ok = (value: string): Normalized => ({ ok: true, value });

@@ -6,7 +6,10 @@ import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
 
 const toolRef = z
-  .union([z.string().max(100).describe("A tool name."), z.object({ name: z.string().max(100).describe("A tool name.") }).passthrough()])
+  .union([
+    z.string().max(100).describe("A tool name."),
+    z.object({ name: z.string().max(100).describe("A tool name.") }).passthrough(),
+  ])
   .describe(`A tool, by name or as { "name": … }: ${TOOL_NAMES.join(", ")}.`);
 
 /**
@@ -20,22 +23,41 @@ export const columnFields = {
     .min(1, "A column name is 1 to 100 characters.")
     .max(100, "A column name is 1 to 100 characters.")
     .describe("The column name, 1 to 100 characters, unique in the base (case-insensitively)."),
-  type: z.string().min(1).max(100).describe(`The column type: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
+  type: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe(`The column type: ${COLUMN_TYPE_NAMES.join(", ")}. Default short-text.`),
   isPrimary: z.boolean().describe("true for the primary column, the main entity of the table. A base has exactly one."),
   isAiEnabled: z.boolean().describe("true when the AI fills this column from its instructions, inputs and tools."),
-  instructions: z.string().max(20_000).describe("What the AI should produce for each row, or a description of the column; at most 20,000 characters."),
-  inputColumnIds: z.array(z.string().max(100).describe("A column id, or name.")).max(50).describe("Ids (or names) of the columns this column reads as input; replaces the list."),
+  instructions: z
+    .string()
+    .max(20_000)
+    .describe("What the AI should produce for each row, or a description of the column; at most 20,000 characters."),
+  inputColumnIds: z
+    .array(z.string().max(100).describe("A column id, or name."))
+    .max(50)
+    .describe("Ids (or names) of the columns this column reads as input; replaces the list."),
   /** Inputs by name or by id; names are resolved against the base. */
-  inputColumns: z.array(z.string().max(100).describe("A column name, or id.")).max(50).describe("Names (or ids) of the columns this column reads as input; replaces the list."),
+  inputColumns: z
+    .array(z.string().max(100).describe("A column name, or id."))
+    .max(50)
+    .describe("Names (or ids) of the columns this column reads as input; replaces the list."),
   tools: z.array(toolRef).max(TOOL_NAMES.length).describe("Tools the AI may use for this column; replaces the list."),
   columnOptions: z
     .record(z.string(), z.unknown())
-    .describe(`Options: model ("provider:model", or a bare model id read as AI_MODEL is), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`),
+    .describe(
+      `Options: model ("provider:model", or a bare model id read as AI_MODEL is), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`,
+    ),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
 };
 
 /** What a client (REST, the chat assistant, the UI) may send to create or change a column. */
-export const columnInputSchema = z.object(columnFields).partial().strict().describe("A column definition; every field optional.");
+export const columnInputSchema = z
+  .object(columnFields)
+  .partial()
+  .strict()
+  .describe("A column definition; every field optional.");
 
 export type ColumnInput = z.infer<typeof columnInputSchema>;
 
@@ -80,13 +102,13 @@ export function resolveColumnFields(
   if (optionProblem) throw appError("validation_failed", optionProblem, { field: "columnOptions" });
 
   const inputColumnIds = resolveInputs(others, input, current.inputColumnIds, selfId);
-  const cycle = findCycle([
-    ...others.filter((c) => c.id !== selfId),
-    { id: selfId, inputColumnIds },
-  ]);
+  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds }]);
   if (cycle) {
-    const names = cycle.map((id) => (id === selfId ? name : others.find((c) => c.id === id)?.name ?? id));
-    throw appError("dependency_cycle", `These inputs would form a cycle: ${names.join(" → ")}.`, { path: cycle, names });
+    const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));
+    throw appError("dependency_cycle", `These inputs would form a cycle: ${names.join(" → ")}.`, {
+      path: cycle,
+      names,
+    });
   }
 
   return {
@@ -111,14 +133,20 @@ function resolveTools(refs: ColumnInput["tools"] & {}): string[] {
   return [...new Set(names)];
 }
 
-function resolveInputs(others: readonly ColumnRecord[], input: ColumnInput, fallback: string[], selfId: string): string[] {
+function resolveInputs(
+  others: readonly ColumnRecord[],
+  input: ColumnInput,
+  fallback: string[],
+  selfId: string,
+): string[] {
   if (!input.inputColumnIds && !input.inputColumns) return fallback;
   const refs = [...(input.inputColumnIds ?? []), ...(input.inputColumns ?? [])];
   const ids = refs.map((ref) => {
     if (ref === selfId) return selfId;
     const byId = others.find((c) => c.id === ref);
     const byName = byId ?? others.find((c) => c.nameKey === nameKey(ref));
-    if (!byName) throw appError("column_not_found", `Input column "${ref}" is not a column of this base.`, { column: ref });
+    if (!byName)
+      throw appError("column_not_found", `Input column "${ref}" is not a column of this base.`, { column: ref });
     return byName.id;
   });
   return [...new Set(ids)];
@@ -126,7 +154,9 @@ function resolveInputs(others: readonly ColumnRecord[], input: ColumnInput, fall
 
 function validateColumnOptions(options: Record<string, unknown>, providers: readonly ProviderName[]): void {
   if (JSON.stringify(options).length > 20_000) {
-    throw appError("validation_failed", "columnOptions is at most 20,000 characters of JSON.", { field: "columnOptions" });
+    throw appError("validation_failed", "columnOptions is at most 20,000 characters of JSON.", {
+      field: "columnOptions",
+    });
   }
   if (options.model !== undefined) parseModelSpec(String(options.model), providers);
   if (options.autoRun !== undefined && !(AUTO_RUN_MODES as readonly unknown[]).includes(options.autoRun)) {
@@ -136,9 +166,13 @@ function validateColumnOptions(options: Record<string, unknown>, providers: read
   }
   const t = options.reviewThreshold;
   if (t !== undefined && (typeof t !== "number" || !(t >= 0 && t <= 1))) {
-    throw appError("validation_failed", "columnOptions.reviewThreshold is a number from 0 to 1 (default 0.7).", { field: "columnOptions.reviewThreshold" });
+    throw appError("validation_failed", "columnOptions.reviewThreshold is a number from 0 to 1 (default 0.7).", {
+      field: "columnOptions.reviewThreshold",
+    });
   }
   if (options.reviewBy !== undefined && !(REVIEW_BY as readonly unknown[]).includes(options.reviewBy)) {
-    throw appError("validation_failed", `columnOptions.reviewBy must be one of: ${REVIEW_BY.join(", ")}.`, { field: "columnOptions.reviewBy" });
+    throw appError("validation_failed", `columnOptions.reviewBy must be one of: ${REVIEW_BY.join(", ")}.`, {
+      field: "columnOptions.reviewBy",
+    });
   }
 }

@@ -28,7 +28,13 @@ const EMPTY: ResolvedColumnFields = {
 const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions"] as const;
 
 /** `providers`: the deployment's configured model providers (a bare columnOptions.model names the only one). */
-export async function createColumn({ tx, emit }: Work, workspaceId: string, baseId: string, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnView> {
+export async function createColumn(
+  { tx, emit }: Work,
+  workspaceId: string,
+  baseId: string,
+  input: ColumnInput,
+  providers: readonly ProviderName[],
+): Promise<ColumnView> {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const column = await insertColumn(tx, ctx, input, providers);
   await touchBase(tx, ctx.baseId);
@@ -36,7 +42,14 @@ export async function createColumn({ tx, emit }: Work, workspaceId: string, base
   return toColumnView(column);
 }
 
-export async function updateColumn({ tx, emit }: Work, workspaceId: string, baseId: string, columnId: string, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnView> {
+export async function updateColumn(
+  { tx, emit }: Work,
+  workspaceId: string,
+  baseId: string,
+  columnId: string,
+  input: ColumnInput,
+  providers: readonly ProviderName[],
+): Promise<ColumnView> {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const column = await updateColumnRecord(tx, ctx, columnId, input, providers);
   await touchBase(tx, ctx.baseId);
@@ -45,7 +58,12 @@ export async function updateColumn({ tx, emit }: Work, workspaceId: string, base
 }
 
 /** Inserts a column into a loaded base. New AI columns do not run for existing rows until asked. */
-export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnRecord> {
+export async function insertColumn(
+  tx: Tx,
+  ctx: BaseContext,
+  input: ColumnInput,
+  providers: readonly ProviderName[],
+): Promise<ColumnRecord> {
   await lockOwner(tx, "bases", ctx.baseId);
   const others = await loadColumns(tx, ctx.sheetId);
   assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
@@ -53,16 +71,32 @@ export async function insertColumn(tx: Tx, ctx: BaseContext, input: ColumnInput,
   const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
   if (fields.isPrimary && others.some((c) => c.isPrimary)) {
     const primary = others.find((c) => c.isPrimary)!;
-    throw appError("primary_column_conflict", `"${primary.name}" is already the primary column; a base has exactly one.`);
+    throw appError(
+      "primary_column_conflict",
+      `"${primary.name}" is already the primary column; a base has exactly one.`,
+    );
   }
   const position = Math.min(input.index ?? others.length, others.length);
   await shiftPositions(tx, ctx.sheetId, position, +1);
   return tx.column.create({
-    data: { id, sheetId: ctx.sheetId, position, nameKey: nameKey(fields.name), ...fields, columnOptions: fields.columnOptions as object },
+    data: {
+      id,
+      sheetId: ctx.sheetId,
+      position,
+      nameKey: nameKey(fields.name),
+      ...fields,
+      columnOptions: fields.columnOptions as object,
+    },
   });
 }
 
-export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: string, input: ColumnInput, providers: readonly ProviderName[]): Promise<ColumnRecord> {
+export async function updateColumnRecord(
+  tx: Tx,
+  ctx: BaseContext,
+  columnId: string,
+  input: ColumnInput,
+  providers: readonly ProviderName[],
+): Promise<ColumnRecord> {
   const others = await loadColumns(tx, ctx.sheetId);
   const current = others.find((c) => c.id === columnId);
   if (!current) throw appError("column_not_found", `No column "${columnId}" in this base.`);
@@ -70,7 +104,10 @@ export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: str
   const fields = resolveColumnFields(others, before, input, columnId, providers);
 
   if (current.isPrimary && input.isPrimary === false) {
-    throw appError("primary_column_required", "A base has exactly one primary column: make another column primary instead.");
+    throw appError(
+      "primary_column_required",
+      "A base has exactly one primary column: make another column primary instead.",
+    );
   }
   if (fields.isPrimary && !current.isPrimary) {
     // Making a column primary hands the role over: there is exactly one primary at all times.
@@ -79,7 +116,8 @@ export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: str
   if (fields.type !== current.type) await convertValues(tx, ctx.sheetId, current, fields);
 
   const aiChanged = AI_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(before[f]));
-  if (input.index !== undefined && input.index !== current.position) await moveColumn(tx, ctx.sheetId, current, input.index, others.length);
+  if (input.index !== undefined && input.index !== current.position)
+    await moveColumn(tx, ctx.sheetId, current, input.index, others.length);
   const updated = await tx.column.update({
     where: { id: columnId },
     data: {
@@ -90,11 +128,22 @@ export async function updateColumnRecord(tx: Tx, ctx: BaseContext, columnId: str
       updatedAt: new Date(),
     },
   });
-  if (aiChanged) await markChangedStale(tx, others.map((c) => (c.id === columnId ? updated : c)), updated);
+  if (aiChanged)
+    await markChangedStale(
+      tx,
+      others.map((c) => (c.id === columnId ? updated : c)),
+      updated,
+    );
   return updated;
 }
 
-export async function deleteColumn({ tx, emit }: Work, workspaceId: string, baseId: string, columnId: string, force: boolean) {
+export async function deleteColumn(
+  { tx, emit }: Work,
+  workspaceId: string,
+  baseId: string,
+  columnId: string,
+  force: boolean,
+) {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
   const column = columns.find((c) => c.id === columnId);
@@ -102,11 +151,18 @@ export async function deleteColumn({ tx, emit }: Work, workspaceId: string, base
   if (columns.length === 1) throw appError("primary_column_required", "The last column of a base cannot be deleted.");
   const dependents = directDependents(columns, columnId);
   if (!force && column.isPrimary) {
-    throw appError("primary_column_required", "The primary column cannot be deleted; make another column primary first, or pass ?force=true.");
+    throw appError(
+      "primary_column_required",
+      "The primary column cannot be deleted; make another column primary first, or pass ?force=true.",
+    );
   }
   if (!force && dependents.length > 0) {
     const names = dependents.map((id) => columns.find((c) => c.id === id)!.name);
-    throw appError("column_in_use", `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input; pass ?force=true to delete it anyway.`, { dependents });
+    throw appError(
+      "column_in_use",
+      `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input; pass ?force=true to delete it anyway.`,
+      { dependents },
+    );
   }
   for (const d of columns.filter((c) => dependents.includes(c.id))) {
     await tx.column.update({
@@ -133,7 +189,10 @@ export async function deleteColumn({ tx, emit }: Work, workspaceId: string, base
 async function markChangedStale(tx: Tx, columns: readonly ColumnRecord[], column: ColumnRecord) {
   const cells = await finishedCellsOfColumn(tx, column.id);
   const changed = cells.filter((c) => c.input_hash !== inputHashIn(columns, column, c.values ?? {}));
-  await markStale(tx, changed.map((c) => ({ rowId: c.row_id, columnId: column.id })));
+  await markStale(
+    tx,
+    changed.map((c) => ({ rowId: c.row_id, columnId: column.id })),
+  );
 }
 
 async function shiftPositions(tx: Tx, sheetId: string, from: number, delta: number) {
@@ -143,9 +202,15 @@ async function shiftPositions(tx: Tx, sheetId: string, from: number, delta: numb
 async function moveColumn(tx: Tx, sheetId: string, column: ColumnRecord, target: number, count: number) {
   const to = Math.min(target, count - 1);
   if (to > column.position) {
-    await tx.column.updateMany({ where: { sheetId, position: { gt: column.position, lte: to } }, data: { position: { decrement: 1 } } });
+    await tx.column.updateMany({
+      where: { sheetId, position: { gt: column.position, lte: to } },
+      data: { position: { decrement: 1 } },
+    });
   } else {
-    await tx.column.updateMany({ where: { sheetId, position: { gte: to, lt: column.position } }, data: { position: { increment: 1 } } });
+    await tx.column.updateMany({
+      where: { sheetId, position: { gte: to, lt: column.position } },
+      data: { position: { increment: 1 } },
+    });
   }
   await tx.column.update({ where: { id: column.id }, data: { position: to } });
 }

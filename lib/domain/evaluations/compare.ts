@@ -8,7 +8,11 @@ import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
 /** Numbers agree within this relative tolerance. */
 export const NUMBER_TOLERANCE = 0.01;
 
-export function answersMatch(column: Pick<ColumnRecord, "type" | "columnOptions">, expected: string, got: string): boolean {
+export function answersMatch(
+  column: Pick<ColumnRecord, "type" | "columnOptions">,
+  expected: string,
+  got: string,
+): boolean {
   const type = columnType(column.type);
   const norm = (v: string) => {
     if (v.trim() === "" || !type) return v.trim();
@@ -40,7 +44,11 @@ export function answersMatch(column: Pick<ColumnRecord, "type" | "columnOptions"
 
 /** Case, whitespace and punctuation do not count; letters and digits of any script do. */
 export function textKey(s: string): string {
-  return s.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return s
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /** Scheme, "www.", a trailing slash and the fragment do not count. */

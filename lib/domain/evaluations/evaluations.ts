@@ -8,7 +8,12 @@ import { updateColumn } from "../columns/index.ts";
 import { columnOptionsOf } from "../column-model.ts";
 import type { ProviderName } from "../model-spec.ts";
 import { createRun, getRun, type RunPolicy } from "../runs/record.ts";
-import { DEFAULT_EVALUATION_ROWS, evaluationSettings, type EvaluateRequest, type EvaluationSettings } from "./settings.ts";
+import {
+  DEFAULT_EVALUATION_ROWS,
+  evaluationSettings,
+  type EvaluateRequest,
+  type EvaluationSettings,
+} from "./settings.ts";
 import { evaluationView } from "./view.ts";
 
 // Evaluations: an AI column regenerated blind on its verified rows, each answer compared with
@@ -52,11 +57,18 @@ async function labelledRows(tx: Tx, columnId: string, req: EvaluateRequest): Pro
     const found = new Set(rows.map((r) => r.row_id));
     const missing = [...new Set(req.rowIds)].filter((id) => !found.has(id));
     if (missing.length > 0) {
-      throw appError("validation_failed", `${missing.length} of the rows have no verified value in this column, e.g. "${missing[0]}".`, { field: "rowIds", rowIds: missing.slice(0, 20) });
+      throw appError(
+        "validation_failed",
+        `${missing.length} of the rows have no verified value in this column, e.g. "${missing[0]}".`,
+        { field: "rowIds", rowIds: missing.slice(0, 20) },
+      );
     }
   }
   if (rows.length === 0) {
-    throw appError("nothing_to_evaluate", "The column has no verified cells: accept or correct some of its cells first, then evaluate.");
+    throw appError(
+      "nothing_to_evaluate",
+      "The column has no verified cells: accept or correct some of its cells first, then evaluate.",
+    );
   }
   return rows;
 }
@@ -64,17 +76,36 @@ async function labelledRows(tx: Tx, columnId: string, req: EvaluateRequest): Pro
 /** The column's own answer on a verified row: right if accepted, wrong if corrected; none if a person typed it. */
 function previousAnswer(row: LabelRow): { value: string; correct: boolean } | null {
   if (row.metadata?.suppliedByUser) return null;
-  return typeof row.metadata?.aiValue === "string" ? { value: row.metadata.aiValue, correct: false } : { value: row.expected, correct: true };
+  return typeof row.metadata?.aiValue === "string"
+    ? { value: row.metadata.aiValue, correct: false }
+    : { value: row.expected, correct: true };
 }
 
-export async function estimateEvaluation(tx: Tx, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
+export async function estimateEvaluation(
+  tx: Tx,
+  workspaceId: string,
+  baseId: string,
+  columnId: string,
+  req: EvaluateRequest,
+  policy: EvaluationPolicy,
+) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  usableSettings(evaluationSettings(await loadAiColumn(tx, ctx, columnId), req, policy.defaultModel, policy.providers), policy);
+  usableSettings(
+    evaluationSettings(await loadAiColumn(tx, ctx, columnId), req, policy.defaultModel, policy.providers),
+    policy,
+  );
   const rows = await labelledRows(tx, columnId, req);
   return { rows: rows.length, estimatedCredits: rows.length * policy.cellCost };
 }
 
-export async function createEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, req: EvaluateRequest, policy: EvaluationPolicy) {
+export async function createEvaluation(
+  w: Work,
+  workspaceId: string,
+  baseId: string,
+  columnId: string,
+  req: EvaluateRequest,
+  policy: EvaluationPolicy,
+) {
   const ctx = await loadBase(w.tx, workspaceId, baseId);
   const column = await loadAiColumn(w.tx, ctx, columnId);
   const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel, policy.providers), policy);
@@ -89,7 +120,17 @@ export async function createEvaluation(w: Work, workspaceId: string, baseId: str
   });
   const id = newId.evaluation();
   const estimatedCredits = rows.length * policy.cellCost;
-  await w.tx.evaluation.create({ data: { id, workspaceId, baseId: ctx.baseId, columnId: column.id, runId, settings: { ...settings }, estimatedCredits } });
+  await w.tx.evaluation.create({
+    data: {
+      id,
+      workspaceId,
+      baseId: ctx.baseId,
+      columnId: column.id,
+      runId,
+      settings: { ...settings },
+      estimatedCredits,
+    },
+  });
   const previous = rows.map(previousAnswer);
   await w.tx.$executeRawUnsafe(
     `INSERT INTO evaluation_items (evaluation_id, row_id, run_id, expected, previous_value, previous_correct)
@@ -107,18 +148,35 @@ export async function createEvaluation(w: Work, workspaceId: string, baseId: str
 }
 
 /** Writes the evaluation's instructions, model and tools to its column. */
-export async function applyEvaluation(w: Work, workspaceId: string, baseId: string, columnId: string, evaluationId: string, providers: readonly ProviderName[]) {
+export async function applyEvaluation(
+  w: Work,
+  workspaceId: string,
+  baseId: string,
+  columnId: string,
+  evaluationId: string,
+  providers: readonly ProviderName[],
+) {
   const ctx = await loadBase(w.tx, workspaceId, baseId);
-  const found = await w.tx.evaluation.findFirst({ where: { id: evaluationId, workspaceId, baseId: ctx.baseId, columnId } });
+  const found = await w.tx.evaluation.findFirst({
+    where: { id: evaluationId, workspaceId, baseId: ctx.baseId, columnId },
+  });
   if (!found) throw appError("evaluation_not_found", `No evaluation "${evaluationId}" of this column.`);
   const { status } = await getRun(w.tx, workspaceId, found.runId);
-  if (status !== "done") throw appError("evaluation_not_finished", `The evaluation is ${status}; apply it once it is done.`);
+  if (status !== "done")
+    throw appError("evaluation_not_finished", `The evaluation is ${status}; apply it once it is done.`);
   const column = await loadAiColumn(w.tx, ctx, columnId);
   const s = found.settings as unknown as EvaluationSettings;
   const options = { ...columnOptionsOf(column) };
   if (s.model === null) delete options.model;
   else options.model = s.model;
-  const view = await updateColumn(w, workspaceId, ctx.baseId, column.id, { instructions: s.instructions, tools: s.tools, columnOptions: options }, providers);
+  const view = await updateColumn(
+    w,
+    workspaceId,
+    ctx.baseId,
+    column.id,
+    { instructions: s.instructions, tools: s.tools, columnOptions: options },
+    providers,
+  );
   await w.tx.evaluation.update({ where: { id: evaluationId }, data: { appliedAt: new Date() } });
   return { column: view, evaluation: await evaluationView(w.tx, workspaceId, evaluationId, { results: false }) };
 }

@@ -33,7 +33,8 @@ export interface ItemCharge {
 const FENCE = `evaluation_items.status = 'running' AND evaluation_items.lease_owner = $3`;
 
 /** SQL: the rows evaluation run `r` has in flight, each to be charged when it answers. */
-const IN_FLIGHT = (r: string) => `(SELECT count(*) FROM evaluation_items x WHERE x.run_id = ${r}.id AND x.status = 'running')`;
+const IN_FLIGHT = (r: string) =>
+  `(SELECT count(*) FROM evaluation_items x WHERE x.run_id = ${r}.id AND x.status = 'running')`;
 
 /**
  * Leases up to `limit` ready rows of running evaluation runs, each run no more than its credits
@@ -88,7 +89,13 @@ export async function returnItemLeases(tx: Tx, which: { all?: boolean; owner?: s
  * cannot pay (nothing is stored then). Answers "stored", "handed_back" or "superseded" (the lease
  * was lost, or the run cancelled).
  */
-export async function completeItem(w: Work, item: ClaimedItem, owner: string, outcome: ItemOutcome, charge: ItemCharge) {
+export async function completeItem(
+  w: Work,
+  item: ClaimedItem,
+  owner: string,
+  outcome: ItemOutcome,
+  charge: ItemCharge,
+) {
   const run = await lockRun(w.tx, item.runId);
   const left = run.maxCredits === null ? Infinity : run.maxCredits - run.creditsSpent;
   if (run.status !== "running" || charge.amount > left) {

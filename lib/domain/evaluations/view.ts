@@ -33,7 +33,11 @@ export async function listEvaluations(tx: Tx, workspaceId: string, baseId: strin
   const ctx = await loadBase(tx, workspaceId, baseId);
   const column = await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId }, select: { id: true } });
   if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
-  const records = await tx.evaluation.findMany({ where: { workspaceId, baseId: ctx.baseId, columnId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
+  const records = await tx.evaluation.findMany({
+    where: { workspaceId, baseId: ctx.baseId, columnId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
   return { evaluations: await Promise.all(records.map((r) => toView(tx, r, { results: false }))) };
 }
 
@@ -45,7 +49,9 @@ async function toView(tx: Tx, record: EvaluationRecord, opts: { results: boolean
     record.id,
   );
   const judged = items.filter((i) => i.status === "done" && i.correct !== null);
-  const labelled = judged.flatMap((i) => (i.confidence === null ? [] : [{ confidence: i.confidence, correct: i.correct! }]));
+  const labelled = judged.flatMap((i) =>
+    i.confidence === null ? [] : [{ confidence: i.confidence, correct: i.correct! }],
+  );
   const previous = judged.flatMap((i) => (i.previous_correct === null ? [] : [{ correct: i.previous_correct }]));
   const settings = record.settings as unknown as EvaluationSettings;
   const count = (status: string) => items.filter((i) => i.status === status).length;
@@ -55,7 +61,13 @@ async function toView(tx: Tx, record: EvaluationRecord, opts: { results: boolean
     columnId: record.columnId,
     runId: record.runId,
     status: run.status,
-    settings: { instructions: settings.instructions, model: settings.modelLabel, tools: settings.tools, judgeModel: settings.judgeModel, changed: settings.changed },
+    settings: {
+      instructions: settings.instructions,
+      model: settings.modelLabel,
+      tools: settings.tools,
+      judgeModel: settings.judgeModel,
+      changed: settings.changed,
+    },
     counts: {
       rows: items.length,
       pending: count("pending"),
@@ -85,7 +97,8 @@ async function toView(tx: Tx, record: EvaluationRecord, opts: { results: boolean
             correct: i.correct,
             confidence: i.confidence,
             reason: i.reason,
-            previous: i.previous_correct === null ? null : { value: i.previous_value ?? "", correct: i.previous_correct },
+            previous:
+              i.previous_correct === null ? null : { value: i.previous_value ?? "", correct: i.previous_correct },
           })),
         }
       : {}),

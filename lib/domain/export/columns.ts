@@ -34,7 +34,8 @@ export const sqlFormattable = (columns: readonly ExportColumn[]) => columns.ever
 
 const KIND_OF_TYPE: Record<string, ExportKind> = { number: "number", date: "date", checkbox: "checkbox" };
 
-const metaOf = (row: ExportRow, columnId: string) => (row.states?.get(columnId)?.metadata ?? {}) as Partial<CellMetadata>;
+const metaOf = (row: ExportRow, columnId: string) =>
+  (row.states?.get(columnId)?.metadata ?? {}) as Partial<CellMetadata>;
 
 function metadataColumns(c: ColumnRecord): ExportColumn[] {
   return [
@@ -54,10 +55,14 @@ function columnRefs(text: string): string[] {
     } catch {
       throw appError("invalid_query", "columns is a comma-separated list, or a JSON array of column names or ids.");
     }
-    if (!Array.isArray(list) || !list.every((v) => typeof v === "string")) throw appError("invalid_query", "columns, as JSON, is an array of column names or ids.");
+    if (!Array.isArray(list) || !list.every((v) => typeof v === "string"))
+      throw appError("invalid_query", "columns, as JSON, is an array of column names or ids.");
     return list;
   }
-  return text.split(",").map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export interface ColumnChoice {
@@ -75,14 +80,22 @@ export function exportColumns(all: readonly ColumnRecord[], choice: ColumnChoice
     const refs = columnRefs(choice.columns);
     if (refs.length === 0) throw appError("invalid_query", "columns names at least one column.");
     chosen = refs.map((ref) => resolveColumn(all, ref, "columns"));
-    if (new Set(chosen.map((c) => c.id)).size !== chosen.length) throw appError("invalid_query", "columns names a column twice.");
+    if (new Set(chosen.map((c) => c.id)).size !== chosen.length)
+      throw appError("invalid_query", "columns names a column twice.");
   } else {
     const hidden = new Set(choice.hiddenColumnIds ?? []);
     chosen = all.filter((c) => !hidden.has(c.id));
   }
-  const out: ExportColumn[] = choice.ids ? [{ header: ROW_ID_HEADER, kind: "text", read: (r) => r.id, sql: "r.id" }] : [];
+  const out: ExportColumn[] = choice.ids
+    ? [{ header: ROW_ID_HEADER, kind: "text", read: (r) => r.id, sql: "r.id" }]
+    : [];
   for (const c of chosen) {
-    out.push({ header: c.name, kind: KIND_OF_TYPE[c.type] ?? "text", read: (r) => r.values[c.id] ?? "", sql: `COALESCE(r."values"->>${sqlId(c.id)}, '')` });
+    out.push({
+      header: c.name,
+      kind: KIND_OF_TYPE[c.type] ?? "text",
+      read: (r) => r.values[c.id] ?? "",
+      sql: `COALESCE(r."values"->>${sqlId(c.id)}, '')`,
+    });
     if (choice.metadata && c.isAiEnabled) out.push(...metadataColumns(c));
   }
   return out;

@@ -19,7 +19,8 @@ function fieldSql(c: ExportColumn, raw: boolean): string {
   const v = c.sql!;
   // Stored numbers, dates and checkboxes are normalised: never a formula, never a character to quote.
   if (c.kind === "number" || c.kind === "date" || c.kind === "checkbox") return v;
-  const quoted = (g: string) => `(CASE WHEN ${v} ~ '[",\\r\\n]' THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END)`;
+  const quoted = (g: string) =>
+    `(CASE WHEN ${v} ~ '[",\\r\\n]' THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END)`;
   if (raw) return quoted(v);
   // Most values need neither the guard nor quotes: one test finds them, and only the rest pay for both.
   const guarded = `(CASE WHEN left(${v}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${v} ELSE ${v} END)`;
@@ -30,8 +31,14 @@ export function csvLineSql(columns: readonly ExportColumn[], raw: boolean): stri
   return columns.map((c) => fieldSql(c, raw)).join(` || ',' || `);
 }
 
-export async function* csvLineChunks(query: PreparedRowsQuery, columns: readonly ExportColumn[], options: CsvOptions, maxPageRows?: number): AsyncGenerator<string> {
+export async function* csvLineChunks(
+  query: PreparedRowsQuery,
+  columns: readonly ExportColumn[],
+  options: CsvOptions,
+  maxPageRows?: number,
+): AsyncGenerator<string> {
   const headers = columns.map((c) => (options.raw ? c.header : guardFormula(c.header)));
-  yield (options.bom ? "\uFEFF" : "") + stringify([headers], { record_delimiter: "windows", quote_record_delimiter: true });
+  yield (options.bom ? "\uFEFF" : "") +
+    stringify([headers], { record_delimiter: "windows", quote_record_delimiter: true });
   yield* linePages(query, csvLineSql(columns, options.raw), "\r\n", maxPageRows);
 }

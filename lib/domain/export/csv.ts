@@ -25,12 +25,19 @@ export function csvCells(columns: readonly ExportColumn[], raw: boolean): (row: 
 
 // quote_record_delimiter: a custom record delimiter would otherwise stop a lone LF or CR in a field
 // from being quoted, and the field would split the record.
-export async function* csvChunks(columns: readonly ExportColumn[], pages: AsyncIterable<ExportRow[]>, options: CsvOptions): AsyncGenerator<string | Uint8Array> {
+export async function* csvChunks(
+  columns: readonly ExportColumn[],
+  pages: AsyncIterable<ExportRow[]>,
+  options: CsvOptions,
+): AsyncGenerator<string | Uint8Array> {
   const cells = csvCells(columns, options.raw);
   const headers = columns.map((c) => (options.raw ? c.header : guardFormula(c.header)));
   async function* records(): AsyncGenerator<string[][]> {
     yield [headers];
     for await (const page of pages) yield page.map(cells);
   }
-  yield* pumpThrough(stringify({ bom: options.bom, record_delimiter: "windows", quote_record_delimiter: true }), records());
+  yield* pumpThrough(
+    stringify({ bom: options.bom, record_delimiter: "windows", quote_record_delimiter: true }),
+    records(),
+  );
 }

@@ -35,16 +35,33 @@ export interface ExportFile {
 
 /** A file name from a base name: no path separators or control characters. */
 export const exportFileName = (baseName: string, format: ExportFormat) =>
-  `${baseName.replace(/[/\\\u0000-\u001f\u007f]/g, " ").trim().slice(0, 200) || "export"}.${format}`;
+  `${
+    baseName
+      .replace(/[/\\\u0000-\u001f\u007f]/g, " ")
+      .trim()
+      .slice(0, 200) || "export"
+  }.${format}`;
 
 /**
  * Checks every option against the base (404 for another workspace's base, 400 for a bad filter,
  * sort or column) before the first byte, then returns the file as chunks read on demand.
  */
 export async function openExport(tx: Tx, workspaceId: string, baseId: string, o: ExportOptions): Promise<ExportFile> {
-  const { filter, sort, search, viewId } = queryFromGet({ filter: o.filter, sort: o.sort, search: o.search, viewId: o.viewId, expand: false, count: false });
+  const { filter, sort, search, viewId } = queryFromGet({
+    filter: o.filter,
+    sort: o.sort,
+    search: o.search,
+    viewId: o.viewId,
+    expand: false,
+    count: false,
+  });
   const query = await prepareRowsQuery(tx, workspaceId, baseId, { filter, sort, search, viewId });
-  const columns = exportColumns(query.columns, { columns: o.columns, hiddenColumnIds: query.view?.hiddenColumnIds, metadata: o.metadata, ids: o.ids });
+  const columns = exportColumns(query.columns, {
+    columns: o.columns,
+    hiddenColumnIds: query.view?.hiddenColumnIds,
+    metadata: o.metadata,
+    ids: o.ids,
+  });
   const pages = exportPages(query, o.metadata);
   // Without metadata columns the database formats CSV and JSON Lines records itself (csv-lines.ts).
   const inSql = sqlFormattable(columns);

@@ -17,14 +17,22 @@ const FIRST_PAGE_ROWS = 200;
  * Every row the query matches, a keyset page at a time; the next page is read only when asked for.
  * Each page is sized from the last one's characters per row.
  */
-export async function* exportPages(query: PreparedRowsQuery, withStates: boolean, maxPageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ExportRow[]> {
+export async function* exportPages(
+  query: PreparedRowsQuery,
+  withStates: boolean,
+  maxPageRows = EXPORT_PAGE_ROWS,
+): AsyncGenerator<ExportRow[]> {
   let cursor: Cursor | null = null;
   let pageRows = Math.min(FIRST_PAGE_ROWS, maxPageRows);
   do {
     const page = await query.page(cursor, pageRows, withStates);
     cursor = page.next;
     if (page.rows.length > 0) {
-      const rows = page.rows.map((r) => ({ id: r.id, values: (parsed<RowValues | null>(r.values) ?? {}) as RowValues, ...(withStates ? { states: statesOf(r.cells) } : {}) }));
+      const rows = page.rows.map((r) => ({
+        id: r.id,
+        values: (parsed<RowValues | null>(r.values) ?? {}) as RowValues,
+        ...(withStates ? { states: statesOf(r.cells) } : {}),
+      }));
       const chars = rows.reduce((n, r) => n + valueChars(r.values), 0);
       pageRows = nextPageRows(PAGE_CHARS, maxPageRows, rows.length, chars);
       yield rows;
@@ -47,7 +55,11 @@ function valueChars(values: RowValues): number {
  * back-pressure, and yields the output in chunks of about `chunkBytes`. When the reader stops
  * early the transform is destroyed and the writing stops with it.
  */
-export async function* pumpThrough<T>(transform: Duplex, records: AsyncIterable<T[]>, chunkBytes = 64 * 1024): AsyncGenerator<string | Uint8Array> {
+export async function* pumpThrough<T>(
+  transform: Duplex,
+  records: AsyncIterable<T[]>,
+  chunkBytes = 64 * 1024,
+): AsyncGenerator<string | Uint8Array> {
   const stop = new AbortController();
   const feeding = (async () => {
     try {
@@ -71,7 +83,10 @@ export async function* pumpThrough<T>(transform: Duplex, records: AsyncIterable<
 }
 
 /** Joins many small chunks (a CSV writer emits one per record) into fewer large ones. */
-export async function* coalesce(chunks: AsyncIterable<string | Uint8Array>, chunkBytes: number): AsyncGenerator<string | Uint8Array> {
+export async function* coalesce(
+  chunks: AsyncIterable<string | Uint8Array>,
+  chunkBytes: number,
+): AsyncGenerator<string | Uint8Array> {
   let parts: (string | Uint8Array)[] = [];
   let size = 0;
   for await (const chunk of chunks) {
@@ -87,7 +102,9 @@ export async function* coalesce(chunks: AsyncIterable<string | Uint8Array>, chun
 }
 
 const join = (parts: (string | Uint8Array)[]) =>
-  parts.every((p) => typeof p === "string") ? parts.join("") : Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+  parts.every((p) => typeof p === "string")
+    ? parts.join("")
+    : Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
 
 /** Characters of formatted records a page aims at, so that long texts make shorter pages. */
 const LINE_PAGE_CHARS = 8_000_000;
@@ -98,7 +115,12 @@ const MAX_LINE_PAGE_ROWS = EXPORT_PAGE_ROWS * 5;
  * Every row the query matches as a record the database formats (`line`, an SQL expression over
  * `r`), a page of records at a time, each page one text with `separator` after every record.
  */
-export async function* linePages(query: PreparedRowsQuery, line: string, separator: string, maxPageRows = MAX_LINE_PAGE_ROWS): AsyncGenerator<string> {
+export async function* linePages(
+  query: PreparedRowsQuery,
+  line: string,
+  separator: string,
+  maxPageRows = MAX_LINE_PAGE_ROWS,
+): AsyncGenerator<string> {
   let cursor: Cursor | null = null;
   let pageRows = Math.min(FIRST_PAGE_ROWS, maxPageRows);
   do {

@@ -22,7 +22,8 @@ const clip = (text: string) => (text.length > XLSX_MAX_CELL_CHARS ? text.slice(0
 function typedCell(column: ExportColumn, value: ExportValue, raw: boolean): string | number | boolean | Date | null {
   if (value === null || value === "") return null;
   if (typeof value === "number" || typeof value === "boolean") return value;
-  if (Array.isArray(value)) return value.length === 0 ? null : clip(raw ? value.join("\n") : guardFormula(value.join("\n")));
+  if (Array.isArray(value))
+    return value.length === 0 ? null : clip(raw ? value.join("\n") : guardFormula(value.join("\n")));
   switch (column.kind) {
     case "number": {
       const n = Number(value);
@@ -41,7 +42,11 @@ function typedCell(column: ExportColumn, value: ExportValue, raw: boolean): stri
 }
 
 /** A sheet name Excel accepts: at most 31 characters, none of []:*?/\ . */
-export const sheetName = (name: string) => name.replace(/[[\]:*?/\\\u0000-\u001f]/g, " ").trim().slice(0, 31) || "Export";
+export const sheetName = (name: string) =>
+  name
+    .replace(/[[\]:*?/\\\u0000-\u001f]/g, " ")
+    .trim()
+    .slice(0, 31) || "Export";
 
 function widthOf(column: ExportColumn, sample: readonly ExportRow[]): number {
   let longest = column.header.length;
@@ -71,7 +76,11 @@ function backlog(sheet: ExcelJS.Worksheet, out: PassThrough): number {
   return queued;
 }
 
-export async function* xlsxChunks(columns: readonly ExportColumn[], pages: AsyncIterable<ExportRow[]>, options: { raw: boolean; sheet: string }) {
+export async function* xlsxChunks(
+  columns: readonly ExportColumn[],
+  pages: AsyncIterable<ExportRow[]>,
+  options: { raw: boolean; sheet: string },
+) {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = book.addWorksheet(sheetName(options.sheet), { views: [{ state: "frozen", ySplit: 1 }] });
@@ -109,7 +118,8 @@ export async function* xlsxChunks(columns: readonly ExportColumn[], pages: Async
     columns.forEach((c, i) => {
       if (c.kind !== "date") return;
       const cell = r.getCell(i + 1);
-      if (cell.value instanceof Date) cell.numFmt = DATE_ONLY.test(String(c.read(row))) ? DATE_FORMAT : DATE_TIME_FORMAT;
+      if (cell.value instanceof Date)
+        cell.numFmt = DATE_ONLY.test(String(c.read(row))) ? DATE_FORMAT : DATE_TIME_FORMAT;
     });
     r.commit();
   }

@@ -11,6 +11,10 @@ export async function refitCalibration(tx: Tx, columnIds: Iterable<string>): Pro
   for (const columnId of new Set(columnIds)) {
     const labelled = withConfidence(await reviewLabels(tx, columnId));
     const fit = labelled.length >= MIN_LABELS ? fitIsotonic(labelled) : null;
-    await tx.$executeRawUnsafe(`UPDATE columns SET calibration = $2::jsonb WHERE id = $1`, columnId, fit === null ? null : JSON.stringify(fit));
+    await tx.$executeRawUnsafe(
+      `UPDATE columns SET calibration = $2::jsonb WHERE id = $1`,
+      columnId,
+      fit === null ? null : JSON.stringify(fit),
+    );
   }
 }

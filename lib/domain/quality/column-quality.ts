@@ -35,7 +35,10 @@ export async function columnQuality(tx: Tx, workspaceId: string, baseId: string,
     reviewThreshold: statedReviewThreshold(column),
     reviewBy: reviewByOf(column),
     needsReview: open.needs_review,
-    errors: { count: failed.reduce((n, f) => n + f.n, 0), byCode: Object.fromEntries(failed.map((f) => [f.code, f.n])) },
+    errors: {
+      count: failed.reduce((n, f) => n + f.n, 0),
+      byCode: Object.fromEntries(failed.map((f) => [f.code, f.n])),
+    },
     calibrated: labelled.length >= MIN_LABELS,
   };
 }

@@ -28,7 +28,11 @@ export async function reviewLabels(tx: Tx, columnId: string): Promise<ReviewLabe
     const top = stack[stack.length - 1];
     if (top && (top.action === "accept" || top.action === "edit") && top.before?.status === "done") {
       const c = top.before.confidence;
-      labels.push({ rowId: top.row_id, correct: top.action === "accept", confidence: typeof c === "number" && Number.isFinite(c) ? c : null });
+      labels.push({
+        rowId: top.row_id,
+        correct: top.action === "accept",
+        confidence: typeof c === "number" && Number.isFinite(c) ? c : null,
+      });
     }
     stack = [];
   };

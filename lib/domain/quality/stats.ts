@@ -44,14 +44,28 @@ function tenths(labels: readonly Labelled[]) {
 /** Equal-width buckets in tenths, empty ones left out, ascending. */
 export function byConfidence(labels: readonly Labelled[]): ConfidenceBucket[] {
   return tenths(labels).flatMap((b, i) =>
-    b.cells === 0 ? [] : [{ from: i / 10, to: (i + 1) / 10, cells: b.cells, agreement: round(b.right / b.cells), confidence: round(b.confidence / b.cells) }],
+    b.cells === 0
+      ? []
+      : [
+          {
+            from: i / 10,
+            to: (i + 1) / 10,
+            cells: b.cells,
+            agreement: round(b.right / b.cells),
+            confidence: round(b.confidence / b.cells),
+          },
+        ],
   );
 }
 
 /** ECE = Σ_b (n_b / N) · |agreement_b − mean confidence_b|, over the tenths. */
 export function expectedCalibrationError(labels: readonly Labelled[]): number | null {
   if (labels.length === 0) return null;
-  const ece = tenths(labels).reduce((sum, b) => (b.cells === 0 ? sum : sum + (b.cells / labels.length) * Math.abs(b.right / b.cells - b.confidence / b.cells)), 0);
+  const ece = tenths(labels).reduce(
+    (sum, b) =>
+      b.cells === 0 ? sum : sum + (b.cells / labels.length) * Math.abs(b.right / b.cells - b.confidence / b.cells),
+    0,
+  );
   return round(ece);
 }
 

@@ -1,24 +1,54 @@
 import { appError } from "../../errors.ts";
 import { columnOptionsOf, nameKey, reviewThresholdOf, type ColumnRecord } from "../column-model.ts";
 import { columnType, selectOptions } from "../column-types/index.ts";
-import { FILTER_OPS, FILTERABLE_STATUSES, OPS_BY_COMPARISON, comparisonOf, type Comparison, type FilterOp } from "./operators.ts";
+import {
+  FILTER_OPS,
+  FILTERABLE_STATUSES,
+  OPS_BY_COMPARISON,
+  comparisonOf,
+  type Comparison,
+  type FilterOp,
+} from "./operators.ts";
 
 // The filter grammar of Query Rows and views, parsed into a checked tree. Everything a client can
 // get wrong is caught here, with the path to the bad node, before any SQL is built.
 
-export { FILTER_OPS, FILTERABLE_STATUSES, OPS_BY_COMPARISON, comparisonOf, type Comparison, type FilterOp } from "./operators.ts";
+export {
+  FILTER_OPS,
+  FILTERABLE_STATUSES,
+  OPS_BY_COMPARISON,
+  comparisonOf,
+  type Comparison,
+  type FilterOp,
+} from "./operators.ts";
 
 const CONFIDENCE_OPS = ["lt", "lte", "gt", "gte"] as const;
 type ConfidenceOp = (typeof CONFIDENCE_OPS)[number];
 
 export const FILTER_LIMITS = { depth: 8, nodes: 200, inValues: 500, valueChars: 1_000 } as const;
 
-export type ValueCondition = { kind: "value"; column: ColumnRecord; comparison: Comparison; op: FilterOp; values: string[] };
+export type ValueCondition = {
+  kind: "value";
+  column: ColumnRecord;
+  comparison: Comparison;
+  op: FilterOp;
+  values: string[];
+};
 export type StateCondition =
   | { kind: "status"; column: ColumnRecord; status: string }
   | { kind: "confidence"; column: ColumnRecord; op: ConfidenceOp; value: number }
-  | { kind: "flag"; column: ColumnRecord; flag: "needsReview" | "verified" | "stale"; value: boolean; threshold: number };
-export type FilterNode = { kind: "and" | "or"; children: FilterNode[] } | { kind: "not"; child: FilterNode } | ValueCondition | StateCondition;
+  | {
+      kind: "flag";
+      column: ColumnRecord;
+      flag: "needsReview" | "verified" | "stale";
+      value: boolean;
+      threshold: number;
+    };
+export type FilterNode =
+  | { kind: "and" | "or"; children: FilterNode[] }
+  | { kind: "not"; child: FilterNode }
+  | ValueCondition
+  | StateCondition;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -58,18 +88,29 @@ export function parseFilter(raw: unknown, columns: readonly ColumnRecord[], root
 const STATE_KEYS = ["status", "confidence", "needsReview", "verified", "stale"] as const;
 
 function parseCondition(node: Record<string, unknown>, columns: readonly ColumnRecord[], path: string): FilterNode {
-  if (typeof node.column !== "string" || node.column === "") throw bad(path, 'A condition names its "column" (a name or an id)');
+  if (typeof node.column !== "string" || node.column === "")
+    throw bad(path, 'A condition names its "column" (a name or an id)');
   const column = resolveColumn(columns, node.column, `${path}.column`);
   const state = STATE_KEYS.filter((k) => k in node);
   const extra = Object.keys(node).filter((k) => !["column", "op", "value", ...STATE_KEYS].includes(k));
   if (extra.length > 0) throw bad(path, `Unknown field "${extra[0]}" in a condition`);
-  if (state.length + ("op" in node ? 1 : 0) !== 1) throw bad(path, 'A condition has exactly one of "op", "status", "confidence", "needsReview", "verified" or "stale"');
+  if (state.length + ("op" in node ? 1 : 0) !== 1)
+    throw bad(
+      path,
+      'A condition has exactly one of "op", "status", "confidence", "needsReview", "verified" or "stale"',
+    );
   if (state.length === 1) return parseStateCondition(node, column, state[0], path);
   return parseValueCondition(node, column, path);
 }
 
-function parseStateCondition(node: Record<string, unknown>, column: ColumnRecord, key: (typeof STATE_KEYS)[number], path: string): StateCondition {
-  if (!column.isAiEnabled) throw bad(`${path}.${key}`, `"${key}" applies to AI columns only, and "${column.name}" is not one`);
+function parseStateCondition(
+  node: Record<string, unknown>,
+  column: ColumnRecord,
+  key: (typeof STATE_KEYS)[number],
+  path: string,
+): StateCondition {
+  if (!column.isAiEnabled)
+    throw bad(`${path}.${key}`, `"${key}" applies to AI columns only, and "${column.name}" is not one`);
   if ("value" in node) throw bad(path, `A "${key}" condition takes no "value"`);
   const v = node[key];
   if (key === "status") {
@@ -107,7 +148,13 @@ function parseValueCondition(node: Record<string, unknown>, column: ColumnRecord
     if (!Array.isArray(list) || list.length === 0 || list.length > FILTER_LIMITS.inValues) {
       throw bad(`${path}.value`, `"in" takes a list of 1 to ${FILTER_LIMITS.inValues} values`);
     }
-    return { kind: "value", column, comparison, op, values: list.map((v, i) => operand(column, comparison, v, `${path}.value[${i}]`)) };
+    return {
+      kind: "value",
+      column,
+      comparison,
+      op,
+      values: list.map((v, i) => operand(column, comparison, v, `${path}.value[${i}]`)),
+    };
   }
   if (!("value" in node)) throw bad(path, `${op} needs a "value"`);
   return { kind: "value", column, comparison, op, values: [operand(column, comparison, node.value, `${path}.value`)] };
@@ -115,9 +162,11 @@ function parseValueCondition(node: Record<string, unknown>, column: ColumnRecord
 
 /** A comparison value, normalised the way the column stores its values. */
 function operand(column: ColumnRecord, comparison: Comparison, v: unknown, path: string): string {
-  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw bad(path, "A value is a string, a number or a boolean");
+  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean")
+    throw bad(path, "A value is a string, a number or a boolean");
   const text = String(v);
-  if (text.length > FILTER_LIMITS.valueChars) throw bad(path, `A value is at most ${FILTER_LIMITS.valueChars} characters`);
+  if (text.length > FILTER_LIMITS.valueChars)
+    throw bad(path, `A value is at most ${FILTER_LIMITS.valueChars} characters`);
   if (comparison === "text") return text;
   if (comparison === "select") {
     const match = selectOptions(columnOptionsOf(column)).find((o) => o.toLowerCase() === text.trim().toLowerCase());

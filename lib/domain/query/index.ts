@@ -2,5 +2,12 @@
 // (architecture.test.ts names the few statement modules a lower aggregate composes instead).
 export { type FilterNode, parseFilter, resolveColumn } from "./filter.ts";
 export { cleanSearch, compileFilter, needsReviewSql, Params, searchSql, sqlId } from "./sql.ts";
-export { compileSort, type Cursor, decodeQueryCursor, encodeQueryCursor, parseSort, sortFromQueryText } from "./sort.ts";
+export {
+  compileSort,
+  type Cursor,
+  decodeQueryCursor,
+  encodeQueryCursor,
+  parseSort,
+  sortFromQueryText,
+} from "./sort.ts";
 export { filterSchema, type RowsQueryInput, searchSchema, sortSchema } from "./request.ts";

@@ -24,7 +24,9 @@ export const conditionSchema = z
     value: z
       .unknown()
       .optional()
-      .describe(`The value to compare with; a list of at most ${FILTER_LIMITS.inValues} for "in"; none for isEmpty and isNotEmpty.`),
+      .describe(
+        `The value to compare with; a list of at most ${FILTER_LIMITS.inValues} for "in"; none for isEmpty and isNotEmpty.`,
+      ),
     status: z.enum(FILTERABLE_STATUSES).optional().describe("AI columns: the cell's status."),
     confidence: confidenceSchema.optional(),
     needsReview: z.boolean().optional().describe("AI columns: whether the cell needs review."),
@@ -33,16 +35,40 @@ export const conditionSchema = z
   })
   .describe('A condition on one column: an "op" (with its "value"), or one cell-state predicate of an AI column.');
 
-export type FilterInput = { and: FilterInput[] } | { or: FilterInput[] } | { not: FilterInput } | z.infer<typeof conditionSchema>;
+export type FilterInput =
+  | { and: FilterInput[] }
+  | { or: FilterInput[] }
+  | { not: FilterInput }
+  | z.infer<typeof conditionSchema>;
 
 export const filterSchema: z.ZodType<FilterInput> = z
   .union([
-    z.strictObject({ get and() { return z.array(filterSchema).min(1).describe("Every node matches."); } }).describe("All of the nodes."),
-    z.strictObject({ get or() { return z.array(filterSchema).min(1).describe("At least one node matches."); } }).describe("Any of the nodes."),
-    z.strictObject({ get not() { return filterSchema.describe("The node that must not match."); } }).describe("The negation of a node."),
+    z
+      .strictObject({
+        get and() {
+          return z.array(filterSchema).min(1).describe("Every node matches.");
+        },
+      })
+      .describe("All of the nodes."),
+    z
+      .strictObject({
+        get or() {
+          return z.array(filterSchema).min(1).describe("At least one node matches.");
+        },
+      })
+      .describe("Any of the nodes."),
+    z
+      .strictObject({
+        get not() {
+          return filterSchema.describe("The node that must not match.");
+        },
+      })
+      .describe("The negation of a node."),
     conditionSchema,
   ])
-  .describe(`A filter tree of and, or, not and conditions; at most ${FILTER_LIMITS.depth} levels and ${FILTER_LIMITS.nodes} nodes.`);
+  .describe(
+    `A filter tree of and, or, not and conditions; at most ${FILTER_LIMITS.depth} levels and ${FILTER_LIMITS.nodes} nodes.`,
+  );
 
 export const sortKeySchema = z
   .strictObject({
@@ -51,8 +77,14 @@ export const sortKeySchema = z
   })
   .describe("A sort key: typed, empty values last; ties keep row order.");
 
-export const sortSchema = z.array(sortKeySchema).max(MAX_SORT_KEYS).describe(`At most ${MAX_SORT_KEYS} sort keys, the first one first.`);
-export const searchSchema = z.string().max(500).describe("A case-insensitive substring of any cell of the row; at most 500 characters.");
+export const sortSchema = z
+  .array(sortKeySchema)
+  .max(MAX_SORT_KEYS)
+  .describe(`At most ${MAX_SORT_KEYS} sort keys, the first one first.`);
+export const searchSchema = z
+  .string()
+  .max(500)
+  .describe("A case-insensitive substring of any cell of the row; at most 500 characters.");
 
 /** The deepest a page may start: past it, page on with cursors. */
 export const MAX_OFFSET = 10_000_000;
@@ -60,16 +92,38 @@ export const MAX_OFFSET = 10_000_000;
 const queryFields = {
   sort: sortSchema.optional(),
   search: searchSchema.optional(),
-  viewId: z.string().min(1).max(100).optional().describe("Apply this view: its filter is ANDed with `filter`; its sort and search apply unless given here."),
+  viewId: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("Apply this view: its filter is ANDed with `filter`; its sort and search apply unless given here."),
   limit: z.number().int().min(1).max(10_000).optional().describe("Page size, 1 to 10,000; default 100."),
-  cursor: z.string().min(1).max(4_000).nullable().optional().describe("The nextCursor of the previous page; null or absent for the first page."),
-  offset: z.number().int().min(0).max(MAX_OFFSET).optional().describe(`Rows to skip before the page (after the cursor, when one is given), 0 to ${MAX_OFFSET.toLocaleString("en")}: a grid jumps to a position with it; default 0.`),
+  cursor: z
+    .string()
+    .min(1)
+    .max(4_000)
+    .nullable()
+    .optional()
+    .describe("The nextCursor of the previous page; null or absent for the first page."),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_OFFSET)
+    .optional()
+    .describe(
+      `Rows to skip before the page (after the cursor, when one is given), 0 to ${MAX_OFFSET.toLocaleString("en")}: a grid jumps to a position with it; default 0.`,
+    ),
   expand: z.boolean().optional().describe("true for cells in the expanded form; default false."),
   count: z.boolean().optional().describe("true to add `total`, the number of matching rows."),
 };
 
 export const rowsQuerySchema = z
-  .strictObject({ filter: filterSchema.nullable().optional().describe("The filter tree; null or absent for every row."), ...queryFields })
+  .strictObject({
+    filter: filterSchema.nullable().optional().describe("The filter tree; null or absent for every row."),
+    ...queryFields,
+  })
   .describe("What to read: a filter, a sort, a search, optionally through a view, one page at a time.");
 
 /** What the edge enforces: the filter tree itself is parsed by parseFilter. */

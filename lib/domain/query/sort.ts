@@ -41,12 +41,19 @@ const normalDate = (key: string) => {
 const MAX_SEQ = 2n ** 63n - 1n;
 
 export function parseSort(raw: unknown, columns: readonly ColumnRecord[], root = "sort"): SortKey[] {
-  if (!Array.isArray(raw)) throw appError("invalid_query", `${root} is a list of { column, direction }.`, { path: root });
-  if (raw.length > MAX_SORT_KEYS) throw appError("invalid_query", `At most ${MAX_SORT_KEYS} sort keys.`, { path: root });
+  if (!Array.isArray(raw))
+    throw appError("invalid_query", `${root} is a list of { column, direction }.`, { path: root });
+  if (raw.length > MAX_SORT_KEYS)
+    throw appError("invalid_query", `At most ${MAX_SORT_KEYS} sort keys.`, { path: root });
   return raw.map((k, i) => {
     const path = `${root}[${i}]`;
-    const ok = typeof k === "object" && k !== null && typeof k.column === "string" && [undefined, "asc", "desc"].includes(k.direction);
-    if (!ok) throw appError("invalid_query", `${path} is { "column": <name or id>, "direction": "asc" | "desc" }.`, { path });
+    const ok =
+      typeof k === "object" &&
+      k !== null &&
+      typeof k.column === "string" &&
+      [undefined, "asc", "desc"].includes(k.direction);
+    if (!ok)
+      throw appError("invalid_query", `${path} is { "column": <name or id>, "direction": "asc" | "desc" }.`, { path });
     return { column: resolveColumn(columns, k.column, `${path}.column`), direction: k.direction ?? "asc" };
   });
 }
@@ -57,18 +64,37 @@ export function sortFromQueryText(text: string): { column: string; direction: "a
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)
-    .map((s) => (s.startsWith("-") ? { column: s.slice(1), direction: "desc" as const } : { column: s.replace(/^\+/, ""), direction: "asc" as const }));
+    .map((s) =>
+      s.startsWith("-")
+        ? { column: s.slice(1), direction: "desc" as const }
+        : { column: s.replace(/^\+/, ""), direction: "asc" as const },
+    );
 }
 
 function keyExpr(k: SortKey, p: Params): KeyExpr {
   switch (comparisonOf(k.column)) {
     case "number":
-      return { sql: numberValue(k.column), type: "numeric", direction: k.direction, fits: (key) => NUMERIC_TEXT.test(key) };
+      return {
+        sql: numberValue(k.column),
+        type: "numeric",
+        direction: k.direction,
+        fits: (key) => NUMERIC_TEXT.test(key),
+      };
     case "select":
       // By the order of the options, as the column defines them.
-      return { sql: `array_position(${p.add(selectOptions(columnOptionsOf(k.column)))}::text[], ${rawValue(k.column)})`, type: "int", direction: k.direction, fits: (key) => INT_TEXT.test(key) };
+      return {
+        sql: `array_position(${p.add(selectOptions(columnOptionsOf(k.column)))}::text[], ${rawValue(k.column)})`,
+        type: "int",
+        direction: k.direction,
+        fits: (key) => INT_TEXT.test(key),
+      };
     case "text":
-      return { sql: `${foldedText(rawValue(k.column))} COLLATE "C"`, type: "text", direction: k.direction, fits: anyText };
+      return {
+        sql: `${foldedText(rawValue(k.column))} COLLATE "C"`,
+        type: "text",
+        direction: k.direction,
+        fits: anyText,
+      };
     case "date":
       return { sql: dateValue(k.column), type: "text", direction: k.direction, fits: normalDate };
     default:
@@ -94,11 +120,16 @@ export function compileSort(keys: readonly SortKey[], p: Params): CompiledSort {
     .slice(0, 12);
   return {
     select: exprs.map((e, i) => `, (${e.sql})::text AS k${i}`).join(""),
-    orderBy: [...exprs.map((e) => `${e.sql} ${e.direction === "desc" ? "DESC" : "ASC"} NULLS LAST`), "r.seq ASC"].join(", "),
+    orderBy: [...exprs.map((e) => `${e.sql} ${e.direction === "desc" ? "DESC" : "ASC"} NULLS LAST`), "r.seq ASC"].join(
+      ", ",
+    ),
     fingerprint,
     after(cursor, params) {
       if (cursor.fingerprint !== fingerprint || cursor.keys.length !== exprs.length) {
-        throw appError("invalid_cursor", "This cursor belongs to a query with another sort; start again without a cursor.");
+        throw appError(
+          "invalid_cursor",
+          "This cursor belongs to a query with another sort; start again without a cursor.",
+        );
       }
       if (cursor.keys.some((v, i) => v !== null && !exprs[i].fits(v))) throw appError("invalid_cursor");
       // Lexicographic "after" over (k0, k1, …, seq), with empty values last in either direction.
@@ -132,11 +163,20 @@ export function encodeQueryCursor(c: Cursor): string {
 export function decodeQueryCursor(text: string): Cursor {
   try {
     const o = JSON.parse(Buffer.from(text, "base64url").toString());
-    const okKeys = Array.isArray(o.k) && o.k.length <= MAX_SORT_KEYS && o.k.every((k: unknown) => k === null || (typeof k === "string" && k.length <= 2_000 && !textProblem(k)));
-    if (typeof o.f === "string" && okKeys && typeof o.s === "string" && /^\d{1,19}$/.test(o.s) && BigInt(o.s) <= MAX_SEQ) return { fingerprint: o.f, keys: o.k, seq: BigInt(o.s) };
+    const okKeys =
+      Array.isArray(o.k) &&
+      o.k.length <= MAX_SORT_KEYS &&
+      o.k.every((k: unknown) => k === null || (typeof k === "string" && k.length <= 2_000 && !textProblem(k)));
+    if (
+      typeof o.f === "string" &&
+      okKeys &&
+      typeof o.s === "string" &&
+      /^\d{1,19}$/.test(o.s) &&
+      BigInt(o.s) <= MAX_SEQ
+    )
+      return { fingerprint: o.f, keys: o.k, seq: BigInt(o.s) };
   } catch {
     // answered below
   }
   throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
 }
-

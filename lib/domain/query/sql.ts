@@ -71,7 +71,8 @@ function valueCondition(c: ValueCondition, p: Params): string {
     }
     case "text": {
       const v = foldedText(raw);
-      if (c.op === "in") return `(${v} = ANY(ARRAY(SELECT ${foldedText("x")} FROM unnest(${p.add(c.values)}::text[]) AS x)))`;
+      if (c.op === "in")
+        return `(${v} = ANY(ARRAY(SELECT ${foldedText("x")} FROM unnest(${p.add(c.values)}::text[]) AS x)))`;
       const param = p.add(value);
       const needle = foldedText(`${param}::text`);
       // A cell's folded text is part of its row's search text: the trigram index narrows the rows
@@ -93,12 +94,15 @@ export function needsReviewSql(c: string, threshold: number): string {
 }
 
 function stateCondition(s: StateCondition, p: Params): string {
-  const cell = (cond: string) => `EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id AND c.column_id = ${sqlId(s.column.id)} AND ${cond})`;
+  const cell = (cond: string) =>
+    `EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id AND c.column_id = ${sqlId(s.column.id)} AND ${cond})`;
   if (s.kind === "status") {
-    if (s.status === "idle") return `(NOT EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id AND c.column_id = ${sqlId(s.column.id)}))`;
+    if (s.status === "idle")
+      return `(NOT EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id AND c.column_id = ${sqlId(s.column.id)}))`;
     return cell(`c.status = ${p.add(s.status)}::text`);
   }
-  if (s.kind === "confidence") return cell(`(c.metadata->>'confidenceScore')::float8 ${SQL_OP[s.op]} ${p.add(s.value)}::float8`);
+  if (s.kind === "confidence")
+    return cell(`(c.metadata->>'confidenceScore')::float8 ${SQL_OP[s.op]} ${p.add(s.value)}::float8`);
   const test = s.flag === "needsReview" ? needsReviewSql("c", s.threshold) : `c.${s.flag}`;
   return s.value ? cell(test) : `(NOT ${cell(test)})`;
 }

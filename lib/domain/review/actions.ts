@@ -3,7 +3,14 @@ import type { Tx } from "../../db/database.ts";
 import type { ErrorCode } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { loadBase, loadColumns, touchBase } from "../base-context.ts";
-import { acceptCells, cellKey, correctCells, readReviewState, type CellRef, type ReviewedCellState } from "../cells/index.ts";
+import {
+  acceptCells,
+  cellKey,
+  correctCells,
+  readReviewState,
+  type CellRef,
+  type ReviewedCellState,
+} from "../cells/index.ts";
 import type { CellMetadata } from "../cell-view.ts";
 import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
 import { columnType } from "../column-types/index.ts";
@@ -11,7 +18,7 @@ import { MAX_CELL_CHARS, settleRows, writeReviewedValues } from "../rows/index.t
 import { runCells } from "../runs/index.ts";
 import { refitCalibration } from "../quality/index.ts";
 import type { RunPolicy } from "../runs/index.ts";
-import { HISTORY_ACTIONS, type ReviewRequest } from "./schemas.ts";
+import type { HISTORY_ACTIONS, ReviewRequest } from "./schemas.ts";
 
 // Review: accept, correct or re-run AI cells, each action recorded with who did it and the cell
 // before and after (the owner of `review_actions`), so accuracy can be measured from it.
@@ -40,50 +47,82 @@ export const snapshot = (value: string, s: ReviewedCellState | undefined) => ({
   confidence: ((s?.metadata ?? null) as Partial<CellMetadata> | null)?.confidenceScore ?? null,
 });
 
-export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: string }, baseId: string, req: ReviewRequest, policy: RunPolicy) {
+export async function reviewCells(
+  w: Work,
+  actor: { workspaceId: string; keyId: string },
+  baseId: string,
+  req: ReviewRequest,
+  policy: RunPolicy,
+) {
   const { tx } = w;
   const ctx = await loadBase(tx, actor.workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
   const rowIds = [...new Set(req.cells.map((c) => c.rowId))];
-  const rows = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: rowIds } }, select: { id: true, values: true } });
+  const rows = await tx.row.findMany({
+    where: { sheetId: ctx.sheetId, id: { in: rowIds } },
+    select: { id: true, values: true },
+  });
   const values = new Map(rows.map((r) => [r.id, (r.values ?? {}) as Record<string, string>]));
   const errors: ReviewError[] = [];
   const planned: Planned[] = [];
   const seen = new Set<string>();
 
   for (const item of req.cells) {
-    const fail = (code: ErrorCode, message: string) => void errors.push({ rowId: item.rowId, columnId: item.columnId, code, message });
-    const column = columns.find((c) => c.id === item.columnId) ?? columns.find((c) => c.nameKey === nameKey(item.columnId));
+    const fail = (code: ErrorCode, message: string) =>
+      void errors.push({ rowId: item.rowId, columnId: item.columnId, code, message });
+    const column =
+      columns.find((c) => c.id === item.columnId) ?? columns.find((c) => c.nameKey === nameKey(item.columnId));
     const key = column ? cellKey({ rowId: item.rowId, columnId: column.id }) : "";
     if (!column) fail("column_not_found", `No column "${item.columnId}" in this base.`);
-    else if (!column.isAiEnabled) fail("not_reviewable", `"${column.name}" is not an AI column; only AI cells are reviewed.`);
+    else if (!column.isAiEnabled)
+      fail("not_reviewable", `"${column.name}" is not an AI column; only AI cells are reviewed.`);
     else if (!values.has(item.rowId)) fail("row_not_found", `No row "${item.rowId}" in this base.`);
     else if (seen.has(key)) fail("not_reviewable", "This cell is listed twice in the request.");
     else {
       seen.add(key);
       const value = item.action === "edit" ? normalized(column, item.value) : undefined;
-      if (item.action === "edit" && typeof value !== "string") fail(value?.code ?? "invalid_value", value?.message ?? "edit needs a value.");
-      else planned.push({ rowId: item.rowId, columnId: column.id, column, action: item.action, value: value as string | undefined });
+      if (item.action === "edit" && typeof value !== "string")
+        fail(value?.code ?? "invalid_value", value?.message ?? "edit needs a value.");
+      else
+        planned.push({
+          rowId: item.rowId,
+          columnId: column.id,
+          column,
+          action: item.action,
+          value: value as string | undefined,
+        });
     }
   }
 
   const before = new Map((await readReviewState(tx, planned)).map((s) => [cellKey(s), s]));
-  const valueOf = (p: CellRef) => values.get(p.rowId)?.[p.columnId] ?? "";
+  const cellValueOf = (p: CellRef) => values.get(p.rowId)?.[p.columnId] ?? "";
   const accepts = planned.filter((p) => p.action === "accept");
   const accepted = new Set((await acceptCells(tx, accepts)).map(cellKey));
   for (const p of accepts) {
     if (accepted.has(cellKey(p))) continue;
     const status = before.get(cellKey(p))?.status ?? "idle";
-    errors.push({ rowId: p.rowId, columnId: p.columnId, code: "not_reviewable", message: `Only a done cell can be accepted; this one is ${status}. Edit or re-run it.` });
+    errors.push({
+      rowId: p.rowId,
+      columnId: p.columnId,
+      code: "not_reviewable",
+      message: `Only a done cell can be accepted; this one is ${status}. Edit or re-run it.`,
+    });
   }
 
   const edits = planned.filter((p) => p.action === "edit");
   await correctCells(
     tx,
     ctx.sheetId,
-    edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, aiValue: modelValue(before.get(cellKey(p)), valueOf(p)) })),
+    edits.map((p) => ({
+      rowId: p.rowId,
+      columnId: p.columnId,
+      aiValue: modelValue(before.get(cellKey(p)), cellValueOf(p)),
+    })),
   );
-  await writeReviewedValues(tx, edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, value: p.value! })));
+  await writeReviewedValues(
+    tx,
+    edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, value: p.value! })),
+  );
 
   const reruns = planned.filter((p) => p.action === "rerun");
   for (const columnId of new Set(reruns.map((p) => p.columnId))) {
@@ -93,28 +132,58 @@ export async function reviewCells(w: Work, actor: { workspaceId: string; keyId: 
 
   const done = planned.filter((p) => p.action !== "accept" || accepted.has(cellKey(p)));
   const after = new Map((await readReviewState(tx, done)).map((s) => [cellKey(s), s]));
-  const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : valueOf(p));
+  const afterValue = (p: Planned) => (p.action === "edit" ? p.value! : p.action === "rerun" ? "" : cellValueOf(p));
   const actionIds = await recordActions(
     tx,
     actor,
     ctx.baseId,
-    done.map((p) => ({ rowId: p.rowId, columnId: p.columnId, action: p.action, before: snapshot(valueOf(p), before.get(cellKey(p))), after: snapshot(afterValue(p), after.get(cellKey(p))) })),
+    done.map((p) => ({
+      rowId: p.rowId,
+      columnId: p.columnId,
+      action: p.action,
+      before: snapshot(cellValueOf(p), before.get(cellKey(p))),
+      after: snapshot(afterValue(p), after.get(cellKey(p))),
+    })),
   );
 
   // The column's calibration follows its history, in the same transaction.
-  await refitCalibration(tx, done.map((p) => p.columnId));
+  await refitCalibration(
+    tx,
+    done.map((p) => p.columnId),
+  );
   if (edits.length > 0) await settleEditedRows(w, ctx, edits);
   if (done.length > 0) {
     await touchBase(tx, ctx.baseId);
     for (const p of done) {
-      w.emit({ type: "cell.updated", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowId: p.rowId, columnId: p.columnId, status: after.get(cellKey(p))?.status ?? "idle" });
+      w.emit({
+        type: "cell.updated",
+        workspaceId: ctx.workspaceId,
+        baseId: ctx.baseId,
+        rowId: p.rowId,
+        columnId: p.columnId,
+        status: after.get(cellKey(p))?.status ?? "idle",
+      });
     }
-    w.emit({ type: "rows.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowIds: [...new Set(done.map((p) => p.rowId))], kind: "updated" });
+    w.emit({
+      type: "rows.changed",
+      workspaceId: ctx.workspaceId,
+      baseId: ctx.baseId,
+      rowIds: [...new Set(done.map((p) => p.rowId))],
+      kind: "updated",
+    });
   }
   return {
     cells: done.map((p, i) => {
       const s = after.get(cellKey(p));
-      return { rowId: p.rowId, columnId: p.columnId, action: p.action, actionId: actionIds[i], value: afterValue(p), status: s?.status ?? "idle", verified: s?.verified ?? false };
+      return {
+        rowId: p.rowId,
+        columnId: p.columnId,
+        action: p.action,
+        actionId: actionIds[i],
+        value: afterValue(p),
+        status: s?.status ?? "idle",
+        verified: s?.verified ?? false,
+      };
     }),
     errors,
   };
@@ -125,14 +194,15 @@ function normalized(column: ColumnRecord, raw: unknown): string | { code: ErrorC
   if (raw === null || raw === "") return "";
   const n = columnType(column.type)!.normalize(raw, columnOptionsOf(column));
   if (!n.ok) return { code: "invalid_value", message: `${n.message} ("${column.name}" is a ${column.type} column.)` };
-  if (n.value.length > MAX_CELL_CHARS) return { code: "value_too_long", message: "A cell value is at most 100,000 characters." };
+  if (n.value.length > MAX_CELL_CHARS)
+    return { code: "value_too_long", message: "A cell value is at most 100,000 characters." };
   return n.value;
 }
 
 /** The model's answer a correction replaces: none when the value was the user's or the cell never ran. */
 function modelValue(state: ReviewedCellState | undefined, value: string): string | null {
   const meta = (state?.metadata ?? null) as Partial<CellMetadata> | null;
-  if (!state || state.status !== "done" || meta?.suppliedByUser || typeof meta?.aiValue === "string") return null;
+  if (state?.status !== "done" || meta?.suppliedByUser || typeof meta?.aiValue === "string") return null;
   return value;
 }
 
@@ -143,11 +213,26 @@ interface RecordedAction extends CellRef {
 }
 
 /** Appends to the review history; answers the new actions' ids, in order. */
-export async function recordActions(tx: Tx, actor: { workspaceId: string; keyId: string }, baseId: string, list: readonly RecordedAction[]): Promise<string[]> {
+export async function recordActions(
+  tx: Tx,
+  actor: { workspaceId: string; keyId: string },
+  baseId: string,
+  list: readonly RecordedAction[],
+): Promise<string[]> {
   const ids = list.map(() => newId.reviewAction());
   if (list.length === 0) return ids;
   await tx.reviewAction.createMany({
-    data: list.map(({ rowId, columnId, action, before, after }, i) => ({ id: ids[i], workspaceId: actor.workspaceId, baseId, rowId, columnId, action, actorKeyId: actor.keyId, before, after })),
+    data: list.map(({ rowId, columnId, action, before, after }, i) => ({
+      id: ids[i],
+      workspaceId: actor.workspaceId,
+      baseId,
+      rowId,
+      columnId,
+      action,
+      actorKeyId: actor.keyId,
+      before,
+      after,
+    })),
   });
   return ids;
 }
@@ -161,13 +246,21 @@ async function settleEditedRows(w: Work, ctx: Awaited<ReturnType<typeof loadBase
     rowIds,
   );
   const stillOpen = new Set(open.map((o) => o.row_id));
-  await settleRows(w, ctx, rowIds.filter((id) => !stillOpen.has(id)));
+  await settleRows(
+    w,
+    ctx,
+    rowIds.filter((id) => !stillOpen.has(id)),
+  );
 }
 
 /** The review history of a base, newest first. */
 export async function reviewHistory(tx: Tx, workspaceId: string, baseId: string, limit: number) {
   const ctx = await loadBase(tx, workspaceId, baseId);
-  const actions = await tx.reviewAction.findMany({ where: { baseId: ctx.baseId, workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
+  const actions = await tx.reviewAction.findMany({
+    where: { baseId: ctx.baseId, workspaceId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
   return {
     actions: actions.map((a) => ({
       id: a.id,

@@ -12,13 +12,23 @@ export const reviewItemSchema = z
   .strictObject({
     rowId: z.string().min(1).max(100).describe("The row's id (sr_…)."),
     columnId: z.string().min(1).max(100).describe("The AI column, by id (or name)."),
-    action: z.enum(REVIEW_ACTIONS).describe("accept: verify the value as it is; edit: store `value` as the verified value; rerun: queue the cell again and clear verified."),
+    action: z
+      .enum(REVIEW_ACTIONS)
+      .describe(
+        "accept: verify the value as it is; edit: store `value` as the verified value; rerun: queue the cell again and clear verified.",
+      ),
     value: z.unknown().optional().describe("edit only: the corrected value, checked by the column's type."),
   })
   .describe("One review action on one cell.");
 
 export const reviewRequestSchema = z
-  .strictObject({ cells: z.array(reviewItemSchema).min(1).max(MAX_REVIEW_CELLS).describe(`The cells to review, 1 to ${MAX_REVIEW_CELLS}.`) })
+  .strictObject({
+    cells: z
+      .array(reviewItemSchema)
+      .min(1)
+      .max(MAX_REVIEW_CELLS)
+      .describe(`The cells to review, 1 to ${MAX_REVIEW_CELLS}.`),
+  })
   .describe("Review actions, applied cell by cell: a cell that cannot take its action is reported in errors.");
 
 export type ReviewRequest = z.infer<typeof reviewRequestSchema>;

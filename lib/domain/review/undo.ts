@@ -19,36 +19,81 @@ interface Snapshot {
 
 const notUndoable = (message: string) => appError("not_reviewable", message);
 
-export async function undoReview(w: Work, actor: { workspaceId: string; keyId: string }, baseId: string, actionId: string) {
+export async function undoReview(
+  w: Work,
+  actor: { workspaceId: string; keyId: string },
+  baseId: string,
+  actionId: string,
+) {
   const { tx } = w;
   const ctx = await loadBase(tx, actor.workspaceId, baseId);
-  const action = await tx.reviewAction.findFirst({ where: { id: actionId, baseId: ctx.baseId, workspaceId: actor.workspaceId } });
+  const action = await tx.reviewAction.findFirst({
+    where: { id: actionId, baseId: ctx.baseId, workspaceId: actor.workspaceId },
+  });
   if (!action) throw appError("review_action_not_found", `No review action "${actionId}" in this base.`);
-  if (action.action !== "accept" && action.action !== "edit") throw notUndoable(`A ${action.action} cannot be undone; review the cell again instead.`);
+  if (action.action !== "accept" && action.action !== "edit")
+    throw notUndoable(`A ${action.action} cannot be undone; review the cell again instead.`);
   const ref = { rowId: action.rowId, columnId: action.columnId };
   // Rows lock first, as every other cell writer does.
-  const row = await tx.$queryRawUnsafe<{ values: Record<string, string> }[]>(`SELECT "values" FROM rows WHERE id = $1 AND sheet_id = $2 FOR UPDATE`, ref.rowId, ctx.sheetId);
+  const row = await tx.$queryRawUnsafe<{ values: Record<string, string> }[]>(
+    `SELECT "values" FROM rows WHERE id = $1 AND sheet_id = $2 FOR UPDATE`,
+    ref.rowId,
+    ctx.sheetId,
+  );
   if (row.length === 0) throw notUndoable("The row of this review action was deleted.");
 
-  const later = await tx.reviewAction.count({ where: { baseId: ctx.baseId, rowId: ref.rowId, columnId: ref.columnId, createdAt: { gt: action.createdAt } } });
+  const later = await tx.reviewAction.count({
+    where: { baseId: ctx.baseId, rowId: ref.rowId, columnId: ref.columnId, createdAt: { gt: action.createdAt } },
+  });
   if (later > 0) throw notUndoable("A later review action changed this cell; undo that one first.");
   const before = action.before as unknown as Snapshot;
   const after = action.after as unknown as Snapshot;
-  if (before.status !== "done") throw notUndoable(`The cell was ${before.status} before this edit, so there is no value to go back to; re-run it instead.`);
+  if (before.status !== "done")
+    throw notUndoable(
+      `The cell was ${before.status} before this edit, so there is no value to go back to; re-run it instead.`,
+    );
   const value = row[0].values?.[ref.columnId] ?? "";
   const [state] = await readReviewState(tx, [ref]);
-  if (!state?.verified || state.status !== "done" || value !== after.value) throw notUndoable("The cell changed since this review action; review it again instead.");
+  if (!state?.verified || state.status !== "done" || value !== after.value)
+    throw notUndoable("The cell changed since this review action; review it again instead.");
 
   const current = snapshot(value, state);
-  const restored = await unverifyCell(tx, ref, { verified: before.verified, stale: before.stale, dropAiValue: action.action === "edit" && !before.verified });
+  const restored = await unverifyCell(tx, ref, {
+    verified: before.verified,
+    stale: before.stale,
+    dropAiValue: action.action === "edit" && !before.verified,
+  });
   if (!restored) throw notUndoable("The cell changed since this review action; review it again instead.");
   if (action.action === "edit") await writeReviewedValues(tx, [{ ...ref, value: before.value }]);
   const [now] = await readReviewState(tx, [ref]);
-  const [undoId] = await recordActions(tx, actor, ctx.baseId, [{ ...ref, action: "undo", before: current, after: snapshot(before.value, now) }]);
+  const [undoId] = await recordActions(tx, actor, ctx.baseId, [
+    { ...ref, action: "undo", before: current, after: snapshot(before.value, now) },
+  ]);
   await refitCalibration(tx, [ref.columnId]);
 
   await touchBase(tx, ctx.baseId);
-  w.emit({ type: "cell.updated", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowId: ref.rowId, columnId: ref.columnId, status: "done" });
-  w.emit({ type: "rows.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, rowIds: [ref.rowId], kind: "updated" });
-  return { ...ref, action: "undo" as const, actionId: undoId, undone: action.id, value: before.value, status: "done", verified: now?.verified ?? false };
+  w.emit({
+    type: "cell.updated",
+    workspaceId: ctx.workspaceId,
+    baseId: ctx.baseId,
+    rowId: ref.rowId,
+    columnId: ref.columnId,
+    status: "done",
+  });
+  w.emit({
+    type: "rows.changed",
+    workspaceId: ctx.workspaceId,
+    baseId: ctx.baseId,
+    rowIds: [ref.rowId],
+    kind: "updated",
+  });
+  return {
+    ...ref,
+    action: "undo" as const,
+    actionId: undoId,
+    undone: action.id,
+    value: before.value,
+    status: "done",
+    verified: now?.verified ?? false,
+  };
 }

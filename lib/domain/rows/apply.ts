@@ -62,7 +62,8 @@ export async function applyWrites(
   // CONCURRENTLY, column-indexes.ts) holds the lock ANALYZE asks for while it waits for this very
   // transaction to end; waiting here would be a deadlock that PostgreSQL may settle by aborting the
   // request. Skipped, the statistics are refreshed by the next large insert instead.
-  if (opts.analyze ?? plan.inserts.length >= ANALYZE_AFTER_ROWS) await tx.$executeRawUnsafe(`ANALYZE (SKIP_LOCKED) rows (sheet_id, seq)`);
+  if (opts.analyze ?? plan.inserts.length >= ANALYZE_AFTER_ROWS)
+    await tx.$executeRawUnsafe(`ANALYZE (SKIP_LOCKED) rows (sheet_id, seq)`);
 
   const fresh = planNewRowCells(columns, plan.inserts, opts.runAi !== false);
   const changes = await planRowChanges(tx, columns, plan);
@@ -83,7 +84,8 @@ export async function applyWrites(
   if (plan.inserts.length > 0 || changes.updated.size > 0) await touchBase(tx, baseId);
   const added = plan.inserts.map((r) => r.id);
   if (added.length > 0) w.emit({ type: "rows.changed", workspaceId, baseId, rowIds: added, kind: "added" });
-  if (changes.updated.size > 0) w.emit({ type: "rows.changed", workspaceId, baseId, rowIds: [...changes.updated.keys()], kind: "updated" });
+  if (changes.updated.size > 0)
+    w.emit({ type: "rows.changed", workspaceId, baseId, rowIds: [...changes.updated.keys()], kind: "updated" });
   const values = new Map<string, RowValues>(plan.inserts.map((r) => [r.id, r.values]));
   for (const [id, v] of changes.updated) values.set(id, v);
   return { runId, values };
@@ -115,7 +117,11 @@ function planNewRowCells(columns: readonly ColumnRecord[], rows: WritePlan["inse
  */
 async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { updates, current }: WritePlan) {
   const ids = [...updates.keys()];
-  const hashes = await cellHashes(tx, ids, columns.filter((c) => c.isAiEnabled).map((c) => c.id));
+  const hashes = await cellHashes(
+    tx,
+    ids,
+    columns.filter((c) => c.isAiEnabled).map((c) => c.id),
+  );
   const verified = await verifiedCells(tx, ids);
   const updated = new Map<string, RowValues>();
   const rerun: Pair[] = [];
@@ -150,7 +156,10 @@ async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { update
 
 async function verifiedCells(tx: Tx, rowIds: readonly string[]): Promise<Set<string>> {
   if (rowIds.length === 0) return new Set();
-  const rows = await tx.$queryRawUnsafe<{ k: string }[]>(`SELECT row_id || ':' || column_id AS k FROM cells WHERE row_id = ANY($1::text[]) AND verified`, rowIds);
+  const rows = await tx.$queryRawUnsafe<{ k: string }[]>(
+    `SELECT row_id || ':' || column_id AS k FROM cells WHERE row_id = ANY($1::text[]) AND verified`,
+    rowIds,
+  );
   return new Set(rows.map((r) => r.k));
 }
 

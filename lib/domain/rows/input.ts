@@ -8,7 +8,9 @@ export const MAX_CELL_CHARS = 100_000;
 /** A value written into a cell; the column's type validates and normalises it. */
 export const cellInputSchema = z
   .unknown()
-  .describe('A cell value: text, or a number or boolean, stored as text. "" or null means no value. The column\'s type validates it.');
+  .describe(
+    'A cell value: text, or a number or boolean, stored as text. "" or null means no value. The column\'s type validates it.',
+  );
 
 export const cellsInputSchema = z
   .record(z.string().describe("A column name (matched exactly, then case-insensitively)."), cellInputSchema)
@@ -55,7 +57,11 @@ export function checkRowUpdate(raw: unknown): RowUpdate | (RowShapeProblem & { r
   const result = rowUpdateSchema.safeParse(raw);
   if (result.success) return { id: result.data.id, cells: ownCells(raw) };
   const id = z.string().safeParse((raw as { id?: unknown } | null)?.id);
-  return { rowId: id.success ? id.data : null, code: "invalid_row", message: 'Each row is { "id": "sr_…", "cells": { <column name>: <value> } }.' };
+  return {
+    rowId: id.success ? id.data : null,
+    code: "invalid_row",
+    message: 'Each row is { "id": "sr_…", "cells": { <column name>: <value> } }.',
+  };
 }
 
 /**
@@ -110,7 +116,11 @@ export function normalizeCells(index: ColumnIndex, cells: Readonly<Record<string
     if (!result.ok) {
       problems.push({ column: column.name, code: "invalid_value", message: `${column.name}: ${result.message}` });
     } else if (result.value.length > MAX_CELL_CHARS) {
-      problems.push({ column: column.name, code: "value_too_long", message: `${column.name}: a cell value is at most 100,000 characters.` });
+      problems.push({
+        column: column.name,
+        code: "value_too_long",
+        message: `${column.name}: a cell value is at most 100,000 characters.`,
+      });
     } else {
       values.set(column.id, result.value);
     }

@@ -57,7 +57,10 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
 
   async function count(): Promise<number> {
     const p = new Params();
-    const [{ n }] = await tx.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM rows r WHERE ${whereOf(p).join(" AND ")}`, ...p.values);
+    const [{ n }] = await tx.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM rows r WHERE ${whereOf(p).join(" AND ")}`,
+      ...p.values,
+    );
     return Number(n);
   }
 
@@ -66,12 +69,21 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
     const where = whereOf(p);
     const sort = compileSort(sortKeys, p);
     if (cursor) where.push(sort.after(cursor, p));
-    const cursorAt = (last: SortKeys & { seq: bigint | string }): Cursor => ({ fingerprint: sort.fingerprint, keys: sortKeys.map((_, i) => last[`k${i}`] ?? null), seq: BigInt(last.seq) });
+    const cursorAt = (last: SortKeys & { seq: bigint | string }): Cursor => ({
+      fingerprint: sort.fingerprint,
+      keys: sortKeys.map((_, i) => last[`k${i}`] ?? null),
+      seq: BigInt(last.seq),
+    });
     return { where: where.join(" AND "), sort, cursorAt };
   };
 
   /** The `limit` rows after `cursor` (from the start when null) and `offset` more, and the cursor after them when more follow. */
-  async function page(cursor: Cursor | null, limit: number, expand: boolean, offset = 0): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
+  async function page(
+    cursor: Cursor | null,
+    limit: number,
+    expand: boolean,
+    offset = 0,
+  ): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
     const p = new Params();
     const { where, sort, cursorAt } = keyset(p, cursor);
     const rows = await tx.$queryRawUnsafe<QueryRawRow[]>(
@@ -89,7 +101,12 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
    * page arrives joined by `separator` in a single value: an export formats rows there, and one
    * value per page costs the client far less than one per row.
    */
-  async function linesPage(cursor: Cursor | null, limit: number, line: string, separator: string): Promise<{ text: string; rows: number; next: Cursor | null }> {
+  async function linesPage(
+    cursor: Cursor | null,
+    limit: number,
+    line: string,
+    separator: string,
+  ): Promise<{ text: string; rows: number; next: Cursor | null }> {
     const p = new Params();
     const { where, sort, cursorAt } = keyset(p, cursor);
     const sep = `${p.add(separator)}::text`;
@@ -114,9 +131,21 @@ export type PreparedRowsQuery = Awaited<ReturnType<typeof prepareRowsQuery>>;
 export async function queryRows(tx: Tx, workspaceId: string, baseId: string, q: RowsQueryInput) {
   const query = await prepareRowsQuery(tx, workspaceId, baseId, q);
   const total = q.count ? await query.count() : undefined;
-  const { rows, next } = await query.page(q.cursor ? decodeQueryCursor(q.cursor) : null, q.limit ?? DEFAULT_QUERY_LIMIT, Boolean(q.expand), q.offset);
+  const { rows, next } = await query.page(
+    q.cursor ? decodeQueryCursor(q.cursor) : null,
+    q.limit ?? DEFAULT_QUERY_LIMIT,
+    Boolean(q.expand),
+    q.offset,
+  );
   return {
-    rows: rows.map((r) => rowJson(query.columns, { id: r.id, values: parsed(r.values) }, Boolean(q.expand), q.expand ? statesOf(r.cells) : undefined)),
+    rows: rows.map((r) =>
+      rowJson(
+        query.columns,
+        { id: r.id, values: parsed(r.values) },
+        Boolean(q.expand),
+        q.expand ? statesOf(r.cells) : undefined,
+      ),
+    ),
     nextCursor: next ? encodeQueryCursor(next) : null,
     ...(total !== undefined ? { total } : {}),
   };
@@ -135,7 +164,8 @@ export interface RowsGetQuery {
 }
 
 /** Whether Get Rows was given any query option (then it answers one page, as Query Rows). */
-export const isQueryGet = (q: RowsGetQuery) => q.filter !== undefined || q.sort !== undefined || q.search !== undefined || q.count || q.viewId !== undefined;
+export const isQueryGet = (q: RowsGetQuery) =>
+  q.filter !== undefined || q.sort !== undefined || q.search !== undefined || q.count || q.viewId !== undefined;
 
 /** Get Rows' query parameters as a Query Rows body: `filter` is URL-encoded JSON, `sort` is `-Employees,Company`. */
 export function queryFromGet(q: RowsGetQuery): RowsQueryInput {
@@ -148,7 +178,10 @@ export function queryFromGet(q: RowsGetQuery): RowsQueryInput {
     }
     // JSON escapes can spell what the query string itself may not carry (\u0000).
     const bad = unstorableText(filter);
-    if (bad) throw appError("invalid_filter", `${bad.problem} (at filter.${bad.path.join(".")})`, { path: ["filter", ...bad.path].join(".") });
+    if (bad)
+      throw appError("invalid_filter", `${bad.problem} (at filter.${bad.path.join(".")})`, {
+        path: ["filter", ...bad.path].join("."),
+      });
   }
   return {
     filter,

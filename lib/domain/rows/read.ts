@@ -14,7 +14,9 @@ type RawRow = { id: string; seq: bigint; values: unknown };
 
 // Expanded reads take each row's cell states in the same statement as its values: one statement
 // is one snapshot, so a row is never seen half way through a commit (status done, value missing).
-export const cellsOfRow = (row = "r") => `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
+export const cellsOfRow = (
+  row = "r",
+) => `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
     'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified)) FROM cells c WHERE c.row_id = ${row}.id)`;
 
 type RawCell = CellState & { columnId: string };
@@ -74,7 +76,15 @@ const selectBatchWithin = (tx: Tx, sheetId: string, afterSeq: bigint, expand: bo
  * One page of rows in insertion order, `offset` rows past `afterSeq`, serialised as the API shows
  * them. One row more than the page is read, so that a page is said to have more only when it has.
  */
-async function readRowPage(tx: Tx, sheetId: string, columns: readonly ColumnRecord[], afterSeq: bigint, limit: number, expand: boolean, offset: number) {
+async function readRowPage(
+  tx: Tx,
+  sheetId: string,
+  columns: readonly ColumnRecord[],
+  afterSeq: bigint,
+  limit: number,
+  expand: boolean,
+  offset: number,
+) {
   const read = await selectRows(tx, sheetId, afterSeq, limit + 1, expand, offset);
   const rows = read.slice(0, limit);
   return {
@@ -88,7 +98,8 @@ export const encodeCursor = (seq: bigint) => Buffer.from(`s:${seq}`).toString("b
 function decodeCursor(cursor: string): bigint {
   const m = /^s:(\d{1,19})$/.exec(Buffer.from(cursor, "base64url").toString());
   // Past bigint's range a crafted seq would fail its cast in the database.
-  if (!m || BigInt(m[1]) > 2n ** 63n - 1n) throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
+  if (!m || BigInt(m[1]) > 2n ** 63n - 1n)
+    throw appError("invalid_cursor", "cursor is not a cursor this API returned.");
   return BigInt(m[1]);
 }
 
@@ -124,7 +135,7 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
       const body = q.expand
         ? rows.map((r) => JSON.stringify(rowJson(columns, r, true, statesOf(r.cells)))).join(",")
         : rows.map((r) => write(r.id, (r.values ?? {}) as RowValues)).join(",");
-      yield first ? body : "," + body;
+      yield first ? body : `,${body}`;
       first = false;
     }
     yield "]}";

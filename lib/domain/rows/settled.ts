@@ -11,6 +11,12 @@ export async function settleRows(w: Work, ctx: BaseContext, rowIds: readonly str
   if (rowIds.length === 0) return;
   await w.publish({ type: "rows.settled", base: ctx, rowIds });
   for (const rowId of rowIds) {
-    w.emit({ type: "row.sheet.processed", workspaceId: ctx.workspaceId, baseId: ctx.baseId, sheetId: ctx.sheetId, rowId });
+    w.emit({
+      type: "row.sheet.processed",
+      workspaceId: ctx.workspaceId,
+      baseId: ctx.baseId,
+      sheetId: ctx.sheetId,
+      rowId,
+    });
   }
 }

@@ -44,7 +44,11 @@ export async function clearValues(tx: Tx, refs: readonly { rowId: string; column
 }
 
 /** A column's values, converted to its new type: the empty string where the type refuses one. */
-export async function setColumnValues(tx: Tx, columnId: string, values: readonly { rowId: string; value: string }[]): Promise<void> {
+export async function setColumnValues(
+  tx: Tx,
+  columnId: string,
+  values: readonly { rowId: string; value: string }[],
+): Promise<void> {
   if (values.length === 0) return;
   await tx.$executeRawUnsafe(
     `UPDATE rows SET "values" = jsonb_set(rows."values", ARRAY[$1], to_jsonb(t.v))
@@ -57,5 +61,9 @@ export async function setColumnValues(tx: Tx, columnId: string, values: readonly
 
 /** A deleted column's values leave every row of its sheet. */
 export async function dropColumnValues(tx: Tx, sheetId: string, columnId: string): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE rows SET "values" = "values" - $1 WHERE sheet_id = $2 AND "values" ? $1`, columnId, sheetId);
+  await tx.$executeRawUnsafe(
+    `UPDATE rows SET "values" = "values" - $1 WHERE sheet_id = $2 AND "values" ? $1`,
+    columnId,
+    sheetId,
+  );
 }

@@ -4,7 +4,8 @@ import { expandCell, type CellState } from "../cell-view.ts";
 export type RowValues = Record<string, string>;
 
 /** What rendering a row needs of a column (Get Row loads just this much). */
-export type ViewColumn = Pick<ColumnRecord, "id" | "name" | "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>;
+export type ViewColumn = Pick<ColumnRecord, "id" | "name" | "isAiEnabled"> &
+  Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>;
 
 /** The spec's standard row: every column by name, "" where there is no value. */
 export function standardRow(columns: readonly ViewColumn[], id: string, values: RowValues) {
@@ -23,7 +24,8 @@ export function standardRowWriter(columns: readonly ViewColumn[]): (id: string, 
   const keys = columns.map((c) => ({ id: c.id, key: `${JSON.stringify(c.name)}:` }));
   return (id, values) => {
     let text = `{"id":${JSON.stringify(id)},"cells":{`;
-    for (let i = 0; i < keys.length; i++) text += (i === 0 ? "" : ",") + keys[i].key + JSON.stringify(values[keys[i].id] ?? "");
+    for (let i = 0; i < keys.length; i++)
+      text += (i === 0 ? "" : ",") + keys[i].key + JSON.stringify(values[keys[i].id] ?? "");
     return `${text}}}`;
   };
 }

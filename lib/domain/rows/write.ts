@@ -15,7 +15,13 @@ import { patchValues, type ValueEdit } from "./values.ts";
  * row's shape is checked here (checkNewRow) together with its cells, not at the edge. With
  * `mergeOn` it is an upsert (upsert.ts): a row whose key matches an existing one updates it.
  */
-export async function addRows(w: Work, workspaceId: string, baseId: string, body: { rows: readonly unknown[]; mergeOn?: readonly string[] }, policy: RunPolicy) {
+export async function addRows(
+  w: Work,
+  workspaceId: string,
+  baseId: string,
+  body: { rows: readonly unknown[]; mergeOn?: readonly string[] },
+  policy: RunPolicy,
+) {
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, ctx.sheetId);
@@ -48,7 +54,14 @@ export async function addRows(w: Work, workspaceId: string, baseId: string, body
     };
   }
   const inserts = lines.map((values) => ({ id: newId.row(), values: storedValues(values) }));
-  const { runId } = await applyWrites(w, ctx, columns, { inserts, updates: new Map(), current: new Map() }, policy, "add-rows");
+  const { runId } = await applyWrites(
+    w,
+    ctx,
+    columns,
+    { inserts, updates: new Map(), current: new Map() },
+    policy,
+    "add-rows",
+  );
   return { rows: inserts.map((r) => standardRow(columns, r.id, r.values)), runId };
 }
 
@@ -63,7 +76,13 @@ interface UpdateError {
  * Update Rows (spec §4.5): partial. Each row is applied whole or reported in `errors`, its shape
  * too. AI cells follow applyWrites' rules (re-run when their inputs changed).
  */
-export async function updateRows(w: Work, workspaceId: string, baseId: string, { rows: rawRows }: { rows: readonly unknown[] }, policy: RunPolicy) {
+export async function updateRows(
+  w: Work,
+  workspaceId: string,
+  baseId: string,
+  { rows: rawRows }: { rows: readonly unknown[] },
+  policy: RunPolicy,
+) {
   const input = rawRows.map(checkRowUpdate);
   const { tx } = w;
   const ctx = await loadBase(tx, workspaceId, baseId);
@@ -71,7 +90,10 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
   const index = new ColumnIndex(columns);
   const errors: UpdateError[] = [];
   const ids = input.flatMap((r) => ("code" in r ? [] : [r.id]));
-  const existing = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: ids } }, select: { id: true, values: true } });
+  const existing = await tx.row.findMany({
+    where: { sheetId: ctx.sheetId, id: { in: ids } },
+    select: { id: true, values: true },
+  });
   const current = new Map(existing.map((r) => [r.id, { ...((r.values ?? {}) as RowValues) }]));
   const updates = new Map<string, Map<string, string>>();
 
@@ -94,7 +116,14 @@ export async function updateRows(w: Work, workspaceId: string, baseId: string, {
     updates.set(row.id, merged);
   }
 
-  const { runId, values } = await applyWrites(w, ctx, columns, { inserts: [], updates, current }, policy, "update-rows");
+  const { runId, values } = await applyWrites(
+    w,
+    ctx,
+    columns,
+    { inserts: [], updates, current },
+    policy,
+    "update-rows",
+  );
   return { rows: [...values].map(([id, v]) => standardRow(columns, id, v)), errors, runId };
 }
 

@@ -3,7 +3,8 @@ import { appError } from "../../errors.ts";
 import { loadBase } from "../base-context.ts";
 import { cancelRunCells, pendingCellsOfRun } from "../cells/index.ts";
 import { cancelItemsOfRun } from "../evaluations/index.ts";
-import { getRun, lockRun, setMaxCredits, transitionRun, type RunView } from "./record.ts";
+import { getRun, lockRun, setMaxCredits, transitionRun } from "./record.ts";
+import type { RunView } from "./states.ts";
 
 // Control of a run: cancel, pause and resume. Each locks the run first, the order every outcome
 // of the run follows too, so a control change and a stored answer never interleave.
@@ -40,15 +41,24 @@ export async function pauseRun(w: Work, workspaceId: string, runId: string): Pro
  * Continues a paused run, optionally with a new credit cap (null lifts it). A run paused by its
  * budget resumes only with a cap that leaves room for another cell.
  */
-export async function resumeRun(w: Work, workspaceId: string, runId: string, opts: { maxCredits?: number | null }): Promise<RunView> {
+export async function resumeRun(
+  w: Work,
+  workspaceId: string,
+  runId: string,
+  opts: { maxCredits?: number | null },
+): Promise<RunView> {
   const run = await lockRun(w.tx, runId, workspaceId);
   if (finished(run.status)) throw appError("run_finished", "The run has finished: start a new run instead.");
   const cap = opts.maxCredits === undefined ? run.maxCredits : opts.maxCredits;
   if (cap !== null && run.cellCost > 0 && cap - run.creditsSpent < run.cellCost) {
-    throw appError("run_budget_reached", `The run has spent ${run.creditsSpent} of its ${cap} credits; resume it with a higher maxCredits.`, {
-      creditsSpent: run.creditsSpent,
-      maxCredits: cap,
-    });
+    throw appError(
+      "run_budget_reached",
+      `The run has spent ${run.creditsSpent} of its ${cap} credits; resume it with a higher maxCredits.`,
+      {
+        creditsSpent: run.creditsSpent,
+        maxCredits: cap,
+      },
+    );
   }
   if (run.status === "paused") {
     await transitionRun(w, run, "resume", { maxCredits: cap });

@@ -3,54 +3,16 @@ import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { parsed } from "../../db/json.ts";
+import { RUN_TRANSITIONS } from "./states.ts";
+import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
 // belongs to the last run that queued it), so the two can never disagree. An evaluation's run
 // counts the evaluation's rows instead, which wait in `evaluation_items` as cells do in `cells`.
 
-export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation"] as const;
-export type RunTrigger = (typeof RUN_TRIGGERS)[number];
-
-export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** A run's status machine, declared once: every status change below names one of these. */
-export const RUN_TRANSITIONS = {
-  pause: { from: ["running"], to: "paused" },
-  /** The run reached its credit cap. */
-  budget: { from: ["running"], to: "paused" },
-  resume: { from: ["paused"], to: "running" },
-  cancel: { from: ["running", "paused"], to: "cancelled" },
-  /** None of its cells is pending or running any more. */
-  finish: { from: ["running", "paused"], to: "done" },
-} as const satisfies Record<string, { from: readonly RunStatus[]; to: RunStatus }>;
-export type RunTransition = keyof typeof RUN_TRANSITIONS;
-
 const fromSql = (t: RunTransition) => `runs.status IN (${RUN_TRANSITIONS[t].from.map((s) => `'${s}'`).join(", ")})`;
 const toSql = (t: RunTransition) => `'${RUN_TRANSITIONS[t].to}'`;
-
-export type RunCounts = {
-  pending: number;
-  running: number;
-  done: number;
-  error: number;
-  cancelled: number;
-};
-
-export type RunView = {
-  id: string;
-  baseId: string;
-  trigger: string;
-  status: RunStatus;
-  counts: RunCounts;
-  creditsSpent: number;
-  maxCredits: number | null;
-  estimatedCredits: number;
-  createdAt: string;
-  finishedAt: string | null;
-  pausedReason: string | null;
-};
 
 export type RunRow = {
   id: string;
@@ -75,7 +37,11 @@ export interface RunPolicy {
 }
 
 /** Starts a run when cells were queued; null (no run) when none were. */
-export async function startRun(w: Work, policy: RunPolicy, run: Omit<NewRun, "cellCost" | "maxCredits"> & { maxCredits?: number }): Promise<string | null> {
+export async function startRun(
+  w: Work,
+  policy: RunPolicy,
+  run: Omit<NewRun, "cellCost" | "maxCredits"> & { maxCredits?: number },
+): Promise<string | null> {
   if (run.cells === 0) return null;
   return createRun(w, { ...run, cellCost: policy.cellCost, maxCredits: run.maxCredits ?? policy.defaultMaxCredits });
 }
@@ -182,7 +148,10 @@ function toView(r: RunRow, counts: RunCounts): RunView {
 
 /** The views of these runs, in their order; a run deleted meanwhile keeps the row it was read with. */
 async function views(tx: Tx, rows: RunRow[]): Promise<RunView[]> {
-  const fresh = await withCounts(tx, rows.map((r) => r.id));
+  const fresh = await withCounts(
+    tx,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => {
     const f = fresh.get(r.id);
     return f ? toView(f, f.counts) : toView(r, noCounts());
@@ -202,7 +171,10 @@ export async function listRuns(tx: Tx, workspaceId: string, baseId: string, opts
   if (!base) throw appError("base_not_found", `No base "${baseId}" in this workspace.`);
   let before: { createdAt: Date; id: string } | undefined;
   if (opts.cursor) {
-    const at = await tx.run.findFirst({ where: { id: opts.cursor, baseId, workspaceId }, select: { createdAt: true, id: true } });
+    const at = await tx.run.findFirst({
+      where: { id: opts.cursor, baseId, workspaceId },
+      select: { createdAt: true, id: true },
+    });
     if (!at) throw appError("invalid_cursor", "The cursor is not a run of this base.");
     before = at;
   }
@@ -210,7 +182,9 @@ export async function listRuns(tx: Tx, workspaceId: string, baseId: string, opts
     where: {
       baseId,
       workspaceId,
-      ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
+      ...(before
+        ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] }
+        : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: opts.limit + 1,
@@ -223,7 +197,8 @@ export async function listRuns(tx: Tx, workspaceId: string, baseId: string, opts
 export async function lockRun(tx: Tx, runId: string, workspaceId?: string): Promise<RunRow> {
   const rows = await lockRuns(tx, [runId]);
   const row = rows[0];
-  if (!row || (workspaceId !== undefined && row.workspaceId !== workspaceId)) throw appError("run_not_found", `No run "${runId}" in this workspace.`);
+  if (!row || (workspaceId !== undefined && row.workspaceId !== workspaceId))
+    throw appError("run_not_found", `No run "${runId}" in this workspace.`);
   return row;
 }
 
@@ -237,7 +212,12 @@ export async function lockRuns(tx: Tx, runIds: readonly string[]): Promise<RunRo
 }
 
 /** Moves the run through a transition of the table; false when its status does not allow it. */
-export async function transitionRun(w: Work, run: Pick<RunRow, "id" | "workspaceId" | "baseId">, t: RunTransition, set: { maxCredits?: number | null } = {}) {
+export async function transitionRun(
+  w: Work,
+  run: Pick<RunRow, "id" | "workspaceId" | "baseId">,
+  t: RunTransition,
+  set: { maxCredits?: number | null } = {},
+) {
   const n = await w.tx.$executeRawUnsafe(
     `UPDATE runs SET status = ${toSql(t)}, updated_at = now(),
        paused_reason = ${t === "budget" ? "'budget'" : t === "pause" ? "'user'" : "NULL"},
@@ -253,14 +233,26 @@ export async function transitionRun(w: Work, run: Pick<RunRow, "id" | "workspace
 }
 
 /** A running run's new credit cap (resume without a pause). */
-export async function setMaxCredits(w: Work, run: Pick<RunRow, "id" | "workspaceId" | "baseId">, maxCredits: number | null): Promise<void> {
-  await w.tx.$executeRawUnsafe(`UPDATE runs SET max_credits = $2, updated_at = now() WHERE id = $1`, run.id, maxCredits);
+export async function setMaxCredits(
+  w: Work,
+  run: Pick<RunRow, "id" | "workspaceId" | "baseId">,
+  maxCredits: number | null,
+): Promise<void> {
+  await w.tx.$executeRawUnsafe(
+    `UPDATE runs SET max_credits = $2, updated_at = now() WHERE id = $1`,
+    run.id,
+    maxCredits,
+  );
   w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });
 }
 
 /** Adds a stored batch's charge to the run's spending (the caller holds the run's lock). */
 export async function addSpent(tx: Tx, runId: string, amount: number): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE runs SET credits_spent = credits_spent + $2, updated_at = now() WHERE id = $1`, runId, amount);
+  await tx.$executeRawUnsafe(
+    `UPDATE runs SET credits_spent = credits_spent + $2, updated_at = now() WHERE id = $1`,
+    runId,
+    amount,
+  );
 }
 
 /**

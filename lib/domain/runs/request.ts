@@ -12,7 +12,11 @@ export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled"] as
 
 export const runRequestSchema = z
   .object({
-    columnIds: z.array(z.string()).max(200).optional().describe("AI columns to run, at most 200; default every AI column."),
+    columnIds: z
+      .array(z.string())
+      .max(200)
+      .optional()
+      .describe("AI columns to run, at most 200; default every AI column."),
     rowIds: z.array(z.string()).max(100_000).optional().describe("Rows to run, at most 100,000; default every row."),
     onlyEmpty: z.boolean().optional().describe("true to run only cells without a value."),
     statuses: z
@@ -21,18 +25,25 @@ export const runRequestSchema = z
       .max(4)
       .optional()
       .describe('Run only cells in these statuses, e.g. ["error", "cancelled"] to retry what failed.'),
-    onlyStale: z.boolean().optional().describe("true to run only stale cells: generated from inputs or settings that have changed since."),
+    onlyStale: z
+      .boolean()
+      .optional()
+      .describe("true to run only stale cells: generated from inputs or settings that have changed since."),
     maxCredits: z
       .number()
       .int()
       .min(1)
       .max(1_000_000_000)
       .optional()
-      .describe("The run's credit cap, 1 to 1,000,000,000: it pauses (pausedReason budget) rather than spend more. Default DEFAULT_RUN_MAX_CREDITS, else none."),
+      .describe(
+        "The run's credit cap, 1 to 1,000,000,000: it pauses (pausedReason budget) rather than spend more. Default DEFAULT_RUN_MAX_CREDITS, else none.",
+      ),
     force: z.boolean().optional().describe("true to regenerate verified cells too; they are left alone otherwise."),
   })
   .strict()
-  .describe("Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone, and so are verified cells unless force is true.");
+  .describe(
+    "Which AI cells to run; an empty body means every AI cell. Cells already pending or running are left alone, and so are verified cells unless force is true.",
+  );
 
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
@@ -44,7 +55,10 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
   let columnIds = ai.map((c) => c.id);
   if (req.columnIds) {
     const unknown = req.columnIds.filter((id) => !ai.some((c) => c.id === id));
-    if (unknown.length > 0) throw appError("validation_failed", `Not AI columns of this base: ${unknown.join(", ")}.`, { columnIds: unknown });
+    if (unknown.length > 0)
+      throw appError("validation_failed", `Not AI columns of this base: ${unknown.join(", ")}.`, {
+        columnIds: unknown,
+      });
     columnIds = [...new Set(req.columnIds)];
   }
   const refs = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; stale: boolean; unchanged: boolean }[]>(
@@ -92,7 +106,13 @@ export async function estimateRun(tx: Tx, workspaceId: string, baseId: string, r
 /** (Re)generates exactly the named cells, as one run: they become pending with an empty value. */
 export async function runCells(w: Work, workspaceId: string, baseId: string, req: RunRequest, policy: RunPolicy) {
   const { ctx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
-  const runId = await startRun(w, policy, { workspaceId, baseId: ctx.baseId, trigger: "run", cells: refs.length, maxCredits: req.maxCredits });
+  const runId = await startRun(w, policy, {
+    workspaceId,
+    baseId: ctx.baseId,
+    trigger: "run",
+    cells: refs.length,
+    maxCredits: req.maxCredits,
+  });
   if (!runId) return { runId, queued: 0 };
   for (let i = 0; i < refs.length; i += 5_000) {
     const batch = refs.slice(i, i + 5_000);

@@ -9,9 +9,16 @@ const viewFields = {
   filter: filterSchema.nullable().optional().describe("The view's filter tree; null for none."),
   sort: sortSchema.optional(),
   search: searchSchema.optional(),
-  hiddenColumnIds: z.array(z.string().max(100).describe("A column id.")).max(500).optional().describe("Columns the view hides."),
+  hiddenColumnIds: z
+    .array(z.string().max(100).describe("A column id."))
+    .max(500)
+    .optional()
+    .describe("Columns the view hides."),
   columnWidths: z
-    .record(z.string().max(100).describe("A column id."), z.number().int().min(40).max(2_000).describe("Width in pixels."))
+    .record(
+      z.string().max(100).describe("A column id."),
+      z.number().int().min(40).max(2_000).describe("Width in pixels."),
+    )
     .optional()
     .describe("Column widths in pixels, by column id."),
 };
@@ -22,4 +29,8 @@ export const updateViewSchema = z
   .describe("The fields of the view to change; the rest are kept.");
 // The filter tree is parsed against the columns (parseFilter), which names the bad node.
 export const createViewInputSchema = z.strictObject({ ...viewFields, filter: z.unknown().optional() });
-export const updateViewInputSchema = z.strictObject({ ...viewFields, name: viewFields.name.optional(), filter: z.unknown().optional() });
+export const updateViewInputSchema = z.strictObject({
+  ...viewFields,
+  name: viewFields.name.optional(),
+  filter: z.unknown().optional(),
+});

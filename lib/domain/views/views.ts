@@ -49,7 +49,10 @@ async function ensureDefaultView(tx: Tx, baseId: string): Promise<void> {
 export async function listViews(tx: Tx, workspaceId: string, baseId: string): Promise<{ views: ViewJson[] }> {
   const ctx = await loadBase(tx, workspaceId, baseId);
   await ensureDefaultView(tx, ctx.baseId);
-  const views = await tx.view.findMany({ where: { baseId: ctx.baseId }, orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }, { id: "asc" }] });
+  const views = await tx.view.findMany({
+    where: { baseId: ctx.baseId },
+    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }, { id: "asc" }],
+  });
   return { views: views.map(toJson) };
 }
 
@@ -83,18 +86,31 @@ const data = (input: ViewInput) => ({
   ...(input.columnWidths !== undefined ? { columnWidths: input.columnWidths } : {}),
 });
 
-export async function createView(tx: Tx, workspaceId: string, baseId: string, input: z.infer<typeof createViewInputSchema>): Promise<ViewJson> {
+export async function createView(
+  tx: Tx,
+  workspaceId: string,
+  baseId: string,
+  input: z.infer<typeof createViewInputSchema>,
+): Promise<ViewJson> {
   const ctx = await loadBase(tx, workspaceId, baseId);
   await checkAgainstColumns(tx, ctx.sheetId, input);
   await ensureDefaultView(tx, ctx.baseId);
   if ((await tx.view.count({ where: { baseId: ctx.baseId } })) >= MAX_VIEWS_PER_BASE) {
     throw appError("validation_failed", `A base has at most ${MAX_VIEWS_PER_BASE} views.`);
   }
-  const view = await tx.view.create({ data: { id: newId.view(), baseId: ctx.baseId, name: input.name, ...data(input) } });
+  const view = await tx.view.create({
+    data: { id: newId.view(), baseId: ctx.baseId, name: input.name, ...data(input) },
+  });
   return toJson(view);
 }
 
-export async function updateView(tx: Tx, workspaceId: string, baseId: string, viewId: string, input: ViewInput): Promise<ViewJson> {
+export async function updateView(
+  tx: Tx,
+  workspaceId: string,
+  baseId: string,
+  viewId: string,
+  input: ViewInput,
+): Promise<ViewJson> {
   const ctx = await loadBase(tx, workspaceId, baseId);
   await loadView(tx, ctx.baseId, viewId);
   await checkAgainstColumns(tx, ctx.sheetId, input);
@@ -105,7 +121,8 @@ export async function updateView(tx: Tx, workspaceId: string, baseId: string, vi
 export async function deleteView(tx: Tx, workspaceId: string, baseId: string, viewId: string) {
   const ctx = await loadBase(tx, workspaceId, baseId);
   const view = await loadView(tx, ctx.baseId, viewId);
-  if (view.isDefault) throw appError("default_view", `"${view.name}" is the base's default view; it cannot be deleted.`);
+  if (view.isDefault)
+    throw appError("default_view", `"${view.name}" is the base's default view; it cannot be deleted.`);
   await tx.view.delete({ where: { id: viewId } });
   return { id: viewId, deleted: true as const };
 }

@@ -30,7 +30,11 @@ export class CallBudget {
   /** Throws call_limit_reached (not retryable) when no call is left. */
   ensure(): void {
     if (this.remaining <= 0) {
-      throw appError("call_limit_reached", `The cell reached its limit of ${this.limit} model calls (AI_MAX_CALLS_PER_CELL).`, { retryable: false, limit: this.limit });
+      throw appError(
+        "call_limit_reached",
+        `The cell reached its limit of ${this.limit} model calls (AI_MAX_CALLS_PER_CELL).`,
+        { retryable: false, limit: this.limit },
+      );
     }
   }
 

@@ -19,7 +19,9 @@ import { isAppError, type ErrorCode } from "../../errors.ts";
 
 /** Whether `e` is the `ai` package's error of that name (AI_RetryError and so on). */
 const isAiError = (e: unknown, name: string) =>
-  typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[Symbol.for(`vercel.ai.error.AI_${name}`)] === true;
+  typeof e === "object" &&
+  e !== null &&
+  (e as Record<symbol, unknown>)[Symbol.for(`vercel.ai.error.AI_${name}`)] === true;
 
 export interface ErrorClass {
   code: ErrorCode;
@@ -37,12 +39,19 @@ export interface ErrorClass {
 /** AppError codes worth another attempt when the error itself does not say otherwise. */
 const RETRYABLE_CODES = new Set<ErrorCode>(["rate_limited", "timeout", "invalid_output", "ai_provider_error"]);
 
-const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
+const NETWORK_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
 
 /** Parses Retry-After (delta seconds or an HTTP date) or retry-after-ms into milliseconds. */
-export function parseRetryAfter(headers: Record<string, string | undefined> | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: Record<string, string | undefined> | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
-  const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]?.trim();
+  const get = (name: string) =>
+    Object.entries(headers)
+      .find(([k]) => k.toLowerCase() === name)?.[1]
+      ?.trim();
   const ms = get("retry-after-ms");
   if (ms && Number.isFinite(Number(ms))) return Math.max(0, Math.round(Number(ms)));
   const value = get("retry-after");
@@ -60,22 +69,50 @@ function networkCode(e: unknown, depth = 0): string | undefined {
 }
 
 /** A provider's own explanation of a refusal, as one short line. */
-const clip = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 300);
+const clip = (text: string) =>
+  text
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .trim()
+    .slice(0, 300);
 
 function fromApiCall(e: APICallError): ErrorClass {
   const status = e.statusCode;
   const retryAfterMs = parseRetryAfter(e.responseHeaders);
   const base = { status, detail: e.message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-  if (status === undefined) return { code: "ai_provider_error", retryable: true, message: "Could not reach the AI provider.", detail: e.message };
-  if (status === 429) return { code: "rate_limited", retryable: true, message: "The AI provider is rate limiting requests (429).", ...base };
+  if (status === undefined)
+    return {
+      code: "ai_provider_error",
+      retryable: true,
+      message: "Could not reach the AI provider.",
+      detail: e.message,
+    };
+  if (status === 429)
+    return {
+      code: "rate_limited",
+      retryable: true,
+      message: "The AI provider is rate limiting requests (429).",
+      ...base,
+    };
   if (status === 408 || status === 409 || status >= 500) {
     return { code: "ai_provider_error", retryable: true, message: `The AI provider failed (${status}).`, ...base };
   }
   if (status === 401 || status === 403) {
-    return { code: "ai_provider_error", retryable: false, message: `The AI provider rejected the credentials (${status}); check its API key.`, status, detail: e.message };
+    return {
+      code: "ai_provider_error",
+      retryable: false,
+      message: `The AI provider rejected the credentials (${status}); check its API key.`,
+      status,
+      detail: e.message,
+    };
   }
   // The provider's reason is what the user needs to fix the column ("context length exceeded").
-  return { code: "ai_provider_error", retryable: false, message: `The AI provider refused the request (${status}): ${clip(e.message)}`, status, detail: e.message };
+  return {
+    code: "ai_provider_error",
+    retryable: false,
+    message: `The AI provider refused the request (${status}): ${clip(e.message)}`,
+    status,
+    detail: e.message,
+  };
 }
 
 export function classifyError(e: unknown): ErrorClass {
@@ -91,7 +128,8 @@ export function classifyError(e: unknown): ErrorClass {
   if (isAiError(e, "RetryError")) return classifyError((e as { lastError?: unknown }).lastError);
   if (APICallError.isInstance(e)) return fromApiCall(e);
   const name = e instanceof Error || e instanceof DOMException ? e.name : "";
-  if (name === "TimeoutError") return { code: "timeout", retryable: true, message: "The AI provider did not answer in time." };
+  if (name === "TimeoutError")
+    return { code: "timeout", retryable: true, message: "The AI provider did not answer in time." };
   // The caller cancelled (shutdown, a newer run of the cell): nothing to retry.
   if (name === "AbortError") return { code: "timeout", retryable: false, message: "The model call was cancelled." };
   if (
@@ -105,13 +143,29 @@ export function classifyError(e: unknown): ErrorClass {
     isAiError(e, "NoSuchToolError") ||
     isAiError(e, "InvalidToolInputError")
   ) {
-    return { code: "invalid_output", retryable: true, message: "The model's answer was not usable.", detail: (e as Error).message };
+    return {
+      code: "invalid_output",
+      retryable: true,
+      message: "The model's answer was not usable.",
+      detail: (e as Error).message,
+    };
   }
   if (InvalidResponseDataError.isInstance(e) || EmptyResponseBodyError.isInstance(e)) {
-    return { code: "ai_provider_error", retryable: true, message: "The AI provider sent an unusable response.", detail: (e as Error).message };
+    return {
+      code: "ai_provider_error",
+      retryable: true,
+      message: "The AI provider sent an unusable response.",
+      detail: (e as Error).message,
+    };
   }
-  if (LoadAPIKeyError.isInstance(e)) return { code: "ai_not_configured", retryable: false, message: (e as Error).message };
+  if (LoadAPIKeyError.isInstance(e))
+    return { code: "ai_not_configured", retryable: false, message: (e as Error).message };
   const net = networkCode(e);
   if (net) return { code: "ai_provider_error", retryable: true, message: `Could not reach the AI provider (${net}).` };
-  return { code: "internal_error", retryable: false, message: "Something went wrong on our side.", detail: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+  return {
+    code: "internal_error",
+    retryable: false,
+    message: "Something went wrong on our side.",
+    detail: e instanceof Error ? (e.stack ?? e.message) : String(e),
+  };
 }

@@ -1,4 +1,14 @@
-import { generateText, isStepCount, hasToolCall, NoObjectGeneratedError, NoOutputGeneratedError, Output, tool, type StepResult, type ToolSet } from "ai";
+import {
+  generateText,
+  isStepCount,
+  hasToolCall,
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
+  Output,
+  tool,
+  type StepResult,
+  type ToolSet,
+} from "ai";
 import type { z } from "zod";
 import { appError, isAppError } from "../../errors.ts";
 import { classifyError } from "./classify-error.ts";
@@ -61,7 +71,11 @@ function tallyStep(tally: Tally, step: StepResult<ToolSet>) {
   tally.toolCalls += step.toolCalls.filter((c) => c.toolName !== FINAL_ANSWER_TOOL).length;
 }
 
-type Attempt<T> = Omit<CellAnswerRequest<T>, "abortSignal" | "timeoutMs" | "budget"> & { signal: AbortSignal; tally: Tally; callModel: ResolvedModel["model"] };
+type Attempt<T> = Omit<CellAnswerRequest<T>, "abortSignal" | "timeoutMs" | "budget"> & {
+  signal: AbortSignal;
+  tally: Tally;
+  callModel: ResolvedModel["model"];
+};
 
 function common<T>(a: Attempt<T>) {
   return {
@@ -77,8 +91,10 @@ function common<T>(a: Attempt<T>) {
 const hasTools = (tools: ToolSet | undefined): tools is ToolSet => !!tools && Object.keys(tools).length > 0;
 
 /** On the last allowed step tools are switched off, so the model has to answer. */
-const lastStepAnswers = (maxSteps: number) => ({ stepNumber }: { stepNumber: number }) =>
-  stepNumber >= maxSteps - 1 ? { toolChoice: "none" as const } : undefined;
+const lastStepAnswers =
+  (maxSteps: number) =>
+  ({ stepNumber }: { stepNumber: number }) =>
+    stepNumber >= maxSteps - 1 ? { toolChoice: "none" as const } : undefined;
 
 // One output spec per schema: building it converts the schema to JSON Schema, and the engine's
 // answer schema is the same object for every cell.
@@ -111,7 +127,10 @@ async function viaTool<T>(a: Attempt<T>): Promise<T> {
   const userTools = hasTools(a.tools) ? a.tools : {};
   const tools: ToolSet = {
     ...userTools,
-    [FINAL_ANSWER_TOOL]: tool({ description: "Submit the final answer. Call it exactly once, when you are done.", inputSchema: a.schema }),
+    [FINAL_ANSWER_TOOL]: tool({
+      description: "Submit the final answer. Call it exactly once, when you are done.",
+      inputSchema: a.schema,
+    }),
   };
   const lastStep = hasTools(a.tools) ? a.maxSteps - 1 : 0;
   const result = await generateText({
@@ -121,13 +140,24 @@ async function viaTool<T>(a: Attempt<T>): Promise<T> {
     toolChoice: "required",
     stopWhen: [isStepCount(Math.max(1, a.maxSteps)), hasToolCall(FINAL_ANSWER_TOOL)],
     prepareStep: ({ stepNumber }) =>
-      stepNumber >= lastStep ? { toolChoice: { type: "tool" as const, toolName: FINAL_ANSWER_TOOL }, activeTools: [FINAL_ANSWER_TOOL] } : undefined,
+      stepNumber >= lastStep
+        ? { toolChoice: { type: "tool" as const, toolName: FINAL_ANSWER_TOOL }, activeTools: [FINAL_ANSWER_TOOL] }
+        : undefined,
   });
   const call = result.toolCalls.find((c) => c.toolName === FINAL_ANSWER_TOOL);
-  if (!call) throw appError("invalid_output", "The model did not submit an answer.", { retryable: true, mode: "tool", output: result.finalStep.text });
+  if (!call)
+    throw appError("invalid_output", "The model did not submit an answer.", {
+      retryable: true,
+      mode: "tool",
+      output: result.finalStep.text,
+    });
   // Unparsable arguments arrive as an invalid call carrying the raw text: repair it like text.
   if (call.invalid || typeof call.input === "string") {
-    return parseAnswerText(typeof call.input === "string" ? call.input : JSON.stringify(call.input ?? null), a.schema, "tool");
+    return parseAnswerText(
+      typeof call.input === "string" ? call.input : JSON.stringify(call.input ?? null),
+      a.schema,
+      "tool",
+    );
   }
   return validateAnswer(call.input, a.schema, JSON.stringify(call.input), "tool");
 }
@@ -136,7 +166,9 @@ async function viaText<T>(a: Attempt<T>): Promise<T> {
   const result = await generateText({
     ...common(a),
     instructions: `${a.system}\n\n${schemaInstructions(a.schema)}`,
-    ...(hasTools(a.tools) ? { tools: a.tools, stopWhen: isStepCount(a.maxSteps), prepareStep: lastStepAnswers(a.maxSteps) } : {}),
+    ...(hasTools(a.tools)
+      ? { tools: a.tools, stopWhen: isStepCount(a.maxSteps), prepareStep: lastStepAnswers(a.maxSteps) }
+      : {}),
   });
   return parseAnswerText(result.finalStep.text, a.schema, "text");
 }
@@ -177,7 +209,10 @@ export async function generateCellAnswer<T>(req: CellAnswerRequest<T>): Promise<
     }
   } catch (e) {
     if (deadline?.aborted && !req.abortSignal?.aborted) {
-      throw appError("timeout", `The model did not answer within ${req.timeoutMs} ms.`, { retryable: true, timeoutMs: req.timeoutMs });
+      throw appError("timeout", `The model did not answer within ${req.timeoutMs} ms.`, {
+        retryable: true,
+        timeoutMs: req.timeoutMs,
+      });
     }
     if (NoOutputGeneratedError.isInstance(e)) {
       throw appError("invalid_output", "The model stopped without giving an answer.", { retryable: true, mode });

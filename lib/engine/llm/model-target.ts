@@ -34,7 +34,8 @@ const isProviderConfigured = (ai: AiConfig, provider: ProviderName) => configure
  * that a model that cannot work is reported before the first cell fails.
  */
 export function aiConfigProblem(config: { ai: AiConfig }): string | null {
-  if (configuredProviders(config.ai).length === 0) return "No AI provider is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server) or ANTHROPIC_API_KEY; AI cells will end in ai_not_configured.";
+  if (configuredProviders(config.ai).length === 0)
+    return "No AI provider is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server) or ANTHROPIC_API_KEY; AI cells will end in ai_not_configured.";
   try {
     resolveModelTarget(undefined, config);
     return null;
@@ -48,10 +49,14 @@ function notConfigured(provider: ProviderName, spec: string) {
     provider === "openai"
       ? "Set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM (no key needed)."
       : "Set ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL).";
-  return appError("ai_not_configured", `Model "${spec}" needs the ${provider} provider, which is not configured. ${how}`, {
-    provider,
-    model: spec,
-  });
+  return appError(
+    "ai_not_configured",
+    `Model "${spec}" needs the ${provider} provider, which is not configured. ${how}`,
+    {
+      provider,
+      model: spec,
+    },
+  );
 }
 
 /**
@@ -59,10 +64,19 @@ function notConfigured(provider: ProviderName, spec: string) {
  * Throws unknown_model for a bad spec and ai_not_configured when its provider has no key or URL.
  */
 export function resolveModelTarget(spec: string | undefined, config: { ai: AiConfig }): ModelTarget {
-  const { provider, modelId } = parseModelSpec(spec?.trim() || config.ai.model || DEFAULT_MODEL_SPEC, configuredProviders(config.ai));
+  const { provider, modelId } = parseModelSpec(
+    spec?.trim() || config.ai.model || DEFAULT_MODEL_SPEC,
+    configuredProviders(config.ai),
+  );
   const normalized = `${provider}:${modelId}`;
   if (!isProviderConfigured(config.ai, provider)) throw notConfigured(provider, normalized);
-  const baseUrl = trimChar(provider === "openai" ? config.ai.openaiBaseUrl ?? OPENAI_DEFAULT_URL : config.ai.anthropicBaseUrl ?? ANTHROPIC_DEFAULT_URL, "/", "end");
+  const baseUrl = trimChar(
+    provider === "openai"
+      ? (config.ai.openaiBaseUrl ?? OPENAI_DEFAULT_URL)
+      : (config.ai.anthropicBaseUrl ?? ANTHROPIC_DEFAULT_URL),
+    "/",
+    "end",
+  );
   const apiKey = (provider === "openai" ? config.ai.openaiApiKey : config.ai.anthropicApiKey) ?? PLACEHOLDER_KEY;
   return { provider, modelId, spec: normalized, baseUrl, apiKey };
 }

@@ -16,7 +16,11 @@ export function fallbackMode(mode: StructuredMode, e: unknown): StructuredMode |
   // "Invalid schema for response_format" means our schema is wrong (e.g. an optional property under
   // OpenAI's strict mode), not that the server lacks the feature: fail loudly instead of degrading.
   if (APICallError.isInstance(e) && /invalid schema/i.test(`${e.message}\n${e.responseBody ?? ""}`)) return undefined;
-  if (mode === "json_schema" && isRefusalOf(e, /response_format|json_schema|output_config|output_format|structured output/i)) return "tool";
+  if (
+    mode === "json_schema" &&
+    isRefusalOf(e, /response_format|json_schema|output_config|output_format|structured output/i)
+  )
+    return "tool";
   if (mode === "tool" && isRefusalOf(e, /tool_choice|function calling|tool use/i, /\btools?\b/i)) return "text";
   return undefined;
 }
@@ -27,7 +31,7 @@ function isRefusalOf(e: unknown, pattern: RegExp, unsupported?: RegExp): boolean
   const status = e.statusCode ?? 0;
   if (![400, 404, 415, 422, 501].includes(status)) return false;
   const text = `${e.message}\n${e.responseBody ?? ""}`;
-  return pattern.test(text) || (unsupported !== undefined && unsupported.test(text) && /not supported/i.test(text));
+  return pattern.test(text) || (unsupported?.test(text) === true && /not supported/i.test(text));
 }
 
 // A probe that failed once for a server and model fails every time; remember the mode that works.
@@ -98,13 +102,18 @@ export function validateAnswer<T>(value: unknown, schema: z.ZodType<T>, raw: str
 export function parseAnswerText<T>(text: string, schema: z.ZodType<T>, mode: StructuredMode): T {
   const value = extractJson(text);
   if (value === undefined) {
-    throw appError("invalid_output", "The model's answer was not valid JSON.", { retryable: true, mode, output: excerpt(text) });
+    throw appError("invalid_output", "The model's answer was not valid JSON.", {
+      retryable: true,
+      mode,
+      output: excerpt(text),
+    });
   }
   return validateAnswer(value, schema, text, mode);
 }
 
 // The JSON schema the model must produce: the schema's input side, as the AI SDK sends it.
-const toJson = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-7", io: "input", unrepresentable: "any" });
+const toJson = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { target: "draft-7", io: "input", unrepresentable: "any" });
 
 function everyPropertyRequired(node: unknown): boolean {
   if (!node || typeof node !== "object") return true;

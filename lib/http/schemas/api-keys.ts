@@ -16,7 +16,9 @@ export const listApiKeys = defineEndpoint({
   method: "GET",
   path: "/api/v1/api-keys",
   summary: "List API keys",
-  response: z.strictObject({ apiKeys: z.array(apiKeyViewSchema).describe("The workspace's keys, oldest first; never the secrets.") }),
+  response: z.strictObject({
+    apiKeys: z.array(apiKeyViewSchema).describe("The workspace's keys, oldest first; never the secrets."),
+  }),
 });
 
 export const createApiKey = defineEndpoint({
@@ -25,10 +27,23 @@ export const createApiKey = defineEndpoint({
   summary: "Create an API key",
   description:
     "The key itself is in this answer only; it is stored as a hash. A replay of this request (same Idempotency-Key) returns the same key without it: `key` is null and `Idempotency-Withheld: key` says so.",
-  body: z.object({ name: z.string().trim().min(1).max(100).default("API key").describe('A name, 1 to 100 characters; default "API key".') }).strict(),
+  body: z
+    .object({
+      name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .default("API key")
+        .describe('A name, 1 to 100 characters; default "API key".'),
+    })
+    .strict(),
   bodyType: "optional-json",
   status: 201,
-  response: z.strictObject({ ...apiKeyViewShape, key: secretField("The key: cw_ followed by 40 characters. Shown once: null in a replay of this request.") }),
+  response: z.strictObject({
+    ...apiKeyViewShape,
+    key: secretField("The key: cw_ followed by 40 characters. Shown once: null in a replay of this request."),
+  }),
 });
 
 export const revokeApiKey = defineEndpoint({

@@ -14,7 +14,9 @@ const configureFields = {
 const conversationSchema = z
   .strictObject({
     baseId: baseIdParam,
-    messages: z.array(chatMessageSchema).describe("The conversation: the request's messages and the assistant's answer, with tool calls and results."),
+    messages: z
+      .array(chatMessageSchema)
+      .describe("The conversation: the request's messages and the assistant's answer, with tool calls and results."),
   })
   .describe("The base and its conversation.");
 

@@ -12,7 +12,14 @@ export const baseSummarySchema = z
     rowCount: z.number().int().min(0).describe("How many rows the base has."),
     columnCount: z.number().int().min(0).describe("How many columns the base has."),
     settings: z
-      .object({ lowConfidenceThreshold: z.number().min(0).max(1).optional().describe("AI values below this confidence are flagged.") })
+      .object({
+        lowConfidenceThreshold: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe("AI values below this confidence are flagged."),
+      })
       .catchall(z.unknown())
       .describe("The base's settings."),
     createdAt: isoDate("When the base was created"),

@@ -6,7 +6,10 @@ import { columnInputSchema } from "../../domain/columns/input.ts";
 // Columns of a base. The body is the one column schema that base creation and the assistant's
 // manageColumn use too.
 
-export const columnParams = z.object({ baseId: baseIdParam, columnId: pathId("The column's id (scol_…).", "column_not_found") });
+export const columnParams = z.object({
+  baseId: baseIdParam,
+  columnId: pathId("The column's id (scol_…).", "column_not_found"),
+});
 
 export const createColumn = defineEndpoint({
   method: "POST",
@@ -35,7 +38,10 @@ export const deleteColumn = defineEndpoint({
   description: "The primary column, or one other columns use as input, needs force=true.",
   params: columnParams,
   query: z.object({
-    force: booleanQuery("force", "true (or 1) to delete the primary column or a column others use as input; default false."),
+    force: booleanQuery(
+      "force",
+      "true (or 1) to delete the primary column or a column others use as input; default false.",
+    ),
   }),
   response: z.strictObject({
     id: columnIdSchema,

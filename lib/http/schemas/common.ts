@@ -5,14 +5,18 @@ import { COLUMN_TYPE_NAMES } from "../../domain/column-types/index.ts";
 
 // Shapes shared by several endpoints: path ids, rows, cells and columns as the API shows them.
 
-export const baseIdParam = pathId("The base's id (8 characters), as in the table's URL in the web app.", "base_not_found");
+export const baseIdParam = pathId(
+  "The base's id (8 characters), as in the table's URL in the web app.",
+  "base_not_found",
+);
 export const baseParams = z.object({ baseId: baseIdParam });
 
 export const cursorQuery = (what: string) =>
   z.string().min(1).max(200).optional().describe(`Opaque cursor: the nextCursor of the previous page of ${what}.`);
 
 export const isoDate = (description: string) => z.string().describe(`${description} (ISO 8601 date-time, UTC).`);
-export const nullableIsoDate = (description: string) => z.string().nullable().describe(`${description} (ISO 8601 date-time, UTC); null when none.`);
+export const nullableIsoDate = (description: string) =>
+  z.string().nullable().describe(`${description} (ISO 8601 date-time, UTC); null when none.`);
 
 // ----- rows and cells -----
 
@@ -28,25 +32,40 @@ export const standardRowSchema = z
 
 export const cellStatusSchema = z
   .enum(["idle", "pending", "running", "done", "error", "cancelled"])
-  .describe("The state of an AI cell: idle (never asked to run), pending, running, done, error or cancelled (its run was cancelled).");
+  .describe(
+    "The state of an AI cell: idle (never asked to run), pending, running, done, error or cancelled (its run was cancelled).",
+  );
 
 export const cellMetadataSchema = z
   .strictObject({
-    sources: z.array(z.string().describe("A Markdown link, [label](url).")).nullable().describe("Where the value came from; null when none."),
+    sources: z
+      .array(z.string().describe("A Markdown link, [label](url)."))
+      .nullable()
+      .describe("Where the value came from; null when none."),
     additionalDetails: z.string().nullable().describe("Extra context or reasoning for the value; null when none."),
-    confidenceScore: z.number().min(0).max(1).nullable().describe("How reliable the value is, 0 to 1; null when unknown."),
+    confidenceScore: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("How reliable the value is, 0 to 1; null when unknown."),
     suppliedByUser: z.literal(true).optional().describe("Present when a user wrote the value into the AI cell."),
     excerpts: z
       .record(z.string().describe("A source URL."), z.string().describe("The passage the answer was grounded on."))
       .optional()
       .describe("The excerpt of each source the answer was grounded on, by source URL."),
-    aiValue: z.string().optional().describe("Present when a reviewer corrected the value: what the model had answered."),
+    aiValue: z
+      .string()
+      .optional()
+      .describe("Present when a reviewer corrected the value: what the model had answered."),
     calibratedConfidence: z
       .number()
       .min(0)
       .max(1)
       .optional()
-      .describe("Present once the column has 30 or more reviews: confidenceScore mapped through an isotonic fit of the column's review history (see Measuring quality)."),
+      .describe(
+        "Present once the column has 30 or more reviews: confidenceScore mapped through an isotonic fit of the column's review history (see Measuring quality).",
+      ),
   })
   .describe("Metadata of an AI cell.");
 
@@ -56,28 +75,48 @@ export const expandedCellSchema = z
     metadata: cellMetadataSchema.optional().describe("Metadata of AI cells; absent for other cells."),
     status: cellStatusSchema.optional(),
     error: z
-      .strictObject({ code: z.string().describe("An error code of the catalog."), message: z.string().describe("What went wrong.") })
+      .strictObject({
+        code: z.string().describe("An error code of the catalog."),
+        message: z.string().describe("What went wrong."),
+      })
       .optional()
       .describe("Why the cell failed, when its status is error; code cancelled when its run was cancelled."),
-    stale: z.literal(true).optional().describe("Present when the column's AI settings or the cell's inputs changed after the value was generated or verified."),
+    stale: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present when the column's AI settings or the cell's inputs changed after the value was generated or verified.",
+      ),
     needsReview: z
       .boolean()
       .optional()
-      .describe("AI cells: done below the column's reviewThreshold, ended in error, or stale (and not verified, unless stale)."),
-    verified: z.boolean().optional().describe("AI cells: a reviewer accepted or corrected the value; it is never regenerated unless forced."),
+      .describe(
+        "AI cells: done below the column's reviewThreshold, ended in error, or stale (and not verified, unless stale).",
+      ),
+    verified: z
+      .boolean()
+      .optional()
+      .describe("AI cells: a reviewer accepted or corrected the value; it is never regenerated unless forced."),
   })
   .describe("A cell in the expanded form (expand=true).");
 
 export const expandedRowSchema = z
   .strictObject({
     id: rowIdSchema,
-    cells: z.record(z.string().describe("A column name."), expandedCellSchema).describe("Every column of the base by name, in column order."),
-    processing: z.boolean().describe("true while any AI cell of the row is pending or running: poll the row until it is false."),
+    cells: z
+      .record(z.string().describe("A column name."), expandedCellSchema)
+      .describe("Every column of the base by name, in column order."),
+    processing: z
+      .boolean()
+      .describe("true while any AI cell of the row is pending or running: poll the row until it is false."),
   })
   .describe("A row in the expanded form: every cell with its value and, for AI cells, metadata and status.");
 
 export const expandQuery = z.object({
-  expand: booleanQuery("expand", "true (or 1) for cells in the expanded form with metadata, status and errors; default false."),
+  expand: booleanQuery(
+    "expand",
+    "true (or 1) for cells in the expanded form with metadata, status and errors; default false.",
+  ),
 });
 
 // ----- columns -----

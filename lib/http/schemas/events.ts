@@ -11,7 +11,11 @@ export const baseEvents = defineEndpoint({
     "a ready event carries the current position. Reconnects resume after Last-Event-ID.",
   params: baseParams,
   query: z.object({
-    lastEventId: z.string().max(200).optional().describe("Resume after this event id (for clients that cannot send the Last-Event-ID header)."),
+    lastEventId: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("Resume after this event id (for clients that cannot send the Last-Event-ID header)."),
   }),
   responseContentType: "text/event-stream",
   response: z.string().describe("An event stream (text/event-stream) of `event: <type>` and `data: <JSON>` lines."),

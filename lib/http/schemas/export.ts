@@ -23,20 +23,38 @@ export const exportRows = defineEndpoint({
   params: baseParams,
   query: z.object({
     format: z.enum(EXPORT_FORMATS, { error: "format must be csv, xlsx or jsonl." }).describe("csv, xlsx or jsonl."),
-    viewId: z.string().min(1).max(100).optional().describe("Export through a saved view: its filter, sort, search and visible columns."),
+    viewId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("Export through a saved view: its filter, sort, search and visible columns."),
     filter: z.string().max(20_000).optional().describe("A filter tree as URL-encoded JSON (see Query Rows)."),
-    sort: z.string().max(1_000).optional().describe("Sort keys by column name, comma-separated, - for descending: -Employees,Company."),
+    sort: z
+      .string()
+      .max(1_000)
+      .optional()
+      .describe("Sort keys by column name, comma-separated, - for descending: -Employees,Company."),
     search: z.string().max(500).optional().describe("A case-insensitive substring of any cell of the row."),
     columns: z
       .string()
       .max(20_000)
       .optional()
-      .describe('The columns to export, in order, by name or id: comma-separated (Company,Website) or a JSON array (["Company","Website"]).'),
-    metadata: booleanQuery("metadata", "true to add, after each AI column, its confidence, sources (newline-separated), status and verified."),
+      .describe(
+        'The columns to export, in order, by name or id: comma-separated (Company,Website) or a JSON array (["Company","Website"]).',
+      ),
+    metadata: booleanQuery(
+      "metadata",
+      "true to add, after each AI column, its confidence, sources (newline-separated), status and verified.",
+    ),
     ids: booleanQuery("ids", 'true to add the row id as the first column, "Row ID".'),
     bom: defaultTrue("bom", "CSV only: false to leave out the UTF-8 byte order mark."),
     raw: booleanQuery("raw", "true to turn off the formula-injection guard."),
   }),
-  responseContentType: "text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet or application/x-ndjson",
-  response: z.string().meta({ format: "binary" }).describe("The file, as an attachment (Content-Disposition names it after the base)."),
+  responseContentType:
+    "text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet or application/x-ndjson",
+  response: z
+    .string()
+    .meta({ format: "binary" })
+    .describe("The file, as an attachment (Content-Disposition names it after the base)."),
 });

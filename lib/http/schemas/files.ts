@@ -16,10 +16,16 @@ export const uploadFile = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/files",
   summary: "Upload a file",
-  description: "Stores a file for the base's file columns. Empty, encrypted, corrupt or unsupported files are refused now, not when a cell reads them.",
+  description:
+    "Stores a file for the base's file columns. Empty, encrypted, corrupt or unsupported files are refused now, not when a cell reads them.",
   params: baseParams,
   bodyType: "multipart",
-  body: z.object({ file: z.string().meta({ format: "binary" }).describe("The file (multipart/form-data field \"file\"), at most FILE_MAX_BYTES.") }),
+  body: z.object({
+    file: z
+      .string()
+      .meta({ format: "binary" })
+      .describe('The file (multipart/form-data field "file"), at most FILE_MAX_BYTES.'),
+  }),
   status: 201,
   response: storedFileSchema,
 });
@@ -30,5 +36,8 @@ export const downloadFile = defineEndpoint({
   summary: "Download a file",
   params: z.object({ fileId: pathId("The file's id (file_…).", "file_not_found") }),
   responseContentType: "*/* (the file's own content type)",
-  response: z.string().meta({ format: "binary" }).describe("The file's bytes, as an attachment, with its own content type."),
+  response: z
+    .string()
+    .meta({ format: "binary" })
+    .describe("The file's bytes, as an attachment, with its own content type."),
 });

@@ -19,13 +19,27 @@ export const importQuery = z.object({
     .max(MAX_MERGE_COLUMNS)
     .optional()
     .transform((v) => v ?? [])
-    .describe("A column of the natural key; repeat it for a compound key. A line whose key matches a row updates it; empty keys always add."),
-  createColumns: flag("createColumns", "Headers that match no column become columns, their type inferred; with false they are listed in ignoredColumns."),
-  typecast: flag("typecast", "Cast spreadsheet values (1,234.5, dates, yes/no, new select options); with false values must be valid as they are."),
+    .describe(
+      "A column of the natural key; repeat it for a compound key. A line whose key matches a row updates it; empty keys always add.",
+    ),
+  createColumns: flag(
+    "createColumns",
+    "Headers that match no column become columns, their type inferred; with false they are listed in ignoredColumns.",
+  ),
+  typecast: flag(
+    "typecast",
+    "Cast spreadsheet values (1,234.5, dates, yes/no, new select options); with false values must be valid as they are.",
+  ),
   runAi: flag("runAi", "Queue the AI cells of new rows, and re-run dependents of changed inputs."),
-  header: flag("header", "The first line holds the column names; with false the fields are named Column 1, Column 2, …"),
+  header: flag(
+    "header",
+    "The first line holds the column names; with false the fields are named Column 1, Column 2, …",
+  ),
   sheet: z.string().min(1).max(255).optional().describe("XLSX: the worksheet to read; the first one otherwise."),
-  format: z.enum(["csv", "xlsx", "jsonl"]).optional().describe("The format, when neither the Content-Type nor the file name tells it."),
+  format: z
+    .enum(["csv", "xlsx", "jsonl"])
+    .optional()
+    .describe("The format, when neither the Content-Type nor the file name tells it."),
 });
 
 const errorSchema = z
@@ -54,7 +68,11 @@ export const importSchema = z
         sheet: z.string().optional().describe("The worksheet read (XLSX)."),
       })
       .describe("The options it runs with."),
-    linesTotal: z.number().int().nullable().describe("Data lines in the file, once the first pass has read it; null before."),
+    linesTotal: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Data lines in the file, once the first pass has read it; null before."),
     rowsRead: z.number().int().min(0).describe("Data lines processed so far."),
     rowsCreated: z.number().int().min(0).describe("Rows added."),
     rowsUpdated: z.number().int().min(0).describe("Lines that updated a row (merge key matched)."),
@@ -80,7 +98,12 @@ export const createImport = defineEndpoint({
   params: baseParams,
   query: importQuery,
   bodyType: "upload",
-  body: z.string().meta({ format: "binary" }).describe("The file: the body itself (Content-Type text/csv, text/tab-separated-values, the XLSX type or application/x-ndjson), or the multipart field file."),
+  body: z
+    .string()
+    .meta({ format: "binary" })
+    .describe(
+      "The file: the body itself (Content-Type text/csv, text/tab-separated-values, the XLSX type or application/x-ndjson), or the multipart field file.",
+    ),
   status: 202,
   response: importSchema,
 });
@@ -122,7 +145,9 @@ export const previewImport = defineEndpoint({
         z
           .strictObject({
             name: z.string().describe("The header (or key, or Column n)."),
-            action: z.enum(["match", "create", "ignore"]).describe("match: an existing column; create: a new column; ignore: nowhere."),
+            action: z
+              .enum(["match", "create", "ignore"])
+              .describe("match: an existing column; create: a new column; ignore: nowhere."),
             column: z.string().nullable().describe("The column it goes to; null when ignored."),
             type: z.string().nullable().describe("That column's type (inferred for a new one); null when ignored."),
           })
@@ -131,6 +156,10 @@ export const previewImport = defineEndpoint({
       .describe("The file's fields in order."),
     rows: z.array(z.array(z.string()).describe("A line's fields, as read.")).describe("The first 20 data lines."),
     aiColumns: z.array(z.string()).describe("The AI columns whose cells new rows would queue."),
-    aiCells: z.number().int().min(0).describe("At most this many AI cells would be queued (every line a new row); 0 with runAi=false."),
+    aiCells: z
+      .number()
+      .int()
+      .min(0)
+      .describe("At most this many AI cells would be queued (every line a new row); 0 with runAi=false."),
   }),
 });

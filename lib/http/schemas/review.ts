@@ -21,7 +21,9 @@ const reviewErrorSchema = z
   .strictObject({
     rowId: z.string().describe("The row asked for."),
     columnId: z.string().describe("The column asked for."),
-    code: z.enum(["row_not_found", "column_not_found", "not_reviewable", "invalid_value", "value_too_long"]).describe("What kind of problem."),
+    code: z
+      .enum(["row_not_found", "column_not_found", "not_reviewable", "invalid_value", "value_too_long"])
+      .describe("What kind of problem."),
     message: z.string().describe("What is wrong."),
   })
   .describe("A cell the action was not applied to, and why.");
@@ -65,7 +67,9 @@ export const reviewHistory = defineEndpoint({
             id: z.string().describe("The action's id (rev_…)."),
             rowId: z.string().describe("The row."),
             columnId: z.string().describe("The column."),
-            action: z.enum(HISTORY_ACTIONS).describe("What was done; undo took back the cell's previous accept or edit."),
+            action: z
+              .enum(HISTORY_ACTIONS)
+              .describe("What was done; undo took back the cell's previous accept or edit."),
             actorKeyId: z.string().describe("The API key (or the key of the signed-in session) that did it."),
             before: snapshotSchema,
             after: snapshotSchema,
@@ -83,7 +87,13 @@ export const undoReview = defineEndpoint({
   summary: "Undo a review action",
   description:
     "Takes back an accept or an edit: the cell's value, verified and stale return to what they were just before it, and the undo is recorded in the history. Only the cell's latest review action can be undone, and only while the cell is as that action left it (409 not_reviewable otherwise); a re-run cannot be undone.",
-  params: z.object({ baseId: baseIdParam, actionId: pathId("The review action's id (rev_…), as Review Cells or the history gave it.", "review_action_not_found") }),
+  params: z.object({
+    baseId: baseIdParam,
+    actionId: pathId(
+      "The review action's id (rev_…), as Review Cells or the history gave it.",
+      "review_action_not_found",
+    ),
+  }),
   response: z.strictObject({
     rowId: z.string().describe("The row."),
     columnId: z.string().describe("The column."),

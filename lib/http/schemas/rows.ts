@@ -28,9 +28,22 @@ export const getRows = defineEndpoint({
   query: expandQuery.extend({
     limit: intQuery("limit", 1, 10_000, "Page size, 1 to 10,000: returns one page and adds nextCursor."),
     cursor: cursorQuery("rows"),
-    offset: intQuery("offset", 0, MAX_OFFSET, "Rows to skip before the page (after the cursor, when one is given): returns one page and adds nextCursor."),
-    filter: z.string().max(20_000).optional().describe("A filter tree as URL-encoded JSON (see Query Rows); answers one page."),
-    sort: z.string().max(1_000).optional().describe("Sort keys by column name, comma-separated, - for descending: -Employees,Company."),
+    offset: intQuery(
+      "offset",
+      0,
+      MAX_OFFSET,
+      "Rows to skip before the page (after the cursor, when one is given): returns one page and adds nextCursor.",
+    ),
+    filter: z
+      .string()
+      .max(20_000)
+      .optional()
+      .describe("A filter tree as URL-encoded JSON (see Query Rows); answers one page."),
+    sort: z
+      .string()
+      .max(1_000)
+      .optional()
+      .describe("Sort keys by column name, comma-separated, - for descending: -Employees,Company."),
     search: z.string().max(500).optional().describe("A case-insensitive substring of any cell of the row."),
     count: booleanQuery("count", "true to add total, the number of matching rows."),
     viewId: z.string().min(1).max(100).optional().describe("Apply a saved view."),

@@ -6,7 +6,6 @@ import { runRequestSchema } from "../../domain/runs/request.ts";
 // Run AI cells on request, and estimate what a run would cost. The body is the domain's run
 // request, with its limits and descriptions.
 
-
 export const runCells = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/run",
@@ -27,8 +26,16 @@ export const runEstimateSchema = z
     cells: z.number().int().min(0).describe("How many cells the run would generate."),
     credits: z.number().min(0).describe("What they would cost."),
     balance: z.number().nullable().describe("The workspace's credits; null means unlimited."),
-    stale: z.number().int().min(0).describe("Of the named cells, how many are stale: generated from inputs or settings that changed since."),
-    unchanged: z.number().int().min(0).describe("Of the named cells, how many are done and unchanged (regenerated unless onlyStale)."),
+    stale: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Of the named cells, how many are stale: generated from inputs or settings that changed since."),
+    unchanged: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Of the named cells, how many are done and unchanged (regenerated unless onlyStale)."),
     skipped: z.number().int().min(0).describe("How many of those this request skips as unchanged (with onlyStale)."),
   })
   .describe("What a run would do and cost.");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, intQuery, pathId } from "../endpoint.ts";
 import { baseParams, cursorQuery, isoDate, nullableIsoDate } from "./common.ts";
-import { RUN_STATUSES, RUN_TRIGGERS } from "../../domain/runs/record.ts";
+import { RUN_STATUSES, RUN_TRIGGERS } from "../../domain/runs/states.ts";
 
 // Runs: every request that queued AI cells, with its progress; and its control (cancel, pause,
 // resume).
@@ -12,7 +12,11 @@ export const runSchema = z
   .strictObject({
     id: z.string().describe("The run's id (run_…)."),
     baseId: z.string().describe("The base whose cells it runs."),
-    trigger: z.enum(RUN_TRIGGERS).describe("What started it: add-rows, update-rows, run, import, assistant or evaluation (whose counts are the evaluation's rows)."),
+    trigger: z
+      .enum(RUN_TRIGGERS)
+      .describe(
+        "What started it: add-rows, update-rows, run, import, assistant or evaluation (whose counts are the evaluation's rows).",
+      ),
     status: z.enum(RUN_STATUSES).describe("running, paused, done (no cell pending or running) or cancelled."),
     counts: z
       .strictObject({
@@ -28,7 +32,10 @@ export const runSchema = z
     estimatedCredits: z.number().int().min(0).describe("What its cells cost when all are generated."),
     createdAt: isoDate("When it started"),
     finishedAt: nullableIsoDate("When it finished or was cancelled"),
-    pausedReason: z.enum(["budget", "user"]).nullable().describe("Why it is paused: budget (it reached maxCredits) or user; null unless paused."),
+    pausedReason: z
+      .enum(["budget", "user"])
+      .nullable()
+      .describe("Why it is paused: budget (it reached maxCredits) or user; null unless paused."),
   })
   .describe("A run: the AI cells one request queued, their progress and cost.");
 
@@ -49,7 +56,10 @@ export const listRuns = defineEndpoint({
   summary: "List runs",
   description: "The base's runs, newest first, a page at a time.",
   params: baseParams,
-  query: z.object({ limit: intQuery("limit", 1, 100, "Page size, 1 to 100 (default 20)."), cursor: cursorQuery("runs") }),
+  query: z.object({
+    limit: intQuery("limit", 1, 100, "Page size, 1 to 100 (default 20)."),
+    cursor: cursorQuery("runs"),
+  }),
   response: z.strictObject({
     runs: z.array(runSchema).describe("The runs, newest first."),
     nextCursor: z.string().nullable().describe("The cursor of the next page; null on the last page."),
@@ -72,7 +82,8 @@ export const pauseRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/pause",
   summary: "Pause a run",
-  description: "Stops starting the run's pending cells; running ones finish. 409 run_finished when the run is done or cancelled.",
+  description:
+    "Stops starting the run's pending cells; running ones finish. 409 run_finished when the run is done or cancelled.",
   params: runParams,
   bodyType: "optional-json",
   body: z.strictObject({}).describe("No fields."),
@@ -89,7 +100,14 @@ export const resumeRun = defineEndpoint({
   bodyType: "optional-json",
   body: z
     .strictObject({
-      maxCredits: z.number().int().min(1).max(1_000_000_000).nullable().optional().describe("The new credit cap, 1 to 1,000,000,000; null lifts it."),
+      maxCredits: z
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000_000)
+        .nullable()
+        .optional()
+        .describe("The new credit cap, 1 to 1,000,000,000; null lifts it."),
     })
     .describe("Optionally, a new credit cap."),
   response: runSchema,

@@ -25,7 +25,9 @@ export const signIn = defineEndpoint({
   summary: "Sign in",
   description: "Exchanges an API key for a session cookie (Set-Cookie). Same-origin requests only.",
   public: true,
-  body: z.object({ apiKey: z.string().trim().min(1, "Enter an API key.").max(500).describe("An API key of the workspace.") }).strict(),
+  body: z
+    .object({ apiKey: z.string().trim().min(1, "Enter an API key.").max(500).describe("An API key of the workspace.") })
+    .strict(),
   status: 201,
   response: z.strictObject({
     workspaceId: z.string().describe("The workspace."),
@@ -47,9 +49,12 @@ export const autoSignIn = defineEndpoint({
   method: "GET",
   path: "/api/v1/session/auto",
   summary: "Automatic sign-in (UI_AUTO_LOGIN)",
-  description: "For local single-user installs: signs in with API_KEY and redirects (303). 404 when UI_AUTO_LOGIN is off.",
+  description:
+    "For local single-user installs: signs in with API_KEY and redirects (303). 404 when UI_AUTO_LOGIN is off.",
   public: true,
-  query: z.object({ next: z.string().max(2_000).optional().describe("Where to go afterwards: a path of this site; default /.") }),
+  query: z.object({
+    next: z.string().max(2_000).optional().describe("Where to go afterwards: a path of this site; default /."),
+  }),
   status: 303,
   responseContentType: "none (303 redirect with Set-Cookie)",
   response: z.null().describe("No body: a 303 redirect to next, with the session cookie."),

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { defineEndpoint, pathId } from "../endpoint.ts";
 import { baseIdParam, baseParams } from "./common.ts";
-import { createViewInputSchema, createViewSchema, updateViewInputSchema, updateViewSchema } from "../../domain/views/schemas.ts";
+import {
+  createViewInputSchema,
+  createViewSchema,
+  updateViewInputSchema,
+  updateViewSchema,
+} from "../../domain/views/schemas.ts";
 import { filterSchema, searchSchema, sortSchema } from "../../domain/query/request.ts";
 
 // Saved views of a base: a filter, a sort, a search and a column layout under a name.
@@ -15,7 +20,9 @@ export const viewSchema = z
     sort: sortSchema,
     search: searchSchema,
     hiddenColumnIds: z.array(z.string().describe("A column id.")).describe("Columns the view hides."),
-    columnWidths: z.record(z.string().describe("A column id."), z.number().describe("Width in pixels.")).describe("Column widths by column id."),
+    columnWidths: z
+      .record(z.string().describe("A column id."), z.number().describe("Width in pixels."))
+      .describe("Column widths by column id."),
   })
   .describe("A saved view.");
 
@@ -34,7 +41,8 @@ export const createView = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/views",
   summary: "Create a view",
-  description: "Saves a filter, sort, search and layout under a name; the filter and sort are checked against the base's columns.",
+  description:
+    "Saves a filter, sort, search and layout under a name; the filter and sort are checked against the base's columns.",
   params: baseParams,
   body: createViewSchema,
   parseBody: createViewInputSchema,
@@ -67,5 +75,8 @@ export const deleteView = defineEndpoint({
   summary: "Delete a view",
   description: "Deletes a view; 409 default_view for the default view.",
   params: viewParams,
-  response: z.strictObject({ id: z.string().describe("The deleted view's id."), deleted: z.literal(true).describe("Always true.") }),
+  response: z.strictObject({
+    id: z.string().describe("The deleted view's id."),
+    deleted: z.literal(true).describe("Always true."),
+  }),
 });

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { defineEndpoint, intQuery, pathId, secretField } from "../endpoint.ts";
 import { cursorQuery, isoDate, nullableIsoDate } from "./common.ts";
-import { createEndpointSchema, rotateSecretSchema, updateEndpointSchema, WEBHOOK_EVENTS } from "../../webhooks/endpoints.ts";
+import {
+  createEndpointSchema,
+  rotateSecretSchema,
+  updateEndpointSchema,
+  WEBHOOK_EVENTS,
+} from "../../webhooks/endpoints.ts";
 import { DELIVERY_STATUSES } from "../../webhooks/deliveries.ts";
 
 // Webhook endpoints, their delivery log, redelivery and secret rotation.
@@ -25,7 +30,12 @@ const endpointShape = {
 };
 const endpointSchema = z.strictObject(endpointShape).describe("A webhook endpoint, without its secret.");
 const withSecret = z
-  .strictObject({ ...endpointShape, secret: secretField("The signing secret (whsec_…); shown here and after rotation only, and null in a replay of the request.") })
+  .strictObject({
+    ...endpointShape,
+    secret: secretField(
+      "The signing secret (whsec_…); shown here and after rotation only, and null in a replay of the request.",
+    ),
+  })
   .describe("A webhook endpoint with its signing secret.");
 
 const deliveryView = z
@@ -92,7 +102,10 @@ export const deleteWebhook = defineEndpoint({
   path: "/api/v1/webhooks/{webhookId}",
   summary: "Delete a webhook endpoint",
   params: webhookParams,
-  response: z.strictObject({ id: z.string().describe("The endpoint's id."), deleted: z.literal(true).describe("Always true.") }),
+  response: z.strictObject({
+    id: z.string().describe("The endpoint's id."),
+    deleted: z.literal(true).describe("Always true."),
+  }),
 });
 
 export const rotateWebhookSecret = defineEndpoint({

@@ -9,7 +9,10 @@ import { MAX_MERGE_COLUMNS } from "../../domain/rows/upsert.ts";
 // that each problem is reported with its row; the edge enforces the envelope and the row limit.
 // Envelopes ignore unknown keys, as they always have.
 
-const runIdSchema = z.string().nullable().describe("The run of the AI cells this request queued (run_…); null when it queued none.");
+const runIdSchema = z
+  .string()
+  .nullable()
+  .describe("The run of the AI cells this request queued (run_…); null when it queued none.");
 
 const rowsOf = <T extends z.ZodType>(row: T, description: string) =>
   z.object({ rows: limitedArray(row, MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(description) });
@@ -23,7 +26,8 @@ const mergeOnSchema = z
     "Upsert on a natural key: a row whose values in these columns match an existing row updates that row's supplied cells instead of adding one; a key repeated in the request updates the row its earlier row made; an empty key value always adds.",
   );
 
-const addRowsBody = <T extends z.ZodType>(row: T, description: string) => rowsOf(row, description).extend({ mergeOn: mergeOnSchema });
+const addRowsBody = <T extends z.ZodType>(row: T, description: string) =>
+  rowsOf(row, description).extend({ mergeOn: mergeOnSchema });
 
 export const addRows = defineEndpoint({
   method: "POST",
@@ -35,7 +39,11 @@ export const addRows = defineEndpoint({
   body: addRowsBody(newRowSchema, "The rows to add, at most 10,000."),
   parseBody: addRowsBody(z.unknown(), "The rows to add."),
   response: z.strictObject({
-    rows: z.array(standardRowSchema).describe("The new rows with their ids, every column present; with mergeOn, the row each input row went to, in input order."),
+    rows: z
+      .array(standardRowSchema)
+      .describe(
+        "The new rows with their ids, every column present; with mergeOn, the row each input row went to, in input order.",
+      ),
     createdRowIds: z.array(rowIdSchema).optional().describe("With mergeOn: the rows added."),
     updatedRowIds: z.array(rowIdSchema).optional().describe("With mergeOn: the existing rows updated."),
     runId: runIdSchema,
@@ -45,7 +53,9 @@ export const addRows = defineEndpoint({
 export const updateRowsErrorSchema = z
   .strictObject({
     rowId: z.string().nullable().describe("The row's id; null when the row had none."),
-    code: z.enum(["row_not_found", "invalid_row", "unknown_column", "invalid_value", "value_too_long"]).describe("What kind of problem."),
+    code: z
+      .enum(["row_not_found", "invalid_row", "unknown_column", "invalid_value", "value_too_long"])
+      .describe("What kind of problem."),
     column: z.string().optional().describe("The column at fault, when one cell is."),
     message: z.string().describe("What is wrong."),
   })
@@ -61,7 +71,8 @@ export const updateRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/update-rows",
   summary: "Update Rows",
-  description: 'Partial: each row is applied whole or reported in errors; 200 even when every row failed. "" clears a cell (and re-runs an AI cell).',
+  description:
+    'Partial: each row is applied whole or reported in errors; 200 even when every row failed. "" clears a cell (and re-runs an AI cell).',
   params: baseParams,
   body: rowsOf(rowUpdateSchema, "The row changes, at most 10,000."),
   parseBody: rowsOf(z.unknown(), "The row changes."),
@@ -75,9 +86,12 @@ export const deleteRows = defineEndpoint({
   description: "Deletes rows by id; unknown ids are reported in errors.",
   params: baseParams,
   body: z.object({
-    rowIds: limitedArray(z.string().max(100).describe("A row id (sr_…)."), MAX_ROWS_PER_REQUEST, "too_many_rows", "rows").describe(
-      "The ids of the rows to delete, at most 10,000.",
-    ),
+    rowIds: limitedArray(
+      z.string().max(100).describe("A row id (sr_…)."),
+      MAX_ROWS_PER_REQUEST,
+      "too_many_rows",
+      "rows",
+    ).describe("The ids of the rows to delete, at most 10,000."),
   }),
   response: z.strictObject({
     deletedRowIds: z.array(rowIdSchema).describe("The rows deleted."),

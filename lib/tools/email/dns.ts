@@ -26,7 +26,5 @@ export const systemDnsResolver: DnsResolver = createSystemDnsResolver();
 
 /** Mail exchangers that can receive mail; a lone "." is RFC 7505's "this domain takes no mail". */
 export function usableMx(records: MxRecord[]): MxRecord[] {
-  return records
-    .filter((r) => r.exchange && r.exchange !== ".")
-    .sort((a, b) => a.priority - b.priority);
+  return records.filter((r) => r.exchange && r.exchange !== ".").sort((a, b) => a.priority - b.priority);
 }

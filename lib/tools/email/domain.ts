@@ -17,7 +17,10 @@ const disposableDomains = () =>
 
 /** "https://www.Acme.com/about" → "acme.com"; IDNs become punycode. */
 export function normalizeDomain(input: string): string {
-  const raw = input.trim().replace(/^mailto:/i, "").replace(/^.*@/, "");
+  const raw = input
+    .trim()
+    .replace(/^mailto:/i, "")
+    .replace(/^.*@/, "");
   let host: string;
   try {
     host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`).hostname;

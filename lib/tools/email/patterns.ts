@@ -29,7 +29,8 @@ export function splitName(full: string): PersonName | null {
   let text = full.trim();
   const parts = text.split(",");
   // "Lovelace, Ada" (but not "Ada Lovelace, Jr."): the part after the comma is the first name.
-  if (parts.length === 2 && parts[0].trim() && parts[1].trim() && !SUFFIXES.has(foldNamePart(parts[1].trim()))) text = `${parts[1].trim()} ${parts[0].trim()}`;
+  if (parts.length === 2 && parts[0].trim() && parts[1].trim() && !SUFFIXES.has(foldNamePart(parts[1].trim())))
+    text = `${parts[1].trim()} ${parts[0].trim()}`;
   const tokens = text
     .split(/\s+/)
     .filter((t) => !TITLES.has(foldNamePart(t)) && !SUFFIXES.has(foldNamePart(t)))
@@ -38,7 +39,22 @@ export function splitName(full: string): PersonName | null {
   if (tokens.length === 0) return null;
   if (tokens.length === 1) return { first: tokens[0] };
   // Middle names rarely appear in addresses; particles ("van der") belong to the surname.
-  const particles = new Set(["van", "von", "der", "den", "de", "da", "di", "del", "la", "le", "du", "dos", "bin", "al"]);
+  const particles = new Set([
+    "van",
+    "von",
+    "der",
+    "den",
+    "de",
+    "da",
+    "di",
+    "del",
+    "la",
+    "le",
+    "du",
+    "dos",
+    "bin",
+    "al",
+  ]);
   let lastStart = tokens.length - 1;
   while (lastStart > 1 && particles.has(tokens[lastStart - 1])) lastStart--;
   return { first: tokens[0], last: tokens.slice(lastStart).join("") };

@@ -135,8 +135,9 @@ function hit(title: unknown, url: unknown, snippet: unknown, published: unknown)
 function plain(value: unknown): string {
   if (typeof value !== "string") return "";
   return stripTags(value)
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, e: string) =>
-      ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " })[e] ?? "",
+    .replace(
+      /&(amp|lt|gt|quot|#39|nbsp);/g,
+      (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " })[e] ?? "",
     )
     .replace(/\s+/g, " ")
     .trim();

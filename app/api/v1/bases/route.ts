@@ -5,8 +5,12 @@ import { otherMethods } from "@/lib/http/methods";
 import { configuredProviders } from "@/lib/domain/model-spec";
 import * as api from "@/lib/http/schemas/bases";
 
-export const GET = route(api.listBases, async ({ rt, auth }) => ({ bases: await listBases(rt.db.prisma, auth.workspaceId) }));
+export const GET = route(api.listBases, async ({ rt, auth }) => ({
+  bases: await listBases(rt.db.prisma, auth.workspaceId),
+}));
 
-export const POST = route(api.createBase, async ({ body, rt, auth }) => inTransaction(rt, (w) => createBase(w, auth.workspaceId, body, configuredProviders(rt.config.ai))));
+export const POST = route(api.createBase, async ({ body, rt, auth }) =>
+  inTransaction(rt, (w) => createBase(w, auth.workspaceId, body, configuredProviders(rt.config.ai))),
+);
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

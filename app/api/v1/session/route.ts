@@ -3,7 +3,13 @@ import { otherMethods } from "@/lib/http/methods";
 import { authenticate, principalForKey } from "@/lib/auth/authenticate";
 import { isAppError } from "@/lib/errors";
 import { createSession, deleteSession } from "@/lib/auth/session";
-import { assertSameOrigin, clearedSessionCookie, isSecureRequest, sessionCookie, sessionTokenOf } from "@/lib/auth/session-cookie";
+import {
+  assertSameOrigin,
+  clearedSessionCookie,
+  isSecureRequest,
+  sessionCookie,
+  sessionTokenOf,
+} from "@/lib/auth/session-cookie";
 import * as api from "@/lib/http/schemas/session";
 
 /**
@@ -25,8 +31,14 @@ export const POST = route(api.signIn, async ({ req, body, rt }) => {
   assertSameOrigin(req, rt.config.trustProxy);
   const principal = await principalForKey(rt, body.apiKey);
   const session = await createSession(rt, principal);
-  const answer = { workspaceId: principal.workspaceId, keyId: principal.keyId, expiresAt: session.expiresAt.toISOString() };
-  return json(answer, 201, { "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)) });
+  const answer = {
+    workspaceId: principal.workspaceId,
+    keyId: principal.keyId,
+    expiresAt: session.expiresAt.toISOString(),
+  };
+  return json(answer, 201, {
+    "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)),
+  });
 });
 
 /** Sign out: ends the session server-side and clears the cookie, even if it had already expired. */
@@ -34,7 +46,9 @@ export const DELETE = route(api.signOut, async ({ req, rt }) => {
   assertSameOrigin(req, rt.config.trustProxy);
   const token = sessionTokenOf(req);
   if (token) await deleteSession(rt, token);
-  return json({ signedOut: true }, 200, { "set-cookie": clearedSessionCookie(isSecureRequest(req, rt.config.trustProxy)) });
+  return json({ signedOut: true }, 200, {
+    "set-cookie": clearedSessionCookie(isSecureRequest(req, rt.config.trustProxy)),
+  });
 });
 
 export const { PUT, PATCH } = otherMethods("GET", "POST", "DELETE");

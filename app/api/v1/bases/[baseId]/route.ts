@@ -4,12 +4,16 @@ import { deleteBase, getBaseSummary, updateBase } from "@/lib/domain/bases";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/bases";
 
-export const GET = route(api.getBase, async ({ params, rt, auth }) => getBaseSummary(rt.db.prisma, auth.workspaceId, params.baseId));
+export const GET = route(api.getBase, async ({ params, rt, auth }) =>
+  getBaseSummary(rt.db.prisma, auth.workspaceId, params.baseId),
+);
 
 export const PATCH = route(api.updateBase, async ({ params, body, rt, auth }) =>
   inTransaction(rt, (w) => updateBase(w, auth.workspaceId, params.baseId, body)),
 );
 
-export const DELETE = route(api.deleteBase, async ({ params, rt, auth }) => inTransaction(rt, (w) => deleteBase(w, auth.workspaceId, params.baseId)));
+export const DELETE = route(api.deleteBase, async ({ params, rt, auth }) =>
+  inTransaction(rt, (w) => deleteBase(w, auth.workspaceId, params.baseId)),
+);
 
 export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

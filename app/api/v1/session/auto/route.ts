@@ -16,7 +16,10 @@ export const GET = route(api.autoSignIn, async ({ req, query, rt }) => {
   const session = await createSession(rt, await principalForKey(rt, key));
   return new Response(null, {
     status: 303,
-    headers: { location: safeNextPath(query.next ?? null), "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)) },
+    headers: {
+      location: safeNextPath(query.next ?? null),
+      "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)),
+    },
   });
 });
 

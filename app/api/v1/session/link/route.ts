@@ -12,7 +12,10 @@ export const GET = route(api.signInWithLink, async ({ req, query, rt }) => {
     const session = await createSession(rt, await redeemSignInToken(rt.db.prisma, query.token));
     return new Response(null, {
       status: 303,
-      headers: { location: "/", "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)) },
+      headers: {
+        location: "/",
+        "set-cookie": sessionCookie(session.token, session.expiresAt, isSecureRequest(req, rt.config.trustProxy)),
+      },
     });
   } catch (e) {
     // A person opening a dead link gets a page that says so; a script gets the JSON error.

@@ -4,6 +4,8 @@ import { runCells } from "@/lib/domain/runs/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/run";
 
-export const POST = route(api.runCells, async ({ params, body, rt, auth }) => inTransaction(rt, (w) => runCells(w, auth.workspaceId, params.baseId, body, rt.config.runs)));
+export const POST = route(api.runCells, async ({ params, body, rt, auth }) =>
+  inTransaction(rt, (w) => runCells(w, auth.workspaceId, params.baseId, body, rt.config.runs)),
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

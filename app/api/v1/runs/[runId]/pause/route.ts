@@ -4,6 +4,8 @@ import { pauseRun } from "@/lib/domain/runs/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/runs";
 
-export const POST = route(api.pauseRun, async ({ params, body, rt, auth }) => inTransaction(rt, (w) => pauseRun(w, auth.workspaceId, params.runId)));
+export const POST = route(api.pauseRun, async ({ params, rt, auth }) =>
+  inTransaction(rt, (w) => pauseRun(w, auth.workspaceId, params.runId)),
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

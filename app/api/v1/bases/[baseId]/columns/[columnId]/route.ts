@@ -6,7 +6,9 @@ import { configuredProviders } from "@/lib/domain/model-spec";
 import * as api from "@/lib/http/schemas/columns";
 
 export const PATCH = route(api.updateColumn, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => updateColumn(w, auth.workspaceId, params.baseId, params.columnId, body, configuredProviders(rt.config.ai))),
+  inTransaction(rt, (w) =>
+    updateColumn(w, auth.workspaceId, params.baseId, params.columnId, body, configuredProviders(rt.config.ai)),
+  ),
 );
 
 export const DELETE = route(api.deleteColumn, async ({ params, query, rt, auth }) =>

@@ -6,7 +6,9 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";
 
 export const POST = route(api.evaluateColumn, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => createEvaluation(w, auth.workspaceId, params.baseId, params.columnId, body, evaluationPolicy(rt.config))),
+  inTransaction(rt, (w) =>
+    createEvaluation(w, auth.workspaceId, params.baseId, params.columnId, body, evaluationPolicy(rt.config)),
+  ),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -6,7 +6,16 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/quality";
 
 export const POST = route(api.applyEvaluation, async ({ params, rt, auth }) =>
-  inTransaction(rt, (w) => applyEvaluation(w, auth.workspaceId, params.baseId, params.columnId, params.evaluationId, configuredProviders(rt.config.ai))),
+  inTransaction(rt, (w) =>
+    applyEvaluation(
+      w,
+      auth.workspaceId,
+      params.baseId,
+      params.columnId,
+      params.evaluationId,
+      configuredProviders(rt.config.ai),
+    ),
+  ),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,42 @@
+// A run's vocabulary: its triggers, its statuses and the transitions between them, and the view the
+// API shows. No statements: the endpoint schemas read it without loading the runs table's owner.
+
+export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation"] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run's status machine, declared once: every status change (record.ts) names one of these. */
+export const RUN_TRANSITIONS = {
+  pause: { from: ["running"], to: "paused" },
+  /** The run reached its credit cap. */
+  budget: { from: ["running"], to: "paused" },
+  resume: { from: ["paused"], to: "running" },
+  cancel: { from: ["running", "paused"], to: "cancelled" },
+  /** None of its cells is pending or running any more. */
+  finish: { from: ["running", "paused"], to: "done" },
+} as const satisfies Record<string, { from: readonly RunStatus[]; to: RunStatus }>;
+export type RunTransition = keyof typeof RUN_TRANSITIONS;
+
+export type RunCounts = {
+  pending: number;
+  running: number;
+  done: number;
+  error: number;
+  cancelled: number;
+};
+
+export type RunView = {
+  id: string;
+  baseId: string;
+  trigger: string;
+  status: RunStatus;
+  counts: RunCounts;
+  creditsSpent: number;
+  maxCredits: number | null;
+  estimatedCredits: number;
+  createdAt: string;
+  finishedAt: string | null;
+  pausedReason: string | null;
+};
