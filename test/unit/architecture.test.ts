@@ -130,7 +130,7 @@ describe("table owners", () => {
     );
   const OWNERS: { table: string; model: string; owner: RegExp }[] = [
     { table: "cells", model: "cell", owner: /^lib\/domain\/cells\// },
-    { table: "cell_runs", model: "cellRun", owner: /^lib\/domain\/cells\// },
+    { table: "cell_runs", model: "cellAttempt", owner: /^lib\/domain\/cells\// },
     { table: "credit_entries", model: "creditEntry", owner: /^lib\/credits\/ledger\.ts$/ },
     { table: "runs", model: "run", owner: /^lib\/domain\/runs\/record\.ts$/ },
     { table: "rows", model: "row", owner: /^lib\/domain\/rows\// },
