@@ -116,11 +116,11 @@ export interface RowsQuery {
  * The base is checked before the first byte, so a 404 is still a proper error response.
  */
 export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string, q: RowsQuery) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const start = q.cursor ? decodeCursor(q.cursor) : 0n;
   if (q.limit !== undefined || q.cursor !== undefined || q.offset !== undefined) {
-    const page = await readRowPage(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand, q.offset ?? 0);
+    const page = await readRowPage(tx, baseCtx.sheetId, columns, start, q.limit ?? 1000, q.expand, q.offset ?? 0);
     return { kind: "page" as const, rows: page.rows, nextCursor: page.next };
   }
   const write = standardRowWriter(columns);
@@ -129,7 +129,7 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
     let after = start;
     let first = true;
     for (;;) {
-      const rows = await selectBatchWithin(tx, ctx.sheetId, after, q.expand);
+      const rows = await selectBatchWithin(tx, baseCtx.sheetId, after, q.expand);
       if (rows.length === 0) break;
       after = rows[rows.length - 1].seq;
       const body = q.expand

@@ -7,7 +7,7 @@ import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./inpu
 import { standardRow, type RowValues } from "./view.ts";
 import type { RunPolicy } from "../runs/index.ts";
 import { applyWrites } from "./apply.ts";
-import { mergeKeyColumns, storedValues, upsertLines } from "./upsert.ts";
+import { mergeKeyColumns, storedValues, upsertRows } from "./upsert.ts";
 import { patchValues, type ValueEdit } from "./values.ts";
 
 /**
@@ -23,12 +23,12 @@ export async function addRows(
   policy: RunPolicy,
 ) {
   const { tx } = w;
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const index = new ColumnIndex(columns);
   const key = body.mergeOn ? mergeKeyColumns(index, body.mergeOn) : undefined;
   const errors: { rowIndex: number; column?: string; code: string; message: string }[] = [];
-  const lines: Map<string, string>[] = [];
+  const inputs: Map<string, string>[] = [];
 
   body.rows.forEach((raw, rowIndex) => {
     const row = checkNewRow(raw);
@@ -38,14 +38,14 @@ export async function addRows(
     }
     const { values, problems } = normalizeCells(index, row.cells);
     for (const p of problems) errors.push({ rowIndex, ...p });
-    lines.push(values);
+    inputs.push(values);
   });
   if (errors.length > 0) {
     throw appError("validation_failed", `${errors.length} problem(s) in the rows; nothing was added.`, { errors });
   }
 
   if (key) {
-    const result = await upsertLines(w, ctx, columns, key, lines, policy, "add-rows");
+    const result = await upsertRows(w, baseCtx, columns, key, inputs, policy, "add-rows");
     return {
       rows: result.rowIds.map((id) => standardRow(columns, id, result.values.get(id)!)),
       createdRowIds: result.createdRowIds,
@@ -53,10 +53,10 @@ export async function addRows(
       runId: result.runId,
     };
   }
-  const inserts = lines.map((values) => ({ id: newId.row(), values: storedValues(values) }));
+  const inserts = inputs.map((values) => ({ id: newId.row(), values: storedValues(values) }));
   const { runId } = await applyWrites(
     w,
-    ctx,
+    baseCtx,
     columns,
     { inserts, updates: new Map(), current: new Map() },
     policy,
@@ -85,13 +85,13 @@ export async function updateRows(
 ) {
   const input = rawRows.map(checkRowUpdate);
   const { tx } = w;
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const index = new ColumnIndex(columns);
   const errors: UpdateError[] = [];
   const ids = input.flatMap((r) => ("code" in r ? [] : [r.id]));
   const existing = await tx.row.findMany({
-    where: { sheetId: ctx.sheetId, id: { in: ids } },
+    where: { sheetId: baseCtx.sheetId, id: { in: ids } },
     select: { id: true, values: true },
   });
   const current = new Map(existing.map((r) => [r.id, { ...((r.values ?? {}) as RowValues) }]));
@@ -118,7 +118,7 @@ export async function updateRows(
 
   const { runId, values } = await applyWrites(
     w,
-    ctx,
+    baseCtx,
     columns,
     { inserts: [], updates, current },
     policy,
@@ -132,13 +132,16 @@ export const writeReviewedValues = (tx: Tx, edits: readonly ValueEdit[]) => patc
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {
   const { tx } = w;
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const found = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: rowIds } }, select: { id: true } });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const found = await tx.row.findMany({
+    where: { sheetId: baseCtx.sheetId, id: { in: rowIds } },
+    select: { id: true },
+  });
   const foundIds = new Set(found.map((r) => r.id));
   if (found.length > 0) {
-    await tx.row.deleteMany({ where: { sheetId: ctx.sheetId, id: { in: [...foundIds] } } });
-    await touchBase(tx, ctx.baseId);
-    w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: [...foundIds], kind: "deleted" });
+    await tx.row.deleteMany({ where: { sheetId: baseCtx.sheetId, id: { in: [...foundIds] } } });
+    await touchBase(tx, baseCtx.baseId);
+    w.emit({ type: "rows.changed", workspaceId, baseId: baseCtx.baseId, rowIds: [...foundIds], kind: "deleted" });
   }
   const errors = [...new Set(rowIds)]
     .filter((id) => !foundIds.has(id))
