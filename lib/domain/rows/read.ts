@@ -26,6 +26,29 @@ export function statesOf(raw: unknown): Map<string, CellState> {
 }
 
 /**
+ * The cell states of these rows, by row, in one statement: a write that answers expanded reads
+ * what it has just left (queued AI cells pending, supplied ones done) in its own transaction.
+ */
+export async function cellStatesOfRows(
+  tx: Tx,
+  rowIds: readonly string[],
+): Promise<Map<string, Map<string, CellState>>> {
+  const found = await tx.$queryRawUnsafe<(RawCell & { rowId: string })[]>(
+    `SELECT c.row_id AS "rowId", c.column_id AS "columnId", c.status, c.error_code AS "errorCode",
+       c.error_message AS "errorMessage", c.metadata, c.stale, c.verified
+     FROM cells c WHERE c.row_id = ANY($1::text[])`,
+    [...rowIds],
+  );
+  const byRow = new Map<string, Map<string, CellState>>();
+  for (const { rowId, ...cell } of found) {
+    let states = byRow.get(rowId);
+    if (!states) byRow.set(rowId, (states = new Map()));
+    states.set(cell.columnId, cell);
+  }
+  return byRow;
+}
+
+/**
  * Get Row. The base, the row and the columns come in one statement, read through the driver
  * (`Database.read`): this is the endpoint that is called per row under load, and each extra round
  * trip, or Prisma's mapping of the answer, costs a visible share of its rate.

@@ -4,11 +4,25 @@ import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { loadBase, loadColumns, touchBase } from "../base-context.ts";
 import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./input.ts";
-import { standardRow, type RowValues } from "./view.ts";
+import { expandedRow, standardRow, type RowValues, type ViewColumn } from "./view.ts";
+import { cellStatesOfRows } from "./read.ts";
 import type { RunPolicy } from "../runs/index.ts";
 import { applyWrites } from "./apply.ts";
 import { mergeKeyColumns, storedValues, upsertRows } from "./upsert.ts";
 import { patchValues, type ValueEdit } from "./values.ts";
+
+/**
+ * The rows a write answers with: the standard form, or with `expand` the expanded form of the
+ * cells as the write left them, read in one statement.
+ */
+async function answerRows(tx: Tx, columns: readonly ViewColumn[], rows: [string, RowValues][], expand: boolean) {
+  if (!expand) return rows.map(([id, values]) => standardRow(columns, id, values));
+  const states = await cellStatesOfRows(
+    tx,
+    rows.map(([id]) => id),
+  );
+  return rows.map(([id, values]) => expandedRow(columns, id, values, states.get(id) ?? new Map()));
+}
 
 /**
  * Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once, so each
@@ -21,6 +35,7 @@ export async function addRows(
   baseId: string,
   body: { rows: readonly unknown[]; mergeOn?: readonly string[] },
   policy: RunPolicy,
+  expand = false,
 ) {
   const { tx } = w;
   const baseCtx = await loadBase(tx, workspaceId, baseId);
@@ -47,7 +62,12 @@ export async function addRows(
   if (key) {
     const result = await upsertRows(w, baseCtx, columns, key, inputs, policy, "add-rows");
     return {
-      rows: result.rowIds.map((id) => standardRow(columns, id, result.values.get(id)!)),
+      rows: await answerRows(
+        tx,
+        columns,
+        result.rowIds.map((id) => [id, result.values.get(id)!]),
+        expand,
+      ),
       createdRowIds: result.createdRowIds,
       updatedRowIds: result.updatedRowIds,
       runId: result.runId,
@@ -62,7 +82,15 @@ export async function addRows(
     policy,
     "add-rows",
   );
-  return { rows: inserts.map((r) => standardRow(columns, r.id, r.values)), runId };
+  return {
+    rows: await answerRows(
+      tx,
+      columns,
+      inserts.map((r) => [r.id, r.values]),
+      expand,
+    ),
+    runId,
+  };
 }
 
 interface UpdateError {
@@ -82,6 +110,7 @@ export async function updateRows(
   baseId: string,
   { rows: rawRows }: { rows: readonly unknown[] },
   policy: RunPolicy,
+  expand = false,
 ) {
   const input = rawRows.map(checkRowUpdate);
   const { tx } = w;
@@ -124,7 +153,7 @@ export async function updateRows(
     policy,
     "update-rows",
   );
-  return { rows: [...values].map(([id, v]) => standardRow(columns, id, v)), errors, runId };
+  return { rows: await answerRows(tx, columns, [...values], expand), errors, runId };
 }
 
 /** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
