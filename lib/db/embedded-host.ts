@@ -16,7 +16,7 @@ import { type Reply, type Request, toWire } from "./embedded-wire.ts";
 // the same scan time. max_wal_size: the embedded database hangs once one stretch of WAL passes
 // about half of it (embedded-maintenance.ts checkpoints long before); 4 GB leaves a single
 // transaction 2 GB of room where 1 GB left it 539 MB. pg_trgm: row search's trigram index.
-const PGLITE_OPTIONS = {
+export const PGLITE_OPTIONS = {
   extensions: { pg_trgm },
   startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB", "-c", "max_wal_size=4GB"],
 };
