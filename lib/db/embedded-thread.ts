@@ -24,6 +24,8 @@ export interface EmbeddedThreadOptions {
 export interface EmbeddedThread {
   statements: StatementClient;
   maintenance: EmbeddedMaintenance;
+  /** The thread is up and its database unbroken (no PANIC, no statement cut short). */
+  alive(): boolean;
   /**
    * Closes the database; when a statement still holds it after `graceMs`, ends the thread with it
    * (the next start recovers from the write-ahead log, as after a crash). Whether it closed in time.
@@ -147,6 +149,7 @@ export async function startEmbeddedThread(options: EmbeddedThreadOptions): Promi
   return {
     statements,
     maintenance,
+    alive: () => !broken && !closing,
     async close(graceMs = CLOSE_GRACE_MS) {
       closing = true;
       if (broken) {
