@@ -22,7 +22,7 @@ export async function startWorkers(rt: Runtime): Promise<void> {
  * before SIGKILL. A statement still running in the embedded database's thread then ends with the
  * process, and the next start recovers from the write-ahead log, as after any crash.
  */
-export const STOP_DEADLINE_MS = 8_000;
+export const STOP_DEADLINE_MS = 7_000;
 
 /** Stops the runtime cleanly on SIGTERM/SIGINT, then exits, within STOP_DEADLINE_MS whatever runs. */
 export function stopOnSignals(rt: Runtime, label = "server"): void {

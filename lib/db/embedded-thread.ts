@@ -34,7 +34,7 @@ export interface EmbeddedThread {
 }
 
 /** How long close() waits for the statement in progress before ending the thread. */
-export const CLOSE_GRACE_MS = 5_000;
+export const CLOSE_GRACE_MS = 4_000;
 
 // Resolved from the project root at run time, as the extraction threads are: the worker is its own
 // module graph, loaded by Node (which strips TypeScript's types), not part of the server bundle.
