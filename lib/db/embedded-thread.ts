@@ -116,9 +116,12 @@ export async function startEmbeddedThread(options: EmbeddedThreadOptions): Promi
       const tx = {
         query: queryOf((sql, params) => ({ op: "txQuery", tx: id, sql, params })),
         exec: (sql: string) => ask<Results[]>({ op: "txExec", tx: id, sql }),
-        rollback: async () => {
+        // The Prisma adapter does not await it: a failure is known to whoever awaits, never unhandled.
+        rollback: () => {
           closed = true;
-          await ask({ op: "rollback", tx: id });
+          const done = ask<void>({ op: "rollback", tx: id });
+          done.catch(() => undefined);
+          return done;
         },
         get closed() {
           return closed;
