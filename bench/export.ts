@@ -113,7 +113,7 @@ const driverFloor = () =>
     const read = async (after: string): Promise<{ seq: string }[]> =>
       rt.db.pool
         ? (await rt.db.pool.query(sql, [base.sheet.id, after])).rows
-        : (await rt.db.pglite!.query<{ seq: string }>(sql, [base.sheet.id, after])).rows;
+        : await rt.db.read<{ seq: string }>(sql, [base.sheet.id, after]);
     let rows = 0;
     for (
       let after = "0", page = await read(after);

@@ -107,7 +107,7 @@ async function floorSide(): Promise<Step[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-memory-floor-"));
   const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL }), {});
   const exec = (sql: string, params: unknown[] = []) =>
-    rt.db.pool ? rt.db.pool.query(sql, params) : rt.db.pglite!.query(sql, params);
+    rt.db.pool ? rt.db.pool.query(sql, params) : rt.db.read(sql, params);
   await exec(`CREATE TABLE bench_rows (id serial PRIMARY KEY, "values" jsonb NOT NULL)`);
   gc();
   const before = process.memoryUsage().rss;

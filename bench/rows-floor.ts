@@ -1,8 +1,8 @@
 import pg from "pg";
 import { openDatabase, type Database } from "../lib/db/database.ts";
 
-// The floors of bench:rows: the same work done directly with the database driver (PGlite's own
-// query method, or node-postgres), on the same database the server used.
+// The floors of bench:rows: the same work done directly with the database driver (the embedded
+// database's thread asked without Prisma, or node-postgres), on the same database the server used.
 
 export interface Driver {
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
@@ -16,9 +16,8 @@ export async function openDriver(target: { dataDir: string } | { url: string }):
     return { query: async (sql, params) => (await pool.query(sql, params)).rows, close: () => pool.end() };
   }
   const db: Database = await openDatabase({ kind: "pglite", dataDir: target.dataDir });
-  const lite = db.pglite!;
   return {
-    query: async (sql, params) => (await lite.query<Record<string, unknown>>(sql, params)).rows,
+    query: (sql, params) => db.read<Record<string, unknown>>(sql, params ?? []),
     close: () => db.close(),
   };
 }

@@ -17,13 +17,24 @@ export async function startWorkers(rt: Runtime): Promise<void> {
   startRetention(rt);
 }
 
-/** Stops the runtime cleanly on SIGTERM/SIGINT, then exits. */
+/**
+ * How long a stop may take before the process exits anyway: supervisors (Docker, systemd) wait 10 s
+ * before SIGKILL. A statement still running in the embedded database's thread then ends with the
+ * process, and the next start recovers from the write-ahead log, as after any crash.
+ */
+export const STOP_DEADLINE_MS = 7_000;
+
+/** Stops the runtime cleanly on SIGTERM/SIGINT, then exits, within STOP_DEADLINE_MS whatever runs. */
 export function stopOnSignals(rt: Runtime, label = "server"): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`[cellwright] ${label} ${signal}: stopping`);
+    setTimeout(() => {
+      console.error(`[cellwright] ${label} did not stop within ${STOP_DEADLINE_MS / 1000} s; exiting now`);
+      process.exit(0);
+    }, STOP_DEADLINE_MS).unref();
     await stopRuntime(rt).catch((e) => console.error(`[cellwright] ${label} shutdown failed:`, e));
     process.exit(0);
   };

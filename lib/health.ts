@@ -1,5 +1,4 @@
 import type { Runtime } from "./runtime.ts";
-import { pendingMigrations } from "./db/migrate.ts";
 
 /**
  * Liveness and readiness: the database answers, every migration is applied, and the queue is
@@ -10,9 +9,8 @@ export async function healthReport(rt: Runtime) {
   let database = false;
   let pending: string[] = [];
   try {
-    await rt.db.prisma.$queryRawUnsafe("SELECT 1");
-    database = true;
-    pending = await pendingMigrations(rt.db);
+    database = await rt.db.ping();
+    pending = database ? await rt.pendingMigrations() : [];
   } catch {
     database = false;
   }

@@ -1,6 +1,6 @@
 import type { Config } from "./config.ts";
 import { openDatabase, targetFromConfig, type Database, type DatabaseTarget } from "./db/database.ts";
-import { migrate } from "./db/migrate.ts";
+import { migrate, pendingMigrations } from "./db/migrate.ts";
 import type { TxReaction, UnitOfWork } from "./db/work.ts";
 import { EventBus } from "./events.ts";
 import { seedFromConfig } from "./workspaces.ts";
@@ -30,6 +30,8 @@ export interface Runtime extends UnitOfWork {
   /** The API's per-key request limit (API_RATE_LIMIT): in memory, or shared through the database. */
   apiLimiter: ApiRateLimiter;
   reactions: TxReaction[];
+  /** The migrations this process knows and the database lacks (the health check's readiness). */
+  pendingMigrations(): Promise<string[]>;
   /** Background services (engine, webhook relay, queue engine) register their stop functions here. */
   services: { name: string; stop: () => Promise<void> }[];
 }
@@ -80,7 +82,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           console.error("[cellwright] removing files failed:", err),
         );
     });
-    return { config, db, bus, queue, limiter, apiLimiter, reactions, services };
+    // Every migration was applied above; on a database one process owns nobody can undo that, so
+    // the health check asks no statement that would wait behind other requests' work.
+    const pending = db.exclusive ? async () => [] : () => pendingMigrations(db);
+    return { config, db, bus, queue, limiter, apiLimiter, reactions, services, pendingMigrations: pending };
   } catch (e) {
     await db.close().catch(() => undefined);
     throw e;

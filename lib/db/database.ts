@@ -1,14 +1,13 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { createEmbeddedCluster, embeddedDir } from "./embedded-cluster.ts";
-import { preparedStatementClient } from "./pglite-statements.ts";
-import { maintainEmbedded, type EmbeddedMaintenance } from "./embedded-maintenance.ts";
+import type { EmbeddedMaintenance } from "./embedded-maintenance.ts";
+import { type EmbeddedThreadOptions, startEmbeddedThread } from "./embedded-thread.ts";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 /** A Prisma client or an interactive transaction of one: domain functions accept either. */
@@ -37,13 +36,17 @@ export interface Database {
   prisma: Prisma;
   read: Read;
   exec(sql: string): Promise<void>;
+  /**
+   * Whether the database takes statements, for health checks. On the embedded database: whether its
+   * thread is up and unbroken, asked without a statement, which would wait behind other requests'
+   * work (a 10,000-row Add Rows holds it for seconds) while a health check must answer at once.
+   */
+  ping(): Promise<boolean>;
   /** Runs fn while holding a database-wide lock, so that only one process migrates at a time. */
   withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** The PostgreSQL pool (postgres vendor only), for LISTEN/NOTIFY and benchmarks' raw floor. */
   pool?: pg.Pool;
-  /** The PGlite instance (pglite vendor only), for benchmarks' raw floor. */
-  pglite?: PGlite;
   /** Its checkpoints and vacuums (pglite vendor only; embedded-maintenance.ts), for tests to run a round now. */
   maintenance?: EmbeddedMaintenance;
 }
@@ -74,6 +77,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     prisma,
     pool,
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    ping: () =>
+      pool.query("SELECT 1").then(
+        () => true,
+        () => false,
+      ),
     async exec(sql) {
       const client = await pool.connect();
       try {
@@ -103,26 +111,13 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   };
 }
 
-// Row search's trigram index (see the find_and_review migration).
-const PGLITE_EXTENSIONS = { pg_trgm };
-// PostgreSQL's default 128 MB of shared buffers sit in the embedded database's wasm memory, which
-// never shrinks once they are used. 32 MB holds the hot pages; the rest of the data directory stays
-// in the OS's page cache, a read away. After a scan of a 48 MB table: 75 MB less resident memory, at
-// the same scan time. max_wal_size: the embedded database hangs once one stretch of WAL passes
-// about half of it (embedded-maintenance.ts checkpoints long before); 4 GB leaves a single
-// transaction 2 GB of room where 1 GB left it 539 MB.
-const PGLITE_OPTIONS = {
-  extensions: PGLITE_EXTENSIONS,
-  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB", "-c", "max_wal_size=4GB"],
-};
-
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  if (!dataDir) return pgliteDatabase(new PGlite(PGLITE_OPTIONS));
+  if (!dataDir) return embeddedDatabase({ onPanic: exitAfterPanic });
   mkdirSync(dataDir, { recursive: true });
   const lock = acquireDataDirLock(dataDir);
   try {
     await createEmbeddedCluster(dataDir);
-    return await pgliteDatabase(new PGlite(embeddedDir(dataDir), PGLITE_OPTIONS), lock);
+    return await embeddedDatabase({ dir: embeddedDir(dataDir), onPanic: exitAfterPanic }, lock);
   } catch (e) {
     lock.release();
     throw e;
@@ -130,26 +125,22 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 /** A cluster directory opened as it is, created by PGlite when missing: the template's maker (embedded-cluster.ts) only. */
-export const openEmbeddedCluster = (dir: string): Promise<Database> => pgliteDatabase(new PGlite(dir, PGLITE_OPTIONS));
+export const openEmbeddedCluster = (dir: string): Promise<Database> =>
+  embeddedDatabase({ dir, onPanic: exitAfterPanic });
 
-async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Database> {
-  // A cluster that fails to start must not stay open: the caller releases the directory's lock,
-  // and a retry in the same process would find the old instance still holding its files.
-  await pglite.waitReady.catch(async (e: unknown) => {
-    await pglite.close().catch(() => undefined);
-    throw e;
-  });
-  // Prisma and `read` share one statement cache and PGlite's queue.
-  const statements = preparedStatementClient(pglite, { onPanic: exitAfterPanic });
+/** The embedded database in its own thread (embedded-thread.ts); `lock` is released when it closes. */
+export async function embeddedDatabase(options: EmbeddedThreadOptions, lock?: DataDirLock): Promise<Database> {
+  const thread = await startEmbeddedThread(options);
+  // Prisma and `read` share one statement cache and PGlite's queue, in the database's thread.
+  const statements = thread.statements;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(statements as PGlite), errorFormat: "minimal" });
-  const maintenance = maintainEmbedded(pglite);
   return {
     vendor: "pglite",
     exclusive: true,
     prisma,
-    pglite,
-    maintenance,
+    maintenance: thread.maintenance,
     read: async <T>(sql: string, params: unknown[]) => (await statements.query<T>(sql, params)).rows,
+    ping: async () => thread.alive(),
     async exec(sql) {
       try {
         await statements.exec(sql);
@@ -161,9 +152,8 @@ async function pgliteDatabase(pglite: PGlite, lock?: DataDirLock): Promise<Datab
     // One process owns a PGlite directory (the data-dir lock), so there is nobody to exclude.
     withMigrationLock: (fn) => fn(),
     async close() {
-      await maintenance.stop();
       await prisma.$disconnect();
-      await pglite.close();
+      await thread.close();
       lock?.release();
     },
   };
@@ -176,7 +166,7 @@ export const EXIT_DATABASE_PANIC = 70;
 // be started again under the Prisma client and services that hold it. So the process exits, and
 // its supervisor (Docker's restart policy, systemd, `npm start` under either) starts it again;
 // the data directory recovers from its write-ahead log as after any crash.
-function exitAfterPanic(error: Error): void {
+export function exitAfterPanic(error: Error): void {
   console.error(
     `[cellwright] the embedded database stopped with a PANIC (${error.message}); exiting with status ${EXIT_DATABASE_PANIC} to be restarted`,
   );

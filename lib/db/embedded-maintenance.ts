@@ -100,8 +100,8 @@ export function maintainEmbedded(
     });
   };
 
-  // PGlite answers synchronously under its promises, so a loop of writes that awaits nothing else
-  // never lets a timer run: the rows written start rounds too.
+  // PGlite answers synchronously under its promises, so in the thread that runs it a loop of writes
+  // that awaits nothing else never lets a timer run: the rows written start rounds too.
   const timer = setInterval(inBackground, settings.tickMs);
   // The maintenance never keeps a process alive that has nothing else to do.
   timer.unref();

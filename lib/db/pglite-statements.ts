@@ -1,12 +1,5 @@
-import {
-  type PGlite,
-  parse,
-  protocol,
-  type messages,
-  type QueryOptions,
-  type Results,
-  type Transaction,
-} from "@electric-sql/pglite";
+import { type Parsers, textResultOf, typedResult } from "./pglite-results.ts";
+import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 
 // PGlite's own `query` parses, plans and describes every statement anew (an unnamed statement each
 // call): six trips into the database per query, and for the engine's context statement 4.3 ms of
@@ -41,11 +34,16 @@ export interface StatementClientOptions {
    * then on this client fails every call at once with that first error.
    */
   onPanic?: (error: Error) => void;
+  /**
+   * Answers rows as arrays of the backend's text, parsed by nobody (TextResult): for the
+   * database's thread, whose caller parses them on its own side (embedded-thread.ts).
+   */
+  text?: boolean;
 }
 
 export function preparedStatementClient(
   pglite: PGlite,
-  { capacity = 64, onPanic }: StatementClientOptions = {},
+  { capacity = 64, onPanic, text = false }: StatementClientOptions = {},
 ): StatementClient {
   const cache = new Map<string, Prepared>();
   const exclusive = pglite as unknown as Exclusive;
@@ -120,7 +118,8 @@ export function preparedStatementClient(
       return rethrow(e, sql, params, options);
     }
     if (!messages.some((m) => FINISHED.has(m.name))) throw new StatementCut(sql);
-    return resultOf<T>(messages, pglite.parsers, options);
+    const answer = textResultOf(messages);
+    return text ? (answer as unknown as Results<T>) : typedResult<T>(answer, pglite.parsers as Parsers, options);
   }
 
   const query = async <T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
@@ -180,46 +179,6 @@ export class StatementCut extends Error {
     super(`The embedded database stopped in the middle of a statement and cannot go on: ${sql.slice(0, 200)}`);
     this.name = "StatementCut";
   }
-}
-
-type Field = { name: string; dataTypeID: number };
-
-/**
- * The query's result, as PGlite's parseResults gives it for one statement. That one copies every
- * parser PGlite knows (some hundreds, with the array types) into a new object per query: 5% of the
- * engine's CPU in a profile.
- */
-function resultOf<T>(
-  answer: messages.BackendMessage[],
-  parsers: PGlite["parsers"],
-  options?: QueryOptions,
-): Results<T> {
-  let fields: Field[] = [];
-  const rows: unknown[] = [];
-  let affectedRows = 0;
-  const value = (text: string | null, type: number) => {
-    if (text === null) return null;
-    const parser: ((text: string, type: number) => unknown) | undefined = options?.parsers?.[type] ?? parsers[type];
-    return parser ? parser(text, type) : text;
-  };
-  for (const m of answer) {
-    if (m.name === "rowDescription") {
-      fields = (m as messages.RowDescriptionMessage).fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
-    } else if (m.name === "dataRow") {
-      const texts = (m as messages.DataRowMessage).fields;
-      if (options?.rowMode === "array") rows.push(texts.map((t, i) => value(t, fields[i].dataTypeID)));
-      else rows.push(Object.fromEntries(texts.map((t, i) => [fields[i].name, value(t, fields[i].dataTypeID)])));
-    } else if (m.name === "commandComplete") {
-      affectedRows = affectedCount((m as messages.CommandCompleteMessage).text);
-    }
-  }
-  return { rows: rows as T[], fields, affectedRows };
-}
-
-function affectedCount(tag: string): number {
-  const words = tag.split(" ");
-  if (words[0] === "INSERT") return Number(words[2]);
-  return ["UPDATE", "DELETE", "COPY", "MERGE"].includes(words[0]) ? Number(words[1]) : 0;
 }
 
 // As PGlite's own errors carry them, for the adapter's error mapping and for logs.

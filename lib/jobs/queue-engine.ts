@@ -44,11 +44,7 @@ function embeddedEngine({ config, db }: Deps): QueueEngine {
     createCellQueue: () =>
       createDbCellQueue(db.prisma, { concurrency: ai.concurrency, leaseMs: ai.leaseMs, maxAttempts: ai.maxAttempts }),
     // The cells table is the queue: it is reachable whenever the database is.
-    reachable: () =>
-      db.prisma.$queryRawUnsafe("SELECT 1").then(
-        () => true,
-        () => false,
-      ),
+    reachable: () => db.ping(),
     stop: async () => undefined,
   };
 }

@@ -27,7 +27,7 @@ it("creates the cluster in a sibling directory, clearing one a killed start left
 
   const again = await openDatabase({ kind: "pglite", dataDir });
   try {
-    expect((await again.pglite!.query<{ a: number }>("SELECT a FROM kept")).rows).toEqual([{ a: 7 }]);
+    expect(await again.read<{ a: number }>("SELECT a FROM kept", [])).toEqual([{ a: 7 }]);
   } finally {
     await again.close();
   }

@@ -49,15 +49,17 @@ export interface HealthAnswer {
 /**
  * Health answers sampled back to back while `work` runs; it starts once the pinger is ready.
  * `serverPid` is the server process (or an ancestor of it, such as `npm start`), whose main thread's
- * CPU time is read beside each answer; without it the CPU is unbounded.
+ * CPU time is read beside each answer; without it the CPU is unbounded. `pathname` asks another
+ * route instead (one that answers 401, say).
  */
 export async function healthTimesDuring<T>(
   serverUrl: string,
   work: () => Promise<T>,
   serverPid?: number,
+  pathname = "/api/health",
 ): Promise<{ times: number[]; answers: HealthAnswer[]; result: Promise<T> }> {
   const pid = serverPid === undefined ? 0 : serverMainPid(serverPid);
-  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}/api/health`, pid } });
+  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}${pathname}`, pid } });
   const messages: unknown[] = [];
   let wake = () => {};
   pinger.on("message", (m) => {

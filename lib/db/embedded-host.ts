@@ -1,0 +1,130 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { preparedStatementClient } from "./pglite-statements.ts";
+import { maintainEmbedded } from "./embedded-maintenance.ts";
+import { type Reply, type Request, toWire } from "./embedded-wire.ts";
+
+// The embedded database's own thread: it owns PGlite, the prepared-statement client, the upkeep
+// (embedded-maintenance.ts) and the PANIC watch, and answers the server's threads' requests
+// (embedded-thread.ts). PGlite runs each statement synchronously under its promises; here that
+// holds this thread only, never the one that serves HTTP.
+
+// PostgreSQL's default 128 MB of shared buffers sit in the embedded database's wasm memory, which
+// never shrinks once they are used. 32 MB holds the hot pages; the rest of the data directory stays
+// in the OS's page cache, a read away. After a scan of a 48 MB table: 75 MB less resident memory, at
+// the same scan time. max_wal_size: the embedded database hangs once one stretch of WAL passes
+// about half of it (embedded-maintenance.ts checkpoints long before); 4 GB leaves a single
+// transaction 2 GB of room where 1 GB left it 539 MB. pg_trgm: row search's trigram index.
+export const PGLITE_OPTIONS = {
+  extensions: { pg_trgm },
+  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB", "-c", "max_wal_size=4GB"],
+};
+
+export interface HostOptions {
+  /** Called with PGlite once it is ready, before the first request (test fakes of a broken backend). */
+  opened?: (pglite: PGlite) => Promise<void>;
+}
+
+/** Serves the embedded database in this worker thread; `workerData.dir` is its cluster, none for memory. */
+export async function hostEmbedded({ opened }: HostOptions = {}): Promise<void> {
+  const port = parentPort!;
+  const post = (reply: Reply) => port.postMessage(reply);
+  const dir = (workerData as { dir?: string } | undefined)?.dir;
+  const pglite = dir ? new PGlite(dir, PGLITE_OPTIONS) : new PGlite(PGLITE_OPTIONS);
+  try {
+    await pglite.waitReady;
+  } catch (e) {
+    // A cluster that fails to start must not stay open: the directory's lock is released next.
+    await pglite.close().catch(() => undefined);
+    post({ failed: toWire(e) });
+    return;
+  }
+  const statements = preparedStatementClient(pglite, { text: true, onPanic: (e) => post({ panic: toWire(e) }) });
+  const maintenance = maintainEmbedded(pglite);
+  const transactions = new Map<number, OpenTransaction>();
+  await opened?.(pglite);
+
+  const handle = async (r: Request): Promise<unknown> => {
+    switch (r.op) {
+      case "query":
+        return statements.query(r.sql, r.params);
+      case "exec":
+        return statements.exec(r.sql);
+      case "begin":
+        return begin(r.tx);
+      case "txQuery":
+        return open(r.tx).tx.query(r.sql, r.params);
+      case "txExec":
+        return open(r.tx).tx.exec(r.sql);
+      case "rollback":
+        return open(r.tx).tx.rollback();
+      case "end": {
+        const t = open(r.tx);
+        transactions.delete(r.tx);
+        t.finish(r.ok);
+        return t.done;
+      }
+      case "maintain":
+        return maintenance.runNow();
+      case "stopMaintenance":
+        return maintenance.stop();
+      case "noteWrites":
+        maintenance.noteWrites(r.rows);
+        return undefined;
+      case "close":
+        await maintenance.stop();
+        await pglite.close();
+        return undefined;
+    }
+  };
+  const open = (tx: number) => {
+    const t = transactions.get(tx);
+    if (!t) throw new Error("Transaction is closed");
+    return t;
+  };
+  // Answers once the transaction has begun; the transaction itself runs on until its "end".
+  const begin = (id: number) =>
+    new Promise<void>((begun, failed) => {
+      let finish: (ok: boolean) => void = () => undefined;
+      const done = statements
+        .transaction(
+          (tx) =>
+            new Promise<void>((commit, rollBack) => {
+              finish = (ok) => (ok ? commit() : rollBack(new Error("rolled back by its caller")));
+              transactions.set(id, { tx, finish, done });
+              begun();
+            }),
+        )
+        .then(() => undefined);
+      done.catch(failed);
+    });
+
+  port.on("message", (m: { id: number } & Request) => {
+    handle(m).then(
+      (value) => m.op !== "noteWrites" && post({ id: m.id, value }),
+      (e: unknown) => post({ id: m.id, error: toWire(e) }),
+    );
+  });
+  post({ ready: { arrayTypes: await arrayTypes(pglite) } });
+}
+
+interface OpenTransaction {
+  tx: Transaction;
+  finish(ok: boolean): void;
+  /** Settles once the transaction has committed or rolled back. */
+  done: Promise<void>;
+}
+
+/**
+ * The array types and their elements, from which the asking side builds the parsers that PGlite
+ * builds for itself at start (its _initArrayTypes): text[], jsonb[], and the rest.
+ */
+async function arrayTypes(pglite: PGlite): Promise<[number, number][]> {
+  const { rows } = await pglite.query<{ oid: number; typarray: number }>(
+    `SELECT b.oid, b.typarray FROM pg_catalog.pg_type a
+       LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
+      WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid`,
+  );
+  return rows.map((r) => [r.oid, r.typarray]);
+}
