@@ -50,7 +50,7 @@ export default defineConfig({
     ? undefined
     : [
         {
-          // The fake LLM answers cell runs and scripted assistant turns over HTTP (see the file).
+          // The fake LLM answers cell attempts and scripted assistant turns over HTTP (see the file).
           command: `node e2e/support/fake-llm-server.ts --port ${LLM_PORT}`,
           cwd: root,
           url: `http://127.0.0.1:${LLM_PORT}/v1/models`,

@@ -155,7 +155,8 @@ function buildConfig(e: z.infer<typeof schema>) {
     credits: {
       configureCreate: e.CREDITS_COST_CONFIGURE_CREATE,
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
-      cellRun: e.CREDITS_COST_CELL_RUN,
+      /** Credits one cell generation costs, whatever its attempts. */
+      cellCost: e.CREDITS_COST_CELL_RUN,
     },
     /**
      * The running Cellwright that the CLI's client commands (mcp, import --base, export --base,
@@ -167,7 +168,7 @@ function buildConfig(e: z.infer<typeof schema>) {
     /** How long records that only grow are kept (0: forever), and how often they are pruned (0: never). */
     retention: {
       webhookDays: e.RETENTION_WEBHOOK_DAYS,
-      cellRunDays: e.RETENTION_CELL_RUN_DAYS,
+      cellAttemptDays: e.RETENTION_CELL_RUN_DAYS,
       intervalMs: e.RETENTION_INTERVAL_MINUTES * 60_000,
     },
     webhooks: {

@@ -40,7 +40,8 @@ export const newId = {
   apiKey: () => `key_${randomBase62(16)}`,
   apiKeySecret: () => `cw_${randomBase62(40)}`,
   credit: () => `cr_${randomBase62(20)}`,
-  cellRun: () => `cellrun_${randomBase62(20)}`,
+  // One attempt of a cell (table cell_runs); stored ids keep the prefix they were made with.
+  cellAttempt: () => `cellrun_${randomBase62(20)}`,
   chatMessage: () => `msg_${randomBase62(20)}`,
   webhook: () => `wh_${randomBase62(16)}`,
   webhookMessage: () => `msg_${randomBase62(24)}`,

@@ -1,6 +1,6 @@
 import type { Runtime } from "./runtime.ts";
 import type { Tx } from "./db/database.ts";
-import { pruneCellRuns } from "./domain/cells/index.ts";
+import { pruneCellAttempts } from "./domain/cells/index.ts";
 import { pruneWebhookMessages } from "./webhooks/retention.ts";
 import { pruneSearchCache } from "./engine/search-cache.ts";
 
@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 export interface PruneCounts {
   webhookMessages: number;
   webhookAttempts: number;
-  cellRuns: number;
+  cellAttempts: number;
   searchCache: number;
   /** Another process held the lock: this pass pruned nothing. */
   skipped: boolean;
@@ -47,8 +47,14 @@ async function inBatches(rt: Runtime, step: Step): Promise<number | null> {
 
 /** One pass over every table with a retention period (RETENTION_* settings; 0 keeps forever). */
 export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCounts> {
-  const { webhookDays, cellRunDays } = rt.config.retention;
-  const counts: PruneCounts = { webhookMessages: 0, webhookAttempts: 0, cellRuns: 0, searchCache: 0, skipped: false };
+  const { webhookDays, cellAttemptDays } = rt.config.retention;
+  const counts: PruneCounts = {
+    webhookMessages: 0,
+    webhookAttempts: 0,
+    cellAttempts: 0,
+    searchCache: 0,
+    skipped: false,
+  };
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
   const steps: [boolean, Step][] = [
     [
@@ -61,10 +67,10 @@ export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCou
       },
     ],
     [
-      cellRunDays > 0,
+      cellAttemptDays > 0,
       async (tx) => {
-        const n = await pruneCellRuns(tx, ago(cellRunDays), PRUNE_BATCH);
-        counts.cellRuns += n;
+        const n = await pruneCellAttempts(tx, ago(cellAttemptDays), PRUNE_BATCH);
+        counts.cellAttempts += n;
         return n;
       },
     ],
@@ -93,10 +99,10 @@ export function startRetention(rt: Runtime): void {
     if (running) return;
     running = pruneOnce(rt)
       .then((c) => {
-        const total = c.webhookMessages + c.cellRuns + c.searchCache;
+        const total = c.webhookMessages + c.cellAttempts + c.searchCache;
         if (total > 0)
           console.log(
-            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellRuns} cell runs, ${c.searchCache} search cache entries`,
+            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} search cache entries`,
           );
       })
       .catch((e) => console.error("[cellwright] retention pass failed:", e))

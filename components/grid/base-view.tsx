@@ -77,7 +77,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
       new Promise<{ maxCredits?: number } | null>((answer) => setDialog({ kind: "confirm-run", cells, answer })),
     [],
   );
-  const actions = useGridActions(baseId, rows.store, columns, confirmRun);
+  const actions = useGridActions(baseId, rows.loader, columns, confirmRun);
 
   // Selection is kept by id; rows deleted elsewhere drop out of it here.
   // biome-ignore lint/correctness/useExhaustiveDependencies: rows.all changes when the store (mutated in place) does.
@@ -241,6 +241,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
             <ReviewPanel
               baseId={baseId}
               store={rows.store}
+              loader={rows.loader}
               handles={rows.all}
               columns={columns}
               threshold={threshold}

@@ -1,5 +1,5 @@
 // The e2e suite's model: test/support/fake-llm.ts over HTTP, with the assistant's side scripted.
-// Cell runs get the fake's default, deterministic answers, except the quality spec's columns
+// Cell attempts get the fake's default, deterministic answers, except the quality spec's columns
 // (see quality-script.ts). An assistant turn whose message asks for a "company research table"
 // creates three columns and tries one change that would form a cycle (so the UI shows a failed
 // tool call too), then explains. Plain erasable TypeScript: Node runs this file directly.

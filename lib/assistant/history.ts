@@ -18,8 +18,8 @@ export async function loadHistory(tx: Tx, baseId: string): Promise<ChatMessage[]
 }
 
 export async function getChat(tx: Tx, workspaceId: string, baseId: string) {
-  const base = await loadBase(tx, workspaceId, baseId);
-  return { baseId: base.baseId, messages: await loadHistory(tx, base.baseId) };
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  return { baseId: baseCtx.baseId, messages: await loadHistory(tx, baseCtx.baseId) };
 }
 
 /** Appends a turn: the request's messages not already stored, then the turn's new messages. */

@@ -79,8 +79,8 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
         },
       );
     }
-    const base = await loadBase(w.tx, workspaceId, baseId);
-    return { baseId, structure: await getBaseStructure(w.tx, workspaceId, baseId), name: base.name };
+    const baseCtx = await loadBase(w.tx, workspaceId, baseId);
+    return { baseId, structure: await getBaseStructure(w.tx, workspaceId, baseId), name: baseCtx.name };
   });
   return {
     workspaceId,

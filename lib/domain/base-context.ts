@@ -28,8 +28,8 @@ export async function loadColumns(tx: Tx, sheetId: string): Promise<ColumnRecord
 }
 
 /** One AI column of the base: 404 column_not_found, or 409 not_reviewable for a column the AI does not fill. */
-export async function loadAiColumn(tx: Tx, ctx: BaseContext, columnId: string): Promise<ColumnRecord> {
-  const column = await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId } });
+export async function loadAiColumn(tx: Tx, baseCtx: BaseContext, columnId: string): Promise<ColumnRecord> {
+  const column = await tx.column.findFirst({ where: { id: columnId, sheetId: baseCtx.sheetId } });
   if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
   if (!column.isAiEnabled)
     throw appError(

@@ -35,11 +35,11 @@ export interface BaseStructure {
 }
 
 export async function getBaseStructure(tx: Tx, workspaceId: string, baseId: string): Promise<BaseStructure> {
-  const base = await loadBase(tx, workspaceId, baseId);
-  const sheet = await tx.sheet.findUniqueOrThrow({ where: { id: base.sheetId } });
-  const columns = (await loadColumns(tx, base.sheetId)).map(toColumnView);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const sheet = await tx.sheet.findUniqueOrThrow({ where: { id: baseCtx.sheetId } });
+  const columns = (await loadColumns(tx, baseCtx.sheetId)).map(toColumnView);
   return {
-    sheet: { id: sheet.id, baseId: base.baseId, name: sheet.name },
+    sheet: { id: sheet.id, baseId: baseCtx.baseId, name: sheet.name },
     sheetColumns: columns,
     primaryColumn: columns.find((c) => c.isPrimary) ?? null,
   };
@@ -80,19 +80,19 @@ export async function createBase(
     : [{ name: "Name", type: "short-text", isPrimary: true }];
   const primaries = specs.filter((c) => c.isPrimary).length;
   if (primaries > 1) throw appError("primary_column_conflict", "Only one column can be the primary column.");
-  const ctx: BaseContext = { baseId: id, workspaceId, sheetId, name };
+  const baseCtx: BaseContext = { baseId: id, workspaceId, sheetId, name };
   // Inputs may point forward, so columns are created first and wired up second.
   const created: ColumnRecord[] = [];
   for (const [i, spec] of specs.entries()) {
     const { inputColumnIds, inputColumns, ...rest } = spec;
     const isPrimary = primaries === 0 ? i === 0 : Boolean(spec.isPrimary);
-    created.push(await insertColumn(tx, ctx, { ...rest, isPrimary, type: spec.type ?? "short-text" }, providers));
+    created.push(await insertColumn(tx, baseCtx, { ...rest, isPrimary, type: spec.type ?? "short-text" }, providers));
   }
   for (const [i, spec] of specs.entries()) {
     if (spec.inputColumnIds || spec.inputColumns) {
       await updateColumnRecord(
         tx,
-        ctx,
+        baseCtx,
         created[i].id,
         { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns },
         providers,
@@ -136,11 +136,11 @@ export async function listBases(tx: Tx, workspaceId: string): Promise<BaseSummar
 }
 
 export async function getBaseSummary(tx: Tx, workspaceId: string, baseId: string): Promise<BaseSummary> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const base = await tx.base.findUniqueOrThrow({ where: { id: ctx.baseId } });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const base = await tx.base.findUniqueOrThrow({ where: { id: baseCtx.baseId } });
   const [rows, columns] = await Promise.all([
-    tx.row.count({ where: { sheetId: ctx.sheetId } }),
-    tx.column.count({ where: { sheetId: ctx.sheetId } }),
+    tx.row.count({ where: { sheetId: baseCtx.sheetId } }),
+    tx.column.count({ where: { sheetId: baseCtx.sheetId } }),
   ]);
   return summary(base, { rows: BigInt(rows), columns: BigInt(columns) });
 }
@@ -168,35 +168,35 @@ export async function updateBase(
   baseId: string,
   patch: z.infer<typeof updateBaseSchema>,
 ) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const current = await tx.base.findUniqueOrThrow({ where: { id: ctx.baseId } });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const current = await tx.base.findUniqueOrThrow({ where: { id: baseCtx.baseId } });
   await tx.base.update({
-    where: { id: ctx.baseId },
+    where: { id: baseCtx.baseId },
     data: {
       ...(patch.baseName ? { name: patch.baseName } : {}),
       ...(patch.settings ? { settings: { ...(current.settings as object), ...patch.settings } } : {}),
       updatedAt: new Date(),
     },
   });
-  if (patch.baseName) await tx.sheet.update({ where: { id: ctx.sheetId }, data: { name: patch.baseName } });
-  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  if (patch.baseName) await tx.sheet.update({ where: { id: baseCtx.sheetId }, data: { name: patch.baseName } });
+  emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   return getBaseSummary(tx, workspaceId, baseId);
 }
 
 export async function deleteBase({ tx, emit }: Work, workspaceId: string, baseId: string) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
   const files = [
-    ...(await tx.storedFile.findMany({ where: { baseId: ctx.baseId }, select: { storagePath: true } })),
+    ...(await tx.storedFile.findMany({ where: { baseId: baseCtx.baseId }, select: { storagePath: true } })),
     // An import's file waiting for its worker goes with its base as well.
     ...(await tx.importJob.findMany({
-      where: { baseId: ctx.baseId, status: { in: ["queued", "running"] } },
+      where: { baseId: baseCtx.baseId, status: { in: ["queued", "running"] } },
       select: { storagePath: true },
     })),
   ];
   // Foreign keys cascade from the base to its sheet, columns, rows, cells, chat and file records;
   // the files' bytes are removed once that has committed.
-  await tx.base.delete({ where: { id: ctx.baseId } });
+  await tx.base.delete({ where: { id: baseCtx.baseId } });
   if (files.length > 0) emit({ type: "files.released", storagePaths: files.map((f) => f.storagePath) });
-  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
-  return { baseId: ctx.baseId, deleted: true };
+  emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
+  return { baseId: baseCtx.baseId, deleted: true };
 }

@@ -1,7 +1,7 @@
 import type { Runtime } from "../runtime.ts";
 import type { ColumnRecord } from "../domain/column-model.ts";
 import { columnOptionsOf } from "../domain/column-model.ts";
-import type { RunRecord } from "../domain/cells/index.ts";
+import type { AttemptRecord } from "../domain/cells/index.ts";
 import { toolLimitsFromConfig, type ToolContext, type ToolDocument } from "../tools/index.ts";
 import { generateCellAnswer, resolveLanguageModel, type ResolvedModel } from "./llm/index.ts";
 import { CallBudget } from "./llm/call-budget.ts";
@@ -11,7 +11,7 @@ import { cellAnswerSchema, checkAnswer, type CheckedAnswer } from "./answer.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 
 // One column's question for one row, asked of the model with the column's tools: the part of a
-// cell's run that an evaluation repeats with other settings. The caller stores the outcome.
+// cell's attempt that an evaluation repeats with other settings. The caller stores the outcome.
 
 export interface ColumnQuestion {
   baseName: string;
@@ -33,14 +33,14 @@ export interface Asking {
   model: ResolvedModel;
   budget: CallBudget;
   /** Accounting of the calls made so far, also when the question ends in an error. */
-  run: RunRecord;
+  attempt: AttemptRecord;
 }
 
 /** Resolves the column's model; `callsSpent` counts the calls earlier attempts already made. */
 export function startAsking(rt: Runtime, column: ColumnRecord, callsSpent: number): Asking {
   const model = resolveLanguageModel(columnOptionsOf(column).model as string | undefined, rt.config);
   const budget = new CallBudget(rt.config.ai.maxCallsPerCell, callsSpent);
-  const run: RunRecord = {
+  const attempt: AttemptRecord = {
     provider: model.provider,
     model: model.modelId,
     inputTokens: 0,
@@ -50,7 +50,7 @@ export function startAsking(rt: Runtime, column: ColumnRecord, callsSpent: numbe
       return budget.made;
     },
   };
-  return { model, budget, run };
+  return { model, budget, attempt };
 }
 
 /** Asks, and once more with the reason when the answer does not fit the column. */
@@ -62,7 +62,7 @@ export async function askColumn(
   signal: AbortSignal,
 ): Promise<CheckedAnswer> {
   const { config } = rt;
-  const { model, budget, run } = asking;
+  const { model, budget, attempt } = asking;
   const documents: ToolDocument[] = [];
   const prompt = promptInput(q);
   const tools = buildCellTools(q.column.tools, config, toolContext(rt, q, signal, deps), documents);
@@ -84,9 +84,9 @@ export async function askColumn(
       maxOutputTokens: config.ai.maxOutputTokens,
       abortSignal: signal,
     });
-    run.inputTokens += answer.usage.inputTokens;
-    run.outputTokens += answer.usage.outputTokens;
-    run.latencyMs += answer.latencyMs;
+    attempt.inputTokens += answer.usage.inputTokens;
+    attempt.outputTokens += answer.usage.outputTokens;
+    attempt.latencyMs += answer.latencyMs;
     const checked = checkAnswer(q.column, answer.object, documents);
     if (checked.ok) return checked;
     correction = checked.problem;

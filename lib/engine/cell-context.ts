@@ -6,7 +6,7 @@ import { parsed } from "../db/json.ts";
 import { cellKey, inputCellsSql, inputIdsOf } from "../domain/cells/index.ts";
 
 export interface CellContext {
-  base: BaseContext;
+  baseCtx: BaseContext;
   column: ColumnRecord;
   columns: ColumnRecord[];
   values: Record<string, string>;
@@ -48,7 +48,7 @@ export type CellContextLoader = ((job: CellJob) => Promise<CellContext | null>) 
 const jobKey = (j: CellJob) => `${j.rowId}:${j.columnId}:${j.generation}:${j.attempts}`;
 
 /**
- * Loads what each run needs. Jobs dispatched together are loaded together, in one statement; and
+ * Loads what each attempt needs. Jobs dispatched together are loaded together, in one statement; and
  * a claim's jobs are read ahead as they join the buffer, so a slot that frees starts its model
  * call at once and a claim of 32 costs one statement, not one per handful. This is the engine's
  * hot path, and on the embedded database every statement costs event-loop time. A context is
@@ -176,7 +176,7 @@ async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promis
     if (!column) return null;
     const failed = new Set(row.failed_inputs);
     return {
-      base: { baseId: row.base_id, workspaceId: row.workspace_id, sheetId: job.sheetId, name: row.base_name },
+      baseCtx: { baseId: row.base_id, workspaceId: row.workspace_id, sheetId: job.sheetId, name: row.base_name },
       column,
       columns: sheetColumns,
       values: row.values ?? {},

@@ -1,6 +1,6 @@
 import type { Runtime } from "../runtime.ts";
 import type { CellQueue } from "../jobs/types.ts";
-import { createCellWorker, type RunnerDeps } from "./cell-runner.ts";
+import { createCellWorker, type AttemptDeps } from "./cell-attempt.ts";
 import { dbSearchCache } from "./search-cache.ts";
 import { systemDnsResolver } from "../tools/index.ts";
 import { storedFiles } from "../files/file-store.ts";
@@ -9,7 +9,7 @@ import type { Completion } from "../domain/cells/index.ts";
 import { startEvaluationWorker } from "./evaluation-worker.ts";
 
 export interface EngineOptions {
-  tools?: RunnerDeps["tools"];
+  tools?: AttemptDeps["tools"];
 }
 
 /**

@@ -157,7 +157,7 @@ async function evaluateRow(rt: Runtime, deps: AskDeps, owner: string, item: Clai
   const ctx = await loadRow(rt, item);
   if (ctx === "row_not_found") return fail(ctx, "The row was deleted.");
   if (ctx === "column_not_found") return fail(ctx, "The column was deleted.");
-  const cost = rt.config.credits.cellRun;
+  const cost = rt.config.credits.cellCost;
   const noCredits = () => fail("insufficient_credits", "The workspace has no credits left; top up and evaluate again.");
   if (ctx.credits !== null && ctx.credits < cost) return noCredits();
   try {

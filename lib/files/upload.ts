@@ -24,10 +24,10 @@ export async function uploadFile(
   baseId: string,
   receive: ReceiveFile,
 ): Promise<StoredFileView> {
-  const base = await loadBase(rt.db.prisma, workspaceId, baseId);
+  const baseCtx = await loadBase(rt.db.prisma, workspaceId, baseId);
   const quota = async (size: number) => {
     const stored = await rt.db.prisma.storedFile.aggregate({
-      where: { baseId: base.baseId },
+      where: { baseId: baseCtx.baseId },
       _count: true,
       _sum: { size: true },
     });
@@ -50,7 +50,7 @@ export async function uploadFile(
     await recordFile(rt, {
       id,
       workspaceId,
-      baseId: base.baseId,
+      baseId: baseCtx.baseId,
       name,
       contentType,
       size: file.size,

@@ -4,7 +4,7 @@ import { columnOptionsOf, type ColumnRecord } from "../domain/column-model.ts";
 import { updateColumnRecord } from "../domain/columns/index.ts";
 import { MAX_CELL_CHARS } from "../domain/rows/index.ts";
 import { applyWrites } from "../domain/rows/index.ts";
-import { upsertLines, type UpsertResult } from "../domain/rows/index.ts";
+import { upsertRows, type UpsertResult } from "../domain/rows/index.ts";
 import { newId } from "../ids.ts";
 import { configuredProviders, type ProviderName } from "../domain/model-spec.ts";
 import type { ImportOptions } from "./analyze.ts";
@@ -36,10 +36,10 @@ export async function writeBatch(
     const held = await holdLease(w, job.id, owner);
     // Another worker committed past this point while this one stalled: its lease is gone too.
     if (held.lines_done !== start) throw new LeaseLost();
-    const ctx = await loadBase(w.tx, job.workspaceId, job.baseId);
-    let columns = await loadColumns(w.tx, ctx.sheetId);
+    const baseCtx = await loadBase(w.tx, job.workspaceId, job.baseId);
+    let columns = await loadColumns(w.tx, baseCtx.sheetId);
     const cast = castLines(columns, plan, options, lines);
-    columns = await addSelectOptions(w, ctx, columns, cast.newOptions, configuredProviders(rt.config.ai));
+    columns = await addSelectOptions(w, baseCtx, columns, cast.newOptions, configuredProviders(rt.config.ai));
     const current = await w.tx.importJob.findUniqueOrThrow({
       where: { id: job.id },
       select: { runId: true, errors: true },
@@ -54,7 +54,16 @@ export async function writeBatch(
       const key = plan.mergeOn
         .map((id) => columns.find((c) => c.id === id))
         .filter((c): c is ColumnRecord => c !== undefined);
-      const result: UpsertResult = await upsertLines(w, ctx, columns, key, cast.rows, rt.config.runs, "import", apply);
+      const result: UpsertResult = await upsertRows(
+        w,
+        baseCtx,
+        columns,
+        key,
+        cast.rows,
+        rt.config.runs,
+        "import",
+        apply,
+      );
       created = result.outcomes.filter((o) => o === "created").length;
       updated = result.outcomes.length - created;
       runId = result.runId;
@@ -62,7 +71,7 @@ export async function writeBatch(
       const inserts = cast.rows.map((values) => ({ id: newId.row(), values: Object.fromEntries(values) }));
       ({ runId } = await applyWrites(
         w,
-        ctx,
+        baseCtx,
         columns,
         { inserts, updates: new Map(), current: new Map() },
         rt.config.runs,
@@ -157,7 +166,7 @@ function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: 
 /** Select options the batch needs, created as Airtable's typecast does. */
 async function addSelectOptions(
   w: Work,
-  ctx: BaseContext,
+  baseCtx: BaseContext,
   columns: ColumnRecord[],
   wanted: Map<string, Set<string>>,
   providers: readonly ProviderName[],
@@ -167,10 +176,10 @@ async function addSelectOptions(
     const column = columns.find((c) => c.id === columnId)!;
     const next = withOptions(columnOptionsOf(column), options);
     if (!next) continue;
-    await updateColumnRecord(w.tx, ctx, columnId, { columnOptions: next }, providers);
+    await updateColumnRecord(w.tx, baseCtx, columnId, { columnOptions: next }, providers);
     changed = true;
   }
   if (!changed) return columns;
-  w.emit({ type: "structure.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId });
-  return loadColumns(w.tx, ctx.sheetId);
+  w.emit({ type: "structure.changed", workspaceId: baseCtx.workspaceId, baseId: baseCtx.baseId });
+  return loadColumns(w.tx, baseCtx.sheetId);
 }

@@ -25,7 +25,7 @@ export async function createImport(
   options: ImportOptions & { format?: ImportFormat },
   receive: (target: string) => Promise<ReceivedFile>,
 ): Promise<ImportView> {
-  const base = await loadBase(rt.db.prisma, workspaceId, baseId);
+  const baseCtx = await loadBase(rt.db.prisma, workspaceId, baseId);
   const id = newImportId();
   const target = path.resolve(rt.config.dataDir, "files", id);
   await mkdir(path.dirname(target), { recursive: true });
@@ -37,7 +37,7 @@ export async function createImport(
       const row = await insertImport(w.tx, {
         id,
         workspaceId,
-        baseId: base.baseId,
+        baseId: baseCtx.baseId,
         format,
         fileName: file.name,
         size: file.size,

@@ -92,26 +92,32 @@ async function prepare(
   const analysis = await analyzeFile(file, format, options, before, placeholder);
   return inTransaction(rt, async (w) => {
     await holdLease(w, job.id, owner);
-    const ctx = await loadBase(w.tx, job.workspaceId, job.baseId);
+    const baseCtx = await loadBase(w.tx, job.workspaceId, job.baseId);
     const created: string[] = [];
     const targets: (string | null)[] = [];
     for (const field of analysis.fields) {
       if (field.create) {
         const { type, isPrimary, replaces } = field.create;
         const column = replaces
-          ? await updateColumnRecord(w.tx, ctx, replaces, { name: field.name, type }, configuredProviders(rt.config.ai))
-          : await insertColumn(w.tx, ctx, { name: field.name, type, isPrimary }, configuredProviders(rt.config.ai));
+          ? await updateColumnRecord(
+              w.tx,
+              baseCtx,
+              replaces,
+              { name: field.name, type },
+              configuredProviders(rt.config.ai),
+            )
+          : await insertColumn(w.tx, baseCtx, { name: field.name, type, isPrimary }, configuredProviders(rt.config.ai));
         created.push(column.name);
         targets.push(column.id);
       } else targets.push(field.columnId);
     }
-    const columns = await loadColumns(w.tx, ctx.sheetId);
+    const columns = await loadColumns(w.tx, baseCtx.sheetId);
     const mergeOn =
       options.mergeOn.length > 0 ? mergeKeyColumns(new ColumnIndex(columns), options.mergeOn).map((c) => c.id) : [];
     const plan: StoredPlan = { targets, keys: analysis.keys, conventions: analysis.conventions, mergeOn };
     if (created.length > 0) {
-      await touchBase(w.tx, ctx.baseId);
-      w.emit({ type: "structure.changed", workspaceId: ctx.workspaceId, baseId: ctx.baseId });
+      await touchBase(w.tx, baseCtx.baseId);
+      w.emit({ type: "structure.changed", workspaceId: baseCtx.workspaceId, baseId: baseCtx.baseId });
     }
     const row = await w.tx.importJob.update({
       where: { id: job.id },

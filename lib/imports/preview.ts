@@ -32,14 +32,17 @@ export async function previewImport(
   options: ImportOptions & { format?: ImportFormat },
   receive: (target: string) => Promise<ReceivedFile>,
 ): Promise<ImportPreview> {
-  const base = await loadBase(rt.db.prisma, workspaceId, baseId);
+  const baseCtx = await loadBase(rt.db.prisma, workspaceId, baseId);
   const target = path.resolve(rt.config.dataDir, "files", `preview_${randomBase62(20)}`);
   await mkdir(path.dirname(target), { recursive: true });
   try {
     const file = await receive(target);
     const format = options.format ?? (await detectFormat(target, file));
-    const columns = await loadColumns(rt.db.prisma, base.sheetId);
-    const placeholder = placeholderColumn(columns, await rt.db.prisma.row.count({ where: { sheetId: base.sheetId } }));
+    const columns = await loadColumns(rt.db.prisma, baseCtx.sheetId);
+    const placeholder = placeholderColumn(
+      columns,
+      await rt.db.prisma.row.count({ where: { sheetId: baseCtx.sheetId } }),
+    );
     const samples: FileRecord[] = [];
     const plan = await analyzeFile(target, format, options, columns, placeholder, samples).catch((e) => {
       if (e instanceof ParseFailure) throw appError("invalid_file", `Line ${e.line}: ${e.message}`, { line: e.line });

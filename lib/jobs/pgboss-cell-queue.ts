@@ -189,7 +189,7 @@ export function createPgBossCellQueue(
       await loop.idle();
       const { waiting, cut } = await slots.stop(graceMs);
       await permits.close();
-      // Claimed cells that never started, and runs cut short, are still ours: hand them back with
+      // Claimed cells that never started, and attempts cut short, are still ours: hand them back with
       // a job so other workers take them now. (releaseToQueue skips cells no longer leased to us.)
       if ((await releaseToQueue(prisma, jobs, owner, [...waiting, ...cut]).catch(() => 0)) > 0) announce();
       await flushFollowUps();

@@ -7,7 +7,7 @@ import { CELL_QUEUE, type CellJobData, type CellJobs, type ReadyCell } from "./p
 // One claim is one transaction: fetch jobs from pg-boss, claim their cells (status running, this
 // worker's lease), and complete the jobs. Either all of it commits or none does, so a worker that
 // dies mid-claim leaves the jobs queued. From then on the cell's lease, not the job, guards the
-// run: the reconciler hands back cells whose lease ran out.
+// attempt: the reconciler hands back cells whose lease ran out.
 
 export interface ClaimResult {
   claimed: CellJob[];

@@ -9,7 +9,7 @@ export class CellCancelled extends Error {
   }
 }
 
-interface Running {
+interface Attempt {
   job: CellJob;
   abort: AbortController;
   done: Promise<void>;
@@ -17,16 +17,16 @@ interface Running {
 
 /**
  * The running side of a cell queue: a buffer of claimed jobs fed into at most `concurrency`
- * concurrent runs. Every queue implementation claims its own way and shares this part. A run
- * holds its slot until its outcome is stored; `callLimit`, when given, also bounds the runs whose
- * model call has not answered yet (see `answered`).
+ * concurrent attempts. Every queue implementation claims its own way and shares this part. An
+ * attempt holds its slot until its outcome is stored; `callLimit`, when given, also bounds the
+ * attempts whose model call has not answered yet (see `answered`).
  */
 export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob) => void, callLimit?: () => number) {
   const buffer: CellJob[] = [];
-  const running = new Map<string, Running>();
+  const attempts = new Map<string, Attempt>();
   // Running, with their model call answered: their value is being stored.
   const storing = new Set<string>();
-  const calling = () => running.size - storing.size;
+  const calling = () => attempts.size - storing.size;
   const cancelledWaiting = new Set<string>();
   let worker: CellWorker | undefined;
   let stopped = false;
@@ -36,7 +36,7 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
     while (
       !stopped &&
       worker &&
-      running.size < concurrency &&
+      attempts.size < concurrency &&
       buffer.length > 0 &&
       (!callLimit || calling() < callLimit())
     ) {
@@ -47,12 +47,12 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
       const done = worker(job, abort.signal)
         .catch((e) => console.error("[cellwright] cell worker crashed:", e))
         .finally(() => {
-          running.delete(key);
+          attempts.delete(key);
           storing.delete(key);
           onFinished(job);
         });
-      running.set(key, { job, abort, done });
-      maxInFlight = Math.max(maxInFlight, running.size);
+      attempts.set(key, { job, abort, done });
+      maxInFlight = Math.max(maxInFlight, attempts.size);
     }
   };
 
@@ -66,21 +66,21 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
       dispatch();
     },
     get running() {
-      return running.size;
+      return attempts.size;
     },
-    /** Runs whose model call has not answered yet. */
+    /** Attempts whose model call has not answered yet. */
     get calling() {
       return calling();
     },
-    /** This run's model call has answered: it holds its slot until stored, but no call. */
+    /** This attempt's model call has answered: it holds its slot until stored, but no call. */
     answered(cell: CellRef) {
       const key = cellKey(cell);
-      if (!running.has(key)) return;
+      if (!attempts.has(key)) return;
       storing.add(key);
       dispatch();
     },
     /**
-     * Aborts the runs of these cells (their run was cancelled): the model call and tool fetches
+     * Aborts the attempts of these cells (their run was cancelled): the model call and tool fetches
      * stop. One still waiting in the buffer starts already aborted, since what was read ahead for
      * it says it is running.
      */
@@ -88,8 +88,8 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
       const waiting = new Set(buffer.map(cellKey));
       for (const r of refs) {
         const key = cellKey(r);
-        const run = running.get(key);
-        if (run) run.abort.abort(new CellCancelled());
+        const attempt = attempts.get(key);
+        if (attempt) attempt.abort.abort(new CellCancelled());
         else if (waiting.has(key)) cancelledWaiting.add(key);
       }
     },
@@ -98,25 +98,25 @@ export function createWorkerSlots(concurrency: number, onFinished: (job: CellJob
       dispatch();
     },
     /**
-     * Stops starting runs, lets in-flight ones finish for up to `graceMs`, then aborts the rest.
-     * Returns the claimed jobs that never started and the runs that were cut short.
+     * Stops starting attempts, lets in-flight ones finish for up to `graceMs`, then aborts the rest.
+     * Returns the claimed jobs that never started and the attempts that were cut short.
      */
     async stop(graceMs: number): Promise<{ waiting: CellJob[]; cut: CellJob[] }> {
       stopped = true;
       cancelledWaiting.clear();
       const waiting = buffer.splice(0);
-      const inFlight = [...running.values()];
+      const inFlight = [...attempts.values()];
       const finished = Promise.all(inFlight.map((r) => r.done));
       if (await Promise.race([finished.then(() => false), sleep(graceMs).then(() => true)])) {
-        for (const r of running.values()) r.abort.abort(new Error("shutting down"));
+        for (const r of attempts.values()) r.abort.abort(new Error("shutting down"));
         await Promise.race([finished, sleep(5_000)]);
       }
       return {
         waiting,
-        cut: inFlight.filter((r) => running.has(cellKey(r.job)) || r.abort.signal.aborted).map((r) => r.job),
+        cut: inFlight.filter((r) => attempts.has(cellKey(r.job)) || r.abort.signal.aborted).map((r) => r.job),
       };
     },
-    stats: (claimed: number) => ({ inFlight: running.size, maxInFlight, claimed }),
+    stats: (claimed: number) => ({ inFlight: attempts.size, maxInFlight, claimed }),
   };
 }
 

@@ -4,7 +4,7 @@ import type { AllowedTarget, HostLookup } from "../net/index.ts";
 
 // The contract every AI-column tool implements. The engine looks a tool up by name, checks
 // isConfigured before offering it to the model, validates the model's arguments with
-// inputSchema, and calls execute with a ToolContext built per cell run.
+// inputSchema, and calls execute with a ToolContext built per attempt.
 //
 // execute returns two things: `documents`, the sources the cell records (shown as
 // `[title](url)` links), and `output`, what the model sees. Text that came from outside

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
+import { COLUMN_SUITE_BASE, columnsPath } from "./fixtures.ts";
 import { EMITS_NOTHING, scenarios } from "./scenario.ts";
 
 // Issue §6: the column requests the structure API refuses (validation). The rest: columns.test.ts.
@@ -12,29 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const colPath = (baseId: string, id = "") => `/api/v1/bases/${baseId}/columns${id ? `/${id}` : ""}`;
-
 describe("columns", () => {
   let f: TestBase;
   beforeAll(async () => {
-    f = await createBase(app, {
-      columns: [
-        { name: "Company", type: "short-text", isPrimary: true },
-        { name: "Website", type: "url" },
-        { name: "Size", type: "short-text" },
-        {
-          name: "Summary",
-          type: "long-text",
-          isAiEnabled: true,
-          inputColumns: ["Company", "Website"],
-          tools: [{ name: "web-search" }],
-        },
-      ],
-    });
+    f = await createBase(app, COLUMN_SUITE_BASE);
   });
 
   describe("validation", () => {
-    const p = () => colPath(f.baseId);
+    const p = () => columnsPath(f.baseId);
     scenarios(
       () => app,
       [
@@ -176,7 +162,7 @@ describe("columns", () => {
         {
           name: "PATCH of an unknown column is 404",
           method: "PATCH",
-          path: () => colPath(f.baseId, "scol_nope"),
+          path: () => columnsPath(f.baseId, "scol_nope"),
           body: { name: "Y" },
           status: 404,
           code: "column_not_found",
@@ -185,7 +171,7 @@ describe("columns", () => {
         {
           name: "DELETE of an unknown column is 404",
           method: "DELETE",
-          path: () => colPath(f.baseId, "scol_nope"),
+          path: () => columnsPath(f.baseId, "scol_nope"),
           status: 404,
           code: "column_not_found",
           ...EMITS_NOTHING,
@@ -193,7 +179,7 @@ describe("columns", () => {
         {
           name: "DELETE with force=maybe is 400",
           method: "DELETE",
-          path: () => `${colPath(f.baseId, "scol_nope")}?force=maybe`,
+          path: () => `${columnsPath(f.baseId, "scol_nope")}?force=maybe`,
           status: 400,
           code: "invalid_query",
           ...EMITS_NOTHING,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
-import { addRows, COLUMN_KEYS, getRows } from "./fixtures.ts";
+import { addRows, COLUMN_KEYS, COLUMN_SUITE_BASE, columnsPath, getRows } from "./fixtures.ts";
 import { EMITS_NOTHING, runScenario } from "./scenario.ts";
 
 // Issue §6: the structure API's columns, and the §2.5 column rules it enforces.
@@ -14,26 +14,12 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const structure = async (baseId: string) => (await app.api("GET", `/api/v1/bases/${baseId}/base-structure`)).body;
-const colPath = (baseId: string, id = "") => `/api/v1/bases/${baseId}/columns${id ? `/${id}` : ""}`;
 
 describe("columns", () => {
   let f: TestBase;
   let rowIds: string[];
   beforeAll(async () => {
-    f = await createBase(app, {
-      columns: [
-        { name: "Company", type: "short-text", isPrimary: true },
-        { name: "Website", type: "url" },
-        { name: "Size", type: "short-text" },
-        {
-          name: "Summary",
-          type: "long-text",
-          isAiEnabled: true,
-          inputColumns: ["Company", "Website"],
-          tools: [{ name: "web-search" }],
-        },
-      ],
-    });
+    f = await createBase(app, COLUMN_SUITE_BASE);
     rowIds = (
       await addRows(app, f.baseId, [
         { Company: "Acme", Website: "acme.com", Size: "42" },
@@ -48,7 +34,7 @@ describe("columns", () => {
     const res = await runScenario(app, {
       name: "",
       method: "POST",
-      path: colPath(f.baseId),
+      path: columnsPath(f.baseId),
       body: { name: "Country", type: "short-text", instructions: "The country." },
       status: 201,
       bodyMatches: {
@@ -65,7 +51,7 @@ describe("columns", () => {
     });
     expect(Object.keys(res.body).sort()).toEqual(COLUMN_KEYS);
     expect(res.body.id).toMatch(/^scol_/);
-    const second = await app.api("POST", colPath(f.baseId), { body: { name: "Rank", type: "number", index: 1 } });
+    const second = await app.api("POST", columnsPath(f.baseId), { body: { name: "Rank", type: "number", index: 1 } });
     expect(second.body.index).toBe(1);
     const s = await structure(f.baseId);
     expect(s.sheetColumns.map((c: any) => c.name)).toEqual([
@@ -82,24 +68,24 @@ describe("columns", () => {
   });
 
   it("PATCH renames a column and keeps every cell", async () => {
-    const res = await app.api("PATCH", colPath(f.baseId, f.col.Company), { body: { name: "Organisation" } });
+    const res = await app.api("PATCH", columnsPath(f.baseId, f.col.Company), { body: { name: "Organisation" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: f.col.Company, name: "Organisation", isPrimary: true });
     const rows = await getRows(app, f.baseId);
     expect(rows.map((r) => r.cells.Organisation)).toEqual(["Acme", "Globex"]);
     expect(rows[0].cells).not.toHaveProperty("Company");
     // Renaming to a different case of its own name is allowed.
-    expect((await app.api("PATCH", colPath(f.baseId, f.col.Company), { body: { name: "ORGANISATION" } })).status).toBe(
-      200,
-    );
-    await app.api("PATCH", colPath(f.baseId, f.col.Company), { body: { name: "Company" } });
+    expect(
+      (await app.api("PATCH", columnsPath(f.baseId, f.col.Company), { body: { name: "ORGANISATION" } })).status,
+    ).toBe(200);
+    await app.api("PATCH", columnsPath(f.baseId, f.col.Company), { body: { name: "Company" } });
   });
 
   it("PATCH moves a column by index, keeping indexes contiguous", async () => {
-    await app.api("PATCH", colPath(f.baseId, f.col.Summary), { body: { index: 0 } });
+    await app.api("PATCH", columnsPath(f.baseId, f.col.Summary), { body: { index: 0 } });
     let names = (await structure(f.baseId)).sheetColumns.map((c: any) => c.name);
     expect(names).toEqual(["Summary", "Company", "Rank", "Website", "Size", "Country"]);
-    await app.api("PATCH", colPath(f.baseId, f.col.Summary), { body: { index: 99 } });
+    await app.api("PATCH", columnsPath(f.baseId, f.col.Summary), { body: { index: 99 } });
     const s = await structure(f.baseId);
     names = s.sheetColumns.map((c: any) => c.name);
     expect(names).toEqual(["Company", "Rank", "Website", "Size", "Country", "Summary"]);
@@ -109,7 +95,7 @@ describe("columns", () => {
   });
 
   it("PATCH changes the type and re-normalises values; values the type cannot hold are cleared", async () => {
-    const res = await app.api("PATCH", colPath(f.baseId, f.col.Size), { body: { type: "number" } });
+    const res = await app.api("PATCH", columnsPath(f.baseId, f.col.Size), { body: { type: "number" } });
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("number");
     const rows = await getRows(app, f.baseId);
@@ -117,7 +103,7 @@ describe("columns", () => {
   });
 
   it("PATCH changes AI settings, tools and inputs", async () => {
-    const res = await app.api("PATCH", colPath(f.baseId, f.col.Summary), {
+    const res = await app.api("PATCH", columnsPath(f.baseId, f.col.Summary), {
       body: {
         instructions: "Two sentences.",
         tools: ["web-search", "scrape-url"],
@@ -135,12 +121,12 @@ describe("columns", () => {
   });
 
   it("making another column primary hands the role over: exactly one primary", async () => {
-    const res = await app.api("PATCH", colPath(f.baseId, f.col.Website), { body: { isPrimary: true } });
+    const res = await app.api("PATCH", columnsPath(f.baseId, f.col.Website), { body: { isPrimary: true } });
     expect(res.status).toBe(200);
     let s = await structure(f.baseId);
     expect(s.sheetColumns.filter((c: any) => c.isPrimary).map((c: any) => c.name)).toEqual(["Website"]);
     expect(s.primaryColumn.id).toBe(f.col.Website);
-    await app.api("PATCH", colPath(f.baseId, f.col.Company), { body: { isPrimary: true } });
+    await app.api("PATCH", columnsPath(f.baseId, f.col.Company), { body: { isPrimary: true } });
     s = await structure(f.baseId);
     expect(s.primaryColumn.id).toBe(f.col.Company);
   });
@@ -150,7 +136,7 @@ describe("columns", () => {
     const res = await runScenario(app, {
       name: "",
       method: "PATCH",
-      path: colPath(f.baseId, f.col.Website),
+      path: columnsPath(f.baseId, f.col.Website),
       body: { inputColumnIds: [f.col.Summary] },
       status: 409,
       code: "dependency_cycle",
@@ -161,15 +147,15 @@ describe("columns", () => {
     expect(res.body.error.details.names).toEqual(expect.arrayContaining(["Website", "Summary"]));
 
     const country = await idOf("Country");
-    const self = await app.api("PATCH", colPath(f.baseId, country), { body: { inputColumns: ["Country"] } });
+    const self = await app.api("PATCH", columnsPath(f.baseId, country), { body: { inputColumns: ["Country"] } });
     expect(self.status).toBe(409);
     expect(self.body.error.code).toBe("dependency_cycle");
 
     // A longer loop through three columns.
-    expect((await app.api("PATCH", colPath(f.baseId, country), { body: { inputColumns: ["Summary"] } })).status).toBe(
-      200,
-    );
-    const three = await app.api("PATCH", colPath(f.baseId, f.col.Website), { body: { inputColumns: ["Country"] } });
+    expect(
+      (await app.api("PATCH", columnsPath(f.baseId, country), { body: { inputColumns: ["Summary"] } })).status,
+    ).toBe(200);
+    const three = await app.api("PATCH", columnsPath(f.baseId, f.col.Website), { body: { inputColumns: ["Country"] } });
     expect(three.status).toBe(409);
     expect(three.body.error.message).toMatch(/Country/);
     expect(three.body.error.message).toMatch(/Summary/);
@@ -182,7 +168,7 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "POST",
-      path: colPath(f.baseId),
+      path: columnsPath(f.baseId),
       body: { name: "company" },
       status: 409,
       code: "duplicate_column_name",
@@ -191,7 +177,7 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "POST",
-      path: colPath(f.baseId),
+      path: columnsPath(f.baseId),
       body: { name: " WEBSITE " },
       status: 409,
       code: "duplicate_column_name",
@@ -200,7 +186,7 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "PATCH",
-      path: colPath(f.baseId, f.col.Size),
+      path: columnsPath(f.baseId, f.col.Size),
       body: { name: "Country" },
       status: 409,
       code: "duplicate_column_name",
@@ -212,7 +198,7 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "POST",
-      path: colPath(f.baseId),
+      path: columnsPath(f.baseId),
       body: { name: "Other", isPrimary: true },
       status: 409,
       code: "primary_column_conflict",
@@ -224,7 +210,7 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "PATCH",
-      path: colPath(f.baseId, f.col.Company),
+      path: columnsPath(f.baseId, f.col.Company),
       body: { isPrimary: false },
       status: 409,
       code: "primary_column_required",
@@ -236,7 +222,7 @@ describe("columns", () => {
     const res = await runScenario(app, {
       name: "",
       method: "DELETE",
-      path: colPath(f.baseId, f.col.Website),
+      path: columnsPath(f.baseId, f.col.Website),
       status: 409,
       code: "column_in_use",
       ...EMITS_NOTHING,
@@ -245,7 +231,7 @@ describe("columns", () => {
     expect(res.body.error.details.dependents).toEqual([f.col.Summary]);
     expect((await structure(f.baseId)).sheetColumns.some((c: any) => c.id === f.col.Website)).toBe(true);
 
-    const forced = await app.api("DELETE", `${colPath(f.baseId, f.col.Website)}?force=true`);
+    const forced = await app.api("DELETE", `${columnsPath(f.baseId, f.col.Website)}?force=true`);
     expect(forced.status).toBe(200);
     expect(forced.body).toMatchObject({ id: f.col.Website, deleted: true, cleanedDependents: [f.col.Summary] });
     const s = await structure(f.baseId);
@@ -261,12 +247,12 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "DELETE",
-      path: colPath(f.baseId, f.col.Company),
+      path: columnsPath(f.baseId, f.col.Company),
       status: 409,
       code: "primary_column_required",
       ...EMITS_NOTHING,
     });
-    const forced = await app.api("DELETE", `${colPath(f.baseId, f.col.Company)}?force=1`);
+    const forced = await app.api("DELETE", `${columnsPath(f.baseId, f.col.Company)}?force=1`);
     expect(forced.status).toBe(200);
     const s = await structure(f.baseId);
     expect(s.sheetColumns.filter((c: any) => c.isPrimary)).toHaveLength(1);
@@ -275,7 +261,7 @@ describe("columns", () => {
   });
 
   it("deleting a plain column drops its values", async () => {
-    const res = await app.api("DELETE", colPath(f.baseId, f.col.Size));
+    const res = await app.api("DELETE", columnsPath(f.baseId, f.col.Size));
     expect(res.status).toBe(200);
     const [row] = await app.rt.db.prisma.row.findMany({ where: { id: rowIds[0] } });
     expect(Object.keys(row.values as object)).not.toContain(f.col.Size);
@@ -286,7 +272,7 @@ describe("columns", () => {
     await runScenario(app, {
       name: "",
       method: "DELETE",
-      path: `${colPath(g.baseId, g.col.Only)}?force=true`,
+      path: `${columnsPath(g.baseId, g.col.Only)}?force=true`,
       status: 409,
       code: "primary_column_required",
       ...EMITS_NOTHING,

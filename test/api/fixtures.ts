@@ -23,6 +23,31 @@ export const COMPANY_COLUMNS = [
 /** The "Companies" base most API suites start from: `createBase(app, COMPANIES)`. */
 export const COMPANIES = { columns: COMPANY_COLUMNS, name: "Companies" };
 
+/** The three rows the read suites start from: one with values of most kinds, one with a hand-written AI cell, one bare. */
+export const THREE_COMPANIES = [
+  { Company: "Acme", Website: "acme.com", Employees: 42 },
+  { Company: "Globex", Summary: "Supplied by hand" },
+  { Company: "Initech" },
+];
+
+/** The base the column suites change: a primary, a URL, a text column and an AI column that reads two of them. */
+export const COLUMN_SUITE_BASE = {
+  columns: [
+    { name: "Company", type: "short-text", isPrimary: true },
+    { name: "Website", type: "url" },
+    { name: "Size", type: "short-text" },
+    {
+      name: "Summary",
+      type: "long-text",
+      isAiEnabled: true,
+      inputColumns: ["Company", "Website"],
+      tools: [{ name: "web-search" }],
+    },
+  ],
+};
+
+export const columnsPath = (baseId: string, id = "") => `/api/v1/bases/${baseId}/columns${id ? `/${id}` : ""}`;
+
 /**
  * Subscribes a webhook endpoint of workspace A to `row.sheet.processed` (of one base, or of every
  * base), so writes leave messages in the outbox. No relay runs in the API suites: they stay there.

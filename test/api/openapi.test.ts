@@ -67,7 +67,9 @@ describe("the OpenAPI document", () => {
     );
     const add = doc.paths["/api/v1/bases/{baseId}/add-rows"].post;
     expect(add.requestBody.content["application/json"].schema.properties.rows.maxItems).toBe(10_000);
-    expect(add.parameters.map((p: any) => p.name)).toEqual(["baseId", "Idempotency-Key"]);
+    expect(add.parameters.map((p: any) => p.name)).toEqual(["baseId", "expand", "Idempotency-Key"]);
+    expect(add.parameters.find((p: any) => p.name === "expand")).toMatchObject({ in: "query" });
+    expect(add.parameters.find((p: any) => p.name === "expand").required).not.toBe(true);
     expect(Object.keys(add.responses)).toEqual(
       expect.arrayContaining(["200", "400", "401", "404", "409", "422", "default"]),
     );

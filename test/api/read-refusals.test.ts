@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
-import { addRows, COMPANIES } from "./fixtures.ts";
+import { addRows, THREE_COMPANIES, COMPANIES } from "./fixtures.ts";
 import { EMITS_NOTHING, scenarios } from "./scenario.ts";
 
 // Spec §4.1–§4.3: what the read endpoints refuse: unknown bases, rows and columns (404), and
@@ -14,11 +14,7 @@ let rows: any[];
 beforeAll(async () => {
   app = await createTestApp();
   f = await createBase(app, COMPANIES);
-  rows = await addRows(app, f.baseId, [
-    { Company: "Acme", Website: "acme.com", Employees: 42 },
-    { Company: "Globex", Summary: "Supplied by hand" },
-    { Company: "Initech" },
-  ]);
+  rows = await addRows(app, f.baseId, THREE_COMPANIES);
 });
 afterAll(() => app.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
-import { addRows, COLUMN_KEYS, COMPANIES } from "./fixtures.ts";
+import { addRows, THREE_COMPANIES, COLUMN_KEYS, COMPANIES } from "./fixtures.ts";
 import { EMITS_NOTHING, scenarios } from "./scenario.ts";
 
 // Spec §4.1–§4.3: the read endpoints' exact shapes and the expand forms (their 404s and 405s:
@@ -14,11 +14,7 @@ let rows: any[];
 beforeAll(async () => {
   app = await createTestApp();
   f = await createBase(app, COMPANIES);
-  rows = await addRows(app, f.baseId, [
-    { Company: "Acme", Website: "acme.com", Employees: 42 },
-    { Company: "Globex", Summary: "Supplied by hand" },
-    { Company: "Initech" },
-  ]);
+  rows = await addRows(app, f.baseId, THREE_COMPANIES);
 });
 afterAll(() => app.close());
 

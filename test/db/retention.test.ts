@@ -4,7 +4,7 @@ import { createBase } from "../support/bases.ts";
 import { pruneOnce, PRUNE_BATCH } from "../../lib/retention.ts";
 import { loadConfig } from "../../lib/config.ts";
 
-// Retention: webhook messages (with their attempts) after 30 days, cell runs after 90, search
+// Retention: webhook messages (with their attempts) after 30 days, cell attempts after 90, search
 // cache entries once expired; recent records stay; the periods are settings; chat history goes
 // with its base.
 
@@ -58,8 +58,8 @@ it("prunes old records in batches and keeps recent ones", async () => {
   await seed("month", 45, 2);
   await seed("new", 0, 2);
   const counts = await pruneOnce(app.rt);
-  // Webhooks: older than 30 days go (old and month); cell runs: older than 90 (old only).
-  expect(counts).toEqual({ webhookMessages: 5, webhookAttempts: 5, cellRuns: 3, searchCache: 5, skipped: false });
+  // Webhooks: older than 30 days go (old and month); cell attempts: older than 90 (old only).
+  expect(counts).toEqual({ webhookMessages: 5, webhookAttempts: 5, cellAttempts: 3, searchCache: 5, skipped: false });
   expect(await count("webhook_messages")).toBe(2);
   expect(await count("webhook_attempts")).toBe(2);
   expect(await count("cell_runs")).toBe(4);
@@ -67,7 +67,7 @@ it("prunes old records in batches and keeps recent ones", async () => {
   expect(await pruneOnce(app.rt)).toEqual({
     webhookMessages: 0,
     webhookAttempts: 0,
-    cellRuns: 0,
+    cellAttempts: 0,
     searchCache: 0,
     skipped: false,
   });
@@ -81,7 +81,7 @@ it("deletes more than one batch in a pass", async () => {
     daysAgo(200),
     PRUNE_BATCH * 2 + 7,
   );
-  expect((await pruneOnce(app.rt)).cellRuns).toBe(PRUNE_BATCH * 2 + 7);
+  expect((await pruneOnce(app.rt)).cellAttempts).toBe(PRUNE_BATCH * 2 + 7);
 });
 
 it("respects the configured periods, 0 keeping forever", async () => {
@@ -92,14 +92,14 @@ it("respects the configured periods, 0 keeping forever", async () => {
   });
   expect(await pruneOnce(rt({ RETENTION_WEBHOOK_DAYS: "0", RETENTION_CELL_RUN_DAYS: "0" }))).toMatchObject({
     webhookMessages: 0,
-    cellRuns: 0,
+    cellAttempts: 0,
   });
   // 11 days also takes the two 45-day-old runs the default 90 kept in the first test.
   expect(await pruneOnce(rt({ RETENTION_WEBHOOK_DAYS: "10", RETENTION_CELL_RUN_DAYS: "11" }))).toMatchObject({
     webhookMessages: 1,
-    cellRuns: 3,
+    cellAttempts: 3,
   });
-  expect(loadConfig({}).retention).toEqual({ webhookDays: 30, cellRunDays: 90, intervalMs: 3_600_000 });
+  expect(loadConfig({}).retention).toEqual({ webhookDays: 30, cellAttemptDays: 90, intervalMs: 3_600_000 });
 });
 
 it("skips the pass while another process holds the retention lock", async () => {
@@ -115,8 +115,8 @@ it("skips the pass while another process holds the retention lock", async () => 
   release();
   await held;
   // PGlite runs one transaction at a time, so only PostgreSQL can show a concurrent pass.
-  if (during) expect(during).toMatchObject({ skipped: true, cellRuns: 0 });
-  expect((await pruneOnce(app.rt)).cellRuns).toBe(1);
+  if (during) expect(during).toMatchObject({ skipped: true, cellAttempts: 0 });
+  expect((await pruneOnce(app.rt)).cellAttempts).toBe(1);
 });
 
 it("deletes a base's chat history with the base", async () => {

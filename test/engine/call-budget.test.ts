@@ -34,9 +34,9 @@ const columns = (tools: string[] = []) => [
 
 async function outcome(baseId: string) {
   const [row] = await settled(t.app, baseId, SETTLE_MS);
-  const runs = await t.app.rt.db.prisma.cellRun.findMany({ where: { rowId: row.id } });
+  const attempts = await t.app.rt.db.prisma.cellAttempt.findMany({ where: { rowId: row.id } });
   const ws = await t.app.rt.db.prisma.workspace.findUniqueOrThrow({ where: { id: t.app.workspaceA } });
-  return { cell: row.cells.What, calls: runs.reduce((n, r) => n + r.modelCalls, 0), credits: Number(ws.credits) };
+  return { cell: row.cells.What, calls: attempts.reduce((n, a) => n + a.modelCalls, 0), credits: Number(ws.credits) };
 }
 
 it("stops a model that keeps asking for tools at exactly 12 calls, uncharged", { timeout: TEST_MS }, async () => {

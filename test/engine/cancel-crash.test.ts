@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import type { FakeLlm } from "../support/fake-llm.ts";
+import { type CrashScene, openCrashScene } from "../support/crash-scene.ts";
 import { keyedApi, pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
@@ -12,27 +10,18 @@ import { openDatabase } from "../../lib/db/database.ts";
 // no cell is charged twice. Runs on the embedded database.
 
 const KEY = "cw_cancelcrashcancelcrashcancelcrash00";
+let scene: CrashScene;
 let llm: FakeLlm;
 let dataDir: string;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  llm = await startFakeLlm({ latencyMs: 400 });
-  dataDir = mkdtempSync(path.join(tmpdir(), "cw-cancel-crash-"));
+  scene = await openCrashScene(400, "cancel-crash");
+  ({ llm, dataDir } = scene);
 });
-afterAll(async () => {
-  await server?.kill9();
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => scene.close(server));
 
-const env = () => ({
-  DATA_DIR: dataDir,
-  API_KEY: KEY,
-  OPENAI_BASE_URL: llm.baseUrl,
-  AI_MODEL: "openai:fake",
-  AI_CONCURRENCY: "8",
-});
+const env = () => scene.env(KEY, 8);
 
 const api = keyedApi(() => server, KEY);
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import type { FakeLlm } from "../support/fake-llm.ts";
+import { type CrashScene, openCrashScene } from "../support/crash-scene.ts";
 import { keyedApi, pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
@@ -15,28 +13,19 @@ import { openDatabase } from "../../lib/db/database.ts";
 const KEY = "cw_crashcrashcrashcrashcrashcrashcrash00";
 const SLOTS = 8;
 const LATENCY_MS = 50;
+let scene: CrashScene;
 let llm: FakeLlm;
 let dataDir: string;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
   // Answers come fast, so that storing them, not asking for them, is what the engine waits on.
-  llm = await startFakeLlm({ latencyMs: LATENCY_MS });
-  dataDir = mkdtempSync(path.join(tmpdir(), "cw-crash-"));
+  scene = await openCrashScene(LATENCY_MS, "crash");
+  ({ llm, dataDir } = scene);
 });
-afterAll(async () => {
-  await server?.kill9();
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => scene.close(server));
 
-const env = () => ({
-  DATA_DIR: dataDir,
-  API_KEY: KEY,
-  OPENAI_BASE_URL: llm.baseUrl,
-  AI_MODEL: "openai:fake",
-  AI_CONCURRENCY: String(SLOTS),
-});
+const env = () => scene.env(KEY, SLOTS);
 
 const api = keyedApi(() => server, KEY);
 

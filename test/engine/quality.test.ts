@@ -199,7 +199,7 @@ describe("configuration and credits", () => {
     expect(llm.totalRequests).toBe(0);
   });
 
-  it("charges one credit per cell run, refunds failures, and stops at zero", async () => {
+  it("charges one credit per stored cell answer, refunds failures, and stops at zero", async () => {
     const limited = await createTestApp(
       { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:m", AI_CONCURRENCY: "1" },
       { engine: true, credits: 2 },

@@ -51,7 +51,7 @@ export async function addRowsRun(
   return { runId: res.body.runId, rowIds: res.body.rows.map((r: { id: string }) => r.id) };
 }
 
-/** The charges of cell runs in a workspace. */
+/** The charges for cell answers in a workspace. */
 export async function cellCharges(app: TestApp, workspaceId: string): Promise<number> {
   return app.rt.db.prisma.creditEntry.count({ where: { workspaceId, reason: "cell_run" } });
 }

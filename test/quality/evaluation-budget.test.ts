@@ -1,62 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { createBase, type TestBase } from "../support/bases.ts";
+import { describe, expect, it } from "vitest";
 import { waitFor } from "../support/wait.ts";
-import { addRows, settled } from "../engine/helpers.ts";
+import {
+  answerWith,
+  app,
+  columnPath,
+  evaluatedAnswer,
+  evaluation,
+  firstAnswer,
+  llm,
+  useReviewedColumn,
+} from "./reviewed-column.ts";
 
 // An evaluation asks the model only for the rows its run's credit cap can pay for: the worker
 // claims no more rows than the credits left cover, counting the rows already in flight, so a
 // capped evaluation never pays a provider for answers it must throw away. The model calls are
 // counted where they arrive, at the fake LLM.
 
-let llm: FakeLlm;
-let app: TestApp;
-let base: TestBase;
 const ROWS = 20;
 // Time enough for several of the worker's polls (1 s) after the run paused.
 const SETTLE_MS = 2_500;
 
-beforeAll(async () => {
-  llm = await startFakeLlm();
-  app = await createTestApp(
-    { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_CONCURRENCY: "8", CREDITS_COST_CELL_RUN: "1" },
-    { engine: true },
-  );
-  base = await createBase(app, {
-    columns: [
-      { name: "Company", isPrimary: true },
-      {
-        name: "Sector",
-        type: "short-text",
-        isAiEnabled: true,
-        inputColumns: ["Company"],
-        instructions: "The company's sector.",
-      },
-    ],
-  });
-  const rows = await addRows(
-    app,
-    base.baseId,
-    Array.from({ length: ROWS }, (_, i) => ({ Company: `Company ${i}` })),
-  );
-  await settled(app, base.baseId, 30_000);
-  const cells = rows.map((r) => ({ rowId: r.id, columnId: base.col.Sector, action: "accept" }));
-  const res = await app.api("POST", `/api/v1/bases/${base.baseId}/review`, { body: { cells } });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body.errors).toEqual([]);
-}, 60_000);
-afterAll(async () => {
-  await app?.close();
-  await llm?.close();
-});
+useReviewedColumn({ AI_CONCURRENCY: "8", CREDITS_COST_CELL_RUN: "1" });
 
 const evaluate = async (body: object) => {
-  const res = await app.api("POST", `/api/v1/bases/${base.baseId}/columns/${base.col.Sector}/evaluate`, { body });
+  const res = await app.api("POST", `${columnPath()}/evaluate`, { body });
   expect(res.status, res.text).toBe(202);
   return res.body as { id: string; runId: string };
 };
-const evaluation = async (id: string) => (await app.api("GET", `/api/v1/evaluations/${id}`)).body;
 const paused = (id: string) =>
   waitFor(
     async () => ((await evaluation(id)).status === "paused" ? true : undefined),
@@ -80,7 +50,7 @@ describe("an evaluation under a credit cap", () => {
 
   it("counts rows in flight: slow answers and room for three make three calls, then two more after a resume to 5", async () => {
     llm.reset();
-    llm.setHandler(() => ({ delayMs: 400 }) as object);
+    answerWith((req) => ({ ...evaluatedAnswer(req), delayMs: 400 }));
     try {
       const started = await evaluate({ limit: ROWS, maxCredits: 3 });
       await paused(started.id);
@@ -103,7 +73,7 @@ describe("an evaluation under a credit cap", () => {
       expect(await evaluation(started.id)).toMatchObject({ status: "paused", creditsSpent: 5, counts: { done: 5 } });
       await cancel(started.runId);
     } finally {
-      llm.setHandler(undefined);
+      answerWith(firstAnswer);
     }
   });
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import type { FakeLlm } from "../support/fake-llm.ts";
+import { type CrashScene, openCrashScene } from "../support/crash-scene.ts";
 import { keyedApi, pickServerPort, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { waitFor } from "../support/wait.ts";
 import { openDatabase } from "../../lib/db/database.ts";
@@ -13,27 +11,18 @@ import { openDatabase } from "../../lib/db/database.ts";
 const KEY = "cw_evalcrashevalcrashevalcrashevalcrash0";
 const SLOTS = 4;
 const ROWS = 60;
+let scene: CrashScene;
 let llm: FakeLlm;
 let dataDir: string;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  llm = await startFakeLlm({ latencyMs: 60 });
-  dataDir = mkdtempSync(path.join(tmpdir(), "cw-eval-crash-"));
+  scene = await openCrashScene(60, "eval-crash");
+  ({ llm, dataDir } = scene);
 });
-afterAll(async () => {
-  await server?.kill9();
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => scene.close(server));
 
-const env = () => ({
-  DATA_DIR: dataDir,
-  API_KEY: KEY,
-  OPENAI_BASE_URL: llm.baseUrl,
-  AI_MODEL: "openai:fake",
-  AI_CONCURRENCY: String(SLOTS),
-});
+const env = () => scene.env(KEY, SLOTS);
 
 const api = keyedApi(() => server, KEY);
 

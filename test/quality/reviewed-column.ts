@@ -43,12 +43,18 @@ export function answerWith(next: (req: FakeLlmRequest) => object | undefined): v
   handler = next;
 }
 
-/** The app, the fake model and the reviewed column, for the test file that calls it. */
-export function useReviewedColumn(): void {
+/** The app (with `env` added to its settings), the fake model and the reviewed column, for the test file that calls it. */
+export function useReviewedColumn(env: Record<string, string> = {}): void {
   beforeAll(async () => {
     llm = await startFakeLlm();
     app = await createTestApp(
-      { OPENAI_BASE_URL: llm.baseUrl, AI_MODEL: "openai:test-model", AI_RETRY_BASE_MS: "20", AI_MAX_ATTEMPTS: "1" },
+      {
+        OPENAI_BASE_URL: llm.baseUrl,
+        AI_MODEL: "openai:test-model",
+        AI_RETRY_BASE_MS: "20",
+        AI_MAX_ATTEMPTS: "1",
+        ...env,
+      },
       { engine: true },
     );
     llm.setHandler((req) => handler(req));

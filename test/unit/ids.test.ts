@@ -21,6 +21,6 @@ describe("random ids", () => {
     const text = Array.from({ length: 200 }, () => randomBase62(20)).join("");
     expect(text).toMatch(/^[0-9A-Za-z]{4000}$/);
     expect(new Set(text).size).toBe(62);
-    expect(newId.cellRun()).toMatch(/^cellrun_[0-9A-Za-z]{20}$/);
+    expect(newId.cellAttempt()).toMatch(/^cellrun_[0-9A-Za-z]{20}$/);
   });
 });

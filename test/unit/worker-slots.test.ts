@@ -87,7 +87,7 @@ describe("worker slots", () => {
     ]);
   });
 
-  it("with a call limit, starts the next job when a call answers, while the answered run keeps its slot", async () => {
+  it("with a call limit, starts the next job when a call answers, while the answered attempt keeps its slot", async () => {
     const w = recordingWorker();
     let permits = 1;
     const slots = createWorkerSlots(

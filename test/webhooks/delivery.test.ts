@@ -1,19 +1,20 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import type { WebhookRelay } from "../../lib/webhooks/relay.ts";
 import { waitFor } from "../support/wait.ts";
 import { createBase } from "../support/bases.ts";
 import {
   addRows,
+  clearEndpoints,
   deliveries,
   finished,
+  openWebhookApp,
   PLAIN_COLUMNS,
   processed,
   received,
   register,
   relayWitness,
-  startRelay,
 } from "./helpers.ts";
 
 // Delivery over real HTTP to local receivers: payloads, signatures, the delivery log and
@@ -26,17 +27,11 @@ let sheetId: string;
 let relay: WebhookRelay;
 
 beforeAll(async () => {
-  app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" });
-  relay = await startRelay(app);
-  ({ baseId } = await createBase(app, { columns: PLAIN_COLUMNS }));
+  ({ app, relay, baseId } = await openWebhookApp({ WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" }));
   sheetId = (await app.api("GET", `/api/v1/bases/${baseId}/base-structure`)).body.sheet.id;
 });
 afterAll(() => app.close());
-afterEach(async () => {
-  await receiver?.close();
-  // Each test registers its own endpoints; leave none behind for the next one.
-  await app.rt.db.prisma.webhookEndpoint.deleteMany({ where: { workspaceId: app.workspaceA } });
-});
+afterEach(() => clearEndpoints(app, [receiver]));
 
 describe("payload and signature", () => {
   it("fires right after add-rows for rows without AI columns: standard cells, verified", async () => {

@@ -5,7 +5,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 import { settled } from "../engine/helpers.ts";
 import { waitFor } from "../support/wait.ts";
 import { createBase } from "../support/bases.ts";
-import { addRows, finished, processed, register, startRelay } from "./helpers.ts";
+import { addRows, clearEndpoints, finished, processed, register, startRelay } from "./helpers.ts";
 
 // With the engine on: a row with AI columns fires once, after its last AI cell is terminal,
 // with the cells as the API shows them then. A slow receiver does not slow the engine.
@@ -41,8 +41,7 @@ afterAll(async () => {
 });
 afterEach(async () => {
   llm.setHandler(undefined);
-  for (const r of receivers.splice(0)) await r.close();
-  await app.rt.db.prisma.webhookEndpoint.deleteMany({});
+  await clearEndpoints(app, receivers.splice(0));
 });
 
 async function receiver() {

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { TestApp } from "../support/app.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { waitFor } from "../support/wait.ts";
@@ -13,6 +13,23 @@ export const PLAIN_COLUMNS = [
 /** The relay as boot starts it, polling often so retries come due promptly in tests. */
 export function startRelay(app: TestApp, opts: RelayOptions = {}): Promise<WebhookRelay> {
   return startWebhookRelay(app.rt, { pollMs: 50, ...opts });
+}
+
+/**
+ * An app that may deliver to 127.0.0.1 (the local receivers), its relay and a base of plain
+ * columns, with `env` added to its settings.
+ */
+export async function openWebhookApp(env: Record<string, string>) {
+  const app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", ...env });
+  const relay = await startRelay(app);
+  const { baseId } = await createBase(app, { columns: PLAIN_COLUMNS });
+  return { app, relay, baseId };
+}
+
+/** Closes a test's receivers and deletes every endpoint, so that the next test starts with none. */
+export async function clearEndpoints(app: TestApp, receivers: (WebhookReceiver | undefined)[]) {
+  for (const r of receivers) await r?.close();
+  await app.rt.db.prisma.webhookEndpoint.deleteMany({});
 }
 
 export async function addRows(app: TestApp, baseId: string, cells: Record<string, unknown>[], key = app.keyA) {

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { createBase } from "../support/bases.ts";
-import { addRows, finished, PLAIN_COLUMNS, processed, register, startRelay } from "./helpers.ts";
+import { addRows, clearEndpoints, finished, openWebhookApp, processed, register } from "./helpers.ts";
 
 // Bounded parallelism per endpoint, isolation of a slow endpoint from a fast one, and the timeout.
 
@@ -11,20 +10,14 @@ let baseId: string;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  app = await createTestApp({
-    ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
+  ({ app, baseId } = await openWebhookApp({
     WEBHOOK_CONCURRENCY_PER_ENDPOINT: "2",
     WEBHOOK_TIMEOUT_MS: "800",
     WEBHOOK_RETRY_SCHEDULE: "0,200",
-  });
-  await startRelay(app);
-  ({ baseId } = await createBase(app, { columns: PLAIN_COLUMNS }));
+  }));
 });
 afterAll(() => app.close());
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-  await app.rt.db.prisma.webhookEndpoint.deleteMany({});
-});
+afterEach(() => clearEndpoints(app, receivers.splice(0)));
 
 async function receiver() {
   const r = await startWebhookReceiver();

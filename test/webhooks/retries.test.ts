@@ -1,19 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import type { WebhookRelay } from "../../lib/webhooks/relay.ts";
 import { waitFor } from "../support/wait.ts";
-import { createBase } from "../support/bases.ts";
 import {
   addRows,
+  clearEndpoints,
   deliveries,
   endpoint,
   finished,
-  PLAIN_COLUMNS,
+  openWebhookApp,
   processed,
   register,
   relayWitness,
-  startRelay,
 } from "./helpers.ts";
 
 // Retries of a delivery over real HTTP to local receivers, on a short schedule (0, 1.2 s, 1.2 s):
@@ -25,16 +24,10 @@ let baseId: string;
 let relay: WebhookRelay;
 
 beforeAll(async () => {
-  app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1", WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" });
-  relay = await startRelay(app);
-  ({ baseId } = await createBase(app, { columns: PLAIN_COLUMNS }));
+  ({ app, relay, baseId } = await openWebhookApp({ WEBHOOK_RETRY_SCHEDULE: "0,1200,1200" }));
 });
 afterAll(() => app.close());
-afterEach(async () => {
-  await receiver?.close();
-  // Each test registers its own endpoints; leave none behind for the next one.
-  await app.rt.db.prisma.webhookEndpoint.deleteMany({ where: { workspaceId: app.workspaceA } });
-});
+afterEach(() => clearEndpoints(app, [receiver]));
 
 describe("retries", () => {
   it("500, 500, 200: the same webhook-id each time, a new timestamp each time, every attempt logged", async () => {

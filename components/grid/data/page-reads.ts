@@ -1,5 +1,4 @@
-import type { RowStore } from "./row-store";
-import { RowRefetcher } from "./row-refetcher";
+import { RowRefetcher, type RowSink } from "./row-refetcher";
 
 /**
  * The page reads in flight, and the rows changed while they were: a page read before a change may
@@ -11,8 +10,8 @@ export class PageReads {
   private changedDuringRead = new Set<string>();
   private readonly refetcher: RowRefetcher;
 
-  constructor(baseId: string, store: RowStore) {
-    this.refetcher = new RowRefetcher(baseId, store);
+  constructor(baseId: string, sink: RowSink) {
+    this.refetcher = new RowRefetcher(baseId, sink);
   }
 
   dispose(): void {

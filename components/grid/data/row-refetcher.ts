@@ -1,17 +1,29 @@
 import { api, ApiError, basePath } from "../../data/api";
 import type { RowRecord } from "../../data/types";
-import type { RowStore } from "./row-store";
 
 const CONCURRENCY = 6;
 /** Events that arrive within this long of one another share one round of reads. */
 const COALESCE_MS = 120;
 
 /**
+ * Where rows read again go: the loader's writes, handed down (row-loader.ts is the store's only
+ * writer), and what it holds.
+ */
+export interface RowSink {
+  /** Whether the row is loaded: only loaded rows are read again, the others come with their pages. */
+  has(rowId: string): boolean;
+  /** Rows read again. */
+  updated(rows: RowRecord[]): void;
+  /** Rows that are gone (404). */
+  gone(rowIds: string[]): void;
+}
+
+/**
  * Reads changed rows again, one request a row, at most CONCURRENCY at a time however fast the
  * changes come: a row changed again before its read started is read once. A row changed while its
  * read is in flight is read again at once, and answers can come back out of order: per row, only
  * the latest read started may write, so an older answer arriving late is dropped. A row that is
- * gone (404) leaves the store.
+ * gone (404) leaves the grid.
  */
 export class RowRefetcher {
   private queued = new Set<string>();
@@ -21,11 +33,11 @@ export class RowRefetcher {
   private readers = 0;
   private disposed = false;
   private readonly baseId: string;
-  private readonly store: RowStore;
+  private readonly sink: RowSink;
 
-  constructor(baseId: string, store: RowStore) {
+  constructor(baseId: string, sink: RowSink) {
     this.baseId = baseId;
-    this.store = store;
+    this.sink = sink;
   }
 
   dispose(): void {
@@ -33,9 +45,9 @@ export class RowRefetcher {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  /** Queues the rows the store holds; others are read with their pages. */
+  /** Queues the rows the grid holds; others are read with their pages. */
   queue(rowIds: Iterable<string>): void {
-    for (const id of rowIds) if (this.store.has(id)) this.queued.add(id);
+    for (const id of rowIds) if (this.sink.has(id)) this.queued.add(id);
     if (this.queued.size === 0 || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -61,9 +73,9 @@ export class RowRefetcher {
       this.latest.set(id, mine);
       try {
         const row = await api<RowRecord>(`${basePath(this.baseId)}/rows/${encodeURIComponent(id)}?expand=true`);
-        if (this.latest.get(id) === mine) this.store.upsertExisting([row]);
+        if (this.latest.get(id) === mine) this.sink.updated([row]);
       } catch (e) {
-        if (e instanceof ApiError && e.status === 404 && this.latest.get(id) === mine) this.store.remove([id]);
+        if (e instanceof ApiError && e.status === 404 && this.latest.get(id) === mine) this.sink.gone([id]);
       } finally {
         if (this.latest.get(id) === mine) this.latest.delete(id);
       }

@@ -40,7 +40,7 @@ export function useBaseRows(baseId: string, columns: ColumnView[] | undefined, r
   }, []);
 
   const cols = useMemo(() => columns ?? [], [columns]);
-  const live = useLiveUpdates(baseId, store, loader, cols);
+  const live = useLiveUpdates(baseId, loader, cols);
 
   // Cells are keyed by column name: a rename or a type change makes the loaded rows stale.
   const shape = useRef<Map<string, string> | null>(null);

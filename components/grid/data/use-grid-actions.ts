@@ -1,14 +1,15 @@
 "use client";
 import { useMemo } from "react";
 import { api, ApiError, basePath, errorMessage } from "../../data/api";
-import type { CellView, ColumnView, RowRecord, RunEstimate, UpdateRowsResult } from "../../data/types";
+import type { ColumnView, RowRecord, RunEstimate, UpdateRowsResult } from "../../data/types";
 import { useToast } from "../../ui/toast";
 import { plural } from "../../ui/format";
 import { parseTsv } from "../table/tsv";
-import type { RowStore } from "./row-store";
+import type { RowLoader } from "./row-loader";
 
-// What the grid does to rows, each through the public row API. Results are written into the
-// RowStore at once; the live event that follows refetches the rows with their AI state.
+// What the grid does to rows, each through the public row API. Writes ask for the rows back
+// expanded (expand=true), so the cells' statuses are the server's, and hand them to the loader,
+// the row store's one writer; the live event that follows refetches the rows as they move on.
 
 const CHUNK = 10_000;
 
@@ -27,15 +28,12 @@ export const CONFIRM_RUN_ABOVE = 100;
 /** Asks before a large write queues AI cells: null to stop, or an optional credit cap. */
 export type ConfirmRun = (cells: number) => Promise<{ maxCredits?: number } | null>;
 
-/** A standard row from a write response, as an expanded record: AI cells left empty will run. */
-function toRecord(row: { id: string; cells: Record<string, string> }, columns: ColumnView[]): RowRecord {
-  const cells: Record<string, CellView> = {};
-  for (const c of columns) {
-    const value = row.cells[c.name] ?? "";
-    cells[c.name] = c.isAiEnabled ? { value, status: value === "" ? "pending" : "done" } : { value };
-  }
-  return { id: row.id, cells, processing: columns.some((c) => c.isAiEnabled && cells[c.name].status === "pending") };
+/** What Add Rows and Update Rows answer with expand=true. */
+interface ExpandedWrite {
+  rows: RowRecord[];
+  runId: string | null;
 }
+type ExpandedUpdate = ExpandedWrite & Pick<UpdateRowsResult, "errors">;
 
 /** How many AI cells adding these rows would queue: absent or empty, in a column that runs on insert. */
 function aiCellsOf(rows: readonly Record<string, string>[], columns: readonly ColumnView[]): number {
@@ -53,7 +51,12 @@ function addRowsError(e: unknown): string {
   return errorMessage(e);
 }
 
-export function useGridActions(baseId: string, store: RowStore, columns: ColumnView[], confirmRun?: ConfirmRun) {
+export function useGridActions(
+  baseId: string,
+  loader: RowLoader | null,
+  columns: ColumnView[],
+  confirmRun?: ConfirmRun,
+) {
   const toast = useToast();
   return useMemo(() => {
     const base = basePath(baseId);
@@ -61,20 +64,12 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
     /** Writes one cell. Resolves to the API's error message for that row, or null on success. */
     async function updateCell(rowId: string, column: ColumnView, value: string): Promise<string | null> {
       try {
-        const res = await api<UpdateRowsResult>(`${base}/update-rows`, {
+        const res = await api<ExpandedUpdate>(`${base}/update-rows?expand=true`, {
           body: { rows: [{ id: rowId, cells: { [column.name]: value } }] },
         });
         const errors = res.errors.filter((e) => e.rowId === rowId || e.rowId === null);
         if (errors.length) return errors.map((e) => e.message).join(" ");
-        const written = res.rows.find((r) => r.id === rowId);
-        if (written) {
-          const v = written.cells[column.name] ?? "";
-          store.patchCell(
-            rowId,
-            column.name,
-            column.isAiEnabled ? { value: v, status: v === "" ? "pending" : "done", error: undefined } : { value: v },
-          );
-        }
+        loader?.applyWrite(res.rows);
         return null;
       } catch (e) {
         return errorMessage(e);
@@ -86,10 +81,10 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
       const blank = Object.fromEntries(targets.map((c) => [c.name, ""]));
       try {
         for (let i = 0; i < rowIds.length; i += CHUNK) {
-          const res = await api<UpdateRowsResult>(`${base}/update-rows`, {
+          const res = await api<ExpandedUpdate>(`${base}/update-rows?expand=true`, {
             body: { rows: rowIds.slice(i, i + CHUNK).map((id) => ({ id, cells: blank })) },
           });
-          for (const r of res.rows) store.upsertExisting([toRecord(r, columns)]);
+          loader?.applyWrite(res.rows);
           if (res.errors.length) toast.error(res.errors[0].message);
         }
       } catch (e) {
@@ -104,16 +99,13 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
       if (!ok) return ids;
       try {
         for (let i = 0; i < rows.length; i += CHUNK) {
-          const res = await api<{ rows: { id: string; cells: Record<string, string> }[]; runId: string | null }>(
-            `${base}/add-rows`,
-            {
-              body: { rows: rows.slice(i, i + CHUNK).map((cells) => ({ cells })) },
-            },
-          );
+          const res = await api<ExpandedWrite>(`${base}/add-rows?expand=true`, {
+            body: { rows: rows.slice(i, i + CHUNK).map((cells) => ({ cells })) },
+          });
           // Add Rows takes no cap: it is set on the run it started, before most of it has run.
           if (ok.maxCredits && res.runId)
             await api(`/api/v1/runs/${res.runId}/resume`, { body: { maxCredits: ok.maxCredits } });
-          store.append(res.rows.map((r) => toRecord(r, columns)));
+          loader?.appended(res.rows);
           ids.push(...res.rows.map((r) => r.id));
         }
       } catch (e) {
@@ -155,7 +147,7 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
           const res = await api<{ deletedRowIds: string[] }>(`${base}/delete-rows`, {
             body: { rowIds: rowIds.slice(i, i + CHUNK) },
           });
-          store.remove(res.deletedRowIds);
+          loader?.removed(res.deletedRowIds);
         }
         toast.success(`Deleted ${plural(rowIds.length, "row")}.`);
         return true;
@@ -181,7 +173,7 @@ export function useGridActions(baseId: string, store: RowStore, columns: ColumnV
     }
 
     return { updateCell, clearCells, addRows, pasteRows, deleteRows, estimate, run };
-  }, [baseId, store, columns, toast, confirmRun]);
+  }, [baseId, loader, columns, toast, confirmRun]);
 }
 
 export type GridActions = ReturnType<typeof useGridActions>;

@@ -5,7 +5,6 @@ import { basePath } from "../../data/api";
 import { keys } from "../../data/queries";
 import type { ColumnView } from "../../data/types";
 import { MAX_ROW_REFETCH, type RowLoader } from "./row-loader";
-import type { RowStore } from "./row-store";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "offline";
 
@@ -21,12 +20,7 @@ interface RowsChanged {
  * patch the row in place, finished cells and updated rows are refetched, new rows are read from
  * the tail, and a reset (missed events) reloads everything. No polling.
  */
-export function useLiveUpdates(
-  baseId: string,
-  store: RowStore,
-  loader: RowLoader | null,
-  columns: ColumnView[],
-): LiveStatus {
+export function useLiveUpdates(baseId: string, loader: RowLoader | null, columns: ColumnView[]): LiveStatus {
   const qc = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>("connecting");
   const columnsRef = useRef(columns);
@@ -67,7 +61,7 @@ export function useLiveUpdates(
       on<{ rowId: string; columnId: string; status: string }>("cell.updated", (d) => {
         const column = columnsRef.current.find((c) => c.id === d.columnId);
         if (column && (d.status === "pending" || d.status === "running")) {
-          store.patchCell(d.rowId, column.name, { status: d.status, error: undefined });
+          loader.patchCell(d.rowId, column.name, { status: d.status, error: undefined });
         } else loader.refresh([d.rowId]);
       });
       on<{ rowId: string }>("row.sheet.processed", (d) => loader.refresh([d.rowId]));
@@ -101,7 +95,7 @@ export function useLiveUpdates(
       clearTimeout(retry);
       source?.close();
     };
-  }, [baseId, store, loader, qc]);
+  }, [baseId, loader, qc]);
 
   return status;
 }

@@ -1,19 +1,20 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { api, basePath, errorMessage } from "../../data/api";
-import type { ColumnView } from "../../data/types";
+import type { CellStatus, ColumnView } from "../../data/types";
 import { Button } from "../../ui/button";
 import { CheckIcon, PencilIcon, RefreshIcon } from "../../ui/icons";
 import { formatCount, plural } from "../../ui/format";
 import { useToast } from "../../ui/toast";
 import { CellDetails, StatusBadge } from "../cells/cell-details";
+import type { RowLoader } from "../data/row-loader";
 import type { RowHandle, RowStore } from "../data/row-store";
 import { useReviewWalker, type ReviewTarget } from "./use-review-walker";
 
 type Action = "accept" | "edit" | "rerun";
 
 interface ReviewAnswer {
-  cells: { rowId: string; columnId: string; actionId: string }[];
+  cells: { rowId: string; columnId: string; actionId: string; value: string; status: CellStatus; verified: boolean }[];
   errors: { message: string }[];
 }
 
@@ -29,6 +30,7 @@ const isControl = (el: EventTarget | null) => el instanceof HTMLElement && ["BUT
 export function ReviewPanel({
   baseId,
   store,
+  loader,
   handles,
   columns,
   threshold,
@@ -37,6 +39,7 @@ export function ReviewPanel({
 }: {
   baseId: string;
   store: RowStore;
+  loader: RowLoader | null;
   handles: RowHandle[];
   columns: ColumnView[];
   threshold: number;
@@ -89,14 +92,14 @@ export function ReviewPanel({
         const done = answer.cells[0];
         lastAction.current = action === "rerun" ? null : { id: done.actionId, target: current };
         setCanUndo(action !== "rerun");
-        // The row refreshes over the live stream; until then the cell is shown as reviewed.
-        store.patchCell(
-          current.rowId,
-          column.name,
-          action === "rerun"
-            ? { status: "pending", needsReview: false, verified: false }
-            : { needsReview: false, verified: true, ...(action === "edit" ? { value } : {}) },
-        );
+        // The cell as the server answered; the rest of its state (needsReview, metadata) comes
+        // with its row, read again.
+        loader?.patchCell(current.rowId, column.name, {
+          value: done.value,
+          status: done.status,
+          verified: done.verified,
+        });
+        loader?.refresh([current.rowId]);
         setEditing(null);
         if (next) walker.choose(next);
       } catch (e) {
@@ -105,7 +108,7 @@ export function ReviewPanel({
         setBusy(false);
       }
     },
-    [current, column, busy, walker, baseId, store, toast],
+    [current, column, busy, walker, baseId, loader, toast],
   );
 
   const undo = useCallback(async () => {

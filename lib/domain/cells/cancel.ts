@@ -13,7 +13,7 @@ import type { CellRef } from "./types.ts";
 /** Above this many cells, one rows.changed replaces the per-cell events (live views refetch). */
 const PER_CELL_EVENTS = 1_000;
 
-export async function cancelRunCells(w: Work, base: BaseContext, runId: string): Promise<number> {
+export async function cancelRunCells(w: Work, baseCtx: BaseContext, runId: string): Promise<number> {
   const cancelled = await w.tx.$queryRawUnsafe<
     { row_id: string; column_id: string; was: string; previous_value: string | null }[]
   >(
@@ -43,19 +43,19 @@ export async function cancelRunCells(w: Work, base: BaseContext, runId: string):
     for (const c of cancelled) {
       w.emit({
         type: "cell.updated",
-        workspaceId: base.workspaceId,
-        baseId: base.baseId,
+        workspaceId: baseCtx.workspaceId,
+        baseId: baseCtx.baseId,
         rowId: c.row_id,
         columnId: c.column_id,
         status: "cancelled",
       });
     }
   } else {
-    w.emit({ type: "rows.changed", workspaceId: base.workspaceId, baseId: base.baseId, rowIds, kind: "updated" });
+    w.emit({ type: "rows.changed", workspaceId: baseCtx.workspaceId, baseId: baseCtx.baseId, rowIds, kind: "updated" });
   }
   await settleFinished(
     w,
-    rowIds.map((rowId) => ({ base, rowId })),
+    rowIds.map((rowId) => ({ baseCtx, rowId })),
   );
   return cancelled.length;
 }

@@ -1,4 +1,4 @@
-// The one owner of the `cells` table (and of `cell_runs`, the record of each model run). Nothing
+// The one owner of the `cells` table (and of `cell_runs`, the record of each attempt). Nothing
 // else inserts, transitions or stores cells: the request paths, the engine and both queue engines
 // call these functions, and every status change is a transition of the table in transitions.ts.
 export * from "./types.ts";
@@ -36,4 +36,4 @@ export {
   runOpenSql,
   type ListedCellState,
 } from "./leases.ts";
-export { pruneCellRuns } from "./retention.ts";
+export { pruneCellAttempts } from "./retention.ts";

@@ -10,19 +10,19 @@ import { budgetSplit, lockRunsOf, spend } from "./budget.ts";
 import { patchValuesSql } from "../rows/values.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
-import { cellKey, type ClaimedCell, type RunRecord } from "./types.ts";
+import { cellKey, type ClaimedCell, type AttemptRecord } from "./types.ts";
 
-// The worker side of the cells table: a run's outcome. Each outcome is fenced by the claim (this
-// generation, still running under this worker's lease): an outcome for a superseded generation
-// or a lost lease changes nothing.
+// The worker side of the cells table: an attempt's outcome. Each outcome is fenced by the claim
+// (this generation, still running under this worker's lease): an outcome for a superseded
+// generation or a lost lease changes nothing.
 
 export interface Completion {
   job: ClaimedCell;
-  base: BaseContext;
+  baseCtx: BaseContext;
   value: string;
   metadata: CellMetadata;
   charge: CreditCharge & { idempotencyKey: string };
-  run: RunRecord;
+  attempt: AttemptRecord;
   /** What the value was generated from (see domain/input-hash.ts). */
   inputHash: string;
 }
@@ -37,11 +37,11 @@ export class InsufficientCredits extends Error {
   }
 }
 
-const cellEvent = (base: BaseContext, ref: { rowId: string; columnId: string }, status: string) =>
+const cellEvent = (baseCtx: BaseContext, ref: { rowId: string; columnId: string }, status: string) =>
   ({
     type: "cell.updated",
-    workspaceId: base.workspaceId,
-    baseId: base.baseId,
+    workspaceId: baseCtx.workspaceId,
+    baseId: baseCtx.baseId,
     rowId: ref.rowId,
     columnId: ref.columnId,
     status,
@@ -50,9 +50,9 @@ const cellEvent = (base: BaseContext, ref: { rowId: string; columnId: string }, 
 const FENCE = (owner: string) => `cells.lease_owner = ${owner} AND ${fromStatusSql("complete")}`;
 
 /**
- * Stores generated values with their charges and run records, in set-based statements for the
+ * Stores generated values with their charges and attempt records, in set-based statements for the
  * whole batch: a value is stored exactly when it is charged, and the charge's idempotency key
- * (one per cell generation) makes a resumed run impossible to charge twice. Throws
+ * (one per cell generation) makes a generation impossible to charge twice, whatever its attempts. Throws
  * InsufficientCredits when a balance cannot cover the batch (nothing is stored then).
  */
 export async function storeValues(
@@ -69,7 +69,7 @@ export async function storeValues(
   );
   const over = (p: (typeof batch)[number]) => split.over.has(cellKey(p.job));
   const within = batch.filter((p) => !over(p));
-  // One statement for the cells, their rows' values and the run records: each statement is a round
+  // One statement for the cells, their rows' values and the attempt records: each statement is a round
   // trip (PostgreSQL) or a turn of the event loop (the embedded database), and the worker's slot
   // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
   const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
@@ -85,8 +85,8 @@ export async function storeValues(
      row_values AS (
        ${patchValuesSql("(SELECT t.row_id, t.column_id, t.value FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id) AS answered")}),
      records AS (
-       INSERT INTO cell_runs (${RUN_RECORD_COLUMNS})
-       SELECT r.* FROM ${runRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
+       INSERT INTO cell_runs (${ATTEMPT_RECORD_COLUMNS})
+       SELECT r.* FROM ${attemptRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
      SELECT row_id, column_id FROM done`,
     within.map((p) => p.job.rowId),
     within.map((p) => p.job.columnId),
@@ -95,8 +95,8 @@ export async function storeValues(
     owner,
     within.map((p) => p.inputHash),
     within.map((p) => p.value),
-    ...runRecordParams(
-      within.map((p) => ({ job: p.job, workspaceId: p.base.workspaceId, outcome: "done", run: p.run })),
+    ...attemptRecordParams(
+      within.map((p) => ({ job: p.job, workspaceId: p.baseCtx.workspaceId, outcome: "done", attempt: p.attempt })),
     ),
   );
   const ok = new Set(stored.map((s) => cellKey({ rowId: s.row_id, columnId: s.column_id })));
@@ -110,7 +110,7 @@ export async function storeValues(
     done.map((p) => ({ ...p.job, amount: p.charge.amount })),
     refused.map((p) => p.job),
   );
-  for (const p of refused) w.emit(cellEvent(p.base, p.job, "pending"));
+  for (const p of refused) w.emit(cellEvent(p.baseCtx, p.job, "pending"));
   if (done.length === 0) return results;
 
   if (
@@ -120,10 +120,10 @@ export async function storeValues(
     ))
   )
     throw new InsufficientCredits();
-  for (const p of done) w.emit(cellEvent(p.base, p.job, "done"));
+  for (const p of done) w.emit(cellEvent(p.baseCtx, p.job, "done"));
   await settleFinished(
     w,
-    done.map((p) => ({ base: p.base, rowId: p.job.rowId })),
+    done.map((p) => ({ baseCtx: p.baseCtx, rowId: p.job.rowId })),
   );
   w.emit({ type: "work.available" });
   return results;
@@ -132,12 +132,12 @@ export async function storeValues(
 /** Ends the cell in error and fails the cells of the row that wait for it (input_failed). */
 export async function failCell(
   w: Work,
-  base: BaseContext,
+  baseCtx: BaseContext,
   job: ClaimedCell,
   owner: string,
   error: { code: string; message: string },
   columns: readonly { id: string; inputColumnIds: string[]; name: string }[],
-  run?: RunRecord,
+  attempt?: AttemptRecord,
 ): Promise<boolean> {
   // The run first, as storeValues does: whichever outcome of the run commits last finishes it.
   await lockRunsOf(w.tx, [job]);
@@ -149,9 +149,11 @@ export async function failCell(
     [error.code, error.message.slice(0, 2_000)],
   );
   if (!ok) return false;
-  if (run)
-    await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "error", run, errorCode: error.code }]);
-  w.emit(cellEvent(base, job, "error"));
+  if (attempt)
+    await recordAttempts(w.tx, [
+      { job, workspaceId: baseCtx.workspaceId, outcome: "error", attempt, errorCode: error.code },
+    ]);
+  w.emit(cellEvent(baseCtx, job, "error"));
   const failedName = columns.find((c) => c.id === job.columnId)?.name ?? job.columnId;
   const downstream = [...transitiveDependents(columns, [job.columnId])];
   if (downstream.length > 0) {
@@ -163,22 +165,22 @@ export async function failCell(
       downstream,
       `Input column "${failedName}" ended in error (${error.code}).`,
     );
-    for (const h of hit) w.emit(cellEvent(base, { rowId: job.rowId, columnId: h.column_id }, "error"));
+    for (const h of hit) w.emit(cellEvent(baseCtx, { rowId: job.rowId, columnId: h.column_id }, "error"));
   }
   await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = $1 FOR UPDATE`, job.rowId);
-  await settleFinished(w, [{ base, rowId: job.rowId }]);
+  await settleFinished(w, [{ baseCtx, rowId: job.rowId }]);
   return true;
 }
 
 /** Puts the cell back in the queue after a transient failure, due after `delayMs`. */
 export async function retryCell(
   w: Work,
-  base: BaseContext,
+  baseCtx: BaseContext,
   job: ClaimedCell,
   owner: string,
   delayMs: number,
   error: { code: string; message: string },
-  run?: RunRecord,
+  attempt?: AttemptRecord,
 ): Promise<boolean> {
   const ok = await fenced(
     w.tx,
@@ -189,9 +191,11 @@ export async function retryCell(
     [error.code, error.message.slice(0, 2_000), delayMs],
   );
   if (!ok) return false;
-  if (run)
-    await recordRuns(w.tx, [{ job, workspaceId: base.workspaceId, outcome: "retry", run, errorCode: error.code }]);
-  w.emit(cellEvent(base, job, "pending"));
+  if (attempt)
+    await recordAttempts(w.tx, [
+      { job, workspaceId: baseCtx.workspaceId, outcome: "retry", attempt, errorCode: error.code },
+    ]);
+  w.emit(cellEvent(baseCtx, job, "pending"));
   return true;
 }
 
@@ -209,13 +213,19 @@ async function fenced(tx: Tx, job: ClaimedCell, owner: string, set: string, para
   return n > 0;
 }
 
-type RunRecordOf = { job: ClaimedCell; workspaceId: string; outcome: string; run: RunRecord; errorCode?: string };
+type AttemptRecordOf = {
+  job: ClaimedCell;
+  workspaceId: string;
+  outcome: string;
+  attempt: AttemptRecord;
+  errorCode?: string;
+};
 
-const RUN_RECORD_COLUMNS = `id, row_id, column_id, workspace_id, generation, attempt, outcome, error_code,
+const ATTEMPT_RECORD_COLUMNS = `id, row_id, column_id, workspace_id, generation, attempt, outcome, error_code,
   provider, model, input_tokens, output_tokens, latency_ms, model_calls, cost_usd`;
 
-/** The run records as a set `r`, from fifteen array parameters starting at $first (see runRecordParams). */
-const runRecordsFrom = (first: number) => {
+/** The attempt records as a set `r`, from fifteen array parameters starting at $first (see attemptRecordParams). */
+const attemptRecordsFrom = (first: number) => {
   const types = [
     "text",
     "text",
@@ -233,33 +243,33 @@ const runRecordsFrom = (first: number) => {
     "int",
     "float8",
   ];
-  return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(", ")}) AS r(${RUN_RECORD_COLUMNS})`;
+  return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(", ")}) AS r(${ATTEMPT_RECORD_COLUMNS})`;
 };
 
-const runRecordParams = (runs: readonly RunRecordOf[]) => [
-  runs.map(() => newId.cellRun()),
-  runs.map((r) => r.job.rowId),
-  runs.map((r) => r.job.columnId),
-  runs.map((r) => r.workspaceId),
-  runs.map((r) => r.job.generation),
-  runs.map((r) => r.job.attempts + 1),
-  runs.map((r) => r.outcome),
-  runs.map((r) => r.errorCode ?? null),
-  runs.map((r) => r.run.provider),
-  runs.map((r) => r.run.model),
-  runs.map((r) => r.run.inputTokens),
-  runs.map((r) => r.run.outputTokens),
-  runs.map((r) => r.run.latencyMs),
-  runs.map((r) => r.run.modelCalls ?? 0),
-  runs.map((r) => r.run.costUsd ?? null),
+const attemptRecordParams = (attempts: readonly AttemptRecordOf[]) => [
+  attempts.map(() => newId.cellAttempt()),
+  attempts.map((a) => a.job.rowId),
+  attempts.map((a) => a.job.columnId),
+  attempts.map((a) => a.workspaceId),
+  attempts.map((a) => a.job.generation),
+  attempts.map((a) => a.job.attempts + 1),
+  attempts.map((a) => a.outcome),
+  attempts.map((a) => a.errorCode ?? null),
+  attempts.map((a) => a.attempt.provider),
+  attempts.map((a) => a.attempt.model),
+  attempts.map((a) => a.attempt.inputTokens),
+  attempts.map((a) => a.attempt.outputTokens),
+  attempts.map((a) => a.attempt.latencyMs),
+  attempts.map((a) => a.attempt.modelCalls ?? 0),
+  attempts.map((a) => a.attempt.costUsd ?? null),
 ];
 
 // One statement text whatever the batch's size (createMany writes a VALUES list per size), so the
 // embedded database's statement cache keeps one prepared statement for it.
-async function recordRuns(tx: Tx, runs: readonly RunRecordOf[]) {
-  if (runs.length === 0) return;
+async function recordAttempts(tx: Tx, attempts: readonly AttemptRecordOf[]) {
+  if (attempts.length === 0) return;
   await tx.$executeRawUnsafe(
-    `INSERT INTO cell_runs (${RUN_RECORD_COLUMNS}) SELECT * FROM ${runRecordsFrom(1)}`,
-    ...runRecordParams(runs),
+    `INSERT INTO cell_runs (${ATTEMPT_RECORD_COLUMNS}) SELECT * FROM ${attemptRecordsFrom(1)}`,
+    ...attemptRecordParams(attempts),
   );
 }

@@ -8,8 +8,9 @@ import type { CellRef } from "./types.ts";
 // values gone out of date. Queued cells are announced in the transaction (a queue engine writes
 // their jobs there) and after it (the embedded engine wakes up).
 
-// Every (re)run request bumps the generation: a run still in flight for an older generation
-// finds its result discarded, and credits are keyed by generation so nothing is charged twice.
+// Every request to generate a cell again bumps its generation: an attempt still in flight for an
+// older generation finds its result discarded, and credits are keyed by generation so nothing is
+// charged twice.
 const RESET = `generation = cells.generation + 1, attempts = 0, error_code = NULL, error_message = NULL,
   stale = false, lease_owner = NULL, lease_until = NULL, started_at = NULL, updated_at = now()`;
 

@@ -54,7 +54,7 @@ export async function acceptCells(tx: Tx, refs: readonly CellRef[]): Promise<Cel
 /**
  * Stores reviewers' corrections as done and verified. `aiValue` is what the model had answered
  * (kept in metadata.aiValue, and never overwritten by a later correction); a newer generation
- * drops any run still in flight.
+ * drops any attempt still in flight.
  */
 export async function correctCells(
   tx: Tx,

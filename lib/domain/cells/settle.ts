@@ -11,7 +11,7 @@ import { announceRuns, finishRuns } from "../runs/record.ts";
  */
 export async function settleFinished(
   w: Work,
-  outcomes: readonly { base: BaseContext; rowId: string }[],
+  outcomes: readonly { baseCtx: BaseContext; rowId: string }[],
 ): Promise<void> {
   const rowIds = [...new Set(outcomes.map((o) => o.rowId))];
   if (rowIds.length === 0) return;
@@ -20,20 +20,20 @@ export async function settleFinished(
     rowIds,
   );
   const stillOpen = new Set(cells.filter((c) => c.open).map((c) => c.row_id));
-  const byBase = new Map<string, { base: BaseContext; rowIds: Set<string> }>();
+  const byBase = new Map<string, { baseCtx: BaseContext; rowIds: Set<string> }>();
   for (const o of outcomes) {
     if (stillOpen.has(o.rowId)) continue;
-    const entry = byBase.get(o.base.baseId) ?? { base: o.base, rowIds: new Set<string>() };
+    const entry = byBase.get(o.baseCtx.baseId) ?? { baseCtx: o.baseCtx, rowIds: new Set<string>() };
     entry.rowIds.add(o.rowId);
-    byBase.set(o.base.baseId, entry);
+    byBase.set(o.baseCtx.baseId, entry);
   }
-  for (const { base, rowIds: ids } of byBase.values()) await settleRows(w, base, [...ids]);
+  for (const { baseCtx, rowIds: ids } of byBase.values()) await settleRows(w, baseCtx, [...ids]);
 
-  const base = outcomes[0].base;
+  const baseCtx = outcomes[0].baseCtx;
   const runIds = [...new Set(cells.flatMap((c) => (c.run_id ? [c.run_id] : [])))];
   await finishRuns(w, runIds);
   announceRuns(
     w,
-    runIds.map((runId) => ({ runId, workspaceId: base.workspaceId, baseId: base.baseId })),
+    runIds.map((runId) => ({ runId, workspaceId: baseCtx.workspaceId, baseId: baseCtx.baseId })),
   );
 }

@@ -9,7 +9,7 @@ export type CellStatus = (typeof CELL_STATUSES)[number];
 type From = readonly (CellStatus | null)[];
 
 export const CELL_TRANSITIONS = {
-  /** (Re)run: any cell may be queued again; a newer generation supersedes a run in flight. */
+  /** Queued (again): any cell may be; a newer generation supersedes an attempt in flight. */
   queue: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "pending" },
   /** The user wrote the value of an AI cell: it is theirs, and done. */
   supply: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
@@ -23,7 +23,7 @@ export const CELL_TRANSITIONS = {
   claim: { from: ["pending"], to: "running" },
   /** The answer is stored (with its charge). */
   complete: { from: ["running"], to: "done" },
-  /** The run ended in error. */
+  /** The attempt ended in an error that is not retried. */
   fail: { from: ["running"], to: "error" },
   /** An input cell of the row failed, so a waiting dependent cannot run. */
   failInput: { from: ["pending"], to: "error" },

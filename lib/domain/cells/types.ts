@@ -14,8 +14,8 @@ export interface ClaimedCell extends CellRef {
   attempts: number;
 }
 
-/** What one model run cost, recorded with its outcome. */
-export interface RunRecord {
+/** What one attempt cost, recorded with its outcome. */
+export interface AttemptRecord {
   provider: string;
   model: string;
   inputTokens: number;

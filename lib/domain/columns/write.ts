@@ -35,10 +35,10 @@ export async function createColumn(
   input: ColumnInput,
   providers: readonly ProviderName[],
 ): Promise<ColumnView> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await insertColumn(tx, ctx, input, providers);
-  await touchBase(tx, ctx.baseId);
-  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const column = await insertColumn(tx, baseCtx, input, providers);
+  await touchBase(tx, baseCtx.baseId);
+  emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   return toColumnView(column);
 }
 
@@ -50,22 +50,22 @@ export async function updateColumn(
   input: ColumnInput,
   providers: readonly ProviderName[],
 ): Promise<ColumnView> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await updateColumnRecord(tx, ctx, columnId, input, providers);
-  await touchBase(tx, ctx.baseId);
-  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const column = await updateColumnRecord(tx, baseCtx, columnId, input, providers);
+  await touchBase(tx, baseCtx.baseId);
+  emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   return toColumnView(column);
 }
 
 /** Inserts a column into a loaded base. New AI columns do not run for existing rows until asked. */
 export async function insertColumn(
   tx: Tx,
-  ctx: BaseContext,
+  baseCtx: BaseContext,
   input: ColumnInput,
   providers: readonly ProviderName[],
 ): Promise<ColumnRecord> {
-  await lockOwner(tx, "bases", ctx.baseId);
-  const others = await loadColumns(tx, ctx.sheetId);
+  await lockOwner(tx, "bases", baseCtx.baseId);
+  const others = await loadColumns(tx, baseCtx.sheetId);
   assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
   const id = newId.column();
   const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
@@ -77,11 +77,11 @@ export async function insertColumn(
     );
   }
   const position = Math.min(input.index ?? others.length, others.length);
-  await shiftPositions(tx, ctx.sheetId, position, +1);
+  await shiftPositions(tx, baseCtx.sheetId, position, +1);
   return tx.column.create({
     data: {
       id,
-      sheetId: ctx.sheetId,
+      sheetId: baseCtx.sheetId,
       position,
       nameKey: nameKey(fields.name),
       ...fields,
@@ -92,12 +92,12 @@ export async function insertColumn(
 
 export async function updateColumnRecord(
   tx: Tx,
-  ctx: BaseContext,
+  baseCtx: BaseContext,
   columnId: string,
   input: ColumnInput,
   providers: readonly ProviderName[],
 ): Promise<ColumnRecord> {
-  const others = await loadColumns(tx, ctx.sheetId);
+  const others = await loadColumns(tx, baseCtx.sheetId);
   const current = others.find((c) => c.id === columnId);
   if (!current) throw appError("column_not_found", `No column "${columnId}" in this base.`);
   const before: ResolvedColumnFields = { ...current, columnOptions: current.columnOptions as Record<string, unknown> };
@@ -111,13 +111,13 @@ export async function updateColumnRecord(
   }
   if (fields.isPrimary && !current.isPrimary) {
     // Making a column primary hands the role over: there is exactly one primary at all times.
-    await tx.column.updateMany({ where: { sheetId: ctx.sheetId, isPrimary: true }, data: { isPrimary: false } });
+    await tx.column.updateMany({ where: { sheetId: baseCtx.sheetId, isPrimary: true }, data: { isPrimary: false } });
   }
-  if (fields.type !== current.type) await convertValues(tx, ctx.sheetId, current, fields);
+  if (fields.type !== current.type) await convertValues(tx, baseCtx.sheetId, current, fields);
 
   const aiChanged = AI_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(before[f]));
   if (input.index !== undefined && input.index !== current.position)
-    await moveColumn(tx, ctx.sheetId, current, input.index, others.length);
+    await moveColumn(tx, baseCtx.sheetId, current, input.index, others.length);
   const updated = await tx.column.update({
     where: { id: columnId },
     data: {
@@ -144,8 +144,8 @@ export async function deleteColumn(
   columnId: string,
   force: boolean,
 ) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const column = columns.find((c) => c.id === columnId);
   if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
   if (columns.length === 1) throw appError("primary_column_required", "The last column of a base cannot be deleted.");
@@ -171,14 +171,14 @@ export async function deleteColumn(
     });
   }
   await tx.column.delete({ where: { id: columnId } });
-  await shiftPositions(tx, ctx.sheetId, column.position + 1, -1);
+  await shiftPositions(tx, baseCtx.sheetId, column.position + 1, -1);
   if (column.isPrimary) {
     const next = columns.find((c) => c.id !== columnId)!;
     await tx.column.update({ where: { id: next.id }, data: { isPrimary: true } });
   }
-  await dropColumnValues(tx, ctx.sheetId, columnId);
-  await touchBase(tx, ctx.baseId);
-  emit({ type: "structure.changed", workspaceId, baseId: ctx.baseId });
+  await dropColumnValues(tx, baseCtx.sheetId, columnId);
+  await touchBase(tx, baseCtx.baseId);
+  emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   return { id: columnId, deleted: true, cleanedDependents: dependents };
 }
 

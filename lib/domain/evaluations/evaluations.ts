@@ -89,9 +89,9 @@ export async function estimateEvaluation(
   req: EvaluateRequest,
   policy: EvaluationPolicy,
 ) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
   usableSettings(
-    evaluationSettings(await loadAiColumn(tx, ctx, columnId), req, policy.defaultModel, policy.providers),
+    evaluationSettings(await loadAiColumn(tx, baseCtx, columnId), req, policy.defaultModel, policy.providers),
     policy,
   );
   const rows = await labelledRows(tx, columnId, req);
@@ -106,13 +106,13 @@ export async function createEvaluation(
   req: EvaluateRequest,
   policy: EvaluationPolicy,
 ) {
-  const ctx = await loadBase(w.tx, workspaceId, baseId);
-  const column = await loadAiColumn(w.tx, ctx, columnId);
+  const baseCtx = await loadBase(w.tx, workspaceId, baseId);
+  const column = await loadAiColumn(w.tx, baseCtx, columnId);
   const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel, policy.providers), policy);
   const rows = await labelledRows(w.tx, column.id, req);
   const runId = await createRun(w, {
     workspaceId,
-    baseId: ctx.baseId,
+    baseId: baseCtx.baseId,
     trigger: "evaluation",
     cells: rows.length,
     cellCost: policy.cellCost,
@@ -124,7 +124,7 @@ export async function createEvaluation(
     data: {
       id,
       workspaceId,
-      baseId: ctx.baseId,
+      baseId: baseCtx.baseId,
       columnId: column.id,
       runId,
       settings: { ...settings },
@@ -156,15 +156,15 @@ export async function applyEvaluation(
   evaluationId: string,
   providers: readonly ProviderName[],
 ) {
-  const ctx = await loadBase(w.tx, workspaceId, baseId);
+  const baseCtx = await loadBase(w.tx, workspaceId, baseId);
   const found = await w.tx.evaluation.findFirst({
-    where: { id: evaluationId, workspaceId, baseId: ctx.baseId, columnId },
+    where: { id: evaluationId, workspaceId, baseId: baseCtx.baseId, columnId },
   });
   if (!found) throw appError("evaluation_not_found", `No evaluation "${evaluationId}" of this column.`);
   const { status } = await getRun(w.tx, workspaceId, found.runId);
   if (status !== "done")
     throw appError("evaluation_not_finished", `The evaluation is ${status}; apply it once it is done.`);
-  const column = await loadAiColumn(w.tx, ctx, columnId);
+  const column = await loadAiColumn(w.tx, baseCtx, columnId);
   const s = found.settings as unknown as EvaluationSettings;
   const options = { ...columnOptionsOf(column) };
   if (s.model === null) delete options.model;
@@ -172,7 +172,7 @@ export async function applyEvaluation(
   const view = await updateColumn(
     w,
     workspaceId,
-    ctx.baseId,
+    baseCtx.baseId,
     column.id,
     { instructions: s.instructions, tools: s.tools, columnOptions: options },
     providers,

@@ -30,11 +30,11 @@ export async function evaluationView(tx: Tx, workspaceId: string, evaluationId: 
 
 /** A column's evaluations, newest first, without their rows. */
 export async function listEvaluations(tx: Tx, workspaceId: string, baseId: string, columnId: string, limit: number) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await tx.column.findFirst({ where: { id: columnId, sheetId: ctx.sheetId }, select: { id: true } });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const column = await tx.column.findFirst({ where: { id: columnId, sheetId: baseCtx.sheetId }, select: { id: true } });
   if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
   const records = await tx.evaluation.findMany({
-    where: { workspaceId, baseId: ctx.baseId, columnId },
+    where: { workspaceId, baseId: baseCtx.baseId, columnId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
   });

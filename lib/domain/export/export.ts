@@ -71,9 +71,13 @@ export async function openExport(tx: Tx, workspaceId: string, baseId: string, o:
         ? csvLineChunks(query, columns, { bom: o.bom, raw: o.raw })
         : csvChunks(columns, pages, { bom: o.bom, raw: o.raw })
       : o.format === "xlsx"
-        ? xlsxChunks(columns, pages, { raw: o.raw, sheet: query.ctx.name })
+        ? xlsxChunks(columns, pages, { raw: o.raw, sheet: query.baseCtx.name })
         : inSql
           ? jsonlLineChunks(query, columns)
           : jsonlChunks(columns, pages);
-  return { filename: exportFileName(query.ctx.name, o.format), contentType: EXPORT_CONTENT_TYPES[o.format], chunks };
+  return {
+    filename: exportFileName(query.baseCtx.name, o.format),
+    contentType: EXPORT_CONTENT_TYPES[o.format],
+    chunks,
+  };
 }

@@ -9,8 +9,8 @@ import { agreementOf, byConfidence, expectedCalibrationError, MIN_LABELS, sugges
 // model, at which confidence, and what the column still needs.
 
 export async function columnQuality(tx: Tx, workspaceId: string, baseId: string, columnId: string) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const column = await loadAiColumn(tx, ctx, columnId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const column = await loadAiColumn(tx, baseCtx, columnId);
 
   const labels = await reviewLabels(tx, column.id);
   const labelled = withConfidence(labels);

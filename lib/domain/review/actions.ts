@@ -55,11 +55,11 @@ export async function reviewCells(
   policy: RunPolicy,
 ) {
   const { tx } = w;
-  const ctx = await loadBase(tx, actor.workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, actor.workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const rowIds = [...new Set(req.cells.map((c) => c.rowId))];
   const rows = await tx.row.findMany({
-    where: { sheetId: ctx.sheetId, id: { in: rowIds } },
+    where: { sheetId: baseCtx.sheetId, id: { in: rowIds } },
     select: { id: true, values: true },
   });
   const values = new Map(rows.map((r) => [r.id, (r.values ?? {}) as Record<string, string>]));
@@ -112,7 +112,7 @@ export async function reviewCells(
   const edits = planned.filter((p) => p.action === "edit");
   await correctCells(
     tx,
-    ctx.sheetId,
+    baseCtx.sheetId,
     edits.map((p) => ({
       rowId: p.rowId,
       columnId: p.columnId,
@@ -136,7 +136,7 @@ export async function reviewCells(
   const actionIds = await recordActions(
     tx,
     actor,
-    ctx.baseId,
+    baseCtx.baseId,
     done.map((p) => ({
       rowId: p.rowId,
       columnId: p.columnId,
@@ -151,14 +151,14 @@ export async function reviewCells(
     tx,
     done.map((p) => p.columnId),
   );
-  if (edits.length > 0) await settleEditedRows(w, ctx, edits);
+  if (edits.length > 0) await settleEditedRows(w, baseCtx, edits);
   if (done.length > 0) {
-    await touchBase(tx, ctx.baseId);
+    await touchBase(tx, baseCtx.baseId);
     for (const p of done) {
       w.emit({
         type: "cell.updated",
-        workspaceId: ctx.workspaceId,
-        baseId: ctx.baseId,
+        workspaceId: baseCtx.workspaceId,
+        baseId: baseCtx.baseId,
         rowId: p.rowId,
         columnId: p.columnId,
         status: after.get(cellKey(p))?.status ?? "idle",
@@ -166,8 +166,8 @@ export async function reviewCells(
     }
     w.emit({
       type: "rows.changed",
-      workspaceId: ctx.workspaceId,
-      baseId: ctx.baseId,
+      workspaceId: baseCtx.workspaceId,
+      baseId: baseCtx.baseId,
       rowIds: [...new Set(done.map((p) => p.rowId))],
       kind: "updated",
     });
@@ -238,7 +238,7 @@ export async function recordActions(
 }
 
 /** A correction can finish a row's last open cell: the row settles (row.sheet.processed). */
-async function settleEditedRows(w: Work, ctx: Awaited<ReturnType<typeof loadBase>>, edits: readonly CellRef[]) {
+async function settleEditedRows(w: Work, baseCtx: Awaited<ReturnType<typeof loadBase>>, edits: readonly CellRef[]) {
   const rowIds = [...new Set(edits.map((e) => e.rowId))];
   await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = ANY($1::text[]) FOR UPDATE`, rowIds);
   const open = await w.tx.$queryRawUnsafe<{ row_id: string }[]>(
@@ -248,16 +248,16 @@ async function settleEditedRows(w: Work, ctx: Awaited<ReturnType<typeof loadBase
   const stillOpen = new Set(open.map((o) => o.row_id));
   await settleRows(
     w,
-    ctx,
+    baseCtx,
     rowIds.filter((id) => !stillOpen.has(id)),
   );
 }
 
 /** The review history of a base, newest first. */
 export async function reviewHistory(tx: Tx, workspaceId: string, baseId: string, limit: number) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
   const actions = await tx.reviewAction.findMany({
-    where: { baseId: ctx.baseId, workspaceId },
+    where: { baseId: baseCtx.baseId, workspaceId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
   });

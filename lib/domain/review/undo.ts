@@ -26,9 +26,9 @@ export async function undoReview(
   actionId: string,
 ) {
   const { tx } = w;
-  const ctx = await loadBase(tx, actor.workspaceId, baseId);
+  const baseCtx = await loadBase(tx, actor.workspaceId, baseId);
   const action = await tx.reviewAction.findFirst({
-    where: { id: actionId, baseId: ctx.baseId, workspaceId: actor.workspaceId },
+    where: { id: actionId, baseId: baseCtx.baseId, workspaceId: actor.workspaceId },
   });
   if (!action) throw appError("review_action_not_found", `No review action "${actionId}" in this base.`);
   if (action.action !== "accept" && action.action !== "edit")
@@ -38,12 +38,12 @@ export async function undoReview(
   const row = await tx.$queryRawUnsafe<{ values: Record<string, string> }[]>(
     `SELECT "values" FROM rows WHERE id = $1 AND sheet_id = $2 FOR UPDATE`,
     ref.rowId,
-    ctx.sheetId,
+    baseCtx.sheetId,
   );
   if (row.length === 0) throw notUndoable("The row of this review action was deleted.");
 
   const later = await tx.reviewAction.count({
-    where: { baseId: ctx.baseId, rowId: ref.rowId, columnId: ref.columnId, createdAt: { gt: action.createdAt } },
+    where: { baseId: baseCtx.baseId, rowId: ref.rowId, columnId: ref.columnId, createdAt: { gt: action.createdAt } },
   });
   if (later > 0) throw notUndoable("A later review action changed this cell; undo that one first.");
   const before = action.before as unknown as Snapshot;
@@ -66,24 +66,24 @@ export async function undoReview(
   if (!restored) throw notUndoable("The cell changed since this review action; review it again instead.");
   if (action.action === "edit") await writeReviewedValues(tx, [{ ...ref, value: before.value }]);
   const [now] = await readReviewState(tx, [ref]);
-  const [undoId] = await recordActions(tx, actor, ctx.baseId, [
+  const [undoId] = await recordActions(tx, actor, baseCtx.baseId, [
     { ...ref, action: "undo", before: current, after: snapshot(before.value, now) },
   ]);
   await refitCalibration(tx, [ref.columnId]);
 
-  await touchBase(tx, ctx.baseId);
+  await touchBase(tx, baseCtx.baseId);
   w.emit({
     type: "cell.updated",
-    workspaceId: ctx.workspaceId,
-    baseId: ctx.baseId,
+    workspaceId: baseCtx.workspaceId,
+    baseId: baseCtx.baseId,
     rowId: ref.rowId,
     columnId: ref.columnId,
     status: "done",
   });
   w.emit({
     type: "rows.changed",
-    workspaceId: ctx.workspaceId,
-    baseId: ctx.baseId,
+    workspaceId: baseCtx.workspaceId,
+    baseId: baseCtx.baseId,
     rowIds: [ref.rowId],
     kind: "updated",
   });

@@ -43,7 +43,7 @@ export interface ApplyOptions {
 
 export async function applyWrites(
   w: Work,
-  ctx: BaseContext,
+  baseCtx: BaseContext,
   columns: readonly ColumnRecord[],
   plan: WritePlan,
   policy: RunPolicy,
@@ -51,7 +51,7 @@ export async function applyWrites(
   opts: ApplyOptions = {},
 ): Promise<AppliedWrites> {
   const { tx } = w;
-  const { workspaceId, baseId, sheetId } = ctx;
+  const { workspaceId, baseId, sheetId } = baseCtx;
   await insertRows(tx, sheetId, plan.inserts);
   // Both databases analyze a table only once a tenth of it changed (autovacuum, or the embedded
   // database's upkeep), so a new sheet beside large ones has no statistics of its own. Without fresh
@@ -85,7 +85,7 @@ export async function applyWrites(
   if (runId) await queueCells(w, sheetId, changes.rerun, runId);
   await writeRowValues(tx, changes.updated);
   const waiting = new Set(changes.rerun.map((p) => p.rowId));
-  await settleRows(w, ctx, [...fresh.settled, ...[...changes.updated.keys()].filter((id) => !waiting.has(id))]);
+  await settleRows(w, baseCtx, [...fresh.settled, ...[...changes.updated.keys()].filter((id) => !waiting.has(id))]);
 
   if (plan.inserts.length > 0 || changes.updated.size > 0) await touchBase(tx, baseId);
   const added = plan.inserts.map((r) => r.id);

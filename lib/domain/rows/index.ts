@@ -3,7 +3,7 @@
 export { applyWrites } from "./apply.ts";
 export { ColumnIndex, MAX_CELL_CHARS } from "./input.ts";
 export { cellsOfRow, getRow, openRowsReader, statesOf } from "./read.ts";
-export { mergeKeyColumns, upsertLines, type UpsertResult } from "./upsert.ts";
+export { mergeKeyColumns, upsertRows, type UpsertResult } from "./upsert.ts";
 export { rowJson, type RowValues } from "./view.ts";
 export { addRows, deleteRows, updateRows, writeReviewedValues } from "./write.ts";
 export { type PreparedRowsQuery, prepareRowsQuery, queryFromGet, queryRows, readRows } from "./query.ts";

@@ -38,9 +38,9 @@ export type RowsQuerySpec = Pick<RowsQueryInput, "filter" | "sort" | "search" | 
  * pages: Query Rows reads one page of it, an export reads every page in turn.
  */
 export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: string, q: RowsQuerySpec) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
-  const view = q.viewId ? await loadView(tx, ctx.baseId, q.viewId) : undefined;
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
+  const view = q.viewId ? await loadView(tx, baseCtx.baseId, q.viewId) : undefined;
 
   const filters: FilterNode[] = [];
   if (view?.filter) filters.push(parseFilter(view.filter, columns, "view.filter"));
@@ -50,7 +50,7 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
 
   // Each statement numbers its own parameters: the WHERE's first, then the sort's and the page's.
   const whereOf = (p: Params) => {
-    const where = [`r.sheet_id = ${sqlId(ctx.sheetId)}`, ...filters.map((f) => compileFilter(f, p))];
+    const where = [`r.sheet_id = ${sqlId(baseCtx.sheetId)}`, ...filters.map((f) => compileFilter(f, p))];
     if (search) where.push(searchSql(search, p));
     return where;
   };
@@ -123,7 +123,7 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
     return { text: page.text ?? "", rows: Math.min(page.n, limit), next };
   }
 
-  return { ctx, columns, view, count, page, linesPage };
+  return { baseCtx, columns, view, count, page, linesPage };
 }
 
 export type PreparedRowsQuery = Awaited<ReturnType<typeof prepareRowsQuery>>;

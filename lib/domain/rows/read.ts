@@ -26,6 +26,29 @@ export function statesOf(raw: unknown): Map<string, CellState> {
 }
 
 /**
+ * The cell states of these rows, by row, in one statement: a write that answers expanded reads
+ * what it has just left (queued AI cells pending, supplied ones done) in its own transaction.
+ */
+export async function cellStatesOfRows(
+  tx: Tx,
+  rowIds: readonly string[],
+): Promise<Map<string, Map<string, CellState>>> {
+  const found = await tx.$queryRawUnsafe<(RawCell & { rowId: string })[]>(
+    `SELECT c.row_id AS "rowId", c.column_id AS "columnId", c.status, c.error_code AS "errorCode",
+       c.error_message AS "errorMessage", c.metadata, c.stale, c.verified
+     FROM cells c WHERE c.row_id = ANY($1::text[])`,
+    [...rowIds],
+  );
+  const byRow = new Map<string, Map<string, CellState>>();
+  for (const { rowId, ...cell } of found) {
+    let states = byRow.get(rowId);
+    if (!states) byRow.set(rowId, (states = new Map()));
+    states.set(cell.columnId, cell);
+  }
+  return byRow;
+}
+
+/**
  * Get Row. The base, the row and the columns come in one statement, read through the driver
  * (`Database.read`): this is the endpoint that is called per row under load, and each extra round
  * trip, or Prisma's mapping of the answer, costs a visible share of its rate.
@@ -116,11 +139,11 @@ export interface RowsQuery {
  * The base is checked before the first byte, so a 404 is still a proper error response.
  */
 export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string, q: RowsQuery) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const start = q.cursor ? decodeCursor(q.cursor) : 0n;
   if (q.limit !== undefined || q.cursor !== undefined || q.offset !== undefined) {
-    const page = await readRowPage(tx, ctx.sheetId, columns, start, q.limit ?? 1000, q.expand, q.offset ?? 0);
+    const page = await readRowPage(tx, baseCtx.sheetId, columns, start, q.limit ?? 1000, q.expand, q.offset ?? 0);
     return { kind: "page" as const, rows: page.rows, nextCursor: page.next };
   }
   const write = standardRowWriter(columns);
@@ -129,7 +152,7 @@ export async function openRowsReader(tx: Tx, workspaceId: string, baseId: string
     let after = start;
     let first = true;
     for (;;) {
-      const rows = await selectBatchWithin(tx, ctx.sheetId, after, q.expand);
+      const rows = await selectBatchWithin(tx, baseCtx.sheetId, after, q.expand);
       if (rows.length === 0) break;
       after = rows[rows.length - 1].seq;
       const body = q.expand

@@ -7,15 +7,15 @@ import type { BaseContext } from "../base-context.ts";
  * webhook outbox is written with it: a delivery exists exactly when the change that causes it
  * has committed.
  */
-export async function settleRows(w: Work, ctx: BaseContext, rowIds: readonly string[]): Promise<void> {
+export async function settleRows(w: Work, baseCtx: BaseContext, rowIds: readonly string[]): Promise<void> {
   if (rowIds.length === 0) return;
-  await w.publish({ type: "rows.settled", base: ctx, rowIds });
+  await w.publish({ type: "rows.settled", base: baseCtx, rowIds });
   for (const rowId of rowIds) {
     w.emit({
       type: "row.sheet.processed",
-      workspaceId: ctx.workspaceId,
-      baseId: ctx.baseId,
-      sheetId: ctx.sheetId,
+      workspaceId: baseCtx.workspaceId,
+      baseId: baseCtx.baseId,
+      sheetId: baseCtx.sheetId,
       rowId,
     });
   }

@@ -9,9 +9,10 @@ import type { RowValues } from "./view.ts";
 import type { RunPolicy, RunTrigger } from "../runs/index.ts";
 import { applyWrites, type ApplyOptions } from "./apply.ts";
 
-// Upsert on a natural key (`mergeOn`), as Airtable's fieldsToMergeOn: a line whose key matches an
-// existing row updates that row's supplied cells instead of adding one; a key repeated within the
-// same request updates the row its earlier line made; a line with an empty key value always adds.
+// Upsert on a natural key (`mergeOn`), as Airtable's fieldsToMergeOn: an input row whose key
+// matches an existing row updates that row's supplied cells instead of adding one; a key repeated
+// within the same request updates the row its earlier input row made; an input row with an empty
+// key value always adds.
 // Keys compare the stored (normalised) values exactly, so "Ann@X.com" and "ann@x.com" in an email
 // column are one key, as the email type stores the domain in lower case.
 
@@ -31,7 +32,7 @@ export function mergeKeyColumns(index: ColumnIndex, names: readonly string[]): C
   return [...found.values()];
 }
 
-/** A line's values as a row stores them: no empty cells. */
+/** An input row's values as a row stores them: no empty cells. */
 export function storedValues(values: ReadonlyMap<string, string>): RowValues {
   const stored: RowValues = {};
   for (const [id, v] of values) if (v !== "") stored[id] = v;
@@ -39,9 +40,9 @@ export function storedValues(values: ReadonlyMap<string, string>): RowValues {
 }
 
 export interface UpsertResult {
-  /** The row each line went to, in line order. */
+  /** The row each input row went to, in input order. */
   rowIds: string[];
-  /** Per line: whether it added its row or updated one (an existing row, or one an earlier line added). */
+  /** Per input row: whether it added its row or updated one (an existing row, or one an earlier input row added). */
   outcomes: ("created" | "updated")[];
   createdRowIds: string[];
   /** Rows that existed before this request and were updated. */
@@ -50,12 +51,12 @@ export interface UpsertResult {
   values: Map<string, RowValues>;
 }
 
-export async function upsertLines(
+export async function upsertRows(
   w: Work,
-  ctx: BaseContext,
+  baseCtx: BaseContext,
   columns: readonly ColumnRecord[],
   key: readonly ColumnRecord[],
-  lines: readonly ReadonlyMap<string, string>[],
+  inputs: readonly ReadonlyMap<string, string>[],
   policy: RunPolicy,
   trigger: RunTrigger,
   opts: ApplyOptions = {},
@@ -64,8 +65,10 @@ export async function upsertLines(
     const parts = key.map((c) => values.get(c.id) ?? "");
     return parts.some((p) => p === "") ? null : JSON.stringify(parts);
   };
-  const keys = lines.map(keyOf);
-  const existing = await rowsByKey(w.tx, ctx.sheetId, key, [...new Set(keys.filter((k): k is string => k !== null))]);
+  const keys = inputs.map(keyOf);
+  const existing = await rowsByKey(w.tx, baseCtx.sheetId, key, [
+    ...new Set(keys.filter((k): k is string => k !== null)),
+  ]);
   const rowOfKey = new Map([...existing].map(([k, r]) => [k, r.id]));
   const current = new Map([...existing.values()].map((r) => [r.id, r.values]));
   const inserted = new Map<string, RowValues>();
@@ -73,7 +76,7 @@ export async function upsertLines(
   const rowIds: string[] = [];
   const outcomes: UpsertResult["outcomes"] = [];
 
-  lines.forEach((values, i) => {
+  inputs.forEach((values, i) => {
     const k = keys[i];
     const target = k === null ? undefined : rowOfKey.get(k);
     if (target === undefined) {
@@ -100,7 +103,15 @@ export async function upsertLines(
   });
 
   const inserts = [...inserted].map(([id, values]) => ({ id, values }));
-  const { runId, values } = await applyWrites(w, ctx, columns, { inserts, updates, current }, policy, trigger, opts);
+  const { runId, values } = await applyWrites(
+    w,
+    baseCtx,
+    columns,
+    { inserts, updates, current },
+    policy,
+    trigger,
+    opts,
+  );
   return { rowIds, outcomes, createdRowIds: [...inserted.keys()], updatedRowIds: [...updates.keys()], runId, values };
 }
 

@@ -10,7 +10,7 @@ export type ValueEdit = { rowId: string; columnId: string; value: string };
 /**
  * One statement that sets single values: `edits` is a relation of (row_id, column_id, value),
  * an empty value removes the key. A fragment so that a caller can keep it inside its own
- * statement (storeValues writes cells, values and run records in one round trip).
+ * statement (storeValues writes cells, values and attempt records in one round trip).
  */
 export const patchValuesSql = (edits: string) =>
   `UPDATE rows SET "values" = (rows."values" - e.cleared) || e.patch, updated_at = now()

@@ -4,11 +4,25 @@ import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { loadBase, loadColumns, touchBase } from "../base-context.ts";
 import { checkNewRow, checkRowUpdate, ColumnIndex, normalizeCells } from "./input.ts";
-import { standardRow, type RowValues } from "./view.ts";
+import { expandedRow, standardRow, type RowValues, type ViewColumn } from "./view.ts";
+import { cellStatesOfRows } from "./read.ts";
 import type { RunPolicy } from "../runs/index.ts";
 import { applyWrites } from "./apply.ts";
-import { mergeKeyColumns, storedValues, upsertLines } from "./upsert.ts";
+import { mergeKeyColumns, storedValues, upsertRows } from "./upsert.ts";
 import { patchValues, type ValueEdit } from "./values.ts";
+
+/**
+ * The rows a write answers with: the standard form, or with `expand` the expanded form of the
+ * cells as the write left them, read in one statement.
+ */
+async function answerRows(tx: Tx, columns: readonly ViewColumn[], rows: [string, RowValues][], expand: boolean) {
+  if (!expand) return rows.map(([id, values]) => standardRow(columns, id, values));
+  const states = await cellStatesOfRows(
+    tx,
+    rows.map(([id]) => id),
+  );
+  return rows.map(([id, values]) => expandedRow(columns, id, values, states.get(id) ?? new Map()));
+}
 
 /**
  * Add Rows (spec §4.4): all or nothing. Every problem of every row is reported at once, so each
@@ -21,14 +35,15 @@ export async function addRows(
   baseId: string,
   body: { rows: readonly unknown[]; mergeOn?: readonly string[] },
   policy: RunPolicy,
+  expand = false,
 ) {
   const { tx } = w;
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const index = new ColumnIndex(columns);
   const key = body.mergeOn ? mergeKeyColumns(index, body.mergeOn) : undefined;
   const errors: { rowIndex: number; column?: string; code: string; message: string }[] = [];
-  const lines: Map<string, string>[] = [];
+  const inputs: Map<string, string>[] = [];
 
   body.rows.forEach((raw, rowIndex) => {
     const row = checkNewRow(raw);
@@ -38,31 +53,44 @@ export async function addRows(
     }
     const { values, problems } = normalizeCells(index, row.cells);
     for (const p of problems) errors.push({ rowIndex, ...p });
-    lines.push(values);
+    inputs.push(values);
   });
   if (errors.length > 0) {
     throw appError("validation_failed", `${errors.length} problem(s) in the rows; nothing was added.`, { errors });
   }
 
   if (key) {
-    const result = await upsertLines(w, ctx, columns, key, lines, policy, "add-rows");
+    const result = await upsertRows(w, baseCtx, columns, key, inputs, policy, "add-rows");
     return {
-      rows: result.rowIds.map((id) => standardRow(columns, id, result.values.get(id)!)),
+      rows: await answerRows(
+        tx,
+        columns,
+        result.rowIds.map((id) => [id, result.values.get(id)!]),
+        expand,
+      ),
       createdRowIds: result.createdRowIds,
       updatedRowIds: result.updatedRowIds,
       runId: result.runId,
     };
   }
-  const inserts = lines.map((values) => ({ id: newId.row(), values: storedValues(values) }));
+  const inserts = inputs.map((values) => ({ id: newId.row(), values: storedValues(values) }));
   const { runId } = await applyWrites(
     w,
-    ctx,
+    baseCtx,
     columns,
     { inserts, updates: new Map(), current: new Map() },
     policy,
     "add-rows",
   );
-  return { rows: inserts.map((r) => standardRow(columns, r.id, r.values)), runId };
+  return {
+    rows: await answerRows(
+      tx,
+      columns,
+      inserts.map((r) => [r.id, r.values]),
+      expand,
+    ),
+    runId,
+  };
 }
 
 interface UpdateError {
@@ -82,16 +110,17 @@ export async function updateRows(
   baseId: string,
   { rows: rawRows }: { rows: readonly unknown[] },
   policy: RunPolicy,
+  expand = false,
 ) {
   const input = rawRows.map(checkRowUpdate);
   const { tx } = w;
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const index = new ColumnIndex(columns);
   const errors: UpdateError[] = [];
   const ids = input.flatMap((r) => ("code" in r ? [] : [r.id]));
   const existing = await tx.row.findMany({
-    where: { sheetId: ctx.sheetId, id: { in: ids } },
+    where: { sheetId: baseCtx.sheetId, id: { in: ids } },
     select: { id: true, values: true },
   });
   const current = new Map(existing.map((r) => [r.id, { ...((r.values ?? {}) as RowValues) }]));
@@ -118,13 +147,13 @@ export async function updateRows(
 
   const { runId, values } = await applyWrites(
     w,
-    ctx,
+    baseCtx,
     columns,
     { inserts: [], updates, current },
     policy,
     "update-rows",
   );
-  return { rows: [...values].map(([id, v]) => standardRow(columns, id, v)), errors, runId };
+  return { rows: await answerRows(tx, columns, [...values], expand), errors, runId };
 }
 
 /** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
@@ -132,13 +161,16 @@ export const writeReviewedValues = (tx: Tx, edits: readonly ValueEdit[]) => patc
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {
   const { tx } = w;
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const found = await tx.row.findMany({ where: { sheetId: ctx.sheetId, id: { in: rowIds } }, select: { id: true } });
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const found = await tx.row.findMany({
+    where: { sheetId: baseCtx.sheetId, id: { in: rowIds } },
+    select: { id: true },
+  });
   const foundIds = new Set(found.map((r) => r.id));
   if (found.length > 0) {
-    await tx.row.deleteMany({ where: { sheetId: ctx.sheetId, id: { in: [...foundIds] } } });
-    await touchBase(tx, ctx.baseId);
-    w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds: [...foundIds], kind: "deleted" });
+    await tx.row.deleteMany({ where: { sheetId: baseCtx.sheetId, id: { in: [...foundIds] } } });
+    await touchBase(tx, baseCtx.baseId);
+    w.emit({ type: "rows.changed", workspaceId, baseId: baseCtx.baseId, rowIds: [...foundIds], kind: "deleted" });
   }
   const errors = [...new Set(rowIds)]
     .filter((id) => !foundIds.has(id))

@@ -20,8 +20,8 @@ export async function cancelRun(w: Work, workspaceId: string, runId: string): Pr
   if (run.status === "done") throw appError("run_finished", "The run has finished: there is nothing left to cancel.");
   if (run.status !== "cancelled") {
     await transitionRun(w, run, "cancel");
-    const base = await loadBase(w.tx, workspaceId, run.baseId);
-    await cancelRunCells(w, base, runId);
+    const baseCtx = await loadBase(w.tx, workspaceId, run.baseId);
+    await cancelRunCells(w, baseCtx, runId);
     if ((await cancelItemsOfRun(w.tx, runId)) > 0) w.emit({ type: "evaluation.cancelled", runId });
   }
   return getRun(w.tx, workspaceId, runId);

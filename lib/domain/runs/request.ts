@@ -49,8 +49,8 @@ export type RunRequest = z.infer<typeof runRequestSchema>;
 
 /** The AI cells a run request names; cells already pending or running are left alone. */
 async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: RunRequest) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const columns = await loadColumns(tx, ctx.sheetId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const columns = await loadColumns(tx, baseCtx.sheetId);
   const ai = columns.filter((c) => c.isAiEnabled);
   let columnIds = ai.map((c) => c.id);
   if (req.columnIds) {
@@ -73,7 +73,7 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
        AND ($5::text[] IS NULL OR COALESCE(c.status, 'idle') = ANY($5::text[]))
        AND ($6::boolean OR c.verified IS NOT TRUE)
      ORDER BY r.seq`,
-    ctx.sheetId,
+    baseCtx.sheetId,
     columnIds,
     req.rowIds ?? null,
     req.onlyEmpty ?? false,
@@ -83,7 +83,7 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
   const stale = refs.filter((r) => r.stale).length;
   const unchanged = refs.filter((r) => r.unchanged).length;
   const chosen = req.onlyStale ? refs.filter((r) => r.stale) : refs;
-  return { ctx, stale, unchanged, refs: chosen.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
+  return { baseCtx, stale, unchanged, refs: chosen.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
 }
 
 /**
@@ -105,10 +105,10 @@ export async function estimateRun(tx: Tx, workspaceId: string, baseId: string, r
 
 /** (Re)generates exactly the named cells, as one run: they become pending with an empty value. */
 export async function runCells(w: Work, workspaceId: string, baseId: string, req: RunRequest, policy: RunPolicy) {
-  const { ctx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
+  const { baseCtx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
   const runId = await startRun(w, policy, {
     workspaceId,
-    baseId: ctx.baseId,
+    baseId: baseCtx.baseId,
     trigger: "run",
     cells: refs.length,
     maxCredits: req.maxCredits,
@@ -116,10 +116,10 @@ export async function runCells(w: Work, workspaceId: string, baseId: string, req
   if (!runId) return { runId, queued: 0 };
   for (let i = 0; i < refs.length; i += 5_000) {
     const batch = refs.slice(i, i + 5_000);
-    await queueCells(w, ctx.sheetId, batch, runId);
+    await queueCells(w, baseCtx.sheetId, batch, runId);
     await clearValues(w.tx, batch);
   }
   const rowIds = [...new Set(refs.map((r) => r.rowId))];
-  w.emit({ type: "rows.changed", workspaceId, baseId: ctx.baseId, rowIds, kind: "updated" });
+  w.emit({ type: "rows.changed", workspaceId, baseId: baseCtx.baseId, rowIds, kind: "updated" });
   return { runId, queued: refs.length };
 }

@@ -47,10 +47,10 @@ async function ensureDefaultView(tx: Tx, baseId: string): Promise<void> {
 }
 
 export async function listViews(tx: Tx, workspaceId: string, baseId: string): Promise<{ views: ViewJson[] }> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  await ensureDefaultView(tx, ctx.baseId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  await ensureDefaultView(tx, baseCtx.baseId);
   const views = await tx.view.findMany({
-    where: { baseId: ctx.baseId },
+    where: { baseId: baseCtx.baseId },
     orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }, { id: "asc" }],
   });
   return { views: views.map(toJson) };
@@ -64,8 +64,8 @@ export async function loadView(tx: Tx, baseId: string, viewId: string): Promise<
 }
 
 export async function getView(tx: Tx, workspaceId: string, baseId: string, viewId: string): Promise<ViewJson> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  return loadView(tx, ctx.baseId, viewId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  return loadView(tx, baseCtx.baseId, viewId);
 }
 
 type ViewInput = z.infer<typeof updateViewInputSchema>;
@@ -92,14 +92,14 @@ export async function createView(
   baseId: string,
   input: z.infer<typeof createViewInputSchema>,
 ): Promise<ViewJson> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  await checkAgainstColumns(tx, ctx.sheetId, input);
-  await ensureDefaultView(tx, ctx.baseId);
-  if ((await tx.view.count({ where: { baseId: ctx.baseId } })) >= MAX_VIEWS_PER_BASE) {
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  await checkAgainstColumns(tx, baseCtx.sheetId, input);
+  await ensureDefaultView(tx, baseCtx.baseId);
+  if ((await tx.view.count({ where: { baseId: baseCtx.baseId } })) >= MAX_VIEWS_PER_BASE) {
     throw appError("validation_failed", `A base has at most ${MAX_VIEWS_PER_BASE} views.`);
   }
   const view = await tx.view.create({
-    data: { id: newId.view(), baseId: ctx.baseId, name: input.name, ...data(input) },
+    data: { id: newId.view(), baseId: baseCtx.baseId, name: input.name, ...data(input) },
   });
   return toJson(view);
 }
@@ -111,16 +111,16 @@ export async function updateView(
   viewId: string,
   input: ViewInput,
 ): Promise<ViewJson> {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  await loadView(tx, ctx.baseId, viewId);
-  await checkAgainstColumns(tx, ctx.sheetId, input);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  await loadView(tx, baseCtx.baseId, viewId);
+  await checkAgainstColumns(tx, baseCtx.sheetId, input);
   const view = await tx.view.update({ where: { id: viewId }, data: { ...data(input), updatedAt: new Date() } });
   return toJson(view);
 }
 
 export async function deleteView(tx: Tx, workspaceId: string, baseId: string, viewId: string) {
-  const ctx = await loadBase(tx, workspaceId, baseId);
-  const view = await loadView(tx, ctx.baseId, viewId);
+  const baseCtx = await loadBase(tx, workspaceId, baseId);
+  const view = await loadView(tx, baseCtx.baseId, viewId);
   if (view.isDefault)
     throw appError("default_view", `"${view.name}" is the base's default view; it cannot be deleted.`);
   await tx.view.delete({ where: { id: viewId } });

@@ -130,7 +130,7 @@ export function classifyError(e: unknown): ErrorClass {
   const name = e instanceof Error || e instanceof DOMException ? e.name : "";
   if (name === "TimeoutError")
     return { code: "timeout", retryable: true, message: "The AI provider did not answer in time." };
-  // The caller cancelled (shutdown, a newer run of the cell): nothing to retry.
+  // The caller cancelled (shutdown, a newer generation of the cell): nothing to retry.
   if (name === "AbortError") return { code: "timeout", retryable: false, message: "The model call was cancelled." };
   if (
     isAiError(e, "NoObjectGeneratedError") ||

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint, limitedArray } from "../endpoint.ts";
-import { baseParams, rowIdSchema, standardRowSchema } from "./common.ts";
+import { booleanQuery, defineEndpoint, limitedArray } from "../endpoint.ts";
+import { baseParams, expandedRowSchema, rowIdSchema, standardRowSchema } from "./common.ts";
 import { MAX_ROWS_PER_REQUEST, newRowSchema, rowUpdateSchema } from "../../domain/rows/input.ts";
 import { MAX_MERGE_COLUMNS } from "../../domain/rows/upsert.ts";
 
@@ -26,6 +26,17 @@ const mergeOnSchema = z
     "Upsert on a natural key: a row whose values in these columns match an existing row updates that row's supplied cells instead of adding one; a key repeated in the request updates the row its earlier row made; an empty key value always adds.",
   );
 
+// Beyond the spec: expand=true answers with the rows as Get Rows' expand=true shows them, the cells
+// as the write left them (an AI cell it queued is pending), so a caller needs no second read.
+const writeQuery = z.object({
+  expand: booleanQuery(
+    "expand",
+    "true (or 1) for the rows in the expanded form, each cell with its status and metadata as the write left it (a queued AI cell pending) and the row's processing; default false.",
+  ),
+});
+
+const writtenRowSchema = z.union([standardRowSchema, expandedRowSchema]);
+
 const addRowsBody = <T extends z.ZodType>(row: T, description: string) =>
   rowsOf(row, description).extend({ mergeOn: mergeOnSchema });
 
@@ -36,13 +47,14 @@ export const addRows = defineEndpoint({
   description:
     'All or nothing: when any row is invalid nothing is written and the answer is 400 validation_failed with details.errors, each { rowIndex, column?, code, message }. More than 10,000 rows is 400 too_many_rows. AI cells left out or "" are generated. With mergeOn it is an upsert; a mergeOn name that matches no column is 400 unknown_column.',
   params: baseParams,
+  query: writeQuery,
   body: addRowsBody(newRowSchema, "The rows to add, at most 10,000."),
   parseBody: addRowsBody(z.unknown(), "The rows to add."),
   response: z.strictObject({
     rows: z
-      .array(standardRowSchema)
+      .array(writtenRowSchema)
       .describe(
-        "The new rows with their ids, every column present; with mergeOn, the row each input row went to, in input order.",
+        "The new rows with their ids, every column present (expanded with expand=true); with mergeOn, the row each input row went to, in input order.",
       ),
     createdRowIds: z.array(rowIdSchema).optional().describe("With mergeOn: the rows added."),
     updatedRowIds: z.array(rowIdSchema).optional().describe("With mergeOn: the existing rows updated."),
@@ -62,7 +74,7 @@ export const updateRowsErrorSchema = z
   .describe("A row that was not updated, and why.");
 
 export const updateRowsResponseSchema = z.strictObject({
-  rows: z.array(standardRowSchema).describe("The updated rows with every column."),
+  rows: z.array(writtenRowSchema).describe("The updated rows with every column (expanded with expand=true)."),
   errors: z.array(updateRowsErrorSchema).describe("Rows that failed; [] when all went well."),
   runId: runIdSchema,
 });
@@ -74,6 +86,7 @@ export const updateRows = defineEndpoint({
   description:
     'Partial: each row is applied whole or reported in errors; 200 even when every row failed. "" clears a cell (and re-runs an AI cell).',
   params: baseParams,
+  query: writeQuery,
   body: rowsOf(rowUpdateSchema, "The row changes, at most 10,000."),
   parseBody: rowsOf(z.unknown(), "The row changes."),
   response: updateRowsResponseSchema,

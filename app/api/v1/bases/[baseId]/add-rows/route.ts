@@ -4,8 +4,8 @@ import { addRows } from "@/lib/domain/rows/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/write-rows";
 
-export const POST = route(api.addRows, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => addRows(w, auth.workspaceId, params.baseId, body, rt.config.runs)),
+export const POST = route(api.addRows, async ({ params, query, body, rt, auth }) =>
+  inTransaction(rt, (w) => addRows(w, auth.workspaceId, params.baseId, body, rt.config.runs, query.expand)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -7,12 +7,12 @@ import * as api from "@/lib/http/schemas/events";
 
 /** Live changes of one base as Server-Sent Events (cell.updated, rows.changed, structure.changed, row.sheet.processed). */
 export const GET = route(api.baseEvents, async ({ req, params, query, rt, auth }) => {
-  const base = await loadBase(rt.db.prisma, auth.workspaceId, params.baseId);
+  const baseCtx = await loadBase(rt.db.prisma, auth.workspaceId, params.baseId);
   const release = claimStreamSlot(rt, auth.keyId);
   const stream = openEventStream(hubFor(rt), {
     onClose: release,
     workspaceId: auth.workspaceId,
-    baseId: base.baseId,
+    baseId: baseCtx.baseId,
     lastEventId: req.headers.get("last-event-id") ?? query.lastEventId ?? null,
     signal: req.signal,
     stillAuthorized: () => keyIsActive(rt.db.prisma, auth.keyId),

@@ -4,8 +4,8 @@ import { updateRows } from "@/lib/domain/rows/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/write-rows";
 
-export const POST = route(api.updateRows, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => updateRows(w, auth.workspaceId, params.baseId, body, rt.config.runs)),
+export const POST = route(api.updateRows, async ({ params, query, body, rt, auth }) =>
+  inTransaction(rt, (w) => updateRows(w, auth.workspaceId, params.baseId, body, rt.config.runs, query.expand)),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

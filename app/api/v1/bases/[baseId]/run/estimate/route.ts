@@ -4,7 +4,7 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/run";
 
 export const POST = route(api.estimateRun, async ({ params, body, rt, auth }) =>
-  estimateRun(rt.db.prisma, auth.workspaceId, params.baseId, body, rt.config.credits.cellRun),
+  estimateRun(rt.db.prisma, auth.workspaceId, params.baseId, body, rt.config.credits.cellCost),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

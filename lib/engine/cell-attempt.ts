@@ -6,80 +6,88 @@ import { inTransaction } from "../db/work.ts";
 import { classifyError } from "./llm/classify-error.ts";
 import { createCellContextLoader } from "./cell-context.ts";
 import type { AskDeps } from "./ask-column.ts";
-import { failCell, InsufficientCredits, retryCell, type Completion, type RunRecord } from "../domain/cells/index.ts";
+import {
+  failCell,
+  InsufficientCredits,
+  retryCell,
+  type Completion,
+  type AttemptRecord,
+} from "../domain/cells/index.ts";
 import { backoffMs } from "./backoff.ts";
 import { inputHashIn } from "../domain/input-hash.ts";
 
-export interface RunnerDeps extends AskDeps {
+export interface AttemptDeps extends AskDeps {
   owner: string;
   complete: (c: Completion) => Promise<unknown>;
 }
 
 const chargeKey = (job: CellJob) => `cell:${job.rowId}:${job.columnId}:${job.generation}`;
 
-/** Runs one claimed cell: build the prompt, call the model with the column's tools, store the outcome. */
-export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
+/** One attempt of a claimed cell: build the prompt, call the model with the column's tools, store the outcome. */
+export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
   const { config } = rt;
   const loadContext = createCellContextLoader(rt.db.prisma, deps.owner);
-  const runCell = async (job: CellJob, signal: AbortSignal) => {
-    const ctx = await loadContext(job);
+  const attemptCell = async (job: CellJob, signal: AbortSignal) => {
+    const context = await loadContext(job);
     // Aborted before it started: cancelled while it waited in the buffer.
-    if (!ctx || signal.aborted) return;
+    if (!context || signal.aborted) return;
     const charge = {
-      workspaceId: ctx.base.workspaceId,
-      amount: config.credits.cellRun,
+      workspaceId: context.baseCtx.workspaceId,
+      amount: config.credits.cellCost,
       reason: "cell_run",
-      baseId: ctx.base.baseId,
+      baseId: context.baseCtx.baseId,
       rowId: job.rowId,
       columnId: job.columnId,
       idempotencyKey: chargeKey(job),
     };
-    const fail = (code: string, message: string, run?: RunRecord) =>
-      inTransaction(rt, (w) => failCell(w, ctx.base, job, deps.owner, { code, message }, ctx.columns, run));
+    const fail = (code: string, message: string, attempt?: AttemptRecord) =>
+      inTransaction(rt, (w) =>
+        failCell(w, context.baseCtx, job, deps.owner, { code, message }, context.columns, attempt),
+      );
     const noCredits = () =>
       fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again.");
 
-    if (ctx.failedInputs.length > 0) {
-      const names = ctx.failedInputs.map((c) => `"${c.name}"`).join(", ");
+    if (context.failedInputs.length > 0) {
+      const names = context.failedInputs.map((c) => `"${c.name}"`).join(", ");
       return void (await fail("input_failed", `Input column ${names} ended in error.`));
     }
-    let run: RunRecord | undefined;
+    let attempt: AttemptRecord | undefined;
     try {
       const { askColumn, startAsking } = await import("./ask-column.ts");
-      const asking = startAsking(rt, ctx.column, ctx.callsSpent);
-      run = asking.run;
+      const asking = startAsking(rt, context.column, context.callsSpent);
+      attempt = asking.attempt;
       // Checked before the call so an empty balance costs no model call; the charge itself is made
       // when the value is stored (see completeCell).
-      if (ctx.credits !== null && ctx.credits < charge.amount) return void (await noCredits());
+      if (context.credits !== null && context.credits < charge.amount) return void (await noCredits());
       const question = {
-        baseName: ctx.base.name,
-        workspaceId: ctx.base.workspaceId,
-        column: ctx.column,
-        columns: ctx.columns,
-        values: ctx.values,
-        examples: ctx.examples,
+        baseName: context.baseCtx.name,
+        workspaceId: context.baseCtx.workspaceId,
+        column: context.column,
+        columns: context.columns,
+        values: context.values,
+        examples: context.examples,
       };
       const checked = await askColumn(rt, deps, question, asking, signal);
       if (!checked.ok)
         return void (await fail(
           "invalid_output",
           `The model's answer did not fit the column: ${checked.problem}`,
-          run,
+          attempt,
         ));
-      // A newer generation may have superseded this run while it was in flight: then its result
+      // A newer generation may have superseded this attempt while it was in flight: then its result
       // is dropped, uncharged. The slot is held until the batched write lands, so answers never
       // pile up unsaved beyond the worker's slots: a crash re-asks at most one cell per slot.
-      // Until then the cell stays running under this worker's lease, so a crash means a re-run,
-      // never a second charge.
+      // Until then the cell stays running under this worker's lease, so a crash means another
+      // attempt, never a second charge.
       try {
         await deps.complete({
           job,
-          base: ctx.base,
+          baseCtx: context.baseCtx,
           value: checked.value,
           metadata: checked.metadata,
           charge,
-          run,
-          inputHash: inputHashIn(ctx.columns, ctx.column, ctx.values),
+          attempt,
+          inputHash: inputHashIn(context.columns, context.column, context.values),
         });
       } catch (e) {
         if (e instanceof InsufficientCredits) return void (await noCredits());
@@ -97,10 +105,10 @@ export function createCellWorker(rt: Runtime, deps: RunnerDeps): CellWorker {
         );
       if (c.retryable && job.attempts + 1 < config.ai.maxAttempts) {
         const delay = backoffMs(job.attempts + 1, config.ai.retryBaseMs, c.retryAfterMs);
-        return void (await inTransaction(rt, (w) => retryCell(w, ctx.base, job, deps.owner, delay, c, run)));
+        return void (await inTransaction(rt, (w) => retryCell(w, context.baseCtx, job, deps.owner, delay, c, attempt)));
       }
-      await fail(c.code, c.message, run);
+      await fail(c.code, c.message, attempt);
     }
   };
-  return Object.assign(runCell, { prepare: (jobs: readonly CellJob[]) => loadContext.readAhead(jobs) });
+  return Object.assign(attemptCell, { prepare: (jobs: readonly CellJob[]) => loadContext.readAhead(jobs) });
 }
