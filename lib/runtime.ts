@@ -72,7 +72,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       ? apiRateLimiter(config.apiRateLimit, memoryBuckets())
       : apiRateLimiter(config.apiRateLimit, databaseBuckets(db.prisma), 100);
     const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
-    const indexes = watchColumnIndexes(db, bus);
+    const indexes = watchColumnIndexes(db, bus, config.columnIndexMinRows);
     services.push({ name: "column indexes", stop: () => indexes.stop() });
     const writes = watchWrites(db, bus);
     services.push({ name: "database maintenance", stop: () => writes.stop() });

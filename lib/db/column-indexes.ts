@@ -4,13 +4,21 @@ import type { Database } from "./database.ts";
 // number or a date without reading every row. Each index is partial (one sheet) and its expression
 // is the one lib/domain/query/sql.ts builds (numberValue, dateValue), or the planner would not
 // match it; a test checks the plans.
+// Only large sheets get them (`minRows`, COLUMN_INDEX_MIN_ROWS). Every partial index on `rows`
+// costs every row written (its predicate is checked) and every statement planned (its predicate is
+// proved or refuted): with 2,000 of them, 1,000 bases of two typed columns, inserting 1,000 rows
+// took 25× as long and planning a primary-key lookup 0.2 → 94 ms (BENCHMARKS.md). A sheet below
+// the threshold is read through (sheet_id, seq) and sorted in memory, 11 ms for 20,000 rows. A
+// sheet keeps its indexes until it shrinks below half the threshold, so one that hovers around it
+// does not build and drop them in turn.
 // Text columns have none: their values may exceed a B-tree entry's size, and search has its own
-// trigram index. Indexes follow the columns after each structure change, outside the request's
-// transaction: on PostgreSQL they are built CONCURRENTLY, so no write ever waits for one. A
-// request's ANALYZE skips a table such a build holds (SKIP_LOCKED, domain/rows/apply.ts) rather than wait
-// for it, so the two never deadlock. A build that fails anyway (cancelled, or a deadlock with some
-// other session) leaves an INVALID index behind, which IF NOT EXISTS would then keep for good:
-// invalid indexes count as stale, and a base whose sync failed is tried again.
+// trigram index. Indexes follow the columns and the sheets' sizes after each structure change and
+// each write that adds or deletes rows, outside the request's transaction: on PostgreSQL they are
+// built CONCURRENTLY, so no write ever waits for one. A request's ANALYZE skips a table such a
+// build holds (SKIP_LOCKED, domain/rows/apply.ts) rather than wait for it, so the two never
+// deadlock. A build that fails anyway (cancelled, or a deadlock with some other session) leaves an
+// INVALID index behind, which IF NOT EXISTS would then keep for good: invalid indexes count as
+// stale, and a base whose sync failed is tried again.
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 
@@ -25,41 +33,61 @@ const RETRY_MS = 2_000;
 /** Named after the column and its type, so a type change is a new index (and the old one goes). */
 const indexName = (columnId: string, type: string) => `${INDEX_PREFIX}${columnId}_${type}`.toLowerCase();
 
-/** Creates the indexes the base's typed columns lack, and drops every index whose column is gone or retyped. */
-export async function syncColumnIndexes(db: Database, baseId: string): Promise<void> {
-  const columns = await db.prisma.$queryRawUnsafe<{ id: string; type: string; sheet_id: string }[]>(
-    `SELECT c.id, c.type, c.sheet_id FROM columns c JOIN sheets s ON s.id = c.sheet_id WHERE s.base_id = $1`,
+/**
+ * Creates the indexes the base's typed columns lack once their sheet holds `minRows` rows, drops
+ * those of a sheet below half of it, and drops every index whose column is gone or retyped.
+ */
+export async function syncColumnIndexes(db: Database, baseId: string, minRows: number): Promise<void> {
+  // Rows are counted up to `minRows` only: the cost stays that of a threshold, however large the sheet.
+  const columns = await db.prisma.$queryRawUnsafe<{ id: string; type: string; sheet_id: string; held: number }[]>(
+    `WITH sheet AS (
+       SELECT s.id, (SELECT count(*) FROM (SELECT 1 FROM rows r WHERE r.sheet_id = s.id LIMIT $3) x)::int AS held
+         FROM sheets s WHERE s.base_id = $1)
+     SELECT c.id, c.type, c.sheet_id, sheet.held FROM columns c JOIN sheet ON sheet.id = c.sheet_id
+      WHERE c.type = ANY($2::text[])`,
     baseId,
+    Object.keys(EXPRESSIONS),
+    minRows,
   );
   // Across every base: a deleted base leaves no columns behind to name its indexes by.
-  const stale = await db.prisma.$queryRawUnsafe<{ indexname: string }[]>(
-    `SELECT i.indexname FROM pg_indexes i
+  const indexes = await db.prisma.$queryRawUnsafe<{ indexname: string; stale: boolean }[]>(
+    `SELECT i.indexname,
+            (NOT x.indisvalid
+             OR NOT EXISTS (SELECT 1 FROM columns c WHERE lower('${INDEX_PREFIX}' || c.id || '_' || c.type) = i.indexname AND c.type = ANY($1::text[]))) AS stale
+       FROM pg_indexes i
        JOIN pg_class ic ON ic.relname = i.indexname AND ic.relkind = 'i'
        JOIN pg_index x ON x.indexrelid = ic.oid
-     WHERE i.tablename = 'rows' AND i.indexname LIKE '${INDEX_PREFIX}%'
-       AND (NOT x.indisvalid
-            OR NOT EXISTS (SELECT 1 FROM columns c WHERE lower('${INDEX_PREFIX}' || c.id || '_' || c.type) = i.indexname AND c.type = ANY($1::text[])))`,
+      WHERE i.tablename = 'rows' AND i.indexname LIKE '${INDEX_PREFIX}%'`,
     Object.keys(EXPRESSIONS),
   );
+  const built = new Set(indexes.filter((i) => !i.stale).map((i) => i.indexname));
+  const drop = indexes.filter((i) => i.stale).map((i) => i.indexname);
   const concurrently = db.exclusive ? "" : " CONCURRENTLY";
-  for (const { indexname } of stale)
-    await db.prisma.$executeRawUnsafe(`DROP INDEX${concurrently} IF EXISTS "${indexname}"`);
+  const create: string[] = [];
   for (const c of columns) {
     const expression = EXPRESSIONS[c.type];
     if (!expression || !ID.test(c.id) || !ID.test(c.sheet_id)) continue;
-    await db.prisma.$executeRawUnsafe(
-      `CREATE INDEX${concurrently} IF NOT EXISTS "${indexName(c.id, c.type)}" ON rows (${expression(c.id)}, seq) WHERE sheet_id = '${c.sheet_id}'`,
-    );
+    const name = indexName(c.id, c.type);
+    const wanted = c.held >= minRows || (built.has(name) && c.held >= minRows / 2);
+    if (wanted && !built.has(name))
+      create.push(
+        `CREATE INDEX${concurrently} IF NOT EXISTS "${name}" ON rows (${expression(c.id)}, seq) WHERE sheet_id = '${c.sheet_id}'`,
+      );
+    else if (!wanted && built.has(name)) drop.push(name);
   }
+  for (const name of drop) await db.prisma.$executeRawUnsafe(`DROP INDEX${concurrently} IF EXISTS "${name}"`);
+  for (const sql of create) await db.prisma.$executeRawUnsafe(sql);
 }
 
 /**
- * Keeps the indexes in step with the columns: after each structure change (coalesced per base,
- * one base at a time), and once at start for bases made before this process ran.
+ * Keeps the indexes in step with the columns and the sheets' sizes: after each structure change
+ * and each write that adds or deletes rows (coalesced per base, one base at a time), and once at
+ * start for bases made before this process ran.
  */
 export function watchColumnIndexes(
   db: Database,
-  bus: { on(fn: (e: { type: string; baseId?: string }) => void): () => void },
+  bus: { on(fn: (e: { type: string; baseId?: string; kind?: string }) => void): () => void },
+  minRows: number,
 ): { stop: () => Promise<void> } {
   const due = new Set<string>();
   const failures = new Map<string, number>();
@@ -69,7 +97,7 @@ export function watchColumnIndexes(
     for (const baseId of due) {
       due.delete(baseId);
       try {
-        await syncColumnIndexes(db, baseId);
+        await syncColumnIndexes(db, baseId, minRows);
         failures.delete(baseId);
       } catch (err) {
         const tries = (failures.get(baseId) ?? 0) + 1;
@@ -89,7 +117,8 @@ export function watchColumnIndexes(
     running ??= drain();
   };
   const off = bus.on((e) => {
-    if (e.type === "structure.changed" && e.baseId) schedule(e.baseId);
+    const resized = e.type === "rows.changed" && e.kind !== "updated";
+    if ((e.type === "structure.changed" || resized) && e.baseId) schedule(e.baseId);
   });
   const startup = db.prisma
     .$queryRawUnsafe<{ base_id: string }[]>(

@@ -5,8 +5,9 @@ import { waitFor } from "../support/wait.ts";
 import { dateValue, numberValue } from "../../lib/domain/query/sql.ts";
 import { syncColumnIndexes } from "../../lib/db/column-indexes.ts";
 
-// Number and date columns get a partial expression index each, built after the column is, and the
-// expressions Query Rows writes are the ones indexed (the planner uses them when it may not scan).
+// Number and date columns of a large sheet get a partial expression index each, built after the
+// column is or the sheet grows, and the expressions Query Rows writes are the ones indexed (the
+// planner uses them when it may not scan). Here a sheet is large from 100 rows.
 
 let app: TestApp;
 let base: TestBase;
@@ -37,8 +38,10 @@ const builtIndexes = () =>
     return building[0].n === 0 && want.every((n) => names.includes(n)) ? names : undefined;
   }, "the column indexes");
 
+const MIN_ROWS = 100;
+
 beforeAll(async () => {
-  app = await createTestApp();
+  app = await createTestApp({ COLUMN_INDEX_MIN_ROWS: String(MIN_ROWS) });
   base = await createBase(app, {
     columns: [
       { name: "Company", isPrimary: true },
@@ -109,7 +112,7 @@ describe("column expression indexes", () => {
       `UPDATE pg_index SET indisvalid = false WHERE indexrelid = '"${name}"'::regclass`,
     );
     expect(await valid()).toBe(false);
-    await syncColumnIndexes(app.rt.db, base.baseId);
+    await syncColumnIndexes(app.rt.db, base.baseId, MIN_ROWS);
     expect(await valid()).toBe(true);
   });
 
@@ -134,5 +137,39 @@ describe("column expression indexes", () => {
       async () => ((await indexes()).includes(named(res.body.id, "number")) ? true : undefined),
       "the new column's index",
     );
+  });
+
+  it("belong to large sheets only: built once a sheet holds 100 rows, dropped below 50", async () => {
+    const small = await createBase(app, {
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "Employees", type: "number" },
+      ],
+    });
+    const index = named(small.col.Employees, "number");
+    const ids: string[] = [];
+    const add = async (n: number) => {
+      const rows = Array.from({ length: n }, (_, i) => ({ cells: { Company: `S${ids.length + i}`, Employees: "1" } }));
+      const res = await app.api("POST", `/api/v1/bases/${small.baseId}/add-rows`, { body: { rows } });
+      ids.push(...res.body.rows.map((r: { id: string }) => r.id));
+    };
+    const remove = (n: number) =>
+      app.api("POST", `/api/v1/bases/${small.baseId}/delete-rows`, { body: { rowIds: ids.splice(0, n) } });
+
+    await add(60);
+    await syncColumnIndexes(app.rt.db, small.baseId, MIN_ROWS);
+    expect(await indexes()).not.toContain(index);
+
+    await add(50);
+    await waitFor(async () => ((await indexes()).includes(index) ? true : undefined), "the grown sheet's index");
+
+    // 110 → 60 rows: above half the threshold, the index stays.
+    await remove(50);
+    await syncColumnIndexes(app.rt.db, small.baseId, MIN_ROWS);
+    expect(await indexes()).toContain(index);
+
+    // 60 → 40 rows: below half, it goes.
+    await remove(20);
+    await waitFor(async () => ((await indexes()).includes(index) ? undefined : true), "the shrunk sheet's index to go");
   });
 });

@@ -32,7 +32,8 @@ const one = async <T>(sql: string, ...params: unknown[]): Promise<T | undefined>
 
 describe.runIf(pgOnly)("an index build running while Add Rows writes into the new base", () => {
   beforeAll(async () => {
-    app = await createTestApp();
+    // Every sheet gets its indexes, however small, so that the new base has them from the start.
+    app = await createTestApp({ COLUMN_INDEX_MIN_ROWS: "0" });
     base = await createBase(app, {
       name: "B",
       columns: [
@@ -89,7 +90,7 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
       "Add Rows to wait in its INSERT",
     );
 
-    const build = syncColumnIndexes(app.rt.db, base.baseId).then(
+    const build = syncColumnIndexes(app.rt.db, base.baseId, 0).then(
       () => null,
       (e: unknown) => e,
     );
