@@ -2,7 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { preparedStatementClient } from "./pglite-statements.ts";
-import { maintainEmbedded } from "./embedded-maintenance.ts";
+import { MAINTENANCE_DEFAULTS, maintainEmbedded } from "./embedded-maintenance.ts";
 import { type Reply, type Request, toWire } from "./embedded-wire.ts";
 
 // The embedded database's own thread: it owns PGlite, the prepared-statement client, the upkeep
@@ -41,8 +41,12 @@ export async function hostEmbedded({ opened }: HostOptions = {}): Promise<void> 
     return;
   }
   const statements = preparedStatementClient(pglite, { text: true, onPanic: (e) => post({ panic: toWire(e) }) });
-  const maintenance = maintainEmbedded(pglite);
   const transactions = new Map<number, OpenTransaction>();
+  // The requests' statements in flight and when the last one ended: the upkeep waits for a lull.
+  let statementsInFlight = 0;
+  let lastStatementAt = performance.now();
+  const quietForMs = () => (statementsInFlight > 0 || transactions.size > 0 ? 0 : performance.now() - lastStatementAt);
+  const maintenance = maintainEmbedded(pglite, MAINTENANCE_DEFAULTS, quietForMs);
   await opened?.(pglite);
 
   const handle = async (r: Request): Promise<unknown> => {
@@ -100,8 +104,20 @@ export async function hostEmbedded({ opened }: HostOptions = {}): Promise<void> 
       done.catch(failed);
     });
 
+  const STATEMENTS = new Set<Request["op"]>(["query", "exec", "begin", "txQuery", "txExec", "rollback", "end"]);
+  const measured = async (r: Request): Promise<unknown> => {
+    if (!STATEMENTS.has(r.op)) return handle(r);
+    statementsInFlight++;
+    try {
+      return await handle(r);
+    } finally {
+      statementsInFlight--;
+      lastStatementAt = performance.now();
+    }
+  };
+
   port.on("message", (m: { id: number } & Request) => {
-    handle(m).then(
+    measured(m).then(
       (value) => m.op !== "noteWrites" && post({ id: m.id, value }),
       (e: unknown) => post({ id: m.id, error: toWire(e) }),
     );

@@ -13,6 +13,10 @@ import type { PGlite } from "@electric-sql/pglite";
 //   default thresholds, one table at a time, so updated rows' space is reused and the planner's
 //   statistics follow the data.
 // PostgreSQL's own processes do all of this for a real server, which needs none of it.
+// Unlike theirs, this work holds the one backend: every request waits while a table is vacuumed. So
+// vacuums, analyzes and timed checkpoints wait for a lull in the requests (`lullMs` without a
+// statement), or run anyway once they have waited `maxDeferMs`. Only the checkpoint past its WAL
+// size never waits, since the hang above waits at the end of that road.
 
 export interface MaintenanceSettings {
   /** How often the cheap checks run (the WAL position, pg_stat_user_tables). */
@@ -23,6 +27,10 @@ export interface MaintenanceSettings {
   checkpointEveryMs: number;
   /** A round right after this many rows were written: a process that writes back to back may never reach its timers. */
   roundAfterRows: number;
+  /** The database counts as quiet once no statement has run for this long. */
+  lullMs: number;
+  /** Vacuums, analyzes and timed checkpoints wait for a lull at most this long. */
+  maxDeferMs: number;
 }
 
 export const MAINTENANCE_DEFAULTS: MaintenanceSettings = {
@@ -30,6 +38,8 @@ export const MAINTENANCE_DEFAULTS: MaintenanceSettings = {
   checkpointAfterBytes: 64 * 1024 * 1024,
   checkpointEveryMs: 5 * 60_000,
   roundAfterRows: 5_000,
+  lullMs: 250,
+  maxDeferMs: 30_000,
 };
 
 // PostgreSQL's autovacuum defaults: a table is vacuumed once its dead rows pass 50 + 20% of its
@@ -58,27 +68,37 @@ export interface EmbeddedMaintenance {
 
 type Sql = Pick<PGlite, "query" | "exec">;
 
+/**
+ * `quietForMs` says how long the database has gone without a statement (0 while one runs or a
+ * transaction is open); without it, every round counts as quiet.
+ */
 export function maintainEmbedded(
   pglite: Sql,
   settings: MaintenanceSettings = MAINTENANCE_DEFAULTS,
+  quietForMs: () => number = () => Number.POSITIVE_INFINITY,
 ): EmbeddedMaintenance {
   let lastCheckpoint = Date.now();
   let running: Promise<MaintenanceRound> | null = null;
   let stopped = false;
   let rowsSinceRound = 0;
+  /** When a background round first found the requests busy; undefined once one has run quiet. */
+  let deferredSince: number | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
 
-  const round = async (): Promise<MaintenanceRound> => {
+  const round = async (quiet: boolean): Promise<MaintenanceRound> => {
     const done: MaintenanceRound = { checkpoint: false, vacuumed: [], analyzed: [] };
-    for (const t of await tablesDue(pglite)) {
-      if (stopped) return done;
-      await pglite.exec(t.vacuum ? `VACUUM (ANALYZE) ${quoteIdent(t.name)}` : `ANALYZE ${quoteIdent(t.name)}`);
-      (t.vacuum ? done.vacuumed : done.analyzed).push(t.name);
+    if (quiet) {
+      for (const t of await tablesDue(pglite)) {
+        if (stopped) return done;
+        await pglite.exec(t.vacuum ? `VACUUM (ANALYZE) ${quoteIdent(t.name)}` : `ANALYZE ${quoteIdent(t.name)}`);
+        (t.vacuum ? done.vacuumed : done.analyzed).push(t.name);
+      }
     }
     // After the vacuum, whose WAL this checkpoint then covers too.
     const written = await walSinceCheckpoint(pglite);
     const due =
       written >= settings.checkpointAfterBytes ||
-      (written > IDLE_WAL_BYTES && Date.now() - lastCheckpoint >= settings.checkpointEveryMs);
+      (quiet && written > IDLE_WAL_BYTES && Date.now() - lastCheckpoint >= settings.checkpointEveryMs);
     if (due && !stopped) {
       await pglite.exec("CHECKPOINT");
       lastCheckpoint = Date.now();
@@ -86,16 +106,29 @@ export function maintainEmbedded(
     }
     return done;
   };
-  const runNow = (): Promise<MaintenanceRound> => {
-    rowsSinceRound = 0;
-    running ??= round().finally(() => {
+  const start = (quiet: boolean): Promise<MaintenanceRound> => {
+    if (quiet) rowsSinceRound = 0;
+    running ??= round(quiet).finally(() => {
       running = null;
     });
     return running;
   };
+  const runNow = () => start(true);
   const inBackground = () => {
     if (running || stopped) return;
-    runNow().catch((e: unknown) => {
+    const now = Date.now();
+    const quiet = quietForMs() >= settings.lullMs || now - (deferredSince ?? now) >= settings.maxDeferMs;
+    if (quiet) deferredSince = undefined;
+    else {
+      deferredSince ??= now;
+      // Tried again soon, so that the work lands in the first lull rather than at the next tick.
+      retry ??= setTimeout(() => {
+        retry = undefined;
+        inBackground();
+      }, settings.lullMs);
+      retry.unref();
+    }
+    start(quiet).catch((e: unknown) => {
       if (!stopped) console.error("[cellwright] embedded database maintenance:", e instanceof Error ? e.message : e);
     });
   };
@@ -115,6 +148,7 @@ export function maintainEmbedded(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(retry);
       await running?.catch(() => undefined);
     },
   };

@@ -12,6 +12,8 @@ const settings = {
   checkpointAfterBytes: 4 * 1024 * 1024,
   checkpointEveryMs: HOUR,
   roundAfterRows: 1_000,
+  lullMs: 100,
+  maxDeferMs: HOUR,
 };
 
 describe("the embedded database's maintenance", () => {
@@ -94,5 +96,33 @@ describe("the embedded database's maintenance", () => {
       )
       .toBe(1);
     await watch.stop();
+  });
+
+  it("waits for a lull to vacuum and analyze, or until it has waited too long; a checkpoint past its WAL size never waits", async () => {
+    let busy = true;
+    const analyzed = async () =>
+      (await pglite.query(`SELECT 1 FROM pg_stat_user_tables WHERE relname = 't' AND last_analyze IS NOT NULL`)).rows
+        .length;
+    const waiting = maintainEmbedded(pglite, { ...settings, maxDeferMs: 1_500 }, () => (busy ? 0 : 1_000));
+    try {
+      await pglite.exec(`INSERT INTO t SELECT g, repeat('x', 100) FROM generate_series(1, 60000) g`);
+      waiting.noteWrites(2_000);
+      // Busy: the WAL's checkpoint runs at once, the analyze waits.
+      await expect.poll(walSinceCheckpoint).toBeLessThan(64 * 1024);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await analyzed()).toBe(0);
+      // Still busy, it runs once it has waited maxDeferMs.
+      await expect.poll(analyzed, { timeout: 5_000 }).toBe(1);
+
+      await pglite.exec(`UPDATE t SET v = 'y'`);
+      waiting.noteWrites(2_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await deadRows()).toBeGreaterThan(50_000);
+      // A lull: the vacuum runs in it, long before maxDeferMs.
+      busy = false;
+      await expect.poll(deadRows, { timeout: 1_000 }).toBe(0);
+    } finally {
+      await waiting.stop();
+    }
   });
 });
