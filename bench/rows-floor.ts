@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import pg from "pg";
 import { openDatabase, type Database } from "../lib/db/database.ts";
 
@@ -59,3 +60,13 @@ export async function freshPostgres(adminUrl: string): Promise<{ url: string; dr
     },
   };
 }
+
+/** Whether something answers at the PostgreSQL URL's host and port (the benches then run on it too). */
+export const postgresAnswers = (adminUrl: string) =>
+  new Promise<boolean>((resolve) => {
+    const url = new URL(adminUrl);
+    const s = connect({ host: url.hostname, port: Number(url.port || 5432), timeout: 1_000 });
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+    s.once("timeout", () => (s.destroy(), resolve(false)));
+  });

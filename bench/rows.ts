@@ -8,11 +8,10 @@
 //   Update Rows at 1,000 and 100 rows a request          vs Add Rows at the same batch size      (≥ 0.7×)
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { call, ensureBuild, rssOf, sampleRss, startServer } from "./rows-server.ts";
-import { freshPostgres, insertRows, openDriver, selectAndStringify } from "./rows-floor.ts";
+import { freshPostgres, insertRows, openDriver, postgresAnswers, selectAndStringify } from "./rows-floor.ts";
 import { cellsOf, COLUMNS, LOAD_SECONDS, loadPair, median, timed, updatesAgainstInserts } from "./rows-measures.ts";
 
 const ROWS = 10_000;
@@ -228,14 +227,6 @@ async function benchStore(store: "pglite" | "postgres") {
   }
 }
 
-const reachable = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = connect({ host: "127.0.0.1", port, timeout: 1_000 });
-    s.once("connect", () => (s.destroy(), resolve(true)));
-    s.once("error", () => resolve(false));
-    s.once("timeout", () => (s.destroy(), resolve(false)));
-  });
-
 function print() {
   const head = ["store", "measure", "Cellwright", "floor", "ratio", "target", ""];
   const rows = figures.map((f) => [
@@ -261,7 +252,7 @@ const started = performance.now();
 ensureBuild();
 await benchStore("pglite");
 if (process.env.BENCH_SKIP_PG === "1") console.log("\n== PostgreSQL skipped (BENCH_SKIP_PG=1)");
-else if (await reachable(Number(new URL(PG_URL).port || 5432))) await benchStore("postgres");
+else if (await postgresAnswers(PG_URL)) await benchStore("postgres");
 else console.log(`\n== PostgreSQL skipped: nothing answers at ${new URL(PG_URL).host}`);
 print();
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s in all)`);

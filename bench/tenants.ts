@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BenchServer, call, ensureBuild, startServer } from "./rows-server.ts";
-import { freshPostgres } from "./rows-floor.ts";
+import { freshPostgres, postgresAnswers } from "./rows-floor.ts";
 import { median, timed } from "./rows-measures.ts";
 import { table } from "./support.ts";
 
@@ -158,20 +158,11 @@ async function benchStore(store: "pglite" | "postgres"): Promise<string[][]> {
   }
 }
 
-async function postgresAnswers(): Promise<boolean> {
-  const url = new URL(PG_URL);
-  const { connect } = await import("node:net");
-  return new Promise((resolve) => {
-    const socket = connect(Number(url.port || 5432), url.hostname);
-    socket.once("connect", () => resolve(!!socket.end()));
-    socket.once("error", () => resolve(false));
-  });
-}
-
 console.log("== building the app (once)");
 ensureBuild();
 const figures = [["store", "operation", "small database", "many bases", "ratio", "≤ 1.25×"]];
 figures.push(...(await benchStore("pglite")));
-if (process.env.BENCH_SKIP_PG !== "1" && (await postgresAnswers())) figures.push(...(await benchStore("postgres")));
+if (process.env.BENCH_SKIP_PG !== "1" && (await postgresAnswers(PG_URL)))
+  figures.push(...(await benchStore("postgres")));
 else console.log("\n== PostgreSQL skipped");
 console.log(`\n${table(figures)}`);
