@@ -4,7 +4,8 @@
 // Update Rows (1,000 a request). The floor is the database's size after the first round. Goal: after
 // the tenth, at most 1.5× that. The embedded database's size is its data directory's; PostgreSQL's is
 // pg_database_size, read by the driver.
-//   BENCH_STORAGE_ROWS (default 100,000) and BENCH_STORAGE_ROUNDS (10) shrink it for a quick look.
+//   BENCH_STORAGE_ROWS (default 100,000) and BENCH_STORAGE_ROUNDS (10) shrink it for a quick look;
+//   BENCH_SKIP_PGLITE=1 measures PostgreSQL only (BENCH_DATABASE_URL: another server).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,7 +89,7 @@ async function benchStore(store: "pglite" | "postgres"): Promise<string[][]> {
 console.log("== building the app (once)");
 ensureBuild();
 const figures = [["store", "round", "database size", "vs round 1", "≤ 1.5× after the last"]];
-figures.push(...(await benchStore("pglite")));
+if (process.env.BENCH_SKIP_PGLITE !== "1") figures.push(...(await benchStore("pglite")));
 if (process.env.BENCH_SKIP_PG !== "1" && (await postgresAnswers(PG_URL)))
   figures.push(...(await benchStore("postgres")));
 else console.log("\n== PostgreSQL skipped");
