@@ -36,8 +36,15 @@ const indexName = (columnId: string, type: string) => `${INDEX_PREFIX}${columnId
 /**
  * Creates the indexes the base's typed columns lack once their sheet holds `minRows` rows, drops
  * those of a sheet below half of it, and drops every index whose column is gone or retyped.
+ * `sizesOnly`, after a write that only added or deleted rows, skips that last part: no column
+ * changed, so no index went stale, and a base without typed columns costs one short statement.
  */
-export async function syncColumnIndexes(db: Database, baseId: string, minRows: number): Promise<void> {
+export async function syncColumnIndexes(
+  db: Database,
+  baseId: string,
+  minRows: number,
+  sizesOnly = false,
+): Promise<void> {
   // Rows are counted up to `minRows` only: the cost stays that of a threshold, however large the sheet.
   const columns = await db.prisma.$queryRawUnsafe<{ id: string; type: string; sheet_id: string; held: number }[]>(
     `WITH sheet AS (
@@ -49,7 +56,10 @@ export async function syncColumnIndexes(db: Database, baseId: string, minRows: n
     Object.keys(EXPRESSIONS),
     minRows,
   );
-  // Across every base: a deleted base leaves no columns behind to name its indexes by.
+  if (sizesOnly && columns.length === 0) return;
+  // Across every base after a structure change: a deleted base leaves no columns behind to name
+  // its indexes by. After a write, only this base's: with thousands of indexes, reading them all
+  // on every Add Rows cost more than the write.
   const indexes = await db.prisma.$queryRawUnsafe<{ indexname: string; stale: boolean }[]>(
     `SELECT i.indexname,
             (NOT x.indisvalid
@@ -57,8 +67,10 @@ export async function syncColumnIndexes(db: Database, baseId: string, minRows: n
        FROM pg_indexes i
        JOIN pg_class ic ON ic.relname = i.indexname AND ic.relkind = 'i'
        JOIN pg_index x ON x.indexrelid = ic.oid
-      WHERE i.tablename = 'rows' AND i.indexname LIKE '${INDEX_PREFIX}%'`,
+      WHERE i.tablename = 'rows' AND i.indexname LIKE '${INDEX_PREFIX}%'
+        AND ($2::text[] IS NULL OR i.indexname = ANY($2::text[]))`,
     Object.keys(EXPRESSIONS),
+    sizesOnly ? columns.map((c) => indexName(c.id, c.type)) : null,
   );
   const built = new Set(indexes.filter((i) => !i.stale).map((i) => i.indexname));
   const drop = indexes.filter((i) => i.stale).map((i) => i.indexname);
@@ -89,15 +101,16 @@ export function watchColumnIndexes(
   bus: { on(fn: (e: { type: string; baseId?: string; kind?: string }) => void): () => void },
   minRows: number,
 ): { stop: () => Promise<void> } {
-  const due = new Set<string>();
+  /** The bases to sync, each with whether only its row count changed (see syncColumnIndexes). */
+  const due = new Map<string, boolean>();
   const failures = new Map<string, number>();
   let running: Promise<void> | null = null;
   let stopped = false;
   const drain = async () => {
-    for (const baseId of due) {
+    for (const [baseId, sizesOnly] of due) {
       due.delete(baseId);
       try {
-        await syncColumnIndexes(db, baseId, minRows);
+        await syncColumnIndexes(db, baseId, minRows, sizesOnly);
         failures.delete(baseId);
       } catch (err) {
         const tries = (failures.get(baseId) ?? 0) + 1;
@@ -107,25 +120,26 @@ export function watchColumnIndexes(
           `[cellwright] column indexes of base ${baseId}${again ? " (will retry)" : ""}:`,
           err instanceof Error ? err.message : err,
         );
-        if (again) setTimeout(() => !stopped && schedule(baseId), RETRY_MS * tries).unref();
+        if (again) setTimeout(() => !stopped && schedule(baseId, sizesOnly), RETRY_MS * tries).unref();
       }
     }
     running = null;
   };
-  const schedule = (baseId: string) => {
-    due.add(baseId);
+  const schedule = (baseId: string, sizesOnly: boolean) => {
+    due.set(baseId, sizesOnly && (due.get(baseId) ?? true));
     running ??= drain();
   };
   const off = bus.on((e) => {
-    const resized = e.type === "rows.changed" && e.kind !== "updated";
-    if ((e.type === "structure.changed" || resized) && e.baseId) schedule(e.baseId);
+    if (!e.baseId) return;
+    if (e.type === "structure.changed") schedule(e.baseId, false);
+    else if (e.type === "rows.changed" && e.kind !== "updated") schedule(e.baseId, true);
   });
   const startup = db.prisma
     .$queryRawUnsafe<{ base_id: string }[]>(
       `SELECT DISTINCT s.base_id FROM columns c JOIN sheets s ON s.id = c.sheet_id WHERE c.type = ANY($1::text[])`,
       Object.keys(EXPRESSIONS),
     )
-    .then((rows) => rows.forEach((r) => schedule(r.base_id)))
+    .then((rows) => rows.forEach((r) => schedule(r.base_id, false)))
     .catch(() => undefined);
   return {
     stop: async () => {
