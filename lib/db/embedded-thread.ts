@@ -118,7 +118,12 @@ export async function startEmbeddedThread(options: EmbeddedThreadOptions): Promi
       // another transaction the BEGIN is awaited, so that Prisma's maxWait still bounds that wait.
       const begun = ask({ op: "begin", tx: id });
       if (openTransactions > 0) await begun;
-      else begun.catch(() => undefined);
+      else {
+        begun.catch(() => undefined);
+        // The callback runs after this call has returned its promise, as with PGlite's own: the
+        // Prisma adapter's callback refers to that promise.
+        await Promise.resolve();
+      }
       openTransactions++;
       let closed = false;
       const tx = {
