@@ -58,14 +58,15 @@ export async function hostEmbedded({ opened }: HostOptions = {}): Promise<void> 
       case "begin":
         return begin(r.tx);
       case "txQuery":
-        return open(r.tx).tx.query(r.sql, r.params);
+        return (await begun(r.tx)).query(r.sql, r.params);
       case "txExec":
-        return open(r.tx).tx.exec(r.sql);
+        return (await begun(r.tx)).exec(r.sql);
       case "rollback":
-        return open(r.tx).tx.rollback();
+        return (await begun(r.tx)).rollback();
       case "end": {
         const t = open(r.tx);
         transactions.delete(r.tx);
+        await t.tx.catch(() => undefined);
         t.finish(r.ok);
         return t.done;
       }
@@ -87,22 +88,30 @@ export async function hostEmbedded({ opened }: HostOptions = {}): Promise<void> 
     if (!t) throw new Error("Transaction is closed");
     return t;
   };
-  // Answers once the transaction has begun; the transaction itself runs on until its "end".
-  const begin = (id: number) =>
-    new Promise<void>((begun, failed) => {
-      let finish: (ok: boolean) => void = () => undefined;
-      const done = statements
+  // The transaction's statements wait here for its BEGIN, in the order they came: the asking side
+  // sends them without waiting for the BEGIN's answer (embedded-thread.ts), one round trip fewer.
+  const begun = (tx: number) => open(tx).tx;
+  // Registered at once, begun once PGlite's queue reaches it; it runs on until its "end".
+  const begin = (id: number): Promise<void> => {
+    let finish: (ok: boolean) => void = () => undefined;
+    let done!: Promise<void>;
+    const tx = new Promise<Transaction>((started, failed) => {
+      done = statements
         .transaction(
           (tx) =>
             new Promise<void>((commit, rollBack) => {
               finish = (ok) => (ok ? commit() : rollBack(new Error("rolled back by its caller")));
-              transactions.set(id, { tx, finish, done });
-              begun();
+              started(tx);
             }),
         )
         .then(() => undefined);
       done.catch(failed);
     });
+    // A BEGIN that failed is told to the statements that waited for it and to the "end".
+    done.catch(() => undefined);
+    transactions.set(id, { tx, finish: (ok) => finish(ok), done });
+    return tx.then(() => undefined);
+  };
 
   const STATEMENTS = new Set<Request["op"]>(["query", "exec", "begin", "txQuery", "txExec", "rollback", "end"]);
   const measured = async (r: Request): Promise<unknown> => {
@@ -126,7 +135,8 @@ export async function hostEmbedded({ opened }: HostOptions = {}): Promise<void> 
 }
 
 interface OpenTransaction {
-  tx: Transaction;
+  /** Settles once PGlite has begun the transaction (or failed to). */
+  tx: Promise<Transaction>;
   finish(ok: boolean): void;
   /** Settles once the transaction has committed or rolled back. */
   done: Promise<void>;

@@ -9,7 +9,7 @@ export {
   supplyCells,
   markStale,
   finishedCellsOfColumn,
-  cellHashes,
+  cellStates,
 } from "./queue.ts";
 export { acceptCells, correctCells, readReviewState, unverifyCell, type ReviewedCellState } from "./review.ts";
 export {

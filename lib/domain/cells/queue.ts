@@ -107,16 +107,22 @@ export async function finishedCellsOfColumn(tx: Tx, columnId: string) {
   );
 }
 
-/** The state and input hash of these rows' cells in these columns (Update Rows' hash rule). */
-export async function cellHashes(tx: Tx, rowIds: readonly string[], columnIds: readonly string[]) {
-  if (rowIds.length === 0 || columnIds.length === 0)
-    return new Map<string, { status: string; inputHash: string | null }>();
+/**
+ * The state, input hash and review of these rows' cells in these columns (Update Rows' rules:
+ * the hash decides a re-run, a verified cell is kept), in one statement: every statement of a
+ * request is a round trip to the embedded database's thread.
+ */
+export async function cellStates(tx: Tx, rowIds: readonly string[], columnIds: readonly string[]) {
+  const states = new Map<string, { status: string; inputHash: string | null; verified: boolean }>();
+  if (rowIds.length === 0 || columnIds.length === 0) return states;
   const rows = await tx.$queryRawUnsafe<
-    { row_id: string; column_id: string; status: string; input_hash: string | null }[]
+    { row_id: string; column_id: string; status: string; input_hash: string | null; verified: boolean }[]
   >(
-    `SELECT row_id, column_id, status, input_hash FROM cells WHERE row_id = ANY($1::text[]) AND column_id = ANY($2::text[])`,
+    `SELECT row_id, column_id, status, input_hash, verified FROM cells WHERE row_id = ANY($1::text[]) AND column_id = ANY($2::text[])`,
     [...rowIds],
     [...columnIds],
   );
-  return new Map(rows.map((r) => [`${r.row_id}:${r.column_id}`, { status: r.status, inputHash: r.input_hash }]));
+  for (const r of rows)
+    states.set(`${r.row_id}:${r.column_id}`, { status: r.status, inputHash: r.input_hash, verified: r.verified });
+  return states;
 }

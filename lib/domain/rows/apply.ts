@@ -6,7 +6,7 @@ import type { ColumnRecord } from "../column-model.ts";
 import type { RowValues } from "./view.ts";
 import { decideByHash, planInsert, planUpdate } from "../cell-plan.ts";
 import { settleRows } from "./settled.ts";
-import { cellHashes, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
+import { cellStates, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
 import { extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
 import { chunksByBytes } from "../../db/statement-chunks.ts";
 
@@ -123,13 +123,10 @@ function planNewRowCells(columns: readonly ColumnRecord[], rows: WritePlan["inse
  * so a change and its undo in one request cost nothing.
  */
 async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { updates, current }: WritePlan) {
-  const ids = [...updates.keys()];
-  const hashes = await cellHashes(
-    tx,
-    ids,
-    columns.filter((c) => c.isAiEnabled).map((c) => c.id),
-  );
-  const verified = await verifiedCells(tx, ids);
+  // Only AI cells are re-run, marked stale or kept for review, so only theirs are read: a base
+  // without AI columns reads no cells at all.
+  const aiColumnIds = columns.filter((c) => c.isAiEnabled).map((c) => c.id);
+  const states = await cellStates(tx, [...updates.keys()], aiColumnIds);
   const updated = new Map<string, RowValues>();
   const rerun: Pair[] = [];
   const supplied: Pair[] = [];
@@ -143,10 +140,10 @@ async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { update
     }
     const changed = new Set([...written].filter(([id, v]) => (before[id] ?? "") !== v).map(([id]) => id));
     const plan = planUpdate(columns, written, changed);
-    const decided = decideByHash(columns, written, changed, next, (columnId) => hashes.get(`${rowId}:${columnId}`));
+    const decided = decideByHash(columns, written, changed, next, (columnId) => states.get(`${rowId}:${columnId}`));
     // A verified cell is never regenerated because its inputs changed: it keeps its value and
     // becomes stale, so it goes back to review. Writing "" into it is an explicit re-run.
-    const keep = (columnId: string) => verified.has(`${rowId}:${columnId}`) && !written.has(columnId);
+    const keep = (columnId: string) => states.get(`${rowId}:${columnId}`)?.verified === true && !written.has(columnId);
     for (const columnId of decided.rerun) {
       if (keep(columnId)) stale.push({ rowId, columnId });
       else {
@@ -159,15 +156,6 @@ async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { update
     updated.set(rowId, next);
   }
   return { updated, rerun, supplied, stale };
-}
-
-async function verifiedCells(tx: Tx, rowIds: readonly string[]): Promise<Set<string>> {
-  if (rowIds.length === 0) return new Set();
-  const rows = await tx.$queryRawUnsafe<{ k: string }[]>(
-    `SELECT row_id || ':' || column_id AS k FROM cells WHERE row_id = ANY($1::text[]) AND verified`,
-    rowIds,
-  );
-  return new Set(rows.map((r) => r.k));
 }
 
 // Set-based statements, in the order given (seq is insertion order): Prisma's createMany costs

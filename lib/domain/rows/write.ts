@@ -119,11 +119,7 @@ export async function updateRows(
   const index = new ColumnIndex(columns);
   const errors: UpdateError[] = [];
   const ids = input.flatMap((r) => ("code" in r ? [] : [r.id]));
-  const existing = await tx.row.findMany({
-    where: { sheetId: baseCtx.sheetId, id: { in: ids } },
-    select: { id: true, values: true },
-  });
-  const current = new Map(existing.map((r) => [r.id, { ...((r.values ?? {}) as RowValues) }]));
+  const current = await currentValues(tx, baseCtx.sheetId, ids);
   const updates = new Map<string, Map<string, string>>();
 
   for (const row of input) {
@@ -154,6 +150,21 @@ export async function updateRows(
     "update-rows",
   );
   return { rows: await answerRows(tx, columns, [...values], expand), errors, runId };
+}
+
+/**
+ * The rows' values as stored, by id. The ids go as one array parameter, not as one parameter each
+ * (Prisma's `in`): the statement's text is then the same at any batch size, prepared once, and
+ * PostgreSQL need not plan a list of 1,000 constants on every request.
+ */
+async function currentValues(tx: Tx, sheetId: string, ids: readonly string[]): Promise<Map<string, RowValues>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.$queryRawUnsafe<{ id: string; values: RowValues | null }[]>(
+    `SELECT id, "values" FROM rows WHERE sheet_id = $1 AND id = ANY($2::text[])`,
+    sheetId,
+    [...new Set(ids)],
+  );
+  return new Map(rows.map((r) => [r.id, { ...(r.values ?? {}) }]));
 }
 
 /** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
