@@ -177,6 +177,6 @@ results.push(await run("200 ms, no errors", []));
 if (process.env.BENCH_NO_429 !== "1")
   results.push(await run("200 ms, 10% 429", ["--rate429", "0.1", "--retry-after", "1"]));
 console.log(
-  `\nbench:engine (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, concurrency ${CONCURRENCY}, goal: wall ≤ 1.10× ideal)\n`,
+  `\nbench:engine (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, concurrency ${CONCURRENCY}, goal: wall ≤ 1.05× ideal at 100,000 cells)\n`,
 );
 console.log(table(results));
