@@ -1,11 +1,15 @@
-// npm run bench:scale — the scale-out queue on PostgreSQL. 4,000 AI cells against the fake LLM
-// (its own process) at 200 ms latency, per-worker concurrency 16: one worker, then two. Prints
-// the wall times and their ratio (target ≥ 1.8×), then the queue engine's own overhead with the
-// model latency at 0: enqueue to start of single cells, and the amortised cost of a 4,000-cell run.
+// npm run bench:scale — the scale-out queue on PostgreSQL. BENCH_CELLS AI cells (default 8,000)
+// against the fake LLM (its own process) at 200 ms latency, per-worker concurrency 16, with each
+// worker count of BENCH_WORKERS in turn (default 1,2,4; AI_CONCURRENCY is 16 × the largest, so
+// permits never bind). Prints each count's wall time beside its ideal, its speed-up over one
+// worker (the issue's target: ≥ 3.6× with 4), and what a claim cost in each worker (each logs its
+// claims' p50 and p99 when it stops): the claim must stay flat as workers are added. Then the
+// queue engine's own overhead with the model latency at 0: enqueue to start of single cells, and
+// the amortised cost of a run on one worker.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
@@ -15,13 +19,16 @@ import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows/write.ts";
 import { startFakeLlmProcess, secs, table } from "./support.ts";
+import { backendPids, cpuMeter } from "./proc-cpu.ts";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const CELLS = Number(process.env.BENCH_CELLS ?? 4_000);
+const CELLS = Number(process.env.BENCH_CELLS ?? 8_000);
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
 const PER_WORKER = 16;
+const LATENCY_MS = 200;
 const root = path.resolve(import.meta.dirname, "..");
 
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `cw_bench_scale_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -30,6 +37,7 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: ADMIN_URL });
@@ -40,22 +48,34 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+interface Worker {
+  child: ChildProcess;
+  /** The worker's "cell queue stopped" line, once it has stopped. */
+  claims?: { cells: number; count: number; p50: number; p99: number };
+}
+
+function startWorker(env: Record<string, string>): Promise<Worker> {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
+  const worker: Worker = { child };
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("worker ready") && resolve(child));
+    child.stdout!.on("data", (d: Buffer) => {
+      const text = d.toString();
+      if (text.includes("worker ready")) resolve(worker);
+      const m = /(\d+) cells in (\d+) claims, claim p50 ([\d.]+) ms p99 ([\d.]+) ms/.exec(text);
+      if (m) worker.claims = { cells: +m[1], count: +m[2], p50: +m[3], p99: +m[4] };
+    });
     child.once("exit", (code) => reject(new Error(`worker exited with ${code}`)));
   });
 }
 
-const stopWorker = (child: ChildProcess) =>
+const stopWorker = (w: Worker) =>
   new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    w.child.once("exit", () => resolve());
+    w.child.kill("SIGTERM");
   });
 
 /** A driver runtime (it only writes rows, and their jobs in the same transactions) plus N workers. */
@@ -67,12 +87,12 @@ async function setup(workers: number, llmUrl: string) {
     DATA_DIR: dataDir,
     OPENAI_BASE_URL: llmUrl,
     AI_MODEL: "openai:bench",
-    AI_CONCURRENCY: "64",
+    AI_CONCURRENCY: String(PER_WORKER * Math.max(...WORKERS)),
     WORKER_CONCURRENCY: String(PER_WORKER),
     AI_RPM: "0",
   };
   const rt = await createRuntime(loadConfig({ ...env, WORKER_IN_PROCESS: "false" }), { queue: "pg-boss" });
-  const children: ChildProcess[] = [];
+  const children: Worker[] = [];
   for (let i = 0; i < workers; i++) children.push(await startWorker(env));
   const { workspace } = await createWorkspace(rt.db.prisma, "bench");
   const base = await inTransaction(rt, (w) =>
@@ -104,6 +124,8 @@ async function setup(workers: number, llmUrl: string) {
     rt,
     add,
     count,
+    children,
+    database: db.name,
     async teardown() {
       for (const c of children) await stopWorker(c);
       await stopRuntime(rt);
@@ -131,16 +153,38 @@ async function untilDone(count: (s: string) => Promise<number>, n: number, timeo
   }
 }
 
-async function timedRun(workers: number, llmUrl: string): Promise<number> {
-  const s = await setup(workers, llmUrl);
+/**
+ * One timed run. Beside its wall time, the CPU that every process of it spent a cell: the workers,
+ * the PostgreSQL server's processes for its database, the fake model and this driver (which
+ * writes the rows). Their sum against the machine's cores is the ceiling any number of workers
+ * runs into.
+ */
+async function timedRun(workers: number, llm: { baseUrl: string; child: ChildProcess }) {
+  const s = await setup(workers, llm.baseUrl);
+  const meter = cpuMeter();
+  const sample = async () => {
+    meter.sample(
+      "workers",
+      s.children.map((c) => c.child.pid!),
+    );
+    meter.sample("postgres", await backendPids(ADMIN_URL, s.database));
+    meter.sample("model", [llm.child.pid!]);
+    meter.sample("driver", [process.pid]);
+  };
+  let wall = NaN;
   try {
+    await sample();
     const t0 = Date.now();
+    const sampler = setInterval(() => void sample().catch(() => undefined), 1_000);
     await s.add(CELLS);
-    await untilDone(s.count, CELLS);
-    return Date.now() - t0;
+    await untilDone(s.count, CELLS).finally(() => clearInterval(sampler));
+    wall = Date.now() - t0;
+    await sample();
   } finally {
     await s.teardown();
   }
+  const cpu = meter.totals();
+  return { workers, wall, claims: s.children.map((c) => c.claims), cpu };
 }
 
 /** Single cells, one after another, on an idle worker: job created → cell started (database clock). */
@@ -165,49 +209,88 @@ async function probe(
   return { p50: ms[Math.floor(ms.length / 2)], p95: ms[Math.floor(ms.length * 0.95)] };
 }
 
-const llm = await startFakeLlmProcess(["--latency", "200"]);
-let one = NaN;
-let two = NaN;
+const llm = await startFakeLlmProcess(["--latency", String(LATENCY_MS)]);
+const runs: Awaited<ReturnType<typeof timedRun>>[] = [];
 try {
-  if (!process.env.BENCH_ONLY_FAST) {
-    one = await timedRun(1, llm.baseUrl);
-    two = await timedRun(2, llm.baseUrl);
-  }
+  if (!process.env.BENCH_ONLY_FAST) for (const n of WORKERS) runs.push(await timedRun(n, llm));
 } finally {
   await llm.stop();
 }
 
-const fast = await startFakeLlmProcess(["--latency", "0"]);
-let amortised: number;
-let single: { p50: number; p95: number };
-try {
-  const s = await setup(1, fast.baseUrl);
+/** The queue's own overhead with the model answering at once (BENCH_SKIP_FAST=1 skips it). */
+async function overhead() {
+  const fast = await startFakeLlmProcess(["--latency", "0"]);
   try {
-    const t0 = Date.now();
-    await s.add(CELLS);
-    await untilDone(s.count, CELLS);
-    amortised = (Date.now() - t0) / CELLS;
-    single = await probe(s.rt, s.add, s.count, 50);
+    const s = await setup(1, fast.baseUrl);
+    try {
+      const t0 = Date.now();
+      await s.add(CELLS);
+      await untilDone(s.count, CELLS);
+      const amortised = (Date.now() - t0) / CELLS;
+      return { amortised, single: await probe(s.rt, s.add, s.count, 50) };
+    } finally {
+      await s.teardown();
+    }
   } finally {
-    await s.teardown();
+    await fast.stop();
   }
-} finally {
-  await fast.stop();
 }
+const queue = process.env.BENCH_SKIP_FAST === "1" ? undefined : await overhead();
 
-const ideal = (CELLS * 200) / PER_WORKER;
-console.log(`\nbench:scale (PostgreSQL + pg-boss, ${CELLS} cells, fake LLM 200 ms, ${PER_WORKER} slots per worker)\n`);
+const ideal = (CELLS * LATENCY_MS) / PER_WORKER;
+const one = runs.find((r) => r.workers === 1)?.wall ?? NaN;
+const range = (xs: number[]) => (xs.length === 0 ? "–" : `${Math.min(...xs)}–${Math.max(...xs)}`);
+console.log(
+  `\nbench:scale (PostgreSQL + pg-boss, ${CELLS} cells, fake LLM ${LATENCY_MS} ms, ${PER_WORKER} slots per worker)\n`,
+);
 console.log(
   table([
-    ["workers", "wall", "ideal", "wall/ideal"],
-    ["1", secs(one), secs(ideal), `${(one / ideal).toFixed(2)}×`],
-    ["2", secs(two), secs(ideal / 2), `${(two / (ideal / 2)).toFixed(2)}×`],
+    ["workers", "wall", "ideal", "wall/ideal", "speed-up vs 1", "cells per worker", "claims", "claim p50", "claim p99"],
+    ...runs.map((r) => {
+      const c = r.claims.filter((x) => x !== undefined);
+      return [
+        String(r.workers),
+        secs(r.wall),
+        secs(ideal / r.workers),
+        `${(r.wall / (ideal / r.workers)).toFixed(2)}×`,
+        `${(one / r.wall).toFixed(2)}×`,
+        range(c.map((x) => x.cells)),
+        String(c.reduce((n, x) => n + x.count, 0)),
+        `${range(c.map((x) => x.p50))} ms`,
+        `${range(c.map((x) => x.p99))} ms`,
+      ];
+    }),
   ]),
 );
-console.log(`\nspeed-up with 2 workers: ${(one / two).toFixed(2)}× (target ≥ 1.8×)`);
+console.log("(target: ≥ 3.6× one worker with 4; claim p50/p99 is the range across the run's workers)\n");
+const perCell = (ms: number | undefined) => `${((ms ?? 0) / CELLS).toFixed(2)} ms`;
 console.log(
-  `queue overhead, model latency 0: enqueue → start of a single cell p50 ${single.p50.toFixed(1)} ms, p95 ${single.p95.toFixed(1)} ms;`,
+  table([
+    ["workers", "CPU a cell: workers", "postgres", "fake model", "driver", "all", "cores busy during the run"],
+    ...runs.map((r) => {
+      const all = Object.values(r.cpu).reduce((a, b) => a + b, 0);
+      return [
+        String(r.workers),
+        perCell(r.cpu.workers),
+        perCell(r.cpu.postgres),
+        perCell(r.cpu.model),
+        perCell(r.cpu.driver),
+        perCell(all),
+        `${(all / r.wall).toFixed(2)} of ${availableParallelism()}`,
+      ];
+    }),
+  ]),
 );
 console.log(
-  `  ${CELLS} cells on one worker: ${amortised.toFixed(2)} ms per cell end to end (${(1000 / amortised).toFixed(0)} cells/s)`,
+  `load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(", ")}\n`,
 );
+if (queue) {
+  console.log(
+    `queue overhead, model latency 0: enqueue → start of a single cell p50 ${queue.single.p50.toFixed(1)} ms, p95 ${queue.single.p95.toFixed(1)} ms;`,
+  );
+  console.log(
+    `  ${CELLS} cells on one worker: ${queue.amortised.toFixed(2)} ms per cell end to end (${(1000 / queue.amortised).toFixed(0)} cells/s)`,
+  );
+}

@@ -1,4 +1,4 @@
-// npm run bench:ui — the grid in Chromium on a 100,000-row base, served by the production server
+// npm run bench:ui — the grid in Chromium on a base of BENCH_ROWS rows (default 100,000), served by the production server
 // as npm start runs it: time from navigation to the first rows (performance API), frame times
 // (a requestAnimationFrame sampler) while scrolling top to bottom in 10 s in 200 steps and how many
 // steps showed no loaded row, the JS heap (CDP Performance.getMetrics), and frame times while
@@ -15,7 +15,7 @@ import { mb, table } from "./support.ts";
 import { serveFloor } from "./ui-floor.ts";
 import { probeScript } from "./ui-probe.ts";
 
-const ROWS = 100_000;
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const BATCH = 10_000;
 const FIELDS = 6;
 const STEPS = 200;

@@ -23,6 +23,15 @@ export interface PgBossQueueOptions {
   reconcileMs?: number;
 }
 
+const MAX_TIMED_CLAIMS = 100_000;
+
+/** "N cells in M claims, claim p50 X ms p99 Y ms": bench:scale reads it from each worker. */
+export function claimSummary(cells: number, ms: readonly number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1);
+  return `${cells} cells in ${ms.length} claims, claim p50 ${at(0.5)} ms p99 ${at(0.99)} ms`;
+}
+
 /**
  * The scale-out queue: pg-boss jobs deliver cells to workers, and the cells table keeps its role
  * as the record of work. A worker starts a model call only on a call permit (see call-permits.ts)
@@ -58,6 +67,9 @@ export function createPgBossCellQueue(
   let stopped = false;
   let started = false;
   let claimed = 0;
+  // How long each claim transaction took, for the line a stopping worker logs: whether claims
+  // stay cheap as workers are added is what scale-out depends on.
+  const claimMs: number[] = [];
   // The last claim found fewer jobs than it asked for: permits beyond the cells in hand go back.
   let dry = false;
   // Cells a claim under way may bring: permits for them are not given back meanwhile.
@@ -102,7 +114,9 @@ export function createPgBossCellQueue(
       const room = Math.min(want, 2 * held - slots.calling - buffer.length);
       if (room <= 0) return "hold";
       claiming = room;
+      const t0 = performance.now();
       const r = await claimJobs(prisma, jobs, owner, room, opts.leaseMs).finally(() => (claiming = 0));
+      if (claimMs.length < MAX_TIMED_CLAIMS) claimMs.push(performance.now() - t0);
       claimed += r.claimed.length;
       if (stopped) {
         await releaseToQueue(prisma, jobs, owner, r.claimed);
@@ -193,6 +207,7 @@ export function createPgBossCellQueue(
       // a job so other workers take them now. (releaseToQueue skips cells no longer leased to us.)
       if ((await releaseToQueue(prisma, jobs, owner, [...waiting, ...cut]).catch(() => 0)) > 0) announce();
       await flushFollowUps();
+      if (claimMs.length > 0) console.log(`[cellwright] cell queue stopped: ${claimSummary(claimed, claimMs)}`);
     },
     stats: () => slots.stats(claimed),
   };
