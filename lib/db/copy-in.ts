@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { Tx } from "./database.ts";
 
 /**
  * `COPY ... FROM STDIN` inside a Prisma transaction (PostgreSQL only). Prisma has no COPY, and its
@@ -11,7 +10,12 @@ import type { Tx } from "./database.ts";
  * connection: it commits or rolls back with the transaction. Prisma sends nothing on the
  * connection meanwhile, as the transaction's callback is awaiting this.
  */
-export type CopyIn = (tx: Tx, sql: string, chunks: Iterable<string>) => Promise<void>;
+export type CopyIn = (tx: RawQuery, sql: string, chunks: Iterable<string>) => Promise<void>;
+
+/** What COPY needs of a transaction (database.ts' Tx, named here without importing it back). */
+interface RawQuery {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
+}
 
 type Backend = { processID: number | null };
 

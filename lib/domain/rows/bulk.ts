@@ -6,8 +6,8 @@ import type { RowValues } from "./view.ts";
 // in the given order, so `seq` (a column default, drawn row by row) is insertion order as with
 // the INSERT, and the generated search text and the indexes are filled by the same machinery.
 // No staging table: nothing is merged, so an INSERT ... SELECT would only write the data twice.
-// About twice the INSERT's rate at 10,000 rows (BENCHMARKS.md, bench:million), most of it from
-// not building a parameter array of every row's JSON.
+// 10,000 rows of 8 columns take two thirds of the INSERT's time (BENCHMARKS.md, bench:million);
+// the rest is the database's own work per row (the search text and its trigram index).
 
 /** COPY's text format escapes backslash, tab, newline and CR; JSON text holds no raw control characters, so only its backslashes double. */
 const copyText = (json: string) => (json.includes("\\") ? json.replaceAll("\\", "\\\\") : json);
