@@ -4,6 +4,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
+import { type CopyIn, copyInOver } from "./copy-in.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { createEmbeddedCluster, embeddedDir } from "./embedded-cluster.ts";
 import type { EmbeddedMaintenance } from "./embedded-maintenance.ts";
@@ -45,6 +46,8 @@ export interface Database {
   /** Runs fn while holding a database-wide lock, so that only one process migrates at a time. */
   withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** COPY FROM STDIN inside a transaction (postgres vendor only; copy-in.ts): bulk imports. */
+  copyIn?: CopyIn;
   /** The PostgreSQL pool (postgres vendor only), for LISTEN/NOTIFY and benchmarks' raw floor. */
   pool?: pg.Pool;
   /** Its checkpoints and vacuums (pglite vendor only; embedded-maintenance.ts), for tests to run a round now. */
@@ -76,6 +79,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     exclusive: false,
     prisma,
     pool,
+    copyIn: copyInOver(pool),
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
     ping: () =>
       pool.query("SELECT 1").then(

@@ -46,7 +46,7 @@ export async function writeBatch(
     });
     // Statistics once per 10,000 lines, as Add Rows at its largest batch refreshes them.
     const analyze = Math.floor((start + lines.length) / ANALYZE_EVERY) > Math.floor(start / ANALYZE_EVERY);
-    const apply = { runAi: options.runAi, runId: current.runId, analyze };
+    const apply = { runAi: options.runAi, runId: current.runId, analyze, copyIn: rt.db.copyIn };
     let created = 0;
     let updated = 0;
     let runId: string | null;

@@ -41,6 +41,7 @@ export async function runImport(
     let batchChars = 0;
     let index = 0;
     let headerSkipped = !options.header || format === "jsonl";
+    const batchLines = rt.db.copyIn ? IMPORT_LIMITS.bulkBatchLines : IMPORT_LIMITS.batchLines;
     const flush = async () => {
       if (stopping()) throw new LeaseLost();
       start = await writeBatch(rt, job, plan!, options, owner, start, batch);
@@ -56,7 +57,7 @@ export async function runImport(
       const fields = "object" in record ? plan.keys!.map((k) => record.object[k] ?? "") : record.fields;
       batch.push({ line: record.line, fields });
       for (const f of fields) batchChars += f.length;
-      if (batch.length >= IMPORT_LIMITS.batchLines || batchChars >= IMPORT_LIMITS.batchChars) await flush();
+      if (batch.length >= batchLines || batchChars >= IMPORT_LIMITS.batchChars) await flush();
     }
     await flush();
     await finish(rt, job, owner);

@@ -8,6 +8,11 @@ export const IMPORT_LIMITS = {
   valueChars: 100_000,
   /** Lines written per transaction: the unit of progress and of resumption. */
   batchLines: 2_000,
+  /**
+   * Lines per transaction where new rows go in by COPY (PostgreSQL): a batch's fixed cost (the
+   * lease, the base, the progress) is then a tenth of its time rather than half.
+   */
+  bulkBatchLines: 10_000,
   /** Characters per transaction as well, so that memory stays flat however long the values are. */
   batchChars: 4_000_000,
   /** The errors an import keeps (its counters count them all). */

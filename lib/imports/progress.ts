@@ -1,11 +1,15 @@
 import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
 import type { UnitOfWork, Work } from "../db/work.ts";
 import type { Conventions } from "./cast.ts";
 import type { ImportRow } from "./store.ts";
 
 // What the import's worker and its batches share: the plan, the lease and the progress events.
 
-export type ImportRuntime = UnitOfWork & { config: Pick<Config, "dataDir" | "runs" | "ai"> };
+export type ImportRuntime = UnitOfWork & {
+  db: Pick<Database, "prisma" | "copyIn">;
+  config: Pick<Config, "dataDir" | "runs" | "ai">;
+};
 
 /** What the first pass settled, stored on the import so a resumed import follows the same plan. */
 export interface StoredPlan {

@@ -12,6 +12,7 @@ import { createBase } from "../../lib/domain/bases.ts";
 import { inTransaction } from "../../lib/db/work.ts";
 import { createImport } from "../../lib/imports/create.ts";
 import { startImportWorker } from "../../lib/imports/worker.ts";
+import { IMPORT_LIMITS } from "../../lib/imports/limits.ts";
 import { waitFor } from "../support/wait.ts";
 import { DataDirBusyError } from "../../lib/db/data-dir-lock.ts";
 
@@ -135,7 +136,7 @@ it("resumes after kill -9 with every line written exactly once", { timeout: 900_
   expect(killed.lines_done).toBeLessThan(LINES);
   // Whole batches only: the rows written are exactly the lines committed.
   expect(killed.n).toBe(killed.lines_done);
-  expect(killed.lines_done % 2_000).toBe(0);
+  expect(killed.lines_done % (env.DATABASE_URL ? IMPORT_LIMITS.bulkBatchLines : IMPORT_LIMITS.batchLines)).toBe(0);
 
   // Another worker takes it up: at once on the embedded database (its leases are a dead
   // process's), once the 2 s lease runs out on PostgreSQL.

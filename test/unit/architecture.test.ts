@@ -127,7 +127,7 @@ describe("table owners", () => {
   // capitals throughout, which keeps prose such as "Update Rows" (an endpoint) out of the scan.
   const writes = (table: string, model: string) =>
     new RegExp(
-      `\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b|\\.${model}\\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\\(`,
+      `\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM|COPY)\\s+${table}\\b|\\.${model}\\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\\(`,
     );
   it.each(CHECKED_OWNERS)("only $owner writes $table", ({ table, model, owner }) => {
     expect(files.length).toBeGreaterThan(150);
@@ -144,6 +144,7 @@ describe("table owners", () => {
     expect(pattern.test("SELECT 1 FROM cells")).toBe(false);
     expect(writes("rows", "row").test('UPDATE rows r SET "values" = r."values" - t.cols')).toBe(true);
     expect(writes("rows", "row").test("Update Rows reports failed rows in errors")).toBe(false);
+    expect(writes("rows", "row").test('COPY rows (id, sheet_id, "values") FROM STDIN')).toBe(true);
   });
 });
 

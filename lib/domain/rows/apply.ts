@@ -9,6 +9,8 @@ import { settleRows } from "./settled.ts";
 import { cellStates, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
 import { extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
 import { chunksByBytes } from "../../db/statement-chunks.ts";
+import type { CopyIn } from "../../db/copy-in.ts";
+import { copyNewRows } from "./bulk.ts";
 
 /**
  * What one write request does to a base's rows, once every value has been validated: rows to add
@@ -39,6 +41,8 @@ export interface ApplyOptions {
   runId?: string | null;
   /** Refresh the planner's statistics after this insert; default: when it adds 1,000 rows or more. */
   analyze?: boolean;
+  /** Add the new rows by COPY on this transaction's connection (PostgreSQL; bulk.ts) rather than INSERT. */
+  copyIn?: CopyIn;
 }
 
 export async function applyWrites(
@@ -52,7 +56,8 @@ export async function applyWrites(
 ): Promise<AppliedWrites> {
   const { tx } = w;
   const { workspaceId, baseId, sheetId } = baseCtx;
-  await insertRows(tx, sheetId, plan.inserts);
+  if (opts.copyIn) await copyNewRows(tx, opts.copyIn, sheetId, plan.inserts);
+  else await insertRows(tx, sheetId, plan.inserts);
   // Both databases analyze a table only once a tenth of it changed (autovacuum, or the embedded
   // database's upkeep), so a new sheet beside large ones has no statistics of its own. Without fresh
   // statistics the planner reads a large sheet by sorting all its rows for every batch of Get
