@@ -26,10 +26,25 @@ const mainThreadTicks = () => {
 let running = true;
 const answers = [];
 parentPort.on("message", () => (running = false));
+const ping = async () => {
+  const t0 = performance.now();
+  await fetch(workerData.url).then((r) => r.arrayBuffer());
+  answers.push({ ms: performance.now() - t0, cpuMs: Infinity });
+};
 (async () => {
   await fetch(workerData.url).then((r) => r.arrayBuffer());
   parentPort.postMessage("ready");
-  while (running) {
+  if (workerData.everyMs) {
+    // On a schedule, whether or not the answers before have come: a held server delays them all.
+    const pending = [];
+    const start = performance.now();
+    for (let k = 1; running; k++) {
+      pending.push(ping());
+      await new Promise((r) => setTimeout(r, Math.max(0, start + k * workerData.everyMs - performance.now())));
+    }
+    await Promise.all(pending);
+  }
+  while (running && !workerData.everyMs) {
     const t0 = performance.now();
     const cpu0 = mainThreadTicks();
     await fetch(workerData.url).then((r) => r.arrayBuffer());
@@ -50,16 +65,18 @@ export interface HealthAnswer {
  * Health answers sampled back to back while `work` runs; it starts once the pinger is ready.
  * `serverPid` is the server process (or an ancestor of it, such as `npm start`), whose main thread's
  * CPU time is read beside each answer; without it the CPU is unbounded. `pathname` asks another
- * route instead (one that answers 401, say).
+ * route instead (one that answers 401, say). `everyMs` sends a request every so many milliseconds
+ * instead, without waiting for the answers before (the benchmark's way; no CPU is read then).
  */
 export async function healthTimesDuring<T>(
   serverUrl: string,
   work: () => Promise<T>,
   serverPid?: number,
   pathname = "/api/health",
+  everyMs = 0,
 ): Promise<{ times: number[]; answers: HealthAnswer[]; result: Promise<T> }> {
   const pid = serverPid === undefined ? 0 : serverMainPid(serverPid);
-  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}${pathname}`, pid } });
+  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}${pathname}`, pid, everyMs } });
   const messages: unknown[] = [];
   let wake = () => {};
   pinger.on("message", (m) => {
