@@ -28,8 +28,11 @@ const answers = [];
 parentPort.on("message", () => (running = false));
 const ping = async () => {
   const t0 = performance.now();
-  await fetch(workerData.url).then((r) => r.arrayBuffer());
-  answers.push({ ms: performance.now() - t0, cpuMs: Infinity });
+  const cpu0 = mainThreadTicks();
+  // A request that fails (the server let no connection in for 10 s) is counted, not fatal.
+  const failed = await fetch(workerData.url).then((r) => r.arrayBuffer().then(() => false), () => true);
+  const cpuMs = workerData.pid ? (mainThreadTicks() - cpu0 + 1) * TICK_MS : Infinity;
+  answers.push(failed ? { ms: performance.now() - t0, cpuMs, failed } : { ms: performance.now() - t0, cpuMs });
 };
 (async () => {
   await fetch(workerData.url).then((r) => r.arrayBuffer());
@@ -59,6 +62,8 @@ const ping = async () => {
 export interface HealthAnswer {
   ms: number;
   cpuMs: number;
+  /** On a schedule (everyMs), a request that got no answer: `ms` is the time until it failed. */
+  failed?: true;
 }
 
 /**
@@ -66,7 +71,7 @@ export interface HealthAnswer {
  * `serverPid` is the server process (or an ancestor of it, such as `npm start`), whose main thread's
  * CPU time is read beside each answer; without it the CPU is unbounded. `pathname` asks another
  * route instead (one that answers 401, say). `everyMs` sends a request every so many milliseconds
- * instead, without waiting for the answers before (the benchmark's way; no CPU is read then).
+ * instead, without waiting for the answers before (the benchmark's way).
  */
 export async function healthTimesDuring<T>(
   serverUrl: string,
