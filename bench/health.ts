@@ -3,14 +3,15 @@
 // 100,000-row CSV export, a run of 10,000 AI cells (5,000 rows × 2 columns, a fake model at 50 ms,
 // concurrency 32). /api/health is asked every 20 ms from a thread of its own, whether or not the
 // answers before have come, and each answer timed from its request. Floor: the same pings on the
-// same server, idle, in the same run. Goal (the scale issue): p99 < 50 ms and max < 100 ms. Beside
-// them, the worst delay the server's main thread itself held an answer (the CI guard's measure).
+// same server, idle, in the same run. Goal (the scale issue): p99 < 50 ms and max < 100 ms. The
+// CPU bound of the CI guard (worstBlockedMs) does not apply here: answers overlap, so each one's
+// window holds the CPU spent on all the others.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { healthTimesDuring, worstBlockedMs } from "../test/hardening/health-pinger.ts";
+import { healthTimesDuring } from "../test/hardening/health-pinger.ts";
 import { call, ensureBuild, startServer, type BenchServer } from "./rows-server.ts";
 import { secs, startFakeLlmProcess, table } from "./support.ts";
 
@@ -130,23 +131,21 @@ try {
   const measure = async (name: string, work: () => Promise<unknown>) => {
     const t0 = performance.now();
     console.error(`bench:health: ${name}…`);
-    const { times, answers, result } = await healthTimesDuring(s.url, work, s.pid, "/api/health", PING_EVERY_MS);
+    const { times, answers, result } = await healthTimesDuring(s.url, work, undefined, "/api/health", PING_EVERY_MS);
     await result;
     const wall = performance.now() - t0;
     const p50 = quantile(times, 0.5);
     const p99 = quantile(times, 0.99);
     const max = Math.max(...times);
-    floorP50 ??= p50;
     const failed = answers.filter((a) => a.failed).length;
     const met = p99 < 50 && max < 100 && failed === 0 ? "yes" : "no";
-    // As the CI guard reads it: the extra time over the idle median, bounded by the CPU the server's
-    // main thread spent meanwhile, which a machine busy with other work does not count.
-    const held = `${worstBlockedMs(answers, floorP50)} ms`;
-    return [name, secs(wall), times.length, failed, ms(p50), ms(p99), ms(max), held, met];
+    // The machine's load beside each figure: on a machine shared with other work, a thread that
+    // waits for a core delays the answers as much as a held event loop does.
+    const load = loadavg()[0].toFixed(1);
+    return [name, secs(wall), times.length, failed, ms(p50), ms(p99), ms(max), load, met];
   };
-  let floorP50: number | undefined;
   const results: (string | number)[][] = [
-    ["while", "work's wall", "pings", "failed", "p50", "p99", "max", "held by the server's thread", "goal met"],
+    ["while", "work's wall", "pings", "failed", "p50", "p99", "max", "load average (1 min)", "goal met"],
   ];
   results.push(await measure("idle (floor), 10 s", () => sleep(10_000)));
   results.push(
