@@ -26,10 +26,28 @@ const mainThreadTicks = () => {
 let running = true;
 const answers = [];
 parentPort.on("message", () => (running = false));
+const ping = async () => {
+  const t0 = performance.now();
+  const cpu0 = mainThreadTicks();
+  // A request that fails (the server let no connection in for 10 s) is counted, not fatal.
+  const failed = await fetch(workerData.url).then((r) => r.arrayBuffer().then(() => false), () => true);
+  const cpuMs = workerData.pid ? (mainThreadTicks() - cpu0 + 1) * TICK_MS : Infinity;
+  answers.push(failed ? { ms: performance.now() - t0, cpuMs, failed } : { ms: performance.now() - t0, cpuMs });
+};
 (async () => {
   await fetch(workerData.url).then((r) => r.arrayBuffer());
   parentPort.postMessage("ready");
-  while (running) {
+  if (workerData.everyMs) {
+    // On a schedule, whether or not the answers before have come: a held server delays them all.
+    const pending = [];
+    const start = performance.now();
+    for (let k = 1; running; k++) {
+      pending.push(ping());
+      await new Promise((r) => setTimeout(r, Math.max(0, start + k * workerData.everyMs - performance.now())));
+    }
+    await Promise.all(pending);
+  }
+  while (running && !workerData.everyMs) {
     const t0 = performance.now();
     const cpu0 = mainThreadTicks();
     await fetch(workerData.url).then((r) => r.arrayBuffer());
@@ -44,22 +62,26 @@ parentPort.on("message", () => (running = false));
 export interface HealthAnswer {
   ms: number;
   cpuMs: number;
+  /** On a schedule (everyMs), a request that got no answer: `ms` is the time until it failed. */
+  failed?: true;
 }
 
 /**
  * Health answers sampled back to back while `work` runs; it starts once the pinger is ready.
  * `serverPid` is the server process (or an ancestor of it, such as `npm start`), whose main thread's
  * CPU time is read beside each answer; without it the CPU is unbounded. `pathname` asks another
- * route instead (one that answers 401, say).
+ * route instead (one that answers 401, say). `everyMs` sends a request every so many milliseconds
+ * instead, without waiting for the answers before (the benchmark's way).
  */
 export async function healthTimesDuring<T>(
   serverUrl: string,
   work: () => Promise<T>,
   serverPid?: number,
   pathname = "/api/health",
+  everyMs = 0,
 ): Promise<{ times: number[]; answers: HealthAnswer[]; result: Promise<T> }> {
   const pid = serverPid === undefined ? 0 : serverMainPid(serverPid);
-  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}${pathname}`, pid } });
+  const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${serverUrl}${pathname}`, pid, everyMs } });
   const messages: unknown[] = [];
   let wake = () => {};
   pinger.on("message", (m) => {
