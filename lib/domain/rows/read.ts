@@ -33,19 +33,11 @@ export async function cellStatesOfRows(
   tx: Tx,
   rowIds: readonly string[],
 ): Promise<Map<string, Map<string, CellState>>> {
-  const found = await tx.$queryRawUnsafe<(RawCell & { rowId: string })[]>(
-    `SELECT c.row_id AS "rowId", c.column_id AS "columnId", c.status, c.error_code AS "errorCode",
-       c.error_message AS "errorMessage", c.metadata, c.stale, c.verified
-     FROM cells c WHERE c.row_id = ANY($1::text[])`,
+  const found = await tx.$queryRawUnsafe<{ id: string; cells: unknown }[]>(
+    `SELECT r.id, ${cellsOfRow()} AS cells FROM rows r WHERE r.id = ANY($1::text[])`,
     [...rowIds],
   );
-  const byRow = new Map<string, Map<string, CellState>>();
-  for (const { rowId, ...cell } of found) {
-    let states = byRow.get(rowId);
-    if (!states) byRow.set(rowId, (states = new Map()));
-    states.set(cell.columnId, cell);
-  }
-  return byRow;
+  return new Map(found.map((r) => [r.id, statesOf(r.cells)]));
 }
 
 /**
