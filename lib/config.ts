@@ -108,7 +108,7 @@ function buildConfig(e: z.infer<typeof schema>) {
     // Embedded mode always works in-process; with PostgreSQL the web process works too unless told not to.
     workerInProcess: e.WORKER_IN_PROCESS !== "false" || !e.DATABASE_URL,
     maxBodyBytes: 20 * 1024 * 1024,
-    /** A sheet gets its typed columns' indexes once it holds this many rows (0: every sheet; db/column-indexes.ts). */
+    /** A sheet gets its typed columns' indexes once it holds this many rows (0: every sheet; db/sheet-indexes.ts). */
     columnIndexMinRows: e.COLUMN_INDEX_MIN_ROWS,
     /** Requests per second per API key (0: no limit), with bursts up to `burst`. */
     apiRateLimit: { perSecond: e.API_RATE_LIMIT, burst: Math.max(1, e.API_RATE_BURST) },

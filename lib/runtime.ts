@@ -11,7 +11,7 @@ import { sharedTokenBuckets } from "./engine/shared-rate-limit.ts";
 import { outboxReaction } from "./webhooks/outbox.ts";
 import { releaseAllLeases } from "./webhooks/claim-messages.ts";
 import { removeStoredFiles } from "./files/file-store.ts";
-import { watchColumnIndexes } from "./db/column-indexes.ts";
+import { watchSheetIndexes } from "./db/sheet-indexes.ts";
 import { watchWrites } from "./db/embedded-maintenance.ts";
 import { apiRateLimiter, databaseBuckets, memoryBuckets, type ApiRateLimiter } from "./auth/api-rate-limit.ts";
 
@@ -72,8 +72,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       ? apiRateLimiter(config.apiRateLimit, memoryBuckets())
       : apiRateLimiter(config.apiRateLimit, databaseBuckets(db.prisma), 100);
     const reactions = [outboxReaction, ...(queue.reaction ? [queue.reaction] : [])];
-    const indexes = watchColumnIndexes(db, bus, config.columnIndexMinRows);
-    services.push({ name: "column indexes", stop: () => indexes.stop() });
+    const indexes = watchSheetIndexes(db, bus, config.columnIndexMinRows);
+    services.push({ name: "sheet indexes", stop: () => indexes.stop() });
     const writes = watchWrites(db, bus);
     services.push({ name: "database maintenance", stop: () => writes.stop() });
     bus.on((e) => {

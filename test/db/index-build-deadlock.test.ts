@@ -3,7 +3,7 @@ import pg from "pg";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase, type TestBase } from "../support/bases.ts";
 import { waitFor } from "../support/wait.ts";
-import { syncColumnIndexes } from "../../lib/db/column-indexes.ts";
+import { syncSheetIndexes } from "../../lib/db/sheet-indexes.ts";
 
 // On PostgreSQL a new base's number and date columns get their indexes built CONCURRENTLY in the
 // background, while the first Add Rows may already be writing. The build holds the table's
@@ -90,7 +90,7 @@ describe.runIf(pgOnly)("an index build running while Add Rows writes into the ne
       "Add Rows to wait in its INSERT",
     );
 
-    const build = syncColumnIndexes(app.rt.db, base.baseId, 0).then(
+    const build = syncSheetIndexes(app.rt.db, base.baseId, 0).then(
       () => null,
       (e: unknown) => e,
     );

@@ -7,12 +7,13 @@ import type { Tx } from "../../lib/db/database.ts";
 import { inTransaction, type Work } from "../../lib/db/work.ts";
 import { addRows, updateRows } from "../../lib/domain/rows/write.ts";
 import { queryRows } from "../../lib/domain/rows/query.ts";
+import { searchIndexName } from "../../lib/db/sheet-indexes.ts";
 
 // A small base's writes and reads, in a database that also holds a large base and many small
 // ones, and whose statistics predate the small one (the embedded database analyzes only now and
 // then). Every statement must reach the small base's rows and cells through their indexes: a Seq
 // Scan of rows or cells would read the other bases' 40,000 rows too, and grow with every base in
-// the database. Only the large base has a typed column's index (column-indexes.ts), so the many
+// the database. Only the large base has a typed column's index and a search index (sheet-indexes.ts), so the many
 // small bases add nothing to what each write checks and each plan considers.
 
 const LARGE = 40_000;
@@ -51,19 +52,26 @@ describe("plans of a small base's statements beside a large base, without fresh 
   let small: TestBase;
   let rowIds: string[];
   let largeEmployees: string;
+  let largeBaseId: string;
+  let largeSheetId: string;
 
   beforeAll(async () => {
     app = await createTestApp();
     const large = await createBase(app, { name: "Large", columns: COLUMNS });
     largeEmployees = large.col.Employees;
+    largeBaseId = large.baseId;
     for (let from = 0; from < LARGE; from += 10_000) {
       const rows = Array.from({ length: 10_000 }, (_, i) => ({
         cells: { Company: `Large ${from + i}`, Employees: String(i) },
       }));
       await inTransaction(app.rt, (w) => addRows(w, app.workspaceA, large.baseId, { rows }, app.rt.config.runs));
     }
-    // Past 20,000 rows the number column gets its index, in the background (column-indexes.ts).
+    // Past 20,000 rows the number column gets its index, in the background (sheet-indexes.ts).
     await indexBuilt(large.col.Employees);
+    largeSheetId = (
+      await app.rt.db.prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sheets WHERE base_id = $1`, largeBaseId)
+    )[0].id;
+    await indexBuilt(null, searchIndexName(largeSheetId));
     await app.rt.db.prisma.$executeRawUnsafe("ANALYZE");
     // From here on the statistics describe the large base only.
     await app.rt.db.maintenance?.stop();
@@ -82,16 +90,16 @@ describe("plans of a small base's statements beside a large base, without fresh 
   afterAll(async () => {
     await app?.close();
   });
-  const indexBuilt = (columnId: string) =>
+  const indexBuilt = (columnId: string | null, name = `rows_by_${columnId}_number`.toLowerCase()) =>
     waitFor(
       async () =>
         (
           await app.rt.db.prisma.$queryRawUnsafe<unknown[]>(
             `SELECT 1 FROM pg_class c JOIN pg_index x ON x.indexrelid = c.oid WHERE c.relname = $1 AND x.indisvalid`,
-            `rows_by_${columnId}_number`.toLowerCase(),
+            name,
           )
         ).length > 0 || null,
-      `the index of column ${columnId}`,
+      `the index ${name}`,
       30_000,
     );
 
@@ -148,6 +156,26 @@ describe("plans of a small base's statements beside a large base, without fresh 
     } as never);
     expect(out.rows).toHaveLength(20);
     expect(scans(plans)).toEqual([]);
+  });
+
+  it("Query Rows searched, in the small base and in the large one", async () => {
+    const plans: { sql: string; plan: string }[] = [];
+    const out = await queryRows(planning(app.rt.db.prisma, plans), app.workspaceA, small.baseId, {
+      search: "small 1",
+      limit: 20,
+      count: true,
+    } as never);
+    expect(out.rows.length).toBeGreaterThan(0);
+    expect(scans(plans)).toEqual([]);
+    // The large base's search goes through its own trigram index (sheet-indexes.ts).
+    const large: { sql: string; plan: string }[] = [];
+    const found = await queryRows(planning(app.rt.db.prisma, large), app.workspaceA, largeBaseId, {
+      search: "large 3999",
+      limit: 20,
+    } as never);
+    expect(found.rows.length).toBeGreaterThan(0);
+    expect(scans(large)).toEqual([]);
+    expect(large.map((p) => p.plan).join("\n")).toContain(searchIndexName(largeSheetId));
   });
 
   it("the claim", async () => {

@@ -64,7 +64,7 @@ export async function applyWrites(
   // Rows and every page, so a large insert refreshes them: a sample of the two columns those
   // reads filter and sort on (tens of milliseconds; with `values` it would be three times that).
   // SKIP_LOCKED: statistics are a hint, never worth a wait. A background index build (built
-  // CONCURRENTLY, column-indexes.ts) holds the lock ANALYZE asks for while it waits for this very
+  // CONCURRENTLY, sheet-indexes.ts) holds the lock ANALYZE asks for while it waits for this very
   // transaction to end; waiting here would be a deadlock that PostgreSQL may settle by aborting the
   // request. Skipped, the statistics are refreshed by the next large insert instead.
   // The sample is 3,000 rows (a statistics target of 10), not 30,000: its cost then stays flat as
