@@ -115,7 +115,9 @@ export async function syncSheetIndexes(
   for (const c of candidates) {
     const wanted = sheet.held >= minRows || (built.has(c.name) && sheet.held >= minRows / 2);
     if (wanted && !built.has(c.name))
-      create.push(`CREATE INDEX${concurrently} IF NOT EXISTS "${c.name}" ON rows ${c.definition} WHERE sheet_id = '${sheet.id}'`);
+      create.push(
+        `CREATE INDEX${concurrently} IF NOT EXISTS "${c.name}" ON rows ${c.definition} WHERE sheet_id = '${sheet.id}'`,
+      );
     else if (!wanted && built.has(c.name)) drop.push(c.name);
   }
   for (const name of drop) await db.prisma.$executeRawUnsafe(`DROP INDEX${concurrently} IF EXISTS "${name}"`);
@@ -127,7 +129,8 @@ async function candidateIndexes(db: Database, sheet: SheetState) {
   const out: { name: string; definition: string }[] = [];
   for (const c of sheet.columns) {
     const expression = EXPRESSIONS[c.type];
-    if (expression && ID.test(c.id)) out.push({ name: columnIndexName(c.id, c.type), definition: `(${expression(c.id)}, seq)` });
+    if (expression && ID.test(c.id))
+      out.push({ name: columnIndexName(c.id, c.type), definition: `(${expression(c.id)}, seq)` });
   }
   if (await hasTrigrams(db))
     out.push({ name: searchIndexName(sheet.id), definition: `USING gin (search_text gin_trgm_ops)` });

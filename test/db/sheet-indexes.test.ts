@@ -116,7 +116,11 @@ describe("column expression indexes", () => {
     // As Query Rows sends it: the sheet and the term as parameters.
     const searchIn = (sheet: string) => {
       const p = new Params();
-      return plan(`SELECT r.id FROM rows r WHERE r.sheet_id = ${p.add(sheet)} AND ${searchSql("c12", p)}`, true, p.values);
+      return plan(
+        `SELECT r.id FROM rows r WHERE r.sheet_id = ${p.add(sheet)} AND ${searchSql("c12", p)}`,
+        true,
+        p.values,
+      );
     };
     expect(await searchIn(sheetId)).toContain(name);
     // Another sheet's search: the index's predicate excludes its rows, so the index is never read.
@@ -222,7 +226,13 @@ describe("the indexes of a base being imported into", () => {
     try {
       const event = { workspaceId: app.workspaceA, baseId: imported.baseId, importId: "imp_test", linesTotal: 150 };
       bus.emit({ type: "import.updated", ...event, status: "running", linesDone: 0 });
-      bus.emit({ type: "rows.changed", workspaceId: app.workspaceA, baseId: imported.baseId, rowIds: [], kind: "added" });
+      bus.emit({
+        type: "rows.changed",
+        workspaceId: app.workspaceA,
+        baseId: imported.baseId,
+        rowIds: [],
+        kind: "added",
+      });
       bus.emit({ type: "rows.changed", workspaceId: app.workspaceA, baseId: other.baseId, rowIds: [], kind: "added" });
       // Bases are synced one at a time, in the order they were due: the other base's index
       // exists, so the imported base's sync has happened already, or was put off.
@@ -230,7 +240,10 @@ describe("the indexes of a base being imported into", () => {
       expect((await allIndexes()).includes(imported.index)).toBe(app.rt.db.exclusive);
 
       bus.emit({ type: "import.updated", ...event, status: "done", linesDone: 150 });
-      await waitFor(async () => ((await allIndexes()).includes(imported.index) ? true : undefined), "the imported index");
+      await waitFor(
+        async () => ((await allIndexes()).includes(imported.index) ? true : undefined),
+        "the imported index",
+      );
     } finally {
       await watcher.stop();
     }
