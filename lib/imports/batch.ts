@@ -11,6 +11,7 @@ import type { ImportOptions } from "./analyze.ts";
 import { castValue, withOptions } from "./cast.ts";
 import { announce, holdLease, LeaseLost, type ImportRuntime, type StoredPlan } from "./progress.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
+import { eachInSlices } from "../slices.ts";
 import type { ImportError, ImportRow } from "./store.ts";
 
 // One batch of lines, written in one transaction together with the import's progress: the lines
@@ -38,7 +39,7 @@ export async function writeBatch(
     if (held.lines_done !== start) throw new LeaseLost();
     const baseCtx = await loadBase(w.tx, job.workspaceId, job.baseId);
     let columns = await loadColumns(w.tx, baseCtx.sheetId);
-    const cast = castLines(columns, plan, options, lines);
+    const cast = await castLines(columns, plan, options, lines);
     columns = await addSelectOptions(w, baseCtx, columns, cast.newOptions, configuredProviders(rt.config.ai));
     const current = await w.tx.importJob.findUniqueOrThrow({
       where: { id: job.id },
@@ -102,12 +103,12 @@ export async function writeBatch(
 }
 
 /** Each line's values by column id (empty fields left out: an update keeps those cells), or its errors. */
-function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: ImportOptions, lines: Line[]) {
+async function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: ImportOptions, lines: Line[]) {
   const byId = new Map(columns.map((c) => [c.id, c]));
   const rows: Map<string, string>[] = [];
   const errors: ImportError[] = [];
   const newOptions = new Map<string, Set<string>>();
-  for (const { line, fields } of lines) {
+  await eachInSlices(lines, ({ line, fields }) => {
     const values = new Map<string, string>();
     const problems: ImportError[] = [];
     if (fields.length > plan.targets.length && fields.slice(plan.targets.length).some((f) => f.trim() !== "")) {
@@ -159,7 +160,7 @@ function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, options: 
       for (const [columnId, option] of wanted)
         newOptions.set(columnId, (newOptions.get(columnId) ?? new Set()).add(option));
     }
-  }
+  });
   return { rows, errors, newOptions };
 }
 

@@ -10,6 +10,7 @@ import type { RunPolicy } from "../runs/index.ts";
 import { applyWrites } from "./apply.ts";
 import { mergeKeyColumns, storedValues, upsertRows } from "./upsert.ts";
 import { patchValues, type ValueEdit } from "./values.ts";
+import { eachInSlices, mapInSlices } from "../../slices.ts";
 
 /**
  * The rows a write answers with: the standard form, or with `expand` the expanded form of the
@@ -45,7 +46,7 @@ export async function addRows(
   const errors: { rowIndex: number; column?: string; code: string; message: string }[] = [];
   const inputs: Map<string, string>[] = [];
 
-  body.rows.forEach((raw, rowIndex) => {
+  await eachInSlices(body.rows, (raw, rowIndex) => {
     const row = checkNewRow(raw);
     if ("code" in row) {
       errors.push({ rowIndex, ...row });
@@ -112,7 +113,7 @@ export async function updateRows(
   policy: RunPolicy,
   expand = false,
 ) {
-  const input = rawRows.map(checkRowUpdate);
+  const input = await mapInSlices(rawRows, checkRowUpdate);
   const { tx } = w;
   const baseCtx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, baseCtx.sheetId);
@@ -122,24 +123,24 @@ export async function updateRows(
   const current = await currentValues(tx, baseCtx.sheetId, ids);
   const updates = new Map<string, Map<string, string>>();
 
-  for (const row of input) {
+  await eachInSlices(input, (row) => {
     if ("code" in row) {
       errors.push(row);
-      continue;
+      return;
     }
     if (!current.has(row.id)) {
       errors.push({ rowId: row.id, code: "row_not_found", message: `No row "${row.id}" in this base.` });
-      continue;
+      return;
     }
     const { values: written, problems } = normalizeCells(index, row.cells);
     if (problems.length > 0) {
       for (const p of problems) errors.push({ rowId: row.id, ...p });
-      continue;
+      return;
     }
     const merged = updates.get(row.id) ?? new Map<string, string>();
     for (const [id, v] of written) merged.set(id, v);
     updates.set(row.id, merged);
-  }
+  });
 
   const { runId, values } = await applyWrites(
     w,
