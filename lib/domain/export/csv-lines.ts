@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+import type { CopyOut } from "../../db/copy-out.ts";
 import type { PreparedRowsQuery } from "../rows/index.ts";
 import type { ExportColumn } from "./columns.ts";
 import { guardFormula } from "./guard.ts";
@@ -31,14 +32,30 @@ export function csvLineSql(columns: readonly ExportColumn[], raw: boolean): stri
   return columns.map((c) => fieldSql(c, raw)).join(` || ',' || `);
 }
 
+function csvHeader(columns: readonly ExportColumn[], options: CsvOptions): string {
+  const headers = columns.map((c) => (options.raw ? c.header : guardFormula(c.header)));
+  return (
+    (options.bom ? "\uFEFF" : "") + stringify([headers], { record_delimiter: "windows", quote_record_delimiter: true })
+  );
+}
+
 export async function* csvLineChunks(
   query: PreparedRowsQuery,
   columns: readonly ExportColumn[],
   options: CsvOptions,
   maxPageRows?: number,
 ): AsyncGenerator<string> {
-  const headers = columns.map((c) => (options.raw ? c.header : guardFormula(c.header)));
-  yield (options.bom ? "\uFEFF" : "") +
-    stringify([headers], { record_delimiter: "windows", quote_record_delimiter: true });
+  yield csvHeader(columns, options);
   yield* linePages(query, csvLineSql(columns, options.raw), "\r\n", maxPageRows);
+}
+
+/** The same bytes by one COPY (PostgreSQL): one snapshot, and no page to find again. */
+export async function* csvCopyChunks(
+  query: PreparedRowsQuery,
+  columns: readonly ExportColumn[],
+  options: CsvOptions,
+  copyOut: CopyOut,
+): AsyncGenerator<string | Uint8Array> {
+  yield csvHeader(columns, options);
+  yield* copyOut(query.linesStatement(csvLineSql(columns, options.raw), "\r\n"));
 }

@@ -1,3 +1,4 @@
+import type { CopyOut } from "../../db/copy-out.ts";
 import type { PreparedRowsQuery } from "../rows/index.ts";
 import type { ExportColumn, ExportRow } from "./columns.ts";
 import { linePages } from "./pages.ts";
@@ -38,3 +39,7 @@ export function jsonlLineSql(columns: readonly ExportColumn[]): string {
 
 export const jsonlLineChunks = (query: PreparedRowsQuery, columns: readonly ExportColumn[], maxPageRows?: number) =>
   linePages(query, jsonlLineSql(columns), "\n", maxPageRows);
+
+/** The same lines by one COPY (PostgreSQL). */
+export const jsonlCopyChunks = (query: PreparedRowsQuery, columns: readonly ExportColumn[], copyOut: CopyOut) =>
+  copyOut(query.linesStatement(jsonlLineSql(columns), "\n"));
