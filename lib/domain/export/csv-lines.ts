@@ -19,7 +19,7 @@ import { linePages } from "./pages.ts";
 function fieldSql(c: ExportColumn, raw: boolean): string {
   const v = c.sql!;
   // Stored numbers, dates and checkboxes are normalised: never a formula, never a character to quote.
-  if (c.kind === "number" || c.kind === "date" || c.kind === "checkbox") return v;
+  if (!isFreeText(c)) return v;
   const quoted = (g: string) =>
     `(CASE WHEN ${v} ~ '[",\\r\\n]' THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END)`;
   if (raw) return quoted(v);
@@ -28,8 +28,23 @@ function fieldSql(c: ExportColumn, raw: boolean): string {
   return `(CASE WHEN ${v} ~ '[",\\r\\n]|^[-=+@\\t]' THEN ${quoted(guarded)} ELSE ${v} END)`;
 }
 
+const isFreeText = (c: ExportColumn) => !(c.kind === "number" || c.kind === "date" || c.kind === "checkbox");
+
+/**
+ * A record as CSV in SQL. Most records need no quote and no guard in any field, so one test per
+ * record decides, over its free-text fields joined with \x01 before each: a quote, comma, CR or
+ * LF anywhere, or a formula start after a \x01. A value holding \x01 may send its record the long
+ * way without need, never the reverse. One regular expression per record instead of one per
+ * field: each call converts its text to wide characters first, and that was most of the time.
+ */
 export function csvLineSql(columns: readonly ExportColumn[], raw: boolean): string {
-  return columns.map((c) => fieldSql(c, raw)).join(` || ',' || `);
+  const full = columns.map((c) => fieldSql(c, raw)).join(` || ',' || `);
+  const free = columns.filter(isFreeText);
+  if (free.length === 0) return full;
+  const plain = columns.map((c) => c.sql!).join(` || ',' || `);
+  const probe = free.map((c) => `E'\\x01' || ${c.sql!}`).join(" || ");
+  const needs = raw ? `E'[",\\r\\n]'` : `E'[",\\r\\n]|\\x01[-=+@\\t]'`;
+  return `(CASE WHEN (${probe}) ~ ${needs} THEN ${full} ELSE ${plain} END)`;
 }
 
 function csvHeader(columns: readonly ExportColumn[], options: CsvOptions): string {
