@@ -8,8 +8,13 @@ import { to as copyTo } from "pg-copy-streams";
  * client reads, with no page boundaries to find again. The socket is read only as fast as the
  * consumer takes chunks, so memory stays at a socket's buffers. A consumer that stops early
  * cancels the statement, and the connection goes back to the pool.
+ *
+ * A COPY holds its connection for as long as its reader takes, so COPYs hold at most `slots` of
+ * the pool's connections: beyond that the answer is undefined, and the caller reads pages, which
+ * hand their connection back between statements. Iterate the chunks at once: the slot is taken
+ * at the call and given back when they end.
  */
-export type CopyOut = (select: string) => AsyncGenerator<Buffer>;
+export type CopyOut = (select: string) => AsyncGenerator<Buffer> | undefined;
 
 // Binary format rather than text: text would escape the backslashes, tabs, CRs and LFs of the
 // texts (CSV fields hold line breaks), and undoing that costs a pass over every byte. Binary
@@ -72,8 +77,17 @@ export class TextColumnFrames {
   }
 }
 
-export function copyOutOver(pool: pg.Pool): CopyOut {
-  return async function* copyOut(select) {
+export function copyOutOver(pool: pg.Pool, slots: number): CopyOut {
+  let held = 0;
+  return (select) => {
+    if (held >= slots) return undefined;
+    held++;
+    return copyChunks(pool, select, () => held--);
+  };
+}
+
+async function* copyChunks(pool: pg.Pool, select: string, done: () => void): AsyncGenerator<Buffer> {
+  try {
     const client = await pool.connect();
     const stream = client.query(copyTo(`COPY (${select}) TO STDOUT (FORMAT binary)`));
     const frames = new TextColumnFrames();
@@ -93,7 +107,9 @@ export function copyOutOver(pool: pg.Pool): CopyOut {
       if (!ended && !broken) broken = !(await cancel(pool, client, stream));
       client.release(broken || undefined);
     }
-  };
+  } finally {
+    done();
+  }
 }
 
 type Backend = { processID: number | null };

@@ -83,7 +83,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     prisma,
     pool,
     copyIn: copyInOver(pool),
-    copyOut: copyOutOver(pool),
+    // Half the pool: downloads as slow as their clients never hold every connection.
+    copyOut: copyOutOver(pool, Math.max(1, Math.floor(max / 2))),
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
     ping: () =>
       pool.query("SELECT 1").then(

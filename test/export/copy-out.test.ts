@@ -118,6 +118,13 @@ describe.skipIf(!pgAdminUrl)("an export by COPY on PostgreSQL", () => {
   }, 120_000);
   afterAll(() => app?.close());
 
+  /** A COPY's chunks, which the suite expects to get a slot. */
+  const copy = (select: string) => {
+    const chunks = app.rt.db.copyOut!(select);
+    if (!chunks) throw new Error("no COPY slot free");
+    return chunks;
+  };
+
   const collect = async (chunks: AsyncIterable<string | Uint8Array>) => {
     const parts: Buffer[] = [];
     for await (const c of chunks) parts.push(typeof c === "string" ? Buffer.from(c) : Buffer.from(c));
@@ -180,7 +187,7 @@ describe.skipIf(!pgAdminUrl)("an export by COPY on PostgreSQL", () => {
     const pool = app.rt.db.pool!;
     // Enough output that the server is still writing when the reader stops.
     const select = `SELECT repeat('x', 1000) || g FROM generate_series(1, 200000) AS g`;
-    const chunks = app.rt.db.copyOut!(select);
+    const chunks = copy(select);
     expect((await chunks.next()).done).toBe(false);
     await chunks.return(undefined);
     const running = await app.rt.db.read<{ n: number }>(
@@ -189,15 +196,29 @@ describe.skipIf(!pgAdminUrl)("an export by COPY on PostgreSQL", () => {
     );
     expect(running[0].n).toBe(0);
     expect(pool.totalCount - pool.idleCount).toBe(0);
-    const again = await collect(app.rt.db.copyOut!(`SELECT 'ok' || g FROM generate_series(1, 3) AS g`));
+    const again = await collect(copy(`SELECT 'ok' || g FROM generate_series(1, 3) AS g`));
     expect(again.toString()).toBe("ok1ok2ok3");
   });
 
+  it("holds at most half the pool, and an export beyond that reads pages, to the same bytes", async () => {
+    const query = await prepareRowsQuery(app.rt.db.prisma, workspaceId, base.baseId, {});
+    const columns = exportColumns(query.columns, { metadata: false, ids: true });
+    const options = { bom: false, raw: false };
+    const expected = await collect(csvLineChunks(query, columns, options, 5));
+    // The suites' pool has 5 connections: two COPYs hold their share.
+    const held = [copy(`SELECT 'a'`), copy(`SELECT 'b'`)];
+    expect(app.rt.db.copyOut!(`SELECT 'c'`)).toBeUndefined();
+    expect((await collect(csvCopyChunks(query, columns, options, app.rt.db.copyOut!))).equals(expected)).toBe(true);
+    expect((await collect(held[0])).toString()).toBe("a");
+    expect((await collect(held[1])).toString()).toBe("b");
+    expect((await collect(copy(`SELECT 'c'`))).toString()).toBe("c");
+  });
+
   it("reports a failing statement as an error", async () => {
-    await expect(
-      collect(app.rt.db.copyOut!(`SELECT 1 / (g - 2) || '' FROM generate_series(1, 3) AS g`)),
-    ).rejects.toThrow(/division by zero/);
-    const after = await collect(app.rt.db.copyOut!(`SELECT 'still ' || 'fine'`));
+    await expect(collect(copy(`SELECT 1 / (g - 2) || '' FROM generate_series(1, 3) AS g`))).rejects.toThrow(
+      /division by zero/,
+    );
+    const after = await collect(copy(`SELECT 'still ' || 'fine'`));
     expect(after.toString()).toBe("still fine");
   });
 });

@@ -64,7 +64,7 @@ export async function* csvLineChunks(
   yield* linePages(query, csvLineSql(columns, options.raw), "\r\n", maxPageRows);
 }
 
-/** The same bytes by one COPY (PostgreSQL): one snapshot, and no page to find again. */
+/** The same bytes by one COPY (PostgreSQL): one snapshot, and no page to find again; pages when COPYs hold their share of the pool. */
 export async function* csvCopyChunks(
   query: PreparedRowsQuery,
   columns: readonly ExportColumn[],
@@ -72,5 +72,6 @@ export async function* csvCopyChunks(
   copyOut: CopyOut,
 ): AsyncGenerator<string | Uint8Array> {
   yield csvHeader(columns, options);
-  yield* copyOut(query.linesStatement(csvLineSql(columns, options.raw), "\r\n"));
+  const line = csvLineSql(columns, options.raw);
+  yield* copyOut(query.linesStatement(line, "\r\n")) ?? linePages(query, line, "\r\n");
 }

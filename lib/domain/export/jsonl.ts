@@ -40,6 +40,8 @@ export function jsonlLineSql(columns: readonly ExportColumn[]): string {
 export const jsonlLineChunks = (query: PreparedRowsQuery, columns: readonly ExportColumn[], maxPageRows?: number) =>
   linePages(query, jsonlLineSql(columns), "\n", maxPageRows);
 
-/** The same lines by one COPY (PostgreSQL). */
-export const jsonlCopyChunks = (query: PreparedRowsQuery, columns: readonly ExportColumn[], copyOut: CopyOut) =>
-  copyOut(query.linesStatement(jsonlLineSql(columns), "\n"));
+/** The same lines by one COPY (PostgreSQL), or by pages when COPYs hold their share of the pool. */
+export async function* jsonlCopyChunks(query: PreparedRowsQuery, columns: readonly ExportColumn[], copyOut: CopyOut) {
+  const line = jsonlLineSql(columns);
+  yield* copyOut(query.linesStatement(line, "\n")) ?? linePages(query, line, "\n");
+}
