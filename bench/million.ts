@@ -4,7 +4,8 @@
 // Add Rows of 10,000; a filtered, sorted and searched first page (median of BENCH_RUNS) and its total
 // count; a CSV export's rows/s and RSS growth. The floor, measured in the same run: on PostgreSQL a
 // raw COPY of the same file into a plain table by the driver; on PGlite the import's RSS peak is
-// the figure the goal bounds.
+// the figure the goal bounds. BENCH_ONLY=export seeds the rows by SQL instead and times the export
+// alone, beside its floors (million-export.ts).
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { copyFile, stat } from "node:fs/promises";
 import { once } from "node:events";
@@ -20,13 +21,15 @@ import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows/write.ts";
 import { prepareRowsQuery, queryRows } from "../lib/domain/rows/query.ts";
 import type { RowsQueryInput } from "../lib/domain/query/request.ts";
-import { openExport } from "../lib/domain/export/export.ts";
 import { createImport } from "../lib/imports/create.ts";
 import { startImportWorker } from "../lib/imports/worker.ts";
 import { mb, peakRss, secs, table } from "./support.ts";
+import { exportMeasures, seedRows } from "./million-export.ts";
 import { freshPostgres } from "./rows-floor.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const EXPORT_ONLY = process.env.BENCH_ONLY === "export";
+const EXPORT_HEADER = ["measure", "time", "rows/s", "client CPU", "memory", "goal"];
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const COUNTRIES = ["FR", "DE", "US", "JP", "GB", "BR"];
 const COLUMNS = [
@@ -55,6 +58,26 @@ const valuesOf = (i: number) => [
   i % 3 === 0 ? "true" : "false",
   `Met at event ${i % 50}; ${i % 11 === 0 ? "series b in talks" : "follow up"} in ${i % 9} weeks`,
 ];
+
+if (EXPORT_ONLY) {
+  const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-million-"));
+  const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }), {});
+  const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
+  const base = await inTransaction(rt, (w) =>
+    createBase(w, workspace.id, { baseName: "Million", columns: COLUMNS }, []),
+  );
+  await seedRows(rt, base.baseId, ROWS, WORDS, COUNTRIES);
+  const rows = await exportMeasures(rt, workspace.id, base.baseId, ROWS);
+  console.log(
+    `\nbench:million, export only — ${ROWS.toLocaleString("en-US")} rows × ${COLUMNS.length} columns, ${rt.db.vendor}\n`,
+  );
+  console.log(table([EXPORT_HEADER, ...rows]));
+  await stopRuntime(rt);
+  await pgdb?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // The file: written once, outside the measurement.
 const fileDir = mkdtempSync(path.join(tmpdir(), "cw-bench-million-file-"));
@@ -89,7 +112,7 @@ if (rt.db.pool) {
 // The import, through the job as the API starts it.
 globalThis.gc?.();
 const rssBefore = process.memoryUsage().rss;
-let peak = peakRss();
+const peak = peakRss();
 const t0 = performance.now();
 const imp = await createImport(
   rt,
@@ -179,22 +202,8 @@ const prepared = await prepareRowsQuery(rt.db.prisma, workspace.id, base.baseId,
 const total = await prepared.count();
 const countMs = await median(() => prepared.count());
 
-// The CSV export of every row.
-globalThis.gc?.();
-const exportBefore = process.memoryUsage().rss;
-peak = peakRss();
-const t2 = performance.now();
-const file = await openExport(rt.db.prisma, workspace.id, base.baseId, {
-  format: "csv",
-  metadata: false,
-  ids: false,
-  bom: true,
-  raw: false,
-});
-let bytes = 0;
-for await (const chunk of file.chunks) bytes += chunk.length;
-const exportMs = performance.now() - t2;
-const exportRss = peak.stop() - exportBefore;
+// The CSV export of every row, beside its floors.
+const exportRows = await exportMeasures(rt, workspace.id, base.baseId, ROWS + 10_000);
 
 const pg = rt.db.vendor === "postgres";
 console.log(
@@ -229,15 +238,9 @@ console.log(
       pg ? "< 150 ms" : "< 300 ms",
     ],
     [`its total count (${fmt(total)}), median`, `${countMs.toFixed(1)} ms`, "", "", pg ? "< 500 ms" : "—"],
-    [
-      `CSV export (${mb(bytes)})`,
-      secs(exportMs),
-      fmt(rate(ROWS + 10_000, exportMs)),
-      `RSS +${mb(exportRss)}`,
-      pg ? "≥ 150,000 rows/s, < 100 MB" : "—",
-    ],
   ]),
 );
+console.log(`\n${table([EXPORT_HEADER, ...exportRows])}`);
 if (floorMs !== undefined) console.log(`\nimport / COPY floor: ${(floorMs / importMs).toFixed(2)}× the floor's rate`);
 
 await stopRuntime(rt);

@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
 import { type CopyIn, copyInOver } from "./copy-in.ts";
+import { type CopyOut, copyOutOver } from "./copy-out.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { createEmbeddedCluster, embeddedDir } from "./embedded-cluster.ts";
 import type { EmbeddedMaintenance } from "./embedded-maintenance.ts";
@@ -48,6 +49,8 @@ export interface Database {
   close(): Promise<void>;
   /** COPY FROM STDIN inside a transaction (postgres vendor only; copy-in.ts): bulk imports. */
   copyIn?: CopyIn;
+  /** COPY TO STDOUT of one text column on a pooled connection (postgres vendor only; copy-out.ts): exports. */
+  copyOut?: CopyOut;
   /** The PostgreSQL pool (postgres vendor only), for LISTEN/NOTIFY and benchmarks' raw floor. */
   pool?: pg.Pool;
   /** Its checkpoints and vacuums (pglite vendor only; embedded-maintenance.ts), for tests to run a round now. */
@@ -80,6 +83,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     prisma,
     pool,
     copyIn: copyInOver(pool),
+    // Half the pool: downloads as slow as their clients never hold every connection.
+    copyOut: copyOutOver(pool, Math.max(1, Math.floor(max / 2))),
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
     ping: () =>
       pool.query("SELECT 1").then(

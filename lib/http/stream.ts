@@ -5,18 +5,24 @@ export function streamResponse(
   headers: Record<string, string> = {},
 ): Response {
   const encoder = new TextEncoder();
+  // A client that goes away cancels while a pull awaits its chunk: the controller is closed by
+  // then, and the chunk (or the error the cancel caused) has nowhere to go.
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await chunks.next();
+        if (cancelled) return;
         if (done) controller.close();
         else controller.enqueue(typeof value === "string" ? encoder.encode(value) : value);
       } catch (e) {
+        if (cancelled) return;
         console.error("[cellwright] stream failed:", e);
         controller.error(e);
       }
     },
     async cancel() {
+      cancelled = true;
       await chunks.return?.(undefined);
     },
   });

@@ -1,9 +1,10 @@
+import type { CopyOut } from "../../db/copy-out.ts";
 import type { Tx } from "../../db/database.ts";
 import { prepareRowsQuery, queryFromGet } from "../rows/index.ts";
 import { exportColumns, sqlFormattable } from "./columns.ts";
 import { csvChunks } from "./csv.ts";
-import { csvLineChunks } from "./csv-lines.ts";
-import { jsonlChunks, jsonlLineChunks } from "./jsonl.ts";
+import { csvCopyChunks, csvLineChunks } from "./csv-lines.ts";
+import { jsonlChunks, jsonlCopyChunks, jsonlLineChunks } from "./jsonl.ts";
 import { exportPages } from "./pages.ts";
 import { xlsxChunks } from "./xlsx.ts";
 import { EXPORT_CONTENT_TYPES, type ExportFormat } from "./formats.ts";
@@ -46,7 +47,13 @@ export const exportFileName = (baseName: string, format: ExportFormat) =>
  * Checks every option against the base (404 for another workspace's base, 400 for a bad filter,
  * sort or column) before the first byte, then returns the file as chunks read on demand.
  */
-export async function openExport(tx: Tx, workspaceId: string, baseId: string, o: ExportOptions): Promise<ExportFile> {
+export async function openExport(
+  tx: Tx,
+  workspaceId: string,
+  baseId: string,
+  o: ExportOptions,
+  copyOut?: CopyOut,
+): Promise<ExportFile> {
   const { filter, sort, search, viewId } = queryFromGet({
     filter: o.filter,
     sort: o.sort,
@@ -65,15 +72,21 @@ export async function openExport(tx: Tx, workspaceId: string, baseId: string, o:
   const pages = exportPages(query, o.metadata);
   // Without metadata columns the database formats CSV and JSON Lines records itself (csv-lines.ts).
   const inSql = sqlFormattable(columns);
+  // With COPY (PostgreSQL) those records stream from one statement instead of keyset pages.
+  const csv = { bom: o.bom, raw: o.raw };
   const chunks =
     o.format === "csv"
       ? inSql
-        ? csvLineChunks(query, columns, { bom: o.bom, raw: o.raw })
-        : csvChunks(columns, pages, { bom: o.bom, raw: o.raw })
+        ? copyOut
+          ? csvCopyChunks(query, columns, csv, copyOut)
+          : csvLineChunks(query, columns, csv)
+        : csvChunks(columns, pages, csv)
       : o.format === "xlsx"
         ? xlsxChunks(columns, pages, { raw: o.raw, sheet: query.baseCtx.name })
         : inSql
-          ? jsonlLineChunks(query, columns)
+          ? copyOut
+            ? jsonlCopyChunks(query, columns, copyOut)
+            : jsonlLineChunks(query, columns)
           : jsonlChunks(columns, pages);
   return {
     filename: exportFileName(query.baseCtx.name, o.format),

@@ -1,3 +1,4 @@
+import type { CopyOut } from "../../db/copy-out.ts";
 import type { PreparedRowsQuery } from "../rows/index.ts";
 import type { ExportColumn, ExportRow } from "./columns.ts";
 import { linePages } from "./pages.ts";
@@ -38,3 +39,9 @@ export function jsonlLineSql(columns: readonly ExportColumn[]): string {
 
 export const jsonlLineChunks = (query: PreparedRowsQuery, columns: readonly ExportColumn[], maxPageRows?: number) =>
   linePages(query, jsonlLineSql(columns), "\n", maxPageRows);
+
+/** The same lines by one COPY (PostgreSQL), or by pages when COPYs hold their share of the pool. */
+export async function* jsonlCopyChunks(query: PreparedRowsQuery, columns: readonly ExportColumn[], copyOut: CopyOut) {
+  const line = jsonlLineSql(columns);
+  yield* copyOut(query.linesStatement(line, "\n")) ?? linePages(query, line, "\n");
+}

@@ -13,6 +13,38 @@ export class Params {
   }
 }
 
+/**
+ * Parameters written into the text as literals, for statements that take none (COPY). Each is
+ * the text the driver would send for it, so the explicit casts after each one read it alike.
+ */
+export class LiteralParams extends Params {
+  add(v: unknown): string {
+    super.add(v);
+    return sqlLiteral(v);
+  }
+}
+
+// E'' strings read backslashes as escapes whatever standard_conforming_strings says: doubling
+// them and the quotes leaves nothing that can end the literal.
+const escapedString = (s: string) => `E'${s.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+
+function literalText(v: unknown): string {
+  if (typeof v === "string") return v;
+  if ((typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint" || typeof v === "boolean")
+    return String(v);
+  throw new Error(`no literal for a parameter of type ${typeof v}`);
+}
+
+/** A parameter as a literal: text as itself, an array in PostgreSQL's array syntax (as node-postgres sends it). */
+export function sqlLiteral(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (!Array.isArray(v)) return escapedString(literalText(v));
+  const items = v.map((x) =>
+    x === null || x === undefined ? "NULL" : `"${literalText(x).replace(/[\\"]/g, (ch) => `\\${ch}`)}"`,
+  );
+  return escapedString(`{${items.join(",")}}`);
+}
+
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 export function sqlId(id: string): string {
   if (!ID.test(id)) throw new Error(`not a plain id: ${id}`);

@@ -12,6 +12,7 @@ import {
   compileSort,
   decodeQueryCursor,
   encodeQueryCursor,
+  LiteralParams,
   Params,
   parseFilter,
   parseSort,
@@ -123,7 +124,17 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
     return { text: page.text ?? "", rows: Math.min(page.n, limit), next };
   }
 
-  return { baseCtx, columns, view, count, page, linesPage };
+  /**
+   * Every row's `line` followed by `separator`, in the query's order, as one statement with its
+   * values written in (COPY takes no parameters): one statement reads one snapshot, unlike pages.
+   */
+  function linesStatement(line: string, separator: string): string {
+    const p = new LiteralParams();
+    const { where, sort } = keyset(p, null);
+    return `SELECT ${line} || ${p.add(separator)}::text FROM rows r WHERE ${where} ORDER BY ${sort.orderBy}`;
+  }
+
+  return { baseCtx, columns, view, count, page, linesPage, linesStatement };
 }
 
 export type PreparedRowsQuery = Awaited<ReturnType<typeof prepareRowsQuery>>;

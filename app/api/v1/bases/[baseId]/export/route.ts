@@ -6,7 +6,7 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/export";
 
 export const GET = route(api.exportRows, async ({ params, query, rt, auth }) => {
-  const file = await openExport(rt.db.prisma, auth.workspaceId, params.baseId, query);
+  const file = await openExport(rt.db.prisma, auth.workspaceId, params.baseId, query, rt.db.copyOut);
   return streamResponse(file.chunks, file.contentType, {
     "content-disposition": attachmentDisposition(file.filename),
     "x-content-type-options": "nosniff",
