@@ -2,13 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { pgAdminUrl, skipMessage } from "./support.ts";
+import pg from "pg";
 import { claimJobs } from "../../lib/jobs/pgboss-claim.ts";
+import { renewLeases } from "../../lib/domain/cells/index.ts";
 import { CELL_QUEUE, orphanedReadyCells } from "../../lib/jobs/pgboss-jobs.ts";
 
 // Claims of pg-boss jobs run side by side, each in its own transaction on its own connection.
 // Only a capped run's claims take turns (its room counts its running cells, which a concurrent
 // claim's snapshot cannot see): racing claims must still take each cell once, never start more of a
 // capped run's cells than its budget pays for, and leave every cell they did not take with a job.
+// A worker's lease renewal runs beside its completion batches and must never wait on them.
 
 skipMessage("concurrent claims suite");
 
@@ -89,5 +92,44 @@ describe.skipIf(!pgAdminUrl)("concurrent claims of pg-boss jobs", () => {
       CELL_QUEUE,
     );
     expect(live).toBe(ROWS - 5);
+  });
+
+  it("renews a worker's leases without waiting on a cell another transaction holds", { timeout: 60_000 }, async () => {
+    const runId = await queuedRun("Leases");
+    const { claimed } = await claimJobs(app.rt.db.prisma, app.rt.queue.jobs!, "renewer", 8, 60_000);
+    expect(claimed.length).toBeGreaterThan(1);
+    const [held, ...free] = claimed;
+    const leases = async () =>
+      new Map(
+        (
+          await sql<{ key: string; until: Date }>(
+            `SELECT row_id || ':' || column_id AS key, lease_until AS until FROM cells WHERE run_id = $1 AND status = 'running'`,
+            runId,
+          )
+        ).map((r) => [r.key, new Date(r.until).getTime()]),
+      );
+    const before = await leases();
+    // A completion batch storing `held`: its row stays locked until it commits.
+    const batch = new pg.Client({
+      connectionString: app.rt.config.databaseUrl ?? app.rt.db.pool!.options.connectionString,
+    });
+    await batch.connect();
+    try {
+      await batch.query("BEGIN");
+      await batch.query(`SELECT 1 FROM cells WHERE row_id = $1 AND column_id = $2 FOR UPDATE`, [
+        held.rowId,
+        held.columnId,
+      ]);
+      const renewal = renewLeases(app.rt.db.prisma, "renewer", 600_000).then(() => "renewed");
+      const outcome = await Promise.race([renewal, new Promise((r) => setTimeout(() => r("still waiting"), 10_000))]);
+      expect(outcome).toBe("renewed");
+    } finally {
+      await batch.query("COMMIT");
+      await batch.end();
+    }
+    const after = await leases();
+    expect(after.get(`${held.rowId}:${held.columnId}`)).toBe(before.get(`${held.rowId}:${held.columnId}`));
+    for (const c of free)
+      expect(after.get(`${c.rowId}:${c.columnId}`)).toBeGreaterThan(before.get(`${c.rowId}:${c.columnId}`)!);
   });
 });

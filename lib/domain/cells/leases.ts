@@ -195,9 +195,17 @@ export async function claimListedCells(
   );
 }
 
+/**
+ * Extends the lease of the owner's running cells. A cell locked by another transaction is skipped:
+ * that transaction is storing or ending the cell (its lease ends with it), and waiting on it made
+ * this statement, which locks the owner's cells in whatever order it finds them, cross a
+ * completion batch that locks them in its own (a deadlock, 40P01). A skipped cell is renewed next time.
+ */
 export async function renewLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE cells SET lease_until = ${leaseFor("$2")} WHERE lease_owner = $1 AND status = 'running'`,
+    `UPDATE cells SET lease_until = ${leaseFor("$2")}
+     WHERE (row_id, column_id) IN (
+       SELECT row_id, column_id FROM cells WHERE lease_owner = $1 AND status = 'running' FOR UPDATE SKIP LOCKED)`,
     owner,
     leaseMs,
   );
