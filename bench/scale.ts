@@ -3,9 +3,9 @@
 // worker count of BENCH_WORKERS in turn (default 1,2,4; AI_CONCURRENCY is 16 × the largest, so
 // permits never bind). Prints each count's wall time beside its ideal, its speed-up over one
 // worker (the issue's target: ≥ 3.6× with 4), and what a claim cost in each worker (each logs its
-// claims' p50 and p99 when it stops): the claim must stay flat as workers are added. Then the
-// queue engine's own overhead with the model latency at 0: enqueue to start of single cells, and
-// the amortised cost of a run on one worker.
+// claims' p50 and p99 when it stops) beside its floor: the claim must stay flat as workers are
+// added. Then the queue engine's own overhead with the model latency at 0: enqueue to start of
+// single cells, and the amortised cost of a run on one worker.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -172,20 +172,52 @@ async function timedRun(workers: number, llm: { baseUrl: string; child: ChildPro
     meter.sample("driver", [process.pid]);
   };
   let wall = NaN;
+  const floor: number[] = [];
   try {
     await sample();
     const t0 = Date.now();
     const sampler = setInterval(() => void sample().catch(() => undefined), 1_000);
+    const floorRun = claimFloor(s.rt, floor);
     await s.add(CELLS);
-    await untilDone(s.count, CELLS).finally(() => clearInterval(sampler));
+    await untilDone(s.count, CELLS).finally(() => {
+      clearInterval(sampler);
+      floorRun.stop();
+    });
     wall = Date.now() - t0;
+    await floorRun.done;
     await sample();
   } finally {
     await s.teardown();
   }
   const cpu = meter.totals();
-  return { workers, wall, claims: s.children.map((c) => c.claims), cpu };
+  return { workers, wall, claims: s.children.map((c) => c.claims), cpu, floor: percentiles(floor) };
 }
+
+/**
+ * The claim's floor, measured by this driver throughout the run: a transaction of as many round
+ * trips as a claim (begin, three trivial statements, commit) with no work and no lock, every 50 ms.
+ * A claim's time above it is its own work and its waits (locks, its worker's event loop).
+ */
+function claimFloor(rt: Runtime, into: number[]) {
+  let on = true;
+  const done = (async () => {
+    while (on) {
+      const t0 = performance.now();
+      await rt.db.prisma.$transaction(async (tx) => {
+        for (let i = 0; i < 3; i++) await tx.$queryRawUnsafe("SELECT 1");
+      });
+      into.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return { done, stop: () => (on = false) };
+}
+
+const percentiles = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99) };
+};
 
 /** Single cells, one after another, on an idle worker: job created → cell started (database clock). */
 async function probe(
@@ -245,7 +277,18 @@ console.log(
 );
 console.log(
   table([
-    ["workers", "wall", "ideal", "wall/ideal", "speed-up vs 1", "cells per worker", "claims", "claim p50", "claim p99"],
+    [
+      "workers",
+      "wall",
+      "ideal",
+      "wall/ideal",
+      "speed-up vs 1",
+      "cells per worker",
+      "claims",
+      "claim p50",
+      "claim p99",
+      "floor p50 / p99",
+    ],
     ...runs.map((r) => {
       const c = r.claims.filter((x) => x !== undefined);
       return [
@@ -258,11 +301,15 @@ console.log(
         String(c.reduce((n, x) => n + x.count, 0)),
         `${range(c.map((x) => x.p50))} ms`,
         `${range(c.map((x) => x.p99))} ms`,
+        `${r.floor.p50.toFixed(1)} / ${r.floor.p99.toFixed(1)} ms`,
       ];
     }),
   ]),
 );
-console.log("(target: ≥ 3.6× one worker with 4; claim p50/p99 is the range across the run's workers)\n");
+console.log(
+  "(target: ≥ 3.6× one worker with 4; claim p50/p99 is the range across the run's workers; the floor is a transaction of\n" +
+    " as many round trips, without work or lock, from the driver during the same run)\n",
+);
 const perCell = (ms: number | undefined) => `${((ms ?? 0) / CELLS).toFixed(2)} ms`;
 console.log(
   table([
