@@ -4,6 +4,7 @@ import { createBase } from "../support/bases.ts";
 import { pgAdminUrl, skipMessage } from "./support.ts";
 import pg from "pg";
 import { claimJobs } from "../../lib/jobs/pgboss-claim.ts";
+import type { CellJob } from "../../lib/jobs/types.ts";
 import { renewLeases } from "../../lib/domain/cells/index.ts";
 import { CELL_QUEUE, orphanedReadyCells } from "../../lib/jobs/pgboss-jobs.ts";
 
@@ -96,7 +97,10 @@ describe.skipIf(!pgAdminUrl)("concurrent claims of pg-boss jobs", () => {
 
   it("renews a worker's leases without waiting on a cell another transaction holds", { timeout: 60_000 }, async () => {
     const runId = await queuedRun("Leases");
-    const { claimed } = await claimJobs(app.rt.db.prisma, app.rt.queue.jobs!, "renewer", 8, 60_000);
+    // The capped run's jobs left by the test before may come first: they are only put off again.
+    const claimed: CellJob[] = [];
+    for (let i = 0; i < 10 && claimed.length < 2; i++)
+      claimed.push(...(await claimJobs(app.rt.db.prisma, app.rt.queue.jobs!, "renewer", 8, 60_000)).claimed);
     expect(claimed.length).toBeGreaterThan(1);
     const [held, ...free] = claimed;
     const leases = async () =>
