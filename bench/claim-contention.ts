@@ -18,14 +18,12 @@ import { addRows } from "../lib/domain/rows/write.ts";
 import { claimJobs } from "../lib/jobs/pgboss-claim.ts";
 import { table } from "./support.ts";
 import { freshPostgres } from "./rows-floor.ts";
+import { claimFloor, percentiles } from "./claim-floor.ts";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const CLAIMERS = Number(process.env.BENCH_CLAIMERS ?? 4);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 60);
 const BATCH = 8;
-
-const pct = (xs: number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 
 async function queuedBase(rt: Runtime, workspaceId: string, name: string, cells: number, capped: boolean) {
   const base = await inTransaction(rt, (w) =>
@@ -62,18 +60,7 @@ async function pass(rt: Runtime, workspaceId: string, claimers: number, capped: 
   await queuedBase(rt, workspaceId, `Pass ${claimers} ${capped}`, claimers * CLAIMS * BATCH, capped);
   const jobs = rt.queue.jobs!;
   const times: number[] = [];
-  const floor: number[] = [];
-  let claiming = true;
-  const floorLoop = (async () => {
-    while (claiming) {
-      const t0 = performance.now();
-      await rt.db.prisma.$transaction(async (tx) => {
-        for (let i = 0; i < 3; i++) await tx.$queryRawUnsafe("SELECT 1");
-      });
-      floor.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  const floorRun = claimFloor(rt.db.prisma, 20);
   let cells = 0;
   await Promise.all(
     Array.from({ length: claimers }, async (_, i) => {
@@ -85,9 +72,7 @@ async function pass(rt: Runtime, workspaceId: string, claimers: number, capped: 
       }
     }),
   );
-  claiming = false;
-  await floorLoop;
-  return { claimers, capped, cells, times, floor };
+  return { claimers, capped, cells, claim: percentiles(times), floor: await floorRun.stop(), claims: times.length };
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-claim-contention-"));
@@ -110,11 +95,11 @@ try {
   for (const capped of [false, true]) {
     for (const n of [1, CLAIMERS]) {
       const r = await pass(rt, workspace.id, n, capped);
-      const [p50, p99, f50, f99] = [pct(r.times, 0.5), pct(r.times, 0.99), pct(r.floor, 0.5), pct(r.floor, 0.99)];
+      const [p50, p99, f50, f99] = [r.claim.p50, r.claim.p99, r.floor.p50, r.floor.p99];
       rows.push([
         capped ? "capped" : "uncapped",
         n,
-        r.times.length,
+        r.claims,
         r.cells,
         `${p50.toFixed(1)} ms`,
         `${p99.toFixed(1)} ms`,

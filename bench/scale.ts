@@ -8,10 +8,8 @@
 // single cells, and the amortised cost of a run on one worker.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { createRuntime, stopRuntime, type Runtime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
@@ -20,6 +18,8 @@ import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows/write.ts";
 import { startFakeLlmProcess, secs, table } from "./support.ts";
 import { backendPids, cpuMeter } from "./proc-cpu.ts";
+import { claimFloor } from "./claim-floor.ts";
+import { freshPostgres } from "./rows-floor.ts";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const CELLS = Number(process.env.BENCH_CELLS ?? 8_000);
@@ -27,26 +27,6 @@ const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
 const PER_WORKER = 16;
 const LATENCY_MS = 200;
 const root = path.resolve(import.meta.dirname, "..");
-
-async function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `cw_bench_scale_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 interface Worker {
   child: ChildProcess;
@@ -80,7 +60,7 @@ const stopWorker = (w: Worker) =>
 
 /** A driver runtime (it only writes rows, and their jobs in the same transactions) plus N workers. */
 async function setup(workers: number, llmUrl: string) {
-  const db = await freshDatabase();
+  const db = await freshPostgres(ADMIN_URL);
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-scale-"));
   const env = {
     DATABASE_URL: db.url,
@@ -171,53 +151,23 @@ async function timedRun(workers: number, llm: { baseUrl: string; child: ChildPro
     meter.sample("model", [llm.child.pid!]);
     meter.sample("driver", [process.pid]);
   };
-  let wall = NaN;
-  const floor: number[] = [];
+  let [wall, floor] = [NaN, { p50: NaN, p99: NaN }];
   try {
     await sample();
     const t0 = Date.now();
     const sampler = setInterval(() => void sample().catch(() => undefined), 1_000);
-    const floorRun = claimFloor(s.rt, floor);
+    const floorRun = claimFloor(s.rt.db.prisma, 50);
     await s.add(CELLS);
-    await untilDone(s.count, CELLS).finally(() => {
-      clearInterval(sampler);
-      floorRun.stop();
-    });
+    await untilDone(s.count, CELLS).finally(() => clearInterval(sampler));
     wall = Date.now() - t0;
-    await floorRun.done;
+    floor = await floorRun.stop();
     await sample();
   } finally {
     await s.teardown();
   }
   const cpu = meter.totals();
-  return { workers, wall, claims: s.children.map((c) => c.claims), cpu, floor: percentiles(floor) };
+  return { workers, wall, claims: s.children.map((c) => c.claims), cpu, floor };
 }
-
-/**
- * The claim's floor, measured by this driver throughout the run: a transaction of as many round
- * trips as a claim (begin, three trivial statements, commit) with no work and no lock, every 50 ms.
- * A claim's time above it is its own work and its waits (locks, its worker's event loop).
- */
-function claimFloor(rt: Runtime, into: number[]) {
-  let on = true;
-  const done = (async () => {
-    while (on) {
-      const t0 = performance.now();
-      await rt.db.prisma.$transaction(async (tx) => {
-        for (let i = 0; i < 3; i++) await tx.$queryRawUnsafe("SELECT 1");
-      });
-      into.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  return { done, stop: () => (on = false) };
-}
-
-const percentiles = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99) };
-};
 
 /** Single cells, one after another, on an idle worker: job created → cell started (database clock). */
 async function probe(
@@ -283,11 +233,11 @@ console.log(
       "ideal",
       "wall/ideal",
       "speed-up vs 1",
-      "cells per worker",
+      "cells/worker",
       "claims",
       "claim p50",
       "claim p99",
-      "floor p50 / p99",
+      "floor",
     ],
     ...runs.map((r) => {
       const c = r.claims.filter((x) => x !== undefined);
@@ -307,8 +257,7 @@ console.log(
   ]),
 );
 console.log(
-  "(target: ≥ 3.6× one worker with 4; claim p50/p99 is the range across the run's workers; the floor is a transaction of\n" +
-    " as many round trips, without work or lock, from the driver during the same run)\n",
+  "(target: ≥ 3.6× one worker with 4; claim p50/p99: range across the workers; floor p50/p99: claim-floor.ts)\n",
 );
 const perCell = (ms: number | undefined) => `${((ms ?? 0) / CELLS).toFixed(2)} ms`;
 console.log(
