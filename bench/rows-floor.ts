@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import pg from "pg";
 import { openDatabase, type Database } from "../lib/db/database.ts";
@@ -42,8 +43,8 @@ export async function insertRows(
 }
 
 /** A fresh PostgreSQL database for one bench run, dropped afterwards. */
-export async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `cw_bench_${Date.now().toString(36)}`;
+export async function freshPostgres(adminUrl: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `cw_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -51,6 +52,7 @@ export async function freshPostgres(adminUrl: string): Promise<{ url: string; dr
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl });

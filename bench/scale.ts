@@ -3,15 +3,13 @@
 // worker count of BENCH_WORKERS in turn (default 1,2,4; AI_CONCURRENCY is 16 × the largest, so
 // permits never bind). Prints each count's wall time beside its ideal, its speed-up over one
 // worker (the issue's target: ≥ 3.6× with 4), and what a claim cost in each worker (each logs its
-// claims' p50 and p99 when it stops): the claim must stay flat as workers are added. Then the
-// queue engine's own overhead with the model latency at 0: enqueue to start of single cells, and
-// the amortised cost of a run on one worker.
+// claims' p50 and p99 when it stops) beside its floor: the claim must stay flat as workers are
+// added. Then the queue engine's own overhead with the model latency at 0: enqueue to start of
+// single cells, and the amortised cost of a run on one worker.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { createRuntime, stopRuntime, type Runtime } from "../lib/runtime.ts";
 import { createWorkspace } from "../lib/workspaces.ts";
@@ -20,6 +18,8 @@ import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows/write.ts";
 import { startFakeLlmProcess, secs, table } from "./support.ts";
 import { backendPids, cpuMeter } from "./proc-cpu.ts";
+import { claimFloor } from "./claim-floor.ts";
+import { freshPostgres } from "./rows-floor.ts";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const CELLS = Number(process.env.BENCH_CELLS ?? 8_000);
@@ -27,26 +27,6 @@ const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
 const PER_WORKER = 16;
 const LATENCY_MS = 200;
 const root = path.resolve(import.meta.dirname, "..");
-
-async function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `cw_bench_scale_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 interface Worker {
   child: ChildProcess;
@@ -80,7 +60,7 @@ const stopWorker = (w: Worker) =>
 
 /** A driver runtime (it only writes rows, and their jobs in the same transactions) plus N workers. */
 async function setup(workers: number, llmUrl: string) {
-  const db = await freshDatabase();
+  const db = await freshPostgres(ADMIN_URL);
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-scale-"));
   const env = {
     DATABASE_URL: db.url,
@@ -171,20 +151,22 @@ async function timedRun(workers: number, llm: { baseUrl: string; child: ChildPro
     meter.sample("model", [llm.child.pid!]);
     meter.sample("driver", [process.pid]);
   };
-  let wall = NaN;
+  let [wall, floor] = [NaN, { p50: NaN, p99: NaN }];
   try {
     await sample();
     const t0 = Date.now();
     const sampler = setInterval(() => void sample().catch(() => undefined), 1_000);
+    const floorRun = claimFloor(s.rt.db.prisma, 50);
     await s.add(CELLS);
     await untilDone(s.count, CELLS).finally(() => clearInterval(sampler));
     wall = Date.now() - t0;
+    floor = await floorRun.stop();
     await sample();
   } finally {
     await s.teardown();
   }
   const cpu = meter.totals();
-  return { workers, wall, claims: s.children.map((c) => c.claims), cpu };
+  return { workers, wall, claims: s.children.map((c) => c.claims), cpu, floor };
 }
 
 /** Single cells, one after another, on an idle worker: job created → cell started (database clock). */
@@ -245,7 +227,18 @@ console.log(
 );
 console.log(
   table([
-    ["workers", "wall", "ideal", "wall/ideal", "speed-up vs 1", "cells per worker", "claims", "claim p50", "claim p99"],
+    [
+      "workers",
+      "wall",
+      "ideal",
+      "wall/ideal",
+      "speed-up vs 1",
+      "cells/worker",
+      "claims",
+      "claim p50",
+      "claim p99",
+      "floor",
+    ],
     ...runs.map((r) => {
       const c = r.claims.filter((x) => x !== undefined);
       return [
@@ -258,11 +251,14 @@ console.log(
         String(c.reduce((n, x) => n + x.count, 0)),
         `${range(c.map((x) => x.p50))} ms`,
         `${range(c.map((x) => x.p99))} ms`,
+        `${r.floor.p50.toFixed(1)} / ${r.floor.p99.toFixed(1)} ms`,
       ];
     }),
   ]),
 );
-console.log("(target: ≥ 3.6× one worker with 4; claim p50/p99 is the range across the run's workers)\n");
+console.log(
+  "(target: ≥ 3.6× one worker with 4; claim p50/p99: range across the workers; floor p50/p99: claim-floor.ts)\n",
+);
 const perCell = (ms: number | undefined) => `${((ms ?? 0) / CELLS).toFixed(2)} ms`;
 console.log(
   table([

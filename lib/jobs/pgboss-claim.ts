@@ -1,5 +1,5 @@
 import { fromPrisma } from "pg-boss";
-import type { Prisma } from "../db/database.ts";
+import type { Prisma, Tx } from "../db/database.ts";
 import { cellKey, claimListedCells, releaseCells, type ListedCellState } from "../domain/cells/index.ts";
 import type { CellJob } from "./types.ts";
 import { CELL_QUEUE, type CellJobData, type CellJobs, type ReadyCell } from "./pgboss-jobs.ts";
@@ -19,9 +19,25 @@ export interface ClaimResult {
 const CLAIM_LOCK = 727_275;
 
 /**
+ * Takes the claim locks of these capped runs (advisory, per run, until commit), in one order so
+ * two claims never wait on each other in a cycle. A claim never waits on them for long: it fails,
+ * and the next poll tries again.
+ */
+async function lockRunClaims(tx: Tx, runIds: readonly string[]): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `SELECT set_config('lock_timeout', '15s', true), count(pg_advisory_xact_lock(${CLAIM_LOCK}, k))
+     FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest($1::text[]) AS t(id) ORDER BY k) s`,
+    [...new Set(runIds)],
+  );
+}
+
+/**
  * Claims up to `want` cells. The model calls they make are bounded by call permits, not here.
- * Claims take turns under a transaction-scoped advisory lock: a run's budget counts the cells it
- * has running, and two claims side by side would each see room for the same last cell.
+ * Claims run side by side; only claims of cells in runs with a credit cap take turns, per run: a
+ * capped run's room counts the cells it has running, and two claims side by side would each see
+ * room for its last cell. Those cells are left by the first claim statement and claimed by a
+ * second one under their runs' locks, the one statement the locks are held for (with the deferred
+ * jobs and the commit).
  */
 export async function claimJobs(
   prisma: Prisma,
@@ -33,17 +49,14 @@ export async function claimJobs(
   return prisma.$transaction(
     async (tx) => {
       const db = fromPrisma(tx);
-      // A claim never waits on the lock for long: it fails, and the next poll tries again.
-      await tx.$executeRawUnsafe(
-        `SELECT set_config('lock_timeout', '15s', true), pg_advisory_xact_lock(${CLAIM_LOCK})`,
-      );
       const fetched = await jobs.boss.fetch<CellJobData>(CELL_QUEUE, { batchSize: want, db });
       if (fetched.length === 0) return { claimed: [], fetched: 0, deferred: 0 };
-      const rows = await claimListedCells(
+      let rows = await claimListedCells(
         tx,
         fetched.map((j) => ({ rowId: j.data.r, columnId: j.data.c })),
         owner,
         leaseMs,
+        false,
       );
       await jobs.boss.complete(
         CELL_QUEUE,
@@ -51,12 +64,28 @@ export async function claimJobs(
         null,
         { db },
       );
+      const keyOf = (r: ListedCellState) => cellKey({ rowId: r.row_id, columnId: r.column_id });
+      const capped = rows.filter((r) => r.capped && !r.claimed && claimable(r));
+      if (capped.length > 0) {
+        await lockRunClaims(
+          tx,
+          capped.map((r) => r.run_id!),
+        );
+        const again = await claimListedCells(
+          tx,
+          capped.map((r) => ({ rowId: r.row_id, columnId: r.column_id })),
+          owner,
+          leaseMs,
+          true,
+        );
+        const byKey = new Map(again.map((r) => [keyOf(r), r]));
+        rows = rows.map((r) => byKey.get(keyOf(r)) ?? r);
+      }
 
       // Jobs whose cell was not claimed: a cell waiting for its inputs is enqueued again when they
       // finish; one not yet due, or ready but over its run's budget or locked, gets a new job for later.
       const later: ReadyCell[] = [];
       let deferred = 0;
-      const keyOf = (r: ListedCellState) => cellKey({ rowId: r.row_id, columnId: r.column_id });
       const seen = new Set(rows.filter((r) => r.claimed).map(keyOf));
       for (const r of rows) {
         const key = keyOf(r);
@@ -92,6 +121,9 @@ export async function claimJobs(
     { maxWait: 10_000, timeout: 30_000 },
   );
 }
+
+/** A listed cell the claim would have taken but for its run's budget or another claim's lock. */
+const claimable = (r: ListedCellState) => r.status === "pending" && r.due && r.inputs_done && r.run_open;
 
 /**
  * Hands claimed-but-unfinished cells back (graceful shutdown) and, in the same transaction,

@@ -58,9 +58,13 @@ const ROOM = (r: string, cap: string) =>
 export const runOpenSql = (c: string) =>
   `(${c}.run_id IS NULL OR EXISTS (SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running'))`;
 
-/** SQL: as runOpenSql, and the run's budget also covers one more cell beside those it has running. */
-export const runnableSql = (c: string) => `(${c}.run_id IS NULL OR EXISTS (
-  SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running' AND ${ROOM("r", "1")} > 0))`;
+/**
+ * SQL: as runOpenSql, and the run's budget also covers `nth` more cells beside those it has
+ * running: a claim numbers each run's candidates, so that one statement does not take more of a
+ * run's cells than its budget pays for.
+ */
+export const runnableSql = (c: string, nth = "1") => `(${c}.run_id IS NULL OR EXISTS (
+  SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.status = 'running' AND ${ROOM("r", nth)} >= ${nth}))`;
 
 /**
  * Claims up to `limit` pending cells that are due and ready (the embedded queue), fairly: runs
@@ -116,11 +120,14 @@ export async function claimReadyCells(tx: Tx, owner: string, limit: number, leas
 export type ListedCellState = {
   row_id: string;
   column_id: string;
+  run_id: string | null;
   status: string;
   due: boolean;
   inputs_done: boolean;
   /** Its run is running (not paused, cancelled or done): a job for it is worth keeping. */
   run_open: boolean;
+  /** Its run has a credit cap: claiming it needs the run's claim lock (see claimListedCells). */
+  capped: boolean;
   available_at: Date;
   generation: number;
   attempts: number;
@@ -128,39 +135,54 @@ export type ListedCellState = {
   claimed: boolean;
 };
 
+/** SQL: cell `c`'s run has a credit cap, so its claims must count the run's running cells. */
+const cappedSql = (c: string) => `(${c}.run_id IS NOT NULL AND EXISTS (
+  SELECT 1 FROM runs r WHERE r.id = ${c}.run_id AND r.max_credits IS NOT NULL AND r.cell_cost > 0))`;
+
 /**
  * Claims the listed cells (a queue engine's jobs name them) that are pending, due and ready.
  * Returns every listed cell's state, claimed or not, so the caller can requeue the rest. `state`
  * is read in the statement's snapshot; the UPDATE re-checks the status on the newest row version,
  * so a cell claimed or finished meanwhile is left alone.
+ *
+ * A capped run's room counts its running cells in this statement's snapshot, which cannot see a
+ * concurrent claim's cells: two claims side by side would each see room for the run's last cell.
+ * So cells of capped runs are claimed only with `cappedLocked`, by a caller that holds those runs'
+ * claim locks (taken in an earlier statement, so that this one's snapshot follows the last claim's
+ * commit); without it they are left pending and reported `capped`.
  */
 export async function claimListedCells(
   tx: Tx,
   refs: readonly CellRef[],
   owner: string,
   leaseMs: number,
+  cappedLocked: boolean,
 ): Promise<ListedCellState[]> {
   return tx.$queryRawUnsafe<ListedCellState[]>(
     `WITH want AS (
        SELECT * FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
      state AS (
-       SELECT w.row_id, w.column_id, w.ord, c.status, c.available_at, c.available_at <= now() AS due, c.generation, c.attempts,
-         ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done, ${runOpenSql("c")} AS run_open
+       SELECT w.row_id, w.column_id, w.ord, c.run_id, c.status, c.available_at, c.available_at <= now() AS due, c.generation,
+         c.attempts, ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done, ${runOpenSql("c")} AS run_open,
+         ${cappedSql("c")} AS capped
        FROM want w
        JOIN cells c ON c.row_id = w.row_id AND c.column_id = w.column_id
        JOIN columns col ON col.id = c.column_id),
      pick AS (
        SELECT c.row_id, c.column_id FROM cells c
-       JOIN (SELECT DISTINCT ON (row_id, column_id) * FROM state ORDER BY row_id, column_id, ord) s
+       JOIN (
+         SELECT d.*, row_number() OVER (PARTITION BY d.run_id ORDER BY d.ord) AS nth
+         FROM (SELECT DISTINCT ON (row_id, column_id) * FROM state ORDER BY row_id, column_id, ord) d
+         WHERE d.status = 'pending' AND d.due AND d.inputs_done AND ($5::boolean OR NOT d.capped)) s
          ON s.row_id = c.row_id AND s.column_id = c.column_id
-       WHERE s.status = 'pending' AND s.due AND s.inputs_done AND ${runnableSql("c")}
+       WHERE ${runnableSql("c", "s.nth")}
        ORDER BY s.ord
        FOR UPDATE OF c SKIP LOCKED),
      claimed AS (
        UPDATE cells SET ${claimSet("$1", "$2")}
        FROM pick WHERE cells.row_id = pick.row_id AND cells.column_id = pick.column_id AND ${fromStatusSql("claim")}
        RETURNING cells.row_id, cells.column_id, cells.sheet_id, cells.generation, cells.attempts)
-     SELECT s.row_id, s.column_id, s.status, s.due, s.inputs_done, s.run_open, s.available_at,
+     SELECT s.row_id, s.column_id, s.run_id, s.status, s.due, s.inputs_done, s.run_open, s.capped, s.available_at,
        COALESCE(cl.generation, s.generation) AS generation, COALESCE(cl.attempts, s.attempts) AS attempts,
        cl.sheet_id, cl.row_id IS NOT NULL AS claimed
      FROM state s LEFT JOIN claimed cl ON cl.row_id = s.row_id AND cl.column_id = s.column_id
@@ -169,12 +191,21 @@ export async function claimListedCells(
     leaseMs,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
+    cappedLocked,
   );
 }
 
+/**
+ * Extends the lease of the owner's running cells. A cell locked by another transaction is skipped:
+ * that transaction is storing or ending the cell (its lease ends with it), and waiting on it made
+ * this statement, which locks the owner's cells in whatever order it finds them, cross a
+ * completion batch that locks them in its own (a deadlock, 40P01). A skipped cell is renewed next time.
+ */
 export async function renewLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE cells SET lease_until = ${leaseFor("$2")} WHERE lease_owner = $1 AND status = 'running'`,
+    `UPDATE cells SET lease_until = ${leaseFor("$2")}
+     WHERE (row_id, column_id) IN (
+       SELECT row_id, column_id FROM cells WHERE lease_owner = $1 AND status = 'running' FOR UPDATE SKIP LOCKED)`,
     owner,
     leaseMs,
   );
