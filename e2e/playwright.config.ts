@@ -78,6 +78,9 @@ export default defineConfig({
             API_RATE_LIMIT: "100000",
             API_RATE_BURST: "100000",
             UI_AUTO_LOGIN: "false",
+            // A grid body past 4,000,000 px (111,000 rows) is scaled: grid-scaled.spec.ts reaches it
+            // with 150,000 rows, while scale.spec.ts's 100,000 stay below it, unscaled.
+            GRID_MAX_SCROLL_PX: "4000000",
             OPENAI_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
             OPENAI_API_KEY: "fake",
             AI_MODEL: "openai:fake-model",

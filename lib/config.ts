@@ -36,6 +36,7 @@ const schema = z.object({
   AI_ASSISTANT_MODEL: optionalString,
   AI_CONCURRENCY: int(8),
   COLUMN_INDEX_MIN_ROWS: int(20_000),
+  GRID_MAX_SCROLL_PX: z.coerce.number().int().min(100_000).default(15_000_000),
   WORKER_CONCURRENCY: z.coerce.number().int().nonnegative().optional(),
   AI_RPM: int(0),
   AI_MAX_ATTEMPTS: int(4),
@@ -110,6 +111,8 @@ function buildConfig(e: z.infer<typeof schema>) {
     maxBodyBytes: 20 * 1024 * 1024,
     /** A sheet gets its typed columns' indexes once it holds this many rows (0: every sheet; db/sheet-indexes.ts). */
     columnIndexMinRows: e.COLUMN_INDEX_MIN_ROWS,
+    /** The tallest grid body the web app lays out, in px; past it the scroll range is scaled. */
+    gridMaxScrollPx: e.GRID_MAX_SCROLL_PX,
     /** Requests per second per API key (0: no limit), with bursts up to `burst`. */
     apiRateLimit: { perSecond: e.API_RATE_LIMIT, burst: Math.max(1, e.API_RATE_BURST) },
     ai: {

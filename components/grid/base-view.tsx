@@ -39,11 +39,13 @@ type Dialog =
   | { kind: "confirm-run"; cells: number; answer: (a: { maxCredits?: number } | null) => void }
   | null;
 
+type BaseViewProps = { baseId: string; side?: React.ReactNode; maxScrollHeight: number };
+
 /**
  * One base: toolbar, grid and its dialogs. `side` is where a side panel (the chat) docks next
- * to the grid.
+ * to the grid. `maxScrollHeight` is the tallest grid body laid out before its scroll is scaled.
  */
-export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactNode }) {
+export function BaseView({ baseId, side, maxScrollHeight }: BaseViewProps) {
   const summary = useBaseSummary(baseId);
   const structure = useStructure(baseId);
   const columns = structure.data?.sheetColumns ?? EMPTY;
@@ -217,6 +219,7 @@ export function BaseView({ baseId, side }: { baseId: string; side?: React.ReactN
                   busy={rows.load.phase === "loading"}
                   onViewport={rows.onViewport}
                   threshold={threshold}
+                  maxScrollHeight={maxScrollHeight}
                   actions={actions}
                   columnActions={{
                     edit: (column) => setDialog({ kind: "column", column }),

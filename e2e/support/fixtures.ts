@@ -38,6 +38,31 @@ export class Api {
       rows: rows.map((cells) => ({ cells })),
     });
   }
+
+  /** Imports a CSV file through the import job, the fastest way to a large base; resolves once it is done. */
+  async importCsv(baseId: string, csv: string, timeoutMs = 120_000) {
+    const res = await this.request.fetch(`/api/v1/bases/${baseId}/imports?createColumns=false&runAi=false`, {
+      method: "POST",
+      headers: {
+        "x-api-key": API_KEY,
+        "content-type": "text/csv",
+        "content-disposition": 'attachment; filename="rows.csv"',
+      },
+      data: Buffer.from(csv),
+    });
+    if (res.status() !== 202) throw new Error(`import → ${res.status()}: ${await res.text()}`);
+    const { id } = (await res.json()) as { id: string };
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const imp = await this.call<{ status: string; rowsCreated: number }>(
+        "GET",
+        `/api/v1/bases/${baseId}/imports/${id}`,
+      );
+      if (imp.status === "done") return imp;
+      if (imp.status === "failed" || Date.now() > until) throw new Error(`import ${id}: ${JSON.stringify(imp)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 /** Signs in through the form, as a user would. */

@@ -110,6 +110,17 @@ const positioned: [
       return res.body;
     },
   ],
+  [
+    // As the grid reads: each row with its cells' states, picked before they are read.
+    "Query Rows, expanded",
+    async (q) => {
+      const res = await app.api("POST", `/api/v1/bases/${baseId}/rows/query`, {
+        body: { sort: [{ column: "N", direction: "desc" }], expand: true, ...q },
+      });
+      expect(res.status).toBe(200);
+      return res.body;
+    },
+  ],
 ];
 
 describe("offset", () => {

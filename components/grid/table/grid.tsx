@@ -8,7 +8,8 @@ import { cellDomId, GridRow, PlaceholderRow, ROW_HEIGHT } from "./grid-row";
 import type { RowStore } from "../data/row-store";
 import type { GridActions } from "../data/use-grid-actions";
 import { useGridInteraction } from "./use-grid-interaction";
-import { useLeapingRange, useRecycledSlots } from "./use-row-window";
+import { useRecycledSlots } from "./use-row-window";
+import { useRowVirtualizer } from "./use-row-virtualizer";
 import { focusedPosition, handleGridKey, selectedCells, selectionAsTsv } from "./keyboard-and-selection";
 import { GUTTER_WIDTH, type GridTable } from "./use-grid-table";
 import type { Viewport } from "../data/read-plan";
@@ -28,6 +29,8 @@ interface Props {
   actions: GridActions;
   columnActions: ColumnMenuActions;
   empty?: React.ReactNode;
+  /** The tallest body laid out, in px: past it the scroll range is scaled (scroll-scale.ts). */
+  maxScrollHeight: number;
 }
 
 /**
@@ -47,6 +50,7 @@ export function Grid({
   actions,
   columnActions,
   empty,
+  maxScrollHeight,
 }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const model = table.getRowModel();
@@ -61,21 +65,8 @@ export function Grid({
   // Rows keep the virtualizer's default index keys: keys that change with the data would make it
   // recompute every item's position whenever rows arrive. React keys are render slots (use-row-window.ts).
   const colKey = useCallback((i: number) => dataColumns[i]?.id ?? i, [dataColumns]);
-  const rowRange = useLeapingRange();
   const slotsFor = useRecycledSlots();
-  const rowV = useVirtualizer({
-    count: rowCount,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    // A jump renders every row in view and the overscan anew: ten rows a side cost a third more.
-    overscan: 5,
-    rangeExtractor: rowRange,
-    // A scroll renders in React's next batch, not synchronously inside the scroll event: a
-    // synchronous render there made the next scroll event's read of scrollTop force a layout.
-    useFlushSync: false,
-    paddingStart: HEADER_HEIGHT,
-    scrollPaddingStart: HEADER_HEIGHT,
-  });
+  const rowV = useRowVirtualizer(scrollRef, rowCount, maxScrollHeight);
   const colV = useVirtualizer({
     horizontal: true,
     count: dataColumns.length,
@@ -103,11 +94,11 @@ export function Grid({
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll only when the focused cell changes, not on every render.
   useEffect(() => {
     if (!pos || focusRow === undefined) return;
-    rowV.scrollToIndex(focusRow, { align: "auto" });
+    rowV.scrollToIndex(focusRow);
     colV.scrollToIndex(pos.colIndex, { align: "auto" });
   }, [pos?.rowId, pos?.columnId]);
 
-  const virtualRows = rowV.getVirtualItems();
+  const virtualRows = rowV.items;
   const rowIds = virtualRows.map((vr) => store.idAt(vr.index));
   const slotted = slotsFor(rowIds.map((id, at) => id ?? `#${virtualRows[at].index}`));
   const virtualCols = colV.getVirtualItems();
@@ -185,7 +176,12 @@ export function Grid({
         className="group/grid grid-scroll h-full overflow-auto bg-zinc-50 outline-none dark:bg-zinc-950"
         data-testid="grid"
       >
-        <div className="relative" style={{ height: rowV.getTotalSize(), width: totalWidth }}>
+        <div
+          className="relative"
+          // A scaled body's rows are placed around the scroll position, and the last ones may reach
+          // past its end for a moment: clipped, they cannot stretch the scroll range.
+          style={{ height: rowV.totalSize, width: totalWidth, overflowY: rowV.scaled ? "clip" : undefined }}
+        >
           <GridHeader
             columns={virtualCols}
             dataColumns={dataColumns}

@@ -87,9 +87,15 @@ export async function prepareRowsQuery(tx: Tx, workspaceId: string, baseId: stri
   ): Promise<{ rows: QueryRawRow[]; next: Cursor | null }> {
     const p = new Params();
     const { where, sort, cursorAt } = keyset(p, cursor);
+    const take = `LIMIT ${p.add(limit + 1)}::int`;
+    // A page at an offset is picked first and its select list computed after: PostgreSQL computes
+    // it (the cells' subquery) for every row an OFFSET skips, 600,000 of them at 60% of a million.
+    const source = offset
+      ? `(SELECT r.* FROM rows r WHERE ${where} ORDER BY ${sort.orderBy} ${take} OFFSET ${p.add(offset)}::int) r`
+      : `rows r WHERE ${where}`;
     const rows = await tx.$queryRawUnsafe<QueryRawRow[]>(
       `SELECT r.id, r.seq, r."values"${expand ? `, ${cellsOfRow()} AS cells` : ""}${sort.select}
-       FROM rows r WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${p.add(limit + 1)}::int${offset ? ` OFFSET ${p.add(offset)}::int` : ""}`,
+       FROM ${source} ORDER BY ${sort.orderBy}${offset ? "" : ` ${take}`}`,
       ...p.values,
     );
     if (rows.length <= limit) return { rows, next: null };
