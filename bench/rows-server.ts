@@ -76,11 +76,12 @@ export async function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   probe: string,
+  cwd = root,
 ): Promise<BenchServer> {
   const port = await freePort();
   const t0 = performance.now();
   const child: ChildProcess = spawn(command, args, {
-    cwd: root,
+    cwd,
     env: { ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
