@@ -79,7 +79,8 @@ function workDir(name: string) {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const quietEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
+/** The environment a peer starts with: this process's, without what would point it at Cellwright's database. */
+const peerEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", ...extra };
   for (const k of ["DATABASE_URL", "API_KEY", "DATA_DIR"]) delete env[k];
   return env;
@@ -92,7 +93,7 @@ export async function startDirectus(sizes: { small: number; big: number }): Prom
   const work = workDir("directus");
   const token = randomBytes(24).toString("hex");
   const cli = path.join(dir, "node_modules", "directus", "cli.js");
-  const env = quietEnv({
+  const env = peerEnv({
     DB_CLIENT: "sqlite3",
     DB_FILENAME: path.join(work.dir, "data.db"),
     SECRET: randomBytes(32).toString("hex"),
@@ -166,7 +167,7 @@ export async function startNocodb(sizes: { small: number; big: number }): Promis
   const work = workDir("nocodb");
   const email = "bench@example.com";
   const password = `Bench#${randomBytes(8).toString("hex")}A1`;
-  const env = quietEnv({
+  const env = peerEnv({
     BENCH_NOCODB_DIR: dir,
     NC_AUTH_JWT_SECRET: randomBytes(32).toString("hex"),
     NC_ADMIN_EMAIL: email,
