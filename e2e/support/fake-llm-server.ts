@@ -13,8 +13,11 @@ import { qualityAnswer } from "./quality-script.ts";
 const pages = await startPageServer();
 
 // A row whose company is "Flaky …" fails its first model call and succeeds when retried, so the
-// runs spec has failed cells to retry.
+// runs spec has failed cells to retry. One whose company is "Slow …" answers its first call after
+// a minute and its retry at once, so the spec's run is still going whenever it cancels it.
 const flakySeen = new Set<string>();
+const slowSeen = new Set<string>();
+const SLOW_FIRST_CALL_MS = 60_000;
 
 function cellReply(req: FakeLlmRequest): FakeReply | undefined {
   // The quality spec's columns are right on some rows and wrong on others (see quality-script.ts).
@@ -24,6 +27,11 @@ function cellReply(req: FakeLlmRequest): FakeReply | undefined {
   if (flaky && !flakySeen.has(flaky)) {
     flakySeen.add(flaky);
     return { status: 400, message: "The fake model refuses this row once." };
+  }
+  const slow = /"Company": "(Slow [^"]*)"/.exec(req.lastUserText)?.[1];
+  if (slow && !slowSeen.has(slow)) {
+    slowSeen.add(slow);
+    return { delayMs: SLOW_FIRST_CALL_MS };
   }
   if (!req.tools.some((t) => t.name === "scrape-url")) return undefined;
   const toolResult = req.messages.find((m) => m.role === "tool");
