@@ -19,11 +19,12 @@ test("start a large run, watch it, cancel it, retry what failed", async ({ page,
     },
   ]);
   // Nothing runs on insert (autoRun never); every tenth company fails its first model call, and
-  // a few answer their first call only after a minute, so the run cannot end before it is
-  // cancelled however fast the rest goes. The fake model remembers which companies it refused or
-  // kept waiting: a retried test names new ones.
+  // two of the first rows answer their first call only after 30 s, so the run cannot end before
+  // it is cancelled however fast the rest goes (were one cancelled before its first call, the
+  // retry waits those 30 s). The fake model remembers which companies it refused or kept
+  // waiting: a retried test names new ones.
   const company = (i: number) =>
-    i % 10 === 0 ? `Flaky ${i}.${testInfo.retry}` : i % 50 === 7 ? `Slow ${i}.${testInfo.retry}` : `Company ${i}`;
+    i % 10 === 0 ? `Flaky ${i}.${testInfo.retry}` : i === 1 || i === 2 ? `Slow ${i}.${testInfo.retry}` : `Company ${i}`;
   await api.addRows(
     base.baseId,
     Array.from({ length: ROWS }, (_, i) => ({ Company: company(i) })),
