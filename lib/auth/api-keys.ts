@@ -57,8 +57,3 @@ export async function revokeApiKey(tx: Tx, workspaceId: string, id: string): Pro
   if (!key) throw appError("api_key_not_found");
   return toKeyView(key);
 }
-
-/** Whether a key exists and is not revoked: long-lived streams ask this again and again. */
-export async function keyIsActive(tx: Tx, keyId: string): Promise<boolean> {
-  return (await tx.apiKey.count({ where: { id: keyId, revokedAt: null } })) > 0;
-}

@@ -6,6 +6,7 @@ import type { Runtime } from "../runtime.ts";
 import { assertSameOrigin, sessionTokenOf } from "./session-cookie.ts";
 import { principalForSession } from "./session.ts";
 import type { Principal } from "./principal.ts";
+import { KEY_SELECT, type KeyRow, keyPrincipal } from "./key-principal.ts";
 
 export type { Principal };
 
@@ -27,18 +28,17 @@ export async function principalForKey(rt: Runtime, key: string): Promise<Princip
   const hash = hashKey(key);
   const now = Date.now();
   const cached = cachedKey(rt.db, hash, now);
-  if (cached && now - cached.lastUsedAt <= TOUCH_INTERVAL_MS) return cached.principal;
-  const [row] = await rt.db.prisma.$queryRawUnsafe<
-    { id: string; workspace_id: string; hash: string; revoked_at: Date | null; last_used_at: Date | null }[]
-  >(`SELECT id, workspace_id, hash, revoked_at, last_used_at FROM api_keys WHERE hash = $1`, hash);
-  if (!row || row.revoked_at || !safeEqual(row.hash, hash)) throw appError("invalid_api_key");
+  if (cached && now - cached.lastUsedAt <= TOUCH_INTERVAL_MS && !(cached.expiresAt !== null && cached.expiresAt <= now))
+    return cached.principal;
+  const [row] = await rt.db.prisma.$queryRawUnsafe<KeyRow[]>(`${KEY_SELECT} WHERE k.hash = $1`, hash);
+  if (!row || !safeEqual(row.hash, hash)) throw appError("invalid_api_key");
+  const principal = keyPrincipal(row, now);
   let lastUsedAt = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (now - lastUsedAt > TOUCH_INTERVAL_MS) {
     await rt.db.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
     lastUsedAt = now;
   }
-  const principal = { workspaceId: row.workspace_id, keyId: row.id };
-  rememberKey(rt.db, hash, principal, lastUsedAt, now);
+  rememberKey(rt.db, hash, principal, lastUsedAt, now, row.expires_at ? new Date(row.expires_at).getTime() : null);
   return principal;
 }
 

@@ -11,6 +11,8 @@ interface Entry {
   principal: Principal;
   lastUsedAt: number;
   until: number;
+  /** When the key expires (ms), or null. */
+  expiresAt: number | null;
 }
 
 // One cache per database handle. It lives on globalThis because Next.js bundles each route
@@ -39,10 +41,11 @@ export function rememberKey(
   principal: Principal,
   lastUsedAt: number,
   now = Date.now(),
+  expiresAt: number | null = null,
 ): void {
   const c = cacheOf(owner);
   if (c.size >= MAX_ENTRIES) c.clear();
-  c.set(hash, { principal, lastUsedAt, until: now + KEY_CACHE_TTL_MS });
+  c.set(hash, { principal, lastUsedAt, until: now + KEY_CACHE_TTL_MS, expiresAt });
 }
 
 /** Drops a key (by id) from the cache of this database handle, e.g. right after revoking it. */

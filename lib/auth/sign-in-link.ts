@@ -55,7 +55,10 @@ export async function createSignInLink(
 }
 
 /** Uses the link's token once: the principal to start a session for, or invalid_sign_in_link. */
-export async function redeemSignInToken(prisma: Prisma, token: string): Promise<Principal> {
+export async function redeemSignInToken(
+  prisma: Prisma,
+  token: string,
+): Promise<Pick<Principal, "workspaceId" | "keyId" | "userId">> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw appError("invalid_sign_in_link");
   return prisma.$transaction(async (tx) => {
     const [used] = await tx.$queryRawUnsafe<{ workspace_id: string }[]>(
@@ -68,6 +71,6 @@ export async function redeemSignInToken(prisma: Prisma, token: string): Promise<
         where: { workspaceId: used.workspace_id, name: SIGN_IN_KEY_NAME, revokedAt: null },
         orderBy: { createdAt: "asc" },
       })) ?? (await createApiKey(tx, used.workspace_id, SIGN_IN_KEY_NAME));
-    return { workspaceId: used.workspace_id, keyId: key.id };
+    return { workspaceId: used.workspace_id, keyId: key.id, userId: null };
   });
 }

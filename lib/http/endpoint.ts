@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
+import type { Permission } from "../auth/permissions.ts";
 
 // An endpoint is declared once, schema first: method, path, path params, query, body and
 // response, each field with its limits and a description. Handlers parse with it (route() in
@@ -47,6 +48,11 @@ export interface EndpointSpec {
   status?: number;
   /** Authenticates itself (sign-in, session) instead of by X-API-Key or session cookie. */
   public?: boolean;
+  /**
+   * The permission a caller needs (lib/auth/permissions.ts); every endpoint that is not public
+   * names one. route() checks it, and OpenAPI and MCP list it.
+   */
+  scope?: Permission;
 }
 
 export type Endpoint = Readonly<EndpointSpec>;

@@ -6,6 +6,7 @@ import { parseParams, parseQuery, readEndpointBody } from "./parse.ts";
 import { idempotencyKeyOf } from "./idempotency.ts";
 import { answerOnce } from "./answer-once.ts";
 import { rateLimitHeaders } from "../auth/api-rate-limit.ts";
+import { assertBaseInScope, assertPermitted } from "../auth/authorize.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -74,7 +75,8 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       const rt = await getRuntime();
       const auth = options.public ? ANONYMOUS : await authenticate(rt, req);
       // Before anything is parsed or read: a request over the key's limit costs nothing more.
-      const rate = options.public ? undefined : await rt.apiLimiter.consume(auth.keyId);
+      const rate = options.public ? undefined : await rt.apiLimiter.consume(auth.actorId);
+      if (endpoint && !endpoint.public) assertPermitted(auth, endpoint);
       let ctx: EndpointContext<Endpoint> = {
         req,
         rt,
@@ -85,6 +87,7 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       } as EndpointContext<Endpoint>;
       if (endpoint) {
         const params = parseParams(endpoint, (await context?.params) ?? {});
+        assertBaseInScope(auth, (params as { baseId?: string }).baseId);
         const query = parseQuery(endpoint, new URL(req.url));
         const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes);
         ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;
@@ -125,4 +128,13 @@ function withRateHeaders(res: Response, limit: { perSecond: number; burst: numbe
   return res;
 }
 
-const ANONYMOUS: Principal = { workspaceId: "", keyId: "" };
+const ANONYMOUS: Principal = {
+  workspaceId: "",
+  keyId: null,
+  userId: null,
+  actorId: "",
+  role: "viewer",
+  permissions: new Set(),
+  baseIds: null,
+  dailyCreditCap: null,
+};

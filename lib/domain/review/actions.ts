@@ -49,7 +49,7 @@ export const snapshot = (value: string, s: ReviewedCellState | undefined) => ({
 
 export async function reviewCells(
   w: Work,
-  actor: { workspaceId: string; keyId: string },
+  actor: { workspaceId: string; actorId: string },
   baseId: string,
   req: ReviewRequest,
   policy: RunPolicy,
@@ -215,7 +215,7 @@ interface RecordedAction extends CellRef {
 /** Appends to the review history; answers the new actions' ids, in order. */
 export async function recordActions(
   tx: Tx,
-  actor: { workspaceId: string; keyId: string },
+  actor: { workspaceId: string; actorId: string },
   baseId: string,
   list: readonly RecordedAction[],
 ): Promise<string[]> {
@@ -229,7 +229,7 @@ export async function recordActions(
       rowId,
       columnId,
       action,
-      actorKeyId: actor.keyId,
+      actorKeyId: actor.actorId,
       before,
       after,
     })),

@@ -21,7 +21,7 @@ const notUndoable = (message: string) => appError("not_reviewable", message);
 
 export async function undoReview(
   w: Work,
-  actor: { workspaceId: string; keyId: string },
+  actor: { workspaceId: string; actorId: string },
   baseId: string,
   actionId: string,
 ) {

@@ -15,6 +15,7 @@ const apiKeyViewSchema = z.strictObject(apiKeyViewShape).describe("An API key, w
 export const listApiKeys = defineEndpoint({
   method: "GET",
   path: "/api/v1/api-keys",
+  scope: "keys:own",
   summary: "List API keys",
   response: z.strictObject({
     apiKeys: z.array(apiKeyViewSchema).describe("The workspace's keys, oldest first; never the secrets."),
@@ -24,6 +25,7 @@ export const listApiKeys = defineEndpoint({
 export const createApiKey = defineEndpoint({
   method: "POST",
   path: "/api/v1/api-keys",
+  scope: "keys:own",
   summary: "Create an API key",
   description:
     "The key itself is in this answer only; it is stored as a hash. A replay of this request (same Idempotency-Key) returns the same key without it: `key` is null and `Idempotency-Withheld: key` says so.",
@@ -49,6 +51,7 @@ export const createApiKey = defineEndpoint({
 export const revokeApiKey = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/api-keys/{keyId}",
+  scope: "keys:own",
   summary: "Revoke an API key",
   params: z.object({ keyId: pathId("The key's id (key_…).", "api_key_not_found") }),
   response: apiKeyViewSchema,

@@ -23,6 +23,7 @@ const conversationSchema = z
 export const configureBase = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/ai-configure-base",
+  scope: "schema:write",
   summary: "AI Configure Base",
   description:
     "Creates (5 credits) or modifies (2 credits) a base by chat: the assistant answers and changes columns through tool calls. " +
@@ -48,6 +49,7 @@ export const configureBase = defineEndpoint({
 export const getChat = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/chat",
+  scope: "rows:read",
   summary: "Get a base's conversation",
   params: baseParams,
   response: conversationSchema,

@@ -32,6 +32,7 @@ export const baseStructureSchema = z.strictObject(baseStructureShape).describe("
 export const listBases = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases",
+  scope: "rows:read",
   summary: "List bases",
   description: "The workspace's bases, newest first.",
   response: z.strictObject({ bases: z.array(baseSummarySchema).describe("The bases, newest first.") }),
@@ -40,6 +41,7 @@ export const listBases = defineEndpoint({
 export const createBase = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases",
+  scope: "schema:write",
   summary: "Create a base",
   description: "Creates a base with its sheet and columns; answers with its id and structure.",
   body: createBaseSchema.describe("The new base."),
@@ -50,6 +52,7 @@ export const createBase = defineEndpoint({
 export const getBase = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}",
+  scope: "rows:read",
   summary: "Get a base",
   description: "One base's name, settings and counts.",
   params: baseParams,
@@ -59,6 +62,7 @@ export const getBase = defineEndpoint({
 export const updateBase = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/bases/{baseId}",
+  scope: "schema:write",
   summary: "Rename a base or change its settings",
   params: baseParams,
   body: updateBaseSchema.describe("The fields to change."),
@@ -68,6 +72,7 @@ export const updateBase = defineEndpoint({
 export const deleteBase = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/bases/{baseId}",
+  scope: "schema:write",
   summary: "Delete a base",
   description: "Deletes the base and everything in it (columns, rows, cells, chat, files).",
   params: baseParams,
@@ -77,6 +82,7 @@ export const deleteBase = defineEndpoint({
 export const getBaseStructure = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/base-structure",
+  scope: "rows:read",
   summary: "Get Base Structure",
   description: "The base's sheet, its columns in order and its primary column.",
   params: baseParams,

@@ -14,6 +14,7 @@ export const columnParams = z.object({
 export const createColumn = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/columns",
+  scope: "schema:write",
   summary: "Create a column",
   params: baseParams,
   body: columnInputSchema,
@@ -24,6 +25,7 @@ export const createColumn = defineEndpoint({
 export const updateColumn = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/bases/{baseId}/columns/{columnId}",
+  scope: "schema:write",
   summary: "Change a column",
   description: "Changes any field; index moves the column. A type change re-normalises the values.",
   params: columnParams,
@@ -34,6 +36,7 @@ export const updateColumn = defineEndpoint({
 export const deleteColumn = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/bases/{baseId}/columns/{columnId}",
+  scope: "schema:write",
   summary: "Delete a column",
   description: "The primary column, or one other columns use as input, needs force=true.",
   params: columnParams,

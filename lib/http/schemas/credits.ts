@@ -26,6 +26,7 @@ export const creditsPageSchema = z.strictObject({
 export const listCredits = defineEndpoint({
   method: "GET",
   path: "/api/v1/credits",
+  scope: "rows:read",
   summary: "Credits",
   description: "The balance and the ledger, newest first, paged.",
   query: z.object({

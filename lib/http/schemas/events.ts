@@ -5,6 +5,7 @@ import { baseParams } from "./common.ts";
 export const baseEvents = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/events",
+  scope: "rows:read",
   summary: "Live changes of a base",
   description:
     "Server-Sent Events: cell.updated, rows.changed, structure.changed and row.sheet.processed, each with a JSON data line; " +

@@ -15,6 +15,7 @@ export const storedFileSchema = z
 export const uploadFile = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/files",
+  scope: "rows:write",
   summary: "Upload a file",
   description:
     "Stores a file for the base's file columns. Empty, encrypted, corrupt or unsupported files are refused now, not when a cell reads them.",
@@ -33,6 +34,7 @@ export const uploadFile = defineEndpoint({
 export const downloadFile = defineEndpoint({
   method: "GET",
   path: "/api/v1/files/{fileId}",
+  scope: "rows:read",
   summary: "Download a file",
   params: z.object({ fileId: pathId("The file's id (file_…).", "file_not_found") }),
   responseContentType: "*/* (the file's own content type)",

@@ -92,6 +92,7 @@ const importParams = baseParams.extend({ importId: pathId("The import's id (imp_
 export const createImport = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/imports",
+  scope: "rows:write",
   summary: "Import a file",
   description:
     "Takes a CSV, TSV, XLSX or JSON Lines file as the body (or the multipart field file), at most IMPORT_MAX_BYTES, and imports it in the background: 202 with the import, then poll it or watch import.updated on the base's event stream. A file that does not parse fails with the line and reason and writes nothing.",
@@ -111,6 +112,7 @@ export const createImport = defineEndpoint({
 export const listImports = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/imports",
+  scope: "rows:read",
   summary: "List imports",
   description: "The base's imports, newest first.",
   params: baseParams,
@@ -121,6 +123,7 @@ export const listImports = defineEndpoint({
 export const getImport = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/imports/{importId}",
+  scope: "rows:read",
   summary: "Get an import",
   description: "An import's status, counters and first errors.",
   params: importParams,
@@ -130,6 +133,7 @@ export const getImport = defineEndpoint({
 export const previewImport = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/imports/preview",
+  scope: "rows:write",
   summary: "Preview an import",
   description:
     "A dry run: reads the whole file as an import would (same body and options) and answers at once with its first 20 lines, where each field would go, the inferred types, and how many AI cells the import would queue at most. Writes nothing. A file that does not parse is 400 invalid_file with details.line.",

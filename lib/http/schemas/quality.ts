@@ -30,6 +30,7 @@ const bucketsSchema = z.array(bucketSchema).describe("Equal-width buckets in ten
 export const columnQuality = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/quality",
+  scope: "rows:read",
   summary: "Get a column's quality",
   description:
     "Agreement of reviewers with the AI column, by confidence, from its review history: an accept counts as agreement, an edit as disagreement. With 30 or more reviews the column is calibrated: its cells carry metadata.calibratedConfidence.",
@@ -134,6 +135,7 @@ const resultSchema = z
 export const estimateEvaluation = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluate/estimate",
+  scope: "rows:read",
   summary: "Estimate an evaluation",
   description: "What Evaluate a column would run and cost, without starting it.",
   params: columnParams,
@@ -147,6 +149,7 @@ export const estimateEvaluation = defineEndpoint({
 export const evaluateColumn = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluate",
+  scope: "runs:write",
   summary: "Evaluate a column",
   description:
     "Regenerates the AI column blind on its verified rows (a row's own verified value is never shown to the model), optionally with other instructions, model or tools, and compares each answer with the verified value by the column's type. Charged per row like a cell; it never changes the base's cells. 409 nothing_to_evaluate without verified cells.",
@@ -164,6 +167,7 @@ export const evaluateColumn = defineEndpoint({
 export const getEvaluation = defineEndpoint({
   method: "GET",
   path: "/api/v1/evaluations/{evaluationId}",
+  scope: "rows:read",
   summary: "Get an evaluation",
   description: "Its progress, figures and every row's verdict.",
   params: evaluationParams,
@@ -173,6 +177,7 @@ export const getEvaluation = defineEndpoint({
 export const listEvaluations = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluations",
+  scope: "rows:read",
   summary: "List a column's evaluations",
   description: "Newest first, with their settings and figures, to compare prompts side by side.",
   params: columnParams,
@@ -183,6 +188,7 @@ export const listEvaluations = defineEndpoint({
 export const applyEvaluation = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluations/{evaluationId}/apply",
+  scope: "schema:write",
   summary: "Apply an evaluation",
   description:
     "Writes the evaluation's instructions, model and tools to its column (a change of the column like any other). 409 evaluation_not_finished unless it is done.",

@@ -31,6 +31,7 @@ const reviewErrorSchema = z
 export const reviewCells = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/review",
+  scope: "rows:write",
   summary: "Review cells",
   description:
     "Partial, like Update Rows: each cell's action is applied or reported in errors. accept verifies a done cell; edit stores a corrected value as verified (the model's answer kept as metadata.aiValue); rerun queues the cell again and clears verified. Verified cells are never regenerated unless a run passes force, and serve as worked examples for their column.",
@@ -55,6 +56,7 @@ const snapshotSchema = z
 export const reviewHistory = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/review",
+  scope: "rows:read",
   summary: "Review history",
   description: "Every review action on the base, newest first: who, when, and the cell before and after.",
   params: baseParams,
@@ -70,7 +72,11 @@ export const reviewHistory = defineEndpoint({
             action: z
               .enum(HISTORY_ACTIONS)
               .describe("What was done; undo took back the cell's previous accept or edit."),
-            actorKeyId: z.string().describe("The API key (or the key of the signed-in session) that did it."),
+            actorKeyId: z
+              .string()
+              .describe(
+                "Who did it: the API key (key_…), the key of the signed-in session, or the signed-in user (usr_…).",
+              ),
             before: snapshotSchema,
             after: snapshotSchema,
             createdAt: z.string().describe("When (ISO 8601, UTC)."),
@@ -84,6 +90,7 @@ export const reviewHistory = defineEndpoint({
 export const undoReview = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/review/{actionId}/undo",
+  scope: "rows:write",
   summary: "Undo a review action",
   description:
     "Takes back an accept or an edit: the cell's value, verified and stale return to what they were just before it, and the undo is recorded in the history. Only the cell's latest review action can be undone, and only while the cell is as that action left it (409 not_reviewable otherwise); a re-run cannot be undone.",

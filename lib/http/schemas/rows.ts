@@ -22,6 +22,7 @@ export const rowsPageSchema = z
 export const getRows = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/rows",
+  scope: "rows:read",
   summary: "Get Rows",
   description: "Reads all rows of a base (streamed JSON), or one page of them with limit, cursor and offset.",
   params: baseParams,
@@ -54,6 +55,7 @@ export const getRows = defineEndpoint({
 export const queryRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/rows/query",
+  scope: "rows:read",
   summary: "Query Rows",
   description:
     "One page of the rows matching a filter tree and a search, in a typed sort order, optionally through a saved view. 400 unknown_column for a column the base does not have, 400 invalid_filter (with details.path) for a malformed tree or an operator the column's type cannot take.",
@@ -66,6 +68,7 @@ export const queryRows = defineEndpoint({
 export const getRow = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/rows/{rowId}",
+  scope: "rows:read",
   summary: "Get Row",
   description: "Reads one row; 404 row_not_found when the base has no such row.",
   params: z.object({ baseId: baseIdParam, rowId: pathId("The row's id (sr_…).", "row_not_found") }),

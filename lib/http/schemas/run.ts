@@ -9,6 +9,7 @@ import { runRequestSchema } from "../../domain/runs/request.ts";
 export const runCells = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/run",
+  scope: "runs:write",
   summary: "Run AI cells",
   description: "(Re)generates the named AI cells: they become pending with an empty value.",
   params: baseParams,
@@ -43,6 +44,7 @@ export const runEstimateSchema = z
 export const estimateRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/run/estimate",
+  scope: "rows:read",
   summary: "Estimate a run",
   description: "Counts the cells a run request would generate and their cost; changes nothing.",
   params: baseParams,

@@ -44,6 +44,7 @@ const runParams = z.object({ runId: pathId("The run's id (run_…).", "run_not_f
 export const getRun = defineEndpoint({
   method: "GET",
   path: "/api/v1/runs/{runId}",
+  scope: "rows:read",
   summary: "Get a run",
   description: "A run's progress: poll it, or watch run.updated in the base's event stream.",
   params: runParams,
@@ -53,6 +54,7 @@ export const getRun = defineEndpoint({
 export const listRuns = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/runs",
+  scope: "rows:read",
   summary: "List runs",
   description: "The base's runs, newest first, a page at a time.",
   params: baseParams,
@@ -69,6 +71,7 @@ export const listRuns = defineEndpoint({
 export const cancelRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/cancel",
+  scope: "runs:write",
   summary: "Cancel a run",
   description:
     "Pending cells become cancelled (keeping their previous value) and running ones are aborted; cancelled cells are not charged. 409 run_finished when the run is done.",
@@ -81,6 +84,7 @@ export const cancelRun = defineEndpoint({
 export const pauseRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/pause",
+  scope: "runs:write",
   summary: "Pause a run",
   description:
     "Stops starting the run's pending cells; running ones finish. 409 run_finished when the run is done or cancelled.",
@@ -93,6 +97,7 @@ export const pauseRun = defineEndpoint({
 export const resumeRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/resume",
+  scope: "runs:write",
   summary: "Resume a run",
   description:
     "Continues a paused run, optionally with a new credit cap. A run paused by its budget needs a maxCredits that leaves room for another cell (409 run_budget_reached).",

@@ -31,6 +31,7 @@ const viewParams = z.object({ baseId: baseIdParam, viewId: pathId("The view's id
 export const listViews = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/views",
+  scope: "rows:read",
   summary: "List views",
   description: 'The base\'s views, the default view ("All rows") first.',
   params: baseParams,
@@ -40,6 +41,7 @@ export const listViews = defineEndpoint({
 export const createView = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/views",
+  scope: "rows:write",
   summary: "Create a view",
   description:
     "Saves a filter, sort, search and layout under a name; the filter and sort are checked against the base's columns.",
@@ -53,6 +55,7 @@ export const createView = defineEndpoint({
 export const getView = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/views/{viewId}",
+  scope: "rows:read",
   summary: "Get a view",
   params: viewParams,
   response: viewSchema,
@@ -61,6 +64,7 @@ export const getView = defineEndpoint({
 export const updateView = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/bases/{baseId}/views/{viewId}",
+  scope: "rows:write",
   summary: "Update a view",
   description: "Changes the fields given (rename, new filter, …); the rest are kept.",
   params: viewParams,
@@ -72,6 +76,7 @@ export const updateView = defineEndpoint({
 export const deleteView = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/bases/{baseId}/views/{viewId}",
+  scope: "rows:write",
   summary: "Delete a view",
   description: "Deletes a view; 409 default_view for the default view.",
   params: viewParams,

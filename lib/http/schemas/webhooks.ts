@@ -67,6 +67,7 @@ const deliveryView = z
 export const listWebhooks = defineEndpoint({
   method: "GET",
   path: "/api/v1/webhooks",
+  scope: "webhooks:manage",
   summary: "List webhook endpoints",
   response: z.strictObject({ webhooks: z.array(endpointSchema).describe("The workspace's endpoints, oldest first.") }),
 });
@@ -74,6 +75,7 @@ export const listWebhooks = defineEndpoint({
 export const createWebhook = defineEndpoint({
   method: "POST",
   path: "/api/v1/webhooks",
+  scope: "webhooks:manage",
   summary: "Register a webhook endpoint",
   body: createEndpointSchema.describe("The new endpoint."),
   status: 201,
@@ -83,6 +85,7 @@ export const createWebhook = defineEndpoint({
 export const getWebhook = defineEndpoint({
   method: "GET",
   path: "/api/v1/webhooks/{webhookId}",
+  scope: "webhooks:manage",
   summary: "Get a webhook endpoint",
   params: webhookParams,
   response: endpointSchema,
@@ -91,6 +94,7 @@ export const getWebhook = defineEndpoint({
 export const updateWebhook = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/webhooks/{webhookId}",
+  scope: "webhooks:manage",
   summary: "Change a webhook endpoint",
   params: webhookParams,
   body: updateEndpointSchema.describe("The fields to change."),
@@ -100,6 +104,7 @@ export const updateWebhook = defineEndpoint({
 export const deleteWebhook = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/webhooks/{webhookId}",
+  scope: "webhooks:manage",
   summary: "Delete a webhook endpoint",
   params: webhookParams,
   response: z.strictObject({
@@ -111,6 +116,7 @@ export const deleteWebhook = defineEndpoint({
 export const rotateWebhookSecret = defineEndpoint({
   method: "POST",
   path: "/api/v1/webhooks/{webhookId}/rotate-secret",
+  scope: "webhooks:manage",
   summary: "Rotate the signing secret",
   description: "For the grace period the old secret signs too; without a body, 24 hours.",
   params: webhookParams,
@@ -122,6 +128,7 @@ export const rotateWebhookSecret = defineEndpoint({
 export const listDeliveries = defineEndpoint({
   method: "GET",
   path: "/api/v1/webhooks/{webhookId}/deliveries",
+  scope: "webhooks:manage",
   summary: "The delivery log of an endpoint",
   description: "Newest first, each with every attempt; paged.",
   params: webhookParams,
@@ -142,6 +149,7 @@ export const listDeliveries = defineEndpoint({
 export const redeliver = defineEndpoint({
   method: "POST",
   path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+  scope: "webhooks:manage",
   summary: "Send a delivery again",
   params: z.object({ webhookId, deliveryId: pathId("The delivery's id (msg_…).", "delivery_not_found") }),
   status: 202,

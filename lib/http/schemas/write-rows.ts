@@ -43,6 +43,7 @@ const addRowsBody = <T extends z.ZodType>(row: T, description: string) =>
 export const addRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/add-rows",
+  scope: "rows:write",
   summary: "Add Rows",
   description:
     'All or nothing: when any row is invalid nothing is written and the answer is 400 validation_failed with details.errors, each { rowIndex, column?, code, message }. More than 10,000 rows is 400 too_many_rows. AI cells left out or "" are generated. With mergeOn it is an upsert; a mergeOn name that matches no column is 400 unknown_column.',
@@ -82,6 +83,7 @@ export const updateRowsResponseSchema = z.strictObject({
 export const updateRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/update-rows",
+  scope: "rows:write",
   summary: "Update Rows",
   description:
     'Partial: each row is applied whole or reported in errors; 200 even when every row failed. "" clears a cell (and re-runs an AI cell).',
@@ -95,6 +97,7 @@ export const updateRows = defineEndpoint({
 export const deleteRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/delete-rows",
+  scope: "rows:write",
   summary: "Delete rows",
   description: "Deletes rows by id; unknown ids are reported in errors.",
   params: baseParams,
