@@ -53,6 +53,13 @@ export interface EndpointSpec {
    * names one. route() checks it, and OpenAPI and MCP list it.
    */
   scope?: Permission;
+  /** Spends credits on every call (the assistant): needs runs:write besides its scope. */
+  spendsCredits?: boolean;
+  /**
+   * Reaches every base of the workspace, or makes a new one: a key limited to some bases is
+   * refused (403 base_not_in_scope).
+   */
+  allBases?: boolean;
 }
 
 export type Endpoint = Readonly<EndpointSpec>;

@@ -6,7 +6,8 @@ import { parseParams, parseQuery, readEndpointBody } from "./parse.ts";
 import { idempotencyKeyOf } from "./idempotency.ts";
 import { answerOnce } from "./answer-once.ts";
 import { rateLimitHeaders } from "../auth/api-rate-limit.ts";
-import { assertBaseInScope, assertPermitted } from "../auth/authorize.ts";
+import { assertAllBases, assertBaseInScope, assertPermitted } from "../auth/authorize.ts";
+import { assertReachable } from "../auth/reach.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -76,7 +77,10 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       const auth = options.public ? ANONYMOUS : await authenticate(rt, req);
       // Before anything is parsed or read: a request over the key's limit costs nothing more.
       const rate = options.public ? undefined : await rt.apiLimiter.consume(auth.actorId);
-      if (endpoint && !endpoint.public) assertPermitted(auth, endpoint);
+      if (endpoint && !endpoint.public) {
+        assertPermitted(auth, endpoint);
+        assertAllBases(auth, endpoint);
+      }
       let ctx: EndpointContext<Endpoint> = {
         req,
         rt,
@@ -88,6 +92,7 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
       if (endpoint) {
         const params = parseParams(endpoint, (await context?.params) ?? {});
         assertBaseInScope(auth, (params as { baseId?: string }).baseId);
+        await assertReachable(rt.db.prisma, auth, params as Record<string, unknown>);
         const query = parseQuery(endpoint, new URL(req.url));
         const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes);
         ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;

@@ -2,7 +2,9 @@ import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { inTransaction } from "../db/work.ts";
 import { appError } from "../errors.ts";
-import { loadBase } from "../domain/base-context.ts";
+import { loadBase, loadColumns } from "../domain/base-context.ts";
+import { autoRunOf } from "../domain/column-model.ts";
+import { assertMayQueue } from "../domain/runs/index.ts";
 import type { ImportOptions } from "./analyze.ts";
 import { announce, type ImportRuntime } from "./progress.ts";
 import type { ImportFormat } from "./records.ts";
@@ -24,8 +26,20 @@ export async function createImport(
   baseId: string,
   options: ImportOptions & { format?: ImportFormat },
   receive: (target: string) => Promise<ReceivedFile>,
+  spend: { mayQueue?: boolean } = {},
 ): Promise<ImportView> {
   const baseCtx = await loadBase(rt.db.prisma, workspaceId, baseId);
+  // The lines are written later, by a worker, batch after batch: a caller who may not spend credits
+  // is refused now, before any byte is read, when the new rows would queue the base's AI columns.
+  if (options.runAi && spend.mayQueue === false) {
+    const columns = await loadColumns(rt.db.prisma, baseCtx.sheetId);
+    const running = columns.filter((c) => c.isAiEnabled && autoRunOf(c) !== "never").length;
+    assertMayQueue(
+      spend,
+      running,
+      "This import would queue the base's AI columns, which spends credits: it needs the runs:write scope, or runAi=false.",
+    );
+  }
   const id = newImportId();
   const target = path.resolve(rt.config.dataDir, "files", id);
   await mkdir(path.dirname(target), { recursive: true });

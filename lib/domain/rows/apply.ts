@@ -7,7 +7,7 @@ import type { RowValues } from "./view.ts";
 import { decideByHash, planInsert, planUpdate } from "../cell-plan.ts";
 import { settleRows } from "./settled.ts";
 import { cellStates, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
-import { extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
+import { assertMayQueue, extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
 import { chunksByBytes } from "../../db/statement-chunks.ts";
 import type { CopyIn } from "../../db/copy-in.ts";
 import { copyNewRows } from "./bulk.ts";
@@ -80,6 +80,7 @@ export async function applyWrites(
   const changes = await planRowChanges(tx, columns, plan);
   if (opts.runAi === false) changes.stale.push(...changes.rerun.splice(0));
   const pending = fresh.cells.filter((c) => c.status === "pending").length + changes.rerun.length;
+  assertMayQueue(policy, pending);
   const extended = opts.runId && pending > 0 ? await extendRun(w, opts.runId, pending) : null;
   const runId = extended ?? (await startRun(w, policy, { workspaceId, baseId, trigger, cells: pending }));
 

@@ -2,5 +2,6 @@
 // (architecture.test.ts names the few statement modules a lower aggregate composes instead).
 export { cancelRun, pauseRun, resumeRun } from "./control.ts";
 export { extendRun, getRun, listRuns, type RunPolicy, startRun } from "./record.ts";
+export { assertMayQueue } from "./spend.ts";
 export type { RunTrigger } from "./states.ts";
 export { estimateRun, runCells } from "./request.ts";

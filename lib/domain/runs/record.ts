@@ -4,6 +4,7 @@ import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { parsed } from "../../db/json.ts";
 import { RUN_TRANSITIONS } from "./states.ts";
+import { assertMayQueue } from "./spend.ts";
 import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
@@ -34,6 +35,8 @@ export interface RunPolicy {
   cellCost: number;
   /** The cap of a run that asks for none; null: no cap. */
   defaultMaxCredits: number | null;
+  /** false: the caller may not spend credits (no runs:write); see spend.ts. */
+  mayQueue?: boolean;
 }
 
 /** Starts a run when cells were queued; null (no run) when none were. */
@@ -43,6 +46,7 @@ export async function startRun(
   run: Omit<NewRun, "cellCost" | "maxCredits"> & { maxCredits?: number },
 ): Promise<string | null> {
   if (run.cells === 0) return null;
+  assertMayQueue(policy, run.cells);
   return createRun(w, { ...run, cellCost: policy.cellCost, maxCredits: run.maxCredits ?? policy.defaultMaxCredits });
 }
 

@@ -24,6 +24,8 @@ export const configureBase = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/ai-configure-base",
   scope: "schema:write",
+  spendsCredits: true,
+  allBases: true,
   summary: "AI Configure Base",
   description:
     "Creates (5 credits) or modifies (2 credits) a base by chat: the assistant answers and changes columns through tool calls. " +

@@ -42,6 +42,7 @@ export const createBase = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases",
   scope: "schema:write",
+  allBases: true,
   summary: "Create a base",
   description: "Creates a base with its sheet and columns; answers with its id and structure.",
   body: createBaseSchema.describe("The new base."),

@@ -27,6 +27,7 @@ export const listCredits = defineEndpoint({
   method: "GET",
   path: "/api/v1/credits",
   scope: "rows:read",
+  allBases: true,
   summary: "Credits",
   description: "The balance and the ledger, newest first, paged.",
   query: z.object({

@@ -4,9 +4,11 @@ import { createBase, listBases } from "@/lib/domain/bases";
 import { otherMethods } from "@/lib/http/methods";
 import { configuredProviders } from "@/lib/domain/model-spec";
 import * as api from "@/lib/http/schemas/bases";
+import { baseInScope } from "@/lib/auth/authorize";
 
 export const GET = route(api.listBases, async ({ rt, auth }) => ({
-  bases: await listBases(rt.db.prisma, auth.workspaceId),
+  // A key limited to some bases sees only those.
+  bases: (await listBases(rt.db.prisma, auth.workspaceId)).filter((b) => baseInScope(auth, b.baseId)),
 }));
 
 export const POST = route(api.createBase, async ({ body, rt, auth }) =>

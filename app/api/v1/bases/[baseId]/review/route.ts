@@ -3,9 +3,10 @@ import { inTransaction } from "@/lib/db/work";
 import { reviewCells, reviewHistory } from "@/lib/domain/review/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/review";
+import { spendingPolicy } from "@/lib/auth/authorize";
 
 export const POST = route(api.reviewCells, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => reviewCells(w, auth, params.baseId, body, rt.config.runs)),
+  inTransaction(rt, (w) => reviewCells(w, auth, params.baseId, body, spendingPolicy(rt.config.runs, auth))),
 );
 
 export const GET = route(api.reviewHistory, async ({ params, query, rt, auth }) =>
