@@ -5,6 +5,7 @@ import { errorResponses } from "./openapi-errors.ts";
 import { ENDPOINTS } from "./schemas/index.ts";
 import { REQUEST_EXAMPLES } from "./openapi-examples.ts";
 import { stripBetween } from "../text.ts";
+import { ACCESS_DESCRIPTION, accessNote, operationSecurity } from "./openapi-access.ts";
 
 // The OpenAPI 3.1 document, generated from the endpoint registry (schemas/index.ts): an endpoint
 // declared with defineEndpoint and listed there is in the document with nothing else to do.
@@ -228,9 +229,9 @@ function operation(e: Endpoint, id: string): Json {
   return {
     operationId: id,
     summary: e.summary,
-    ...(e.description ? { description: e.description } : {}),
+    description: e.description ? `${e.description}\n\n${accessNote(e)}` : accessNote(e),
     tags: [tagOf(e.path)],
-    ...(e.public ? { security: [] } : {}),
+    security: operationSecurity(e),
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: responses(e),
@@ -268,7 +269,7 @@ export function openApiDocument(): Json {
           type: "apiKey",
           in: "header",
           name: "X-API-Key",
-          description: "A workspace API key: cw_ followed by 40 characters.",
+          description: `An API key: cw_ followed by 40 characters. ${ACCESS_DESCRIPTION}`,
         },
         sessionCookie: {
           type: "apiKey",

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { appError } from "../errors.ts";
 import { errorResponse } from "../http/respond.ts";
-import { principalForKey } from "../auth/authenticate.ts";
+import { principalForKey, type Principal } from "../auth/authenticate.ts";
 import type { Runtime } from "../runtime.ts";
 import type { Endpoint } from "../http/endpoint.ts";
 import { hostPolicy, transportLists } from "../http/allowed-hosts.ts";
@@ -59,15 +59,17 @@ export function inProcessInvoke(handlers: Map<Endpoint, RouteHandler>, origin: s
 
 export async function handleMcp(rt: Runtime, req: Request, handlers: Map<Endpoint, RouteHandler>): Promise<Response> {
   const key = apiKeyOf(req);
+  let principal: Principal;
   try {
     if (!key) throw appError("missing_api_key", "Send an API key: Authorization: Bearer cw_… or X-API-Key.");
-    await principalForKey(rt, key);
+    principal = await principalForKey(rt, key);
   } catch (e) {
     const res = errorResponse(e);
     res.headers.set("www-authenticate", 'Bearer realm="cellwright"');
     return res;
   }
-  const server = createMcpServer(inProcessInvoke(handlers, new URL(req.url).origin, key));
+  // Each tool call is authorised again by the API it calls; the principal only chooses what is listed.
+  const server = createMcpServer(inProcessInvoke(handlers, new URL(req.url).origin, key), principal);
   // The edge refuses a foreign Host before any route; the SDK checks again with the same policy,
   // and also refuses a browser's Origin that is not this site's, as the MCP specification asks.
   const lists = transportLists(hostPolicy(rt.config), req.headers.get("host") ?? undefined, rt.config.publicUrl);

@@ -13,6 +13,7 @@ import * as bases from "../http/schemas/bases.ts";
 import { callEndpoint, checkToolInput, fitResult, ToolError, type Invoke } from "./call.ts";
 import { inputSchema, outputSchema } from "./schema.ts";
 import { TOOLS, type McpTool } from "./tools.ts";
+import { mayCall, toolRefusal, type ToolAccess } from "./access.ts";
 
 // The MCP server: the tools of tools.ts, and each base's structure as a resource. It is built per
 // request (stateless Streamable HTTP) around an `invoke` that calls the API as the caller, so
@@ -43,10 +44,21 @@ export function describeTool(t: McpTool) {
 let described: ReturnType<typeof describeTool>[] | undefined;
 const toolList = () => (described ??= TOOLS.map(describeTool));
 
-export async function callTool(name: string, args: Record<string, unknown>, invoke: Invoke): Promise<CallToolResult> {
+/** The tools this caller may call, as tools/list shows them (every tool when access is not given). */
+export const toolsFor = (access?: ToolAccess) =>
+  toolList().filter((_, i) => access === undefined || mayCall(TOOLS[i], access));
+
+export async function callTool(
+  name: string,
+  args: Record<string, unknown>,
+  invoke: Invoke,
+  access?: ToolAccess,
+): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   try {
+    const refusal = access && toolRefusal(tool, access);
+    if (refusal) throw refusal;
     checkToolInput(args, tool.extra ?? {}, tool.maxItems ?? {});
     const result = await (tool.run ? tool.run(args, invoke) : callEndpoint(invoke, tool.endpoints[0], args));
     const { value, truncated } = fitResult(result);
@@ -69,11 +81,12 @@ function toolErrorOf(e: unknown): ToolError {
   return new ToolError("internal_error", "Something went wrong on our side.");
 }
 
-export function createMcpServer(invoke: Invoke): Server {
+/** A server for one caller; `access` (their permissions and bases) decides which tools they see. */
+export function createMcpServer(invoke: Invoke, access?: ToolAccess): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(access) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) =>
-    callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, invoke),
+    callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, invoke, access),
   );
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const list = await callEndpoint(invoke, bases.listBases, {});
