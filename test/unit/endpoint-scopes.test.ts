@@ -4,6 +4,8 @@ import { KEY_SCOPES, PERSON_PERMISSIONS, ROLE_PERMISSIONS } from "../../lib/auth
 import { assertPermitted, requiredScopes } from "../../lib/auth/authorize.ts";
 import { isAppError } from "../../lib/errors.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
+import { openApiDocument } from "../../lib/http/openapi.ts";
+import { scopeToName } from "../../lib/auth/permissions.ts";
 
 // A missing scope cannot ship: every endpoint that is not public names a permission that exists,
 // and an endpoint without one is refused to everyone, an owner included, rather than left open.
@@ -51,5 +53,20 @@ describe("endpoint scopes", () => {
     expect(requiredScopes({ scope: "runs:write", spendsCredits: true })).toEqual(["runs:write"]);
     const admin = { ...owner, role: "admin" as const, permissions: new Set(["schema:write" as const]) };
     expect(() => assertPermitted(admin, { scope: "schema:write", spendsCredits: true })).toThrow(/runs:write/);
+  });
+
+  it("the OpenAPI document lists each operation's scopes in its security requirement and its description", () => {
+    const doc = openApiDocument() as any;
+    expect(doc.components.securitySchemes.apiKey.description).toContain("members:manage");
+    for (const e of ENDPOINTS) {
+      const op = doc.paths[e.path][e.method.toLowerCase()];
+      if (e.public) {
+        expect(op.security, e.path).toEqual([]);
+        continue;
+      }
+      const scopes = [...new Set(requiredScopes(e).map(scopeToName))];
+      expect(op.security, `${e.method} ${e.path}`).toEqual([{ apiKey: scopes }, { sessionCookie: scopes }]);
+      for (const s of scopes) expect(op.description, `${e.method} ${e.path}`).toContain(`\`${s}\``);
+    }
   });
 });
