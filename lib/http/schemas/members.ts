@@ -77,7 +77,7 @@ export const createFirstOwner = defineEndpoint({
   summary: "Create the first owner account",
   description:
     "While the workspace has no owner member, a workspace key (or a session made from one) makes the owner's account: a new user, or an existing one with their password. The session, if any, becomes the owner's (Set-Cookie). 409 already_member once the workspace has an owner member.",
-  body: z.object({ email, name, password }).strict(),
+  body: z.object({ email: email.describe("The owner's email."), name, password }).strict(),
   status: 201,
   response: memberSchema,
 });
@@ -124,7 +124,12 @@ export const acceptInvitation = defineEndpoint({
     "Joins the workspace and signs in (Set-Cookie). A new email makes an account with this password (at least 10 characters); an existing account's email needs its password (401 invalid_credentials). Same-origin requests only.",
   public: true,
   body: z
-    .object({ token: z.string().max(200).describe("The token from the link."), email, name, password })
+    .object({
+      token: z.string().max(200).describe("The token from the link."),
+      email: email.describe("Their email: a new account, or an existing one with its password."),
+      name,
+      password,
+    })
     .strict(),
   status: 201,
   response: z.strictObject({
