@@ -66,7 +66,10 @@ export async function createInvitation(
 }
 
 export async function listInvitations(tx: Tx, workspaceId: string): Promise<InvitationView[]> {
-  const rows = await tx.invitation.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
+  const rows = await tx.invitation.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+  });
   return rows.map(toView);
 }
 

@@ -33,7 +33,8 @@ export function keyPrincipal(row: KeyRow, now = Date.now()): Principal {
     userId: row.created_by_user_id,
     actorId: row.id,
     role,
-    permissions: row.created_by_user_id === null ? workspaceKeyPermissions(row.scopes) : keyPermissions(role, row.scopes),
+    permissions:
+      row.created_by_user_id === null ? workspaceKeyPermissions(row.scopes) : keyPermissions(role, row.scopes),
     baseIds: row.base_ids.length > 0 ? row.base_ids : null,
     dailyCreditCap: row.daily_credit_cap,
   };

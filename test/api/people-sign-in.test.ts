@@ -57,7 +57,9 @@ describe("sign-in by password", () => {
 
   it("signs in to the named workspace, or the oldest membership", async () => {
     const ws = await app.rt.db.prisma.workspace.findUniqueOrThrow({ where: { id: app.workspaceB } });
-    await app.rt.db.prisma.membership.create({ data: { workspaceId: app.workspaceB, userId: owner.userId, role: "viewer" } });
+    await app.rt.db.prisma.membership.create({
+      data: { workspaceId: app.workspaceB, userId: owner.userId, role: "viewer" },
+    });
     const b = await signInWithPassword(app, "owner@example.com", PASSWORD, ws.name);
     expect(b.res.body.workspaceId).toBe(app.workspaceB);
     const oldest = await signInWithPassword(app, "owner@example.com");

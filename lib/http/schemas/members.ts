@@ -89,9 +89,7 @@ export const createInvitation = defineEndpoint({
   summary: "Invite someone",
   description:
     "A link that makes its opener a member with the role: valid 7 days, once. With `email`, only that email may accept it. The link is in this answer only; only its hash is stored.",
-  body: z
-    .object({ role: roleSchema, email: email.optional().describe("Only this email may accept it.") })
-    .strict(),
+  body: z.object({ role: roleSchema, email: email.optional().describe("Only this email may accept it.") }).strict(),
   status: 201,
   response: z.strictObject({
     ...invitationShape,

@@ -19,7 +19,10 @@ export const getSession = defineEndpoint({
       authenticated: z.literal(true).describe("Signed in."),
       workspaceId: z.string().describe("The workspace."),
       keyId: z.string().nullable().describe("The API key of the request or session; null for a user's own session."),
-      userId: z.string().nullable().describe("The person: the signed-in user, or the key's creator; null for workspace keys."),
+      userId: z
+        .string()
+        .nullable()
+        .describe("The person: the signed-in user, or the key's creator; null for workspace keys."),
       user: z
         .strictObject({
           id: z.string().describe("The user's id (usr_…)."),
@@ -29,7 +32,9 @@ export const getSession = defineEndpoint({
         .nullable()
         .describe("The person, or null for a workspace key."),
       role: roleSchema,
-      permissions: z.array(z.string()).describe("What the caller may do: key scopes and members:manage, keys:own; sorted."),
+      permissions: z
+        .array(z.string())
+        .describe("What the caller may do: key scopes and members:manage, keys:own; sorted."),
       baseIds: z.array(z.string()).nullable().describe("The bases a key is limited to; null: every base."),
     }),
     z.strictObject({
@@ -50,13 +55,21 @@ export const signIn = defineEndpoint({
   public: true,
   body: z.union([
     z
-      .object({ apiKey: z.string().trim().min(1, "Enter an API key.").max(500).describe("An API key of the workspace.") })
+      .object({
+        apiKey: z.string().trim().min(1, "Enter an API key.").max(500).describe("An API key of the workspace."),
+      })
       .strict(),
     z
       .object({
         email: z.string().trim().min(1, "Enter an email.").max(320).describe("The account's email."),
         password,
-        workspace: z.string().trim().min(1).max(200).optional().describe("A workspace's name; default the oldest membership."),
+        workspace: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe("A workspace's name; default the oldest membership."),
       })
       .strict(),
   ]),

@@ -27,7 +27,8 @@ export const GET = route(api.getSession, async ({ req, rt }) => {
       baseIds: auth.baseIds ? [...auth.baseIds] : null,
     };
   } catch (e) {
-    if (isAppError(e) && e.status === 401) return { authenticated: false as const, ssoEnabled: rt.config.oidc !== null };
+    if (isAppError(e) && e.status === 401)
+      return { authenticated: false as const, ssoEnabled: rt.config.oidc !== null };
     throw e;
   }
 });

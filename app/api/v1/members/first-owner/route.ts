@@ -9,7 +9,12 @@ import * as api from "@/lib/http/schemas/members";
 export const POST = route(api.createFirstOwner, async ({ req, rt, auth, body }) => {
   const member = await createFirstOwner(rt, auth.workspaceId, body);
   if (!sessionTokenOf(req)) return json(member, 201);
-  return answerWithSession(req, rt, { workspaceId: auth.workspaceId, keyId: null, userId: member.userId }, () => member);
+  return answerWithSession(
+    req,
+    rt,
+    { workspaceId: auth.workspaceId, keyId: null, userId: member.userId },
+    () => member,
+  );
 });
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
