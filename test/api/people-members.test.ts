@@ -24,8 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const tokenOf = (url: string) => new URL(url).searchParams.get("token") ?? "";
-
 describe("invitations", () => {
   it("a new email accepts: an account, a membership with the role, a session", async () => {
     const made = await invite(app, { cookie: owner.cookie }, "editor");
