@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "../data/api";
 import { Button } from "../ui/button";
 import { Dialog, DialogFooter } from "../ui/dialog";
@@ -9,13 +9,20 @@ import { errorMessage, Field, FormError } from "./auth-card";
  * Shown while the browser is signed in by the workspace key and the workspace has no owner
  * account: making one turns this session into the owner's, so people can then be invited.
  */
+// A single-user install (UI_AUTO_LOGIN) may never want accounts: "Not now" hides the offer in this browser.
+const DISMISSED = "cellwright.firstOwnerDismissed";
+
 export function FirstOwnerBanner() {
+  const [hidden, setHidden] = useState(true);
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  // Read after mount: the server cannot see localStorage, and the first render must match its HTML.
+  useEffect(() => setHidden(localStorage.getItem(DISMISSED) === "1"), []);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -30,15 +37,28 @@ export function FirstOwnerBanner() {
     }
   }
 
+  if (hidden) return null;
   return (
     <div className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950 dark:border-indigo-800 dark:bg-indigo-950 dark:text-indigo-100">
       <p>
         You are signed in with the workspace key. Create your owner account to sign in with a password and invite
         people.
       </p>
-      <Button variant="primary" size="sm" onClick={() => setOpen(true)}>
-        Create your owner account
-      </Button>
+      <div className="flex gap-2">
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => {
+            localStorage.setItem(DISMISSED, "1");
+            setHidden(true);
+          }}
+        >
+          Not now
+        </Button>
+        <Button variant="primary" size="sm" onClick={() => setOpen(true)}>
+          Create your owner account
+        </Button>
+      </div>
       <Dialog
         open={open}
         onClose={() => setOpen(false)}
