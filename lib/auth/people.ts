@@ -7,7 +7,8 @@ import { createPasswordReset, usePasswordReset } from "./password-resets.ts";
 import { assertStrongPassword, hashPassword, verifyPassword } from "./passwords.ts";
 import { isRole, type Role } from "./permissions.ts";
 import { deleteMemberSessions, deleteUserSessions } from "./session.ts";
-import { createUser, findUser, findUserByEmail, setPasswordHash, type UserView } from "./users.ts";
+import { createUser, findUser, findUserByEmail, normalizeEmail, setPasswordHash, type UserView } from "./users.ts";
+import { assertNotThrottled, clearFailures, recordFailure } from "./password-throttle.ts";
 
 // People's journeys that span tables: signing in by password, accepting an invitation, leaving
 // a workspace, resetting a password, and the first owner. Passwords are hashed and checked
@@ -25,9 +26,15 @@ export async function signInWithPassword(
   input: { email: string; password: string; workspace?: string },
 ): Promise<Person> {
   const prisma = rt.db.prisma;
-  const user = await findUserByEmail(prisma, input.email);
+  const email = normalizeEmail(input.email);
+  assertNotThrottled(email);
+  const user = await findUserByEmail(prisma, email);
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !ok) throw appError("invalid_credentials");
+  if (!user || !ok) {
+    recordFailure(email);
+    throw appError("invalid_credentials");
+  }
+  clearFailures(email);
   const membership = await membershipForSignIn(prisma, user.id, input.workspace);
   if (!membership) throw appError("invalid_credentials", "This account is not a member of that workspace.");
   return { workspaceId: membership.workspaceId, userId: user.id, role: membership.role };
@@ -43,7 +50,12 @@ async function personFor(
 ): Promise<{ existing: UserView | null; passwordHash: string | null }> {
   const existing = await findUserByEmail(rt.db.prisma, input.email);
   if (existing) {
-    if (!(await verifyPassword(existing.passwordHash, input.password))) throw appError("invalid_credentials");
+    assertNotThrottled(existing.email);
+    if (!(await verifyPassword(existing.passwordHash, input.password))) {
+      recordFailure(existing.email);
+      throw appError("invalid_credentials");
+    }
+    clearFailures(existing.email);
     return { existing, passwordHash: null };
   }
   assertStrongPassword(input.password);

@@ -45,6 +45,18 @@ describe("sign-in by password", () => {
     expect(wrong.res.body.error.message).toBe(unknown.res.body.error.message);
   });
 
+  it("refuses an email after 10 wrong passwords, even with the right one, for a while", async () => {
+    await join(app, "viewer", "guessed@example.com");
+    for (let i = 0; i < 10; i++) {
+      const { res } = await signInWithPassword(app, "guessed@example.com", `wrong guess ${i}`);
+      expect(res.body.error.code).toBe("invalid_credentials");
+    }
+    const { res } = await signInWithPassword(app, "Guessed@example.com");
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe("rate_limited");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("refuses a sign-in from another site", async () => {
     const res = await app.api("POST", "/api/v1/session", {
       key: null,
