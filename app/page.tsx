@@ -1,9 +1,9 @@
 import { BasesPage } from "@/components/bases/bases-page";
-import { requireSession } from "./_server/session";
+import { needsFirstOwner, requireSession } from "./_server/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function Home() {
-  await requireSession("/");
-  return <BasesPage />;
+  const principal = await requireSession("/");
+  return <BasesPage firstOwner={await needsFirstOwner(principal)} />;
 }

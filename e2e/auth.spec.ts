@@ -12,11 +12,11 @@ test("a deep link survives sign-in, and sign-out ends the session", async ({ pag
   await expect(page).toHaveURL(new RegExp(`/sign-in\\?next=%2Fbases%2F${base.baseId}$`));
 
   await page.getByLabel("API key").fill("cw_not_a_real_key");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with the key" }).click();
   await expect(page.getByText("That API key is unknown or has been revoked.")).toBeVisible();
 
   await page.getByLabel("API key").fill(API_KEY);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with the key" }).click();
   await expect(page).toHaveURL(new RegExp(`/bases/${base.baseId}$`));
   await expect(await cellAt(page, 1, "Company")).toHaveText("Acme");
 

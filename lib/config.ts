@@ -81,6 +81,12 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(15_000),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: int(4),
 
+  OIDC_ISSUER: optionalString,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_DEFAULT_ROLE: z.enum(["owner", "admin", "editor", "viewer"]).default("viewer"),
+  OIDC_WORKSPACE: optionalString,
+
   CELLWRIGHT_URL: optionalString,
   CELLWRIGHT_API_KEY: optionalString,
 });
@@ -174,6 +180,20 @@ function buildConfig(e: z.infer<typeof schema>) {
       cellAttemptDays: e.RETENTION_CELL_RUN_DAYS,
       intervalMs: e.RETENTION_INTERVAL_MINUTES * 60_000,
     },
+    /**
+     * Single sign-on (OpenID Connect): on when the issuer, client id and secret are all set. New
+     * users join `workspace` (a name; null: the oldest workspace) with `defaultRole`.
+     */
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            defaultRole: e.OIDC_DEFAULT_ROLE,
+            workspace: e.OIDC_WORKSPACE ?? null,
+          }
+        : null,
     webhooks: {
       retryScheduleMs: parseSchedule(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -51,4 +51,6 @@ export const newId = {
   view: () => `view_${randomBase62(16)}`,
   reviewAction: () => `rev_${randomBase62(20)}`,
   evaluation: () => `eval_${randomBase62(20)}`,
+  user: () => `usr_${randomBase62(16)}`,
+  invitation: () => `inv_${randomBase62(16)}`,
 };

@@ -4,6 +4,7 @@ import { getRuntime } from "@/lib/runtime";
 import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 import { principalForSessionOrNull } from "@/lib/auth/session";
 import type { Principal } from "@/lib/auth/principal";
+import { hasOwnerMember } from "@/lib/auth/members";
 
 /** The signed-in principal of this page request, or null. */
 export async function currentPrincipal(): Promise<Principal | null> {
@@ -23,4 +24,18 @@ export async function requireSession(path: string): Promise<Principal> {
   const next = encodeURIComponent(path);
   if (await autoLoginEnabled()) redirect(`/api/v1/session/auto?next=${next}`);
   redirect(`/sign-in?next=${next}`);
+}
+
+/** Whether the sign-in page offers single sign-on (OIDC_ISSUER and its client are set). */
+export async function ssoEnabled(): Promise<boolean> {
+  return (await getRuntime()).config.oidc !== null;
+}
+
+/**
+ * Whether to offer "Create your owner account": signed in by a workspace key (no person behind
+ * it) while the workspace has no owner member yet.
+ */
+export async function needsFirstOwner(principal: Principal): Promise<boolean> {
+  if (principal.userId !== null || principal.keyId === null) return false;
+  return !(await hasOwnerMember((await getRuntime()).db.prisma, principal.workspaceId));
 }

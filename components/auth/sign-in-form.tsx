@@ -2,15 +2,18 @@
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../data/api";
 import { Button } from "../ui/button";
-import { TableIcon } from "../ui/icons";
+import { AuthCard, errorMessage, Field, FormError } from "./auth-card";
 
 /**
- * Exchanges an API key for a session cookie. The key lives only in this form's state for the
- * duration of the request; nothing is written to localStorage.
+ * Signs in by email and password, by single sign-on when it is configured, or by exchanging an
+ * API key for a session cookie. Secrets live only in this form's state for the duration of the
+ * request; nothing is written to localStorage.
  */
-export function SignInForm({ next }: { next: string }) {
+export function SignInForm({ next, ssoEnabled }: { next: string; ssoEnabled: boolean }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
   const [apiKey, setApiKey] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ form: "password" | "key"; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const submitted = useRef(false);
 
@@ -26,73 +29,93 @@ export function SignInForm({ next }: { next: string }) {
       .catch(() => undefined);
   }, [next]);
 
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
+  async function signIn(form: "password" | "key", body: unknown) {
     submitted.current = true;
     setBusy(true);
     setError(null);
     try {
-      await api("/api/v1/session", { body: { apiKey }, noAuthRedirect: true });
+      await api("/api/v1/session", { body, noAuthRedirect: true });
       setApiKey("");
+      setPassword("");
       window.location.assign(next);
     } catch (err) {
       submitted.current = false;
-      setError(
-        err instanceof ApiError && err.status === 401
+      const unknown = err instanceof ApiError && err.status === 401;
+      const message =
+        form === "key" && unknown
           ? "That API key is unknown or has been revoked."
-          : err instanceof Error
-            ? err.message
-            : "Sign-in failed.",
-      );
+          : unknown
+            ? "The email or password is wrong."
+            : errorMessage(err, "Sign-in failed.");
+      setError({ form, message });
       setBusy(false);
     }
   }
 
   return (
-    <form
-      onSubmit={submit}
-      className="w-full max-w-sm rounded-2xl border border-zinc-200 bg-white p-7 shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
-      noValidate
-    >
-      <div className="mb-6 flex items-center gap-2.5">
-        <span className="grid size-9 place-items-center rounded-lg bg-indigo-600 text-lg text-white">
-          <TableIcon />
-        </span>
-        <div>
-          <h1 className="text-lg leading-tight font-semibold">Sign in to Cellwright</h1>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">AI enrichment tables</p>
-        </div>
-      </div>
-      <label htmlFor="api-key" className="block text-sm font-medium">
-        API key
-      </label>
-      <input
-        id="api-key"
-        name="api-key"
-        type="password"
-        autoComplete="off"
-        spellCheck={false}
-        required
-        autoFocus
-        value={apiKey}
-        onChange={(e) => setApiKey(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? "api-key-error" : "api-key-hint"}
-        placeholder="cw_…"
-        className="mt-1.5 block h-10 w-full rounded-md border border-zinc-300 bg-white px-3 font-mono text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 dark:border-zinc-700 dark:bg-zinc-950"
-      />
-      {error ? (
-        <p id="api-key-error" role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : (
-        <p id="api-key-hint" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          The key is exchanged for a session cookie and is not stored in the browser.
-        </p>
+    <AuthCard title="Sign in to Cellwright" subtitle="AI enrichment tables">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void signIn("password", { email, password });
+        }}
+        noValidate
+      >
+        <Field id="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} autoFocus />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
+        <FormError error={error?.form === "password" ? error.message : null} />
+        <Button
+          type="submit"
+          variant="primary"
+          className="mt-5 w-full"
+          disabled={busy || email.trim() === "" || password === ""}
+        >
+          {busy && error === null ? "Signing in…" : "Sign in"}
+        </Button>
+      </form>
+      {ssoEnabled && (
+        <a
+          href={`/api/v1/session/sso?next=${encodeURIComponent(next)}`}
+          className="mt-3 inline-flex h-9 w-full items-center justify-center rounded-md border border-zinc-300 bg-white text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+        >
+          Sign in with single sign-on
+        </a>
       )}
-      <Button type="submit" variant="primary" className="mt-5 w-full" disabled={busy || apiKey.trim() === ""}>
-        {busy ? "Signing in…" : "Sign in"}
-      </Button>
-    </form>
+      <div className="my-6 flex items-center gap-3 text-xs text-zinc-500" aria-hidden="true">
+        <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+        or with an API key
+        <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+      </div>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void signIn("key", { apiKey });
+        }}
+        noValidate
+      >
+        <Field
+          id="api-key"
+          label="API key"
+          type="password"
+          autoComplete="off"
+          mono
+          placeholder="cw_…"
+          value={apiKey}
+          onChange={setApiKey}
+          hint="The key is exchanged for a session cookie and is not stored in the browser."
+        />
+        <FormError error={error?.form === "key" ? error.message : null} />
+        <Button type="submit" className="mt-4 w-full" disabled={busy || apiKey.trim() === ""}>
+          Sign in with the key
+        </Button>
+      </form>
+    </AuthCard>
   );
 }

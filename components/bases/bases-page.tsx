@@ -10,8 +10,10 @@ import { BaseListRow } from "./base-list-row";
 import { CreateBaseDialog } from "./create-base-dialog";
 import { ImportDialog } from "../imports/import-dialog";
 import { ApiKeyPanel } from "./api-key-panel";
+import { FirstOwnerBanner } from "../auth/first-owner-banner";
 
-export function BasesPage() {
+/** `firstOwner`: offer "Create your owner account" (a workspace key's session, no owner yet). */
+export function BasesPage({ firstOwner = false }: { firstOwner?: boolean }) {
   const bases = useBases();
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -24,6 +26,7 @@ export function BasesPage() {
       <div className="flex min-h-0 flex-1">
         <main className="min-w-0 flex-1 overflow-y-auto">
           <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6">
+            {firstOwner && <FirstOwnerBanner />}
             <div className="mb-5 flex items-end justify-between gap-4">
               <div>
                 <h1 className="text-2xl font-semibold tracking-tight">Bases</h1>

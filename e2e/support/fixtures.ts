@@ -69,7 +69,7 @@ export class Api {
 export async function signIn(page: Page, next = "/") {
   await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel("API key").fill(API_KEY);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with the key" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
 }
 

@@ -1,6 +1,6 @@
 import { appError } from "../errors.ts";
 import type { Principal } from "./principal.ts";
-import { isRole, keyPermissions, type Role } from "./permissions.ts";
+import { isRole, keyPermissions, PERSON_PERMISSIONS, type Permission, type Role } from "./permissions.ts";
 
 export interface KeyRow {
   id: string;
@@ -33,10 +33,22 @@ export function keyPrincipal(row: KeyRow, now = Date.now()): Principal {
     userId: row.created_by_user_id,
     actorId: row.id,
     role,
-    permissions: keyPermissions(role, row.scopes),
+    permissions:
+      row.created_by_user_id === null ? workspaceKeyPermissions(row.scopes) : keyPermissions(role, row.scopes),
     baseIds: row.base_ids.length > 0 ? row.base_ids : null,
     dailyCreditCap: row.daily_credit_cap,
   };
+}
+
+/**
+ * A workspace key (no creator: the first key, API_KEY, the browser sign-in key) stands for the
+ * workspace's owner, so it also holds the person-only permissions: whoever installed the server
+ * can invite people and create the first owner account with it.
+ */
+function workspaceKeyPermissions(scopes: string[]): Set<Permission> {
+  const out = keyPermissions("owner", scopes);
+  for (const p of PERSON_PERMISSIONS) out.add(p);
+  return out;
 }
 
 function creatorRole(row: KeyRow): Role {

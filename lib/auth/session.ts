@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { appError, isAppError } from "../errors.ts";
 import type { Runtime } from "../runtime.ts";
+import type { Tx } from "../db/database.ts";
 import type { Principal } from "./principal.ts";
 import { KEY_SELECT, type KeyRow, keyPrincipal } from "./key-principal.ts";
 import { isRole, ROLE_PERMISSIONS } from "./permissions.ts";
@@ -96,5 +97,21 @@ export async function deleteSession(rt: Runtime, token: string): Promise<void> {
 /** Sign out everywhere: every session of this user, in every workspace. */
 export async function deleteUserSessions(rt: Runtime, userId: string): Promise<number> {
   const { count } = await rt.db.prisma.session.deleteMany({ where: { userId } });
+  return count;
+}
+
+/** Ends a member's sessions in one workspace (removal): theirs, and those made from their keys. */
+export async function deleteMemberSessions(tx: Tx, workspaceId: string, userId: string): Promise<void> {
+  await tx.session.deleteMany({ where: { workspaceId, userId } });
+  await tx.$executeRawUnsafe(
+    `DELETE FROM sessions WHERE workspace_id = $1 AND key_id IN (SELECT id FROM api_keys WHERE workspace_id = $1 AND created_by_user_id = $2)`,
+    workspaceId,
+    userId,
+  );
+}
+
+/** Sign out everywhere for a session made from a key: every session of that key. */
+export async function deleteKeySessions(rt: Runtime, keyId: string): Promise<number> {
+  const { count } = await rt.db.prisma.session.deleteMany({ where: { keyId } });
   return count;
 }

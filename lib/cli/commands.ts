@@ -1,12 +1,13 @@
 import type { Runtime } from "../runtime.ts";
 import { createWorkspace, findWorkspaceByName } from "../workspaces.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
-import { intOption, stringOption, table, type CliCommand, type CommandInput } from "./command.ts";
+import { intOption, stringOption, table, UsageError, type CliCommand, type CommandInput } from "./command.ts";
 import { CREDITS_COMMANDS } from "./credits-command.ts";
 import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
 import { EVAL_COMMAND } from "./eval-command.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
-import { signInLinkFromServer } from "./control.ts";
+import { linkOriginOf, passwordResetLinkFromServer, signInLinkFromServer } from "./control.ts";
+import { passwordResetForEmail } from "../auth/people.ts";
 
 // The command table. A new command (credits add, export, import, eval) is one more entry here.
 
@@ -27,6 +28,16 @@ const workspaceOption = (input: CommandInput) =>
 
 function printLink(input: CommandInput, url: string, expiresAt: string) {
   input.out(input.options.json ? JSON.stringify({ url, expiresAt }) : `Sign in: ${url}`);
+}
+
+function emailArgument(input: CommandInput): string {
+  const email = input.positionals[0]?.trim();
+  if (!email) throw new UsageError("Name the user's email: password-reset-link <email>.");
+  return email;
+}
+
+function printResetLink(input: CommandInput, url: string, expiresAt: string) {
+  input.out(input.options.json ? JSON.stringify({ url, expiresAt }) : `Set a new password: ${url}`);
 }
 
 export const COMMANDS: CliCommand[] = [
@@ -108,6 +119,21 @@ export const COMMANDS: CliCommand[] = [
     async whenBusy(config, input) {
       const link = await signInLinkFromServer(config, workspaceOption(input));
       printLink(input, link.url, link.expiresAt);
+    },
+  },
+  {
+    path: "password-reset-link",
+    summary: "Print a link that sets a new password for the user with this email (valid 1 hour, once).",
+    usage: "<email> [--json]",
+    options: { json: { type: "boolean" } },
+    positionals: { min: 1, max: 1 },
+    async run(rt, input) {
+      const link = await passwordResetForEmail(rt, emailArgument(input), linkOriginOf(rt.config));
+      printResetLink(input, link.url, link.expiresAt.toISOString());
+    },
+    async whenBusy(config, input) {
+      const link = await passwordResetLinkFromServer(config, emailArgument(input));
+      printResetLink(input, link.url, link.expiresAt);
     },
   },
   ...CREDITS_COMMANDS,

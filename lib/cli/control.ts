@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Config } from "../config.ts";
-import { createSignInLink } from "../auth/sign-in-link.ts";
+import { createSignInLink, signInUrl } from "../auth/sign-in-link.ts";
 import { isAppError } from "../errors.ts";
 
 // The embedded database admits one process, so while `npm start` runs, `npm run cli --
@@ -14,6 +14,7 @@ import { isAppError } from "../errors.ts";
 
 export const CONTROL_FILE = "cellwright.control.json";
 const CONTROL_PATH = "/_cellwright/sign-in-link";
+const RESET_PATH = "/_cellwright/password-reset-link";
 
 interface ControlInfo {
   port: number;
@@ -31,7 +32,8 @@ export function startControl(config: Config): ((req: IncomingMessage, res: Serve
   writeFileSync(controlFile(config.dataDir), JSON.stringify(info), { mode: 0o600 });
   const expected = Buffer.from(info.secret);
   return (req, res) => {
-    if ((req.url ?? "").split("?")[0] !== CONTROL_PATH) return false;
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== CONTROL_PATH && path !== RESET_PATH) return false;
     const sent = Buffer.from(String(req.headers["x-cellwright-control"] ?? ""));
     const local =
       req.socket.remoteAddress === req.socket.localAddress ||
@@ -44,13 +46,19 @@ export function startControl(config: Config): ((req: IncomingMessage, res: Serve
       reply(404, { error: { code: "not_found", message: "No such endpoint." } });
       return true;
     }
-    const workspace = new URL(req.url ?? "/", "http://control").searchParams.get("workspace") ?? undefined;
+    const search = new URL(req.url ?? "/", "http://control").searchParams;
+    const workspace = search.get("workspace") ?? undefined;
     req.resume();
     // The runtime module (and with it the database client) loads here, not with the edge: the
     // server's own copy, built into the app, is the one that runs.
     import("../runtime.ts")
       .then(({ getRuntime }) => getRuntime())
-      .then((rt) => createSignInLink(rt.db.prisma, rt.config, workspace))
+      .then(async (rt) => {
+        if (path !== RESET_PATH) return createSignInLink(rt.db.prisma, rt.config, workspace);
+        // Loaded on use too: it brings the password hasher, which the edge never needs.
+        const { passwordResetForEmail } = await import("../auth/people.ts");
+        return passwordResetForEmail(rt, search.get("email") ?? "", linkOriginOf(rt.config));
+      })
       .then((link) => reply(200, { url: link.url, expiresAt: link.expiresAt.toISOString() }))
       .catch((e) =>
         reply(isAppError(e) ? e.status : 500, {
@@ -62,9 +70,26 @@ export function startControl(config: Config): ((req: IncomingMessage, res: Serve
 }
 
 /** Asks the server running on DATA_DIR for a sign-in link (see startControl). */
-export async function signInLinkFromServer(
+export function signInLinkFromServer(config: Config, workspace?: string): Promise<{ url: string; expiresAt: string }> {
+  return linkFromServer(config, CONTROL_PATH, workspace ? `?workspace=${encodeURIComponent(workspace)}` : "");
+}
+
+/** Asks the server running on DATA_DIR for a password reset link (see startControl). */
+export function passwordResetLinkFromServer(
   config: Config,
-  workspace?: string,
+  email: string,
+): Promise<{ url: string; expiresAt: string }> {
+  return linkFromServer(config, RESET_PATH, `?email=${encodeURIComponent(email)}`);
+}
+
+/** The origin of links the CLI prints: PUBLIC_URL, else the address a browser on this machine reaches. */
+export const linkOriginOf = (config: Pick<Config, "publicUrl" | "host" | "port">) =>
+  config.publicUrl ?? new URL(signInUrl(config, "x")).origin;
+
+async function linkFromServer(
+  config: Config,
+  path: string,
+  query: string,
 ): Promise<{ url: string; expiresAt: string }> {
   let info: ControlInfo;
   try {
@@ -75,10 +100,9 @@ export async function signInLinkFromServer(
     );
   }
   const host = ["0.0.0.0", "::", ""].includes(info.host) ? "127.0.0.1" : info.host;
-  const query = workspace ? `?workspace=${encodeURIComponent(workspace)}` : "";
   let res: Response;
   try {
-    res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${info.port}${CONTROL_PATH}${query}`, {
+    res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${info.port}${path}${query}`, {
       method: "POST",
       headers: { "x-cellwright-control": info.secret },
       signal: AbortSignal.timeout(10_000),

@@ -37,7 +37,7 @@ describe("session sign-in", () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ authenticated: true, workspaceId: app.workspaceA });
     const nobody = await app.api("GET", "/api/v1/session", { key: null });
-    expect(nobody.body).toEqual({ authenticated: false });
+    expect(nobody.body).toEqual({ authenticated: false, ssoEnabled: false });
     const bases = await app.api("GET", "/api/v1/bases", { key: null, headers: { cookie } });
     expect(bases.status).toBe(200);
   });

@@ -8,6 +8,7 @@ import * as events from "./events.ts";
 import * as exportFile from "./export.ts";
 import * as files from "./files.ts";
 import * as imports from "./imports.ts";
+import * as members from "./members.ts";
 import * as openapi from "./openapi.ts";
 import * as quality from "./quality.ts";
 import * as review from "./review.ts";
@@ -78,6 +79,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
   session.signOut,
   session.autoSignIn,
   session.signInWithLink,
+  members.listMembers,
+  members.updateMember,
+  members.removeMember,
+  members.createFirstOwner,
+  members.createInvitation,
+  members.listInvitations,
+  members.revokeInvitation,
+  members.acceptInvitation,
+  members.createPasswordReset,
+  members.redeemPasswordReset,
   webhooks.listWebhooks,
   webhooks.createWebhook,
   webhooks.getWebhook,

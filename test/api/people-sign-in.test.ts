@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import {
+  cookieOf,
+  getWith,
+  join,
+  makeFirstOwner,
+  ORIGIN,
+  PASSWORD,
+  sendWith,
+  signInWithPassword,
+} from "../support/people.ts";
+import { createApiKey } from "../../lib/auth/api-keys.ts";
+import { loadConfig } from "../../lib/config.ts";
+
+// People sign in with email and password; GET /session says who they are and what they may do;
+// signing out everywhere ends every session; a reset link sets a new password once.
+
+let app: TestApp;
+let owner: { userId: string; cookie: string };
+
+beforeAll(async () => {
+  app = await createTestApp();
+  owner = await makeFirstOwner(app);
+});
+afterAll(() => app.close());
+
+describe("sign-in by password", () => {
+  it("signs in with the right password, in any case of the email", async () => {
+    const { res, cookie } = await signInWithPassword(app, "Owner@Example.com");
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ workspaceId: app.workspaceA, keyId: null, userId: owner.userId });
+    expect(res.headers.get("set-cookie")).toMatch(/HttpOnly/);
+    expect((await getWith(app, "/api/v1/bases", cookie)).status).toBe(200);
+  });
+
+  it("answers 401 invalid_credentials alike for a wrong password and an unknown email, with no cookie", async () => {
+    const wrong = await signInWithPassword(app, "owner@example.com", "not the password");
+    const unknown = await signInWithPassword(app, "nobody@example.com");
+    for (const { res } of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("invalid_credentials");
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    expect(wrong.res.body.error.message).toBe(unknown.res.body.error.message);
+  });
+
+  it("refuses an email after 10 wrong passwords, even with the right one, for a while", async () => {
+    await join(app, "viewer", "guessed@example.com");
+    for (let i = 0; i < 10; i++) {
+      const { res } = await signInWithPassword(app, "guessed@example.com", `wrong guess ${i}`);
+      expect(res.body.error.code).toBe("invalid_credentials");
+    }
+    const { res } = await signInWithPassword(app, "Guessed@example.com");
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe("rate_limited");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("refuses a sign-in from another site", async () => {
+    const res = await app.api("POST", "/api/v1/session", {
+      key: null,
+      body: { email: "owner@example.com", password: PASSWORD },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("cross_site_request");
+  });
+
+  it("signs in to the named workspace, or the oldest membership", async () => {
+    const ws = await app.rt.db.prisma.workspace.findUniqueOrThrow({ where: { id: app.workspaceB } });
+    await app.rt.db.prisma.membership.create({
+      data: { workspaceId: app.workspaceB, userId: owner.userId, role: "viewer" },
+    });
+    const b = await signInWithPassword(app, "owner@example.com", PASSWORD, ws.name);
+    expect(b.res.body.workspaceId).toBe(app.workspaceB);
+    const oldest = await signInWithPassword(app, "owner@example.com");
+    expect(oldest.res.body.workspaceId).toBe(app.workspaceA);
+    const none = await signInWithPassword(app, "owner@example.com", PASSWORD, "no-such-workspace");
+    expect(none.res.status).toBe(401);
+    await app.rt.db.prisma.membership.delete({
+      where: { workspaceId_userId: { workspaceId: app.workspaceB, userId: owner.userId } },
+    });
+  });
+});
+
+describe("GET /session", () => {
+  it("describes a workspace key: owner, every permission, no user", async () => {
+    const res = await app.api("GET", "/api/v1/session");
+    expect(res.body).toMatchObject({
+      authenticated: true,
+      workspaceId: app.workspaceA,
+      userId: null,
+      user: null,
+      role: "owner",
+      baseIds: null,
+    });
+    expect(res.body.keyId).toMatch(/^key_/);
+    expect(res.body.permissions).toEqual([...res.body.permissions].sort());
+    expect(res.body.permissions).toContain("members:manage");
+  });
+
+  it("describes a user's session: the user, their role's permissions", async () => {
+    const viewer = await join(app, "viewer", "viewer-session@example.com");
+    const res = await getWith(app, "/api/v1/session", viewer.cookie);
+    expect(res.body).toEqual({
+      authenticated: true,
+      workspaceId: app.workspaceA,
+      keyId: null,
+      userId: viewer.userId,
+      user: { id: viewer.userId, email: "viewer-session@example.com", name: "" },
+      role: "viewer",
+      permissions: ["keys:own", "rows:read"],
+      baseIds: null,
+    });
+    const own = await getWith(app, "/api/v1/session", owner.cookie);
+    expect(own.body.role).toBe("owner");
+    expect(own.body.permissions).toContain("members:manage");
+  });
+
+  it("describes a member's key: its scopes within the creator's role, its bases", async () => {
+    const editor = await join(app, "editor", "editor-key@example.com");
+    const key = await createApiKey(app.rt.db.prisma, app.workspaceA, "editor's key");
+    await app.rt.db.prisma.apiKey.update({
+      where: { id: key.id },
+      data: { createdByUserId: editor.userId, scopes: ["rows:read", "rows:write", "schema:write"], baseIds: ["abc"] },
+    });
+    const res = await app.api("GET", "/api/v1/session", { key: key.key });
+    expect(res.body).toMatchObject({
+      keyId: key.id,
+      userId: editor.userId,
+      user: { email: "editor-key@example.com" },
+      role: "editor",
+      permissions: ["rows:read", "rows:write"],
+      baseIds: ["abc"],
+    });
+  });
+
+  it("signed out: says whether single sign-on is offered", async () => {
+    expect((await app.api("GET", "/api/v1/session", { key: null })).body).toEqual({
+      authenticated: false,
+      ssoEnabled: false,
+    });
+    // The flag is rt.config.oidc !== null: on only when the issuer, client id and secret are all set.
+    const env = { OIDC_ISSUER: "http://127.0.0.1:9/", OIDC_CLIENT_ID: "c", OIDC_CLIENT_SECRET: "s" };
+    expect(loadConfig(env).oidc).toEqual({
+      issuer: "http://127.0.0.1:9/",
+      clientId: "c",
+      clientSecret: "s",
+      defaultRole: "viewer",
+      workspace: null,
+    });
+    expect(loadConfig({ ...env, OIDC_CLIENT_SECRET: "" }).oidc).toBeNull();
+  });
+});
+
+describe("sign-out", () => {
+  it("everywhere=true ends every session of the user; without it, only this one", async () => {
+    await join(app, "editor", "many@example.com");
+    const one = await signInWithPassword(app, "many@example.com");
+    const two = await signInWithPassword(app, "many@example.com");
+    const three = await signInWithPassword(app, "many@example.com");
+    const out = await sendWith(app, "DELETE", "/api/v1/session", one.cookie);
+    expect(out.status).toBe(200);
+    expect((await getWith(app, "/api/v1/bases", one.cookie)).status).toBe(401);
+    expect((await getWith(app, "/api/v1/bases", two.cookie)).status).toBe(200);
+    const all = await sendWith(app, "DELETE", "/api/v1/session?everywhere=true", two.cookie);
+    expect(all.status).toBe(200);
+    expect(all.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+    for (const c of [two.cookie, three.cookie]) expect((await getWith(app, "/api/v1/bases", c)).status).toBe(401);
+    expect((await getWith(app, "/api/v1/bases", owner.cookie)).status).toBe(200);
+  });
+});
+
+describe("password reset", () => {
+  it("an owner's link sets a new password once; the user's sessions end", async () => {
+    const member = await join(app, "editor", "forgetful@example.com");
+    const link = await sendWith(app, "POST", "/api/v1/password-resets", owner.cookie, { userId: member.userId });
+    expect(link.status).toBe(201);
+    const token = new URL(link.body.url).searchParams.get("token") ?? "";
+    expect(link.body.url).toMatch(/^http:\/\/localhost\/reset-password\?token=/);
+
+    const weak = await app.api("POST", "/api/v1/password-resets/redeem", {
+      key: null,
+      body: { token, password: "short" },
+    });
+    expect(weak.status).toBe(400);
+    expect(weak.body.error.code).toBe("weak_password");
+
+    const ok = await app.api("POST", "/api/v1/password-resets/redeem", {
+      key: null,
+      body: { token, password: "a new long password" },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ reset: true });
+    expect((await getWith(app, "/api/v1/bases", member.cookie)).status).toBe(401);
+    expect((await signInWithPassword(app, "forgetful@example.com")).res.status).toBe(401);
+    expect((await signInWithPassword(app, "forgetful@example.com", "a new long password")).res.status).toBe(201);
+
+    const again = await app.api("POST", "/api/v1/password-resets/redeem", {
+      key: null,
+      body: { token, password: "yet another password" },
+    });
+    expect(again.status).toBe(401);
+    expect(again.body.error.code).toBe("invalid_password_reset");
+  });
+
+  it("an expired link, or one for a non-member, is refused; only owners make links", async () => {
+    const member = await join(app, "admin", "admin-reset@example.com");
+    const link = await sendWith(app, "POST", "/api/v1/password-resets", owner.cookie, { userId: member.userId });
+    await app.rt.db.prisma.passwordReset.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
+    const token = new URL(link.body.url).searchParams.get("token") ?? "";
+    const expired = await app.api("POST", "/api/v1/password-resets/redeem", {
+      key: null,
+      body: { token, password: "a new long password" },
+    });
+    expect(expired.body.error.code).toBe("invalid_password_reset");
+    const stranger = await sendWith(app, "POST", "/api/v1/password-resets", owner.cookie, { userId: "usr_nobody" });
+    expect(stranger.status).toBe(404);
+    expect(stranger.body.error.code).toBe("member_not_found");
+    const byAdmin = await sendWith(app, "POST", "/api/v1/password-resets", member.cookie, { userId: owner.userId });
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.body.error.code).toBe("insufficient_scope");
+  });
+});
+
+describe("first owner", () => {
+  it("is made once, by the workspace key; a key session becomes the owner's", async () => {
+    const again = await app.api("POST", "/api/v1/members/first-owner", {
+      body: { email: "second@example.com", password: PASSWORD },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("already_member");
+
+    // Workspace B has no owner member yet: a browser signed in by its key makes one.
+    const signIn = await app.api("POST", "/api/v1/session", {
+      key: null,
+      body: { apiKey: app.keyB },
+      headers: { origin: ORIGIN },
+    });
+    const keyCookie = cookieOf(signIn);
+    const weak = await sendWith(app, "POST", "/api/v1/members/first-owner", keyCookie, {
+      email: "b-owner@example.com",
+      password: "password123",
+    });
+    expect(weak.body.error.code).toBe("weak_password");
+    const made = await sendWith(app, "POST", "/api/v1/members/first-owner", keyCookie, {
+      email: "B-Owner@example.com",
+      name: "Bea",
+      password: PASSWORD,
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ email: "b-owner@example.com", name: "Bea", role: "owner" });
+    const cookie = cookieOf(made);
+    expect(cookie).not.toBe(keyCookie);
+    const me = await getWith(app, "/api/v1/session", cookie);
+    expect(me.body).toMatchObject({ workspaceId: app.workspaceB, userId: made.body.userId, keyId: null });
+    expect((await getWith(app, "/api/v1/session", keyCookie)).body.authenticated).toBe(false);
+  });
+});
