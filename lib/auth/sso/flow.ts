@@ -91,7 +91,13 @@ async function discover(settings: OidcSettings) {
 }
 
 export function failed(reason: unknown) {
-  const why = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+  // openid-client's errors carry a code and, for a claim that failed, which one: enough to tell
+  // a misconfigured client (audience) from a slow clock (expiry) without exposing anything.
+  const e = reason as { name?: string; message?: string; code?: string; cause?: { claim?: string } };
+  const why =
+    reason instanceof Error
+      ? [`${e.name}: ${e.message}`, e.code, e.cause?.claim && `claim ${e.cause.claim}`].filter(Boolean).join(", ")
+      : String(reason);
   console.warn(`[cellwright] single sign-on failed: ${why}`);
   return appError("sso_failed");
 }
