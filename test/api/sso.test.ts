@@ -142,7 +142,10 @@ describe("single sign-on", () => {
     expect(callback.status).toBe(303);
     const principal = await principalForSession(app.rt, decodeURIComponent(site.cookies.get(SESSION_COOKIE)!));
     expect(principal).toMatchObject({ userId: "user_linkme", role: "admin", workspaceId: app.workspaceB });
-    expect(await userByEmail("linked@example.com")).toMatchObject({ oidcIssuer: idp.issuer, oidcSubject: "sub-linked" });
+    expect(await userByEmail("linked@example.com")).toMatchObject({
+      oidcIssuer: idp.issuer,
+      oidcSubject: "sub-linked",
+    });
   });
 
   it("does not take over an address linked to another subject of the provider", async () => {
@@ -151,7 +154,11 @@ describe("single sign-on", () => {
   });
 
   it("requires a verified email to link or create a user", async () => {
-    idp.accounts.set("sub-unverified", { sub: "sub-unverified", email: "unverified@example.com", email_verified: false });
+    idp.accounts.set("sub-unverified", {
+      sub: "sub-unverified",
+      email: "unverified@example.com",
+      email_verified: false,
+    });
     await expectRefused(() => signIn("sub-unverified"));
     idp.accounts.set("sub-noemail", { sub: "sub-noemail" });
     await expectRefused(() => signIn("sub-noemail"));

@@ -60,7 +60,10 @@ export async function startTestIdp(): Promise<TestIdp> {
           const { oidc } = ctx;
           const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(oidc.client!.clientId);
           if (grantId) return oidc.provider.Grant.find(grantId);
-          const grant = new oidc.provider.Grant({ clientId: oidc.client!.clientId, accountId: oidc.session!.accountId });
+          const grant = new oidc.provider.Grant({
+            clientId: oidc.client!.clientId,
+            accountId: oidc.session!.accountId,
+          });
           grant.addOIDCScope("openid email profile");
           await grant.save();
           return grant;
@@ -82,7 +85,12 @@ export async function startTestIdp(): Promise<TestIdp> {
   async function finishInteraction(req: IncomingMessage, res: ServerResponse) {
     try {
       await provider!.interactionDetails(req, res);
-      await provider!.interactionFinished(req, res, { login: { accountId: idp.login } }, { mergeWithLastSubmission: false });
+      await provider!.interactionFinished(
+        req,
+        res,
+        { login: { accountId: idp.login } },
+        { mergeWithLastSubmission: false },
+      );
     } catch (e) {
       res.writeHead(500).end(String(e));
     }

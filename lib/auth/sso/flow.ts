@@ -65,7 +65,10 @@ export async function finishSso(settings: OidcSettings, req: Request, flow: SsoF
   if (!claims) throw failed("no ID token");
   let profile: Record<string, unknown> = { ...claims };
   // Providers that keep email and name out of the ID token give them at the UserInfo endpoint.
-  if ((claims.email === undefined || claims.email_verified === undefined) && config.serverMetadata().userinfo_endpoint) {
+  if (
+    (claims.email === undefined || claims.email_verified === undefined) &&
+    config.serverMetadata().userinfo_endpoint
+  ) {
     try {
       profile = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
     } catch (e) {
