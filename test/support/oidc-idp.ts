@@ -53,7 +53,7 @@ export async function startTestIdp(): Promise<TestIdp> {
         interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
         findAccount: (_ctx, sub) => {
           const account = idp.accounts.get(sub);
-          return account ? { accountId: sub, claims: () => account } : undefined;
+          return account ? { accountId: sub, claims: () => ({ ...account }) } : undefined;
         },
         // Consent is implied: a first-party client, as the operator's own provider would treat it.
         async loadExistingGrant(ctx) {

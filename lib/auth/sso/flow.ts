@@ -94,13 +94,12 @@ async function discover(settings: OidcSettings) {
 }
 
 export function failed(reason: unknown) {
-  // openid-client's errors carry a code and, for a claim that failed, which one: enough to tell
-  // a misconfigured client (audience) from a slow clock (expiry) without exposing anything.
-  const e = reason as { name?: string; message?: string; code?: string; cause?: { claim?: string } };
+  // openid-client wraps the precise reason (which claim, which check) as the cause: enough to
+  // tell a misconfigured client (audience) from a slow clock (expiry), and nothing secret.
+  const e = reason as { name?: string; message?: string; code?: string; cause?: unknown };
+  const cause = e.cause instanceof Error ? e.cause.message : undefined;
   const why =
-    reason instanceof Error
-      ? [`${e.name}: ${e.message}`, e.code, e.cause?.claim && `claim ${e.cause.claim}`].filter(Boolean).join(", ")
-      : String(reason);
+    reason instanceof Error ? [`${e.name}: ${e.message}`, e.code, cause].filter(Boolean).join(", ") : String(reason);
   console.warn(`[cellwright] single sign-on failed: ${why}`);
   return appError("sso_failed");
 }
