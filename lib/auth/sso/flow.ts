@@ -96,10 +96,14 @@ async function discover(settings: OidcSettings) {
 export function failed(reason: unknown) {
   // openid-client wraps the precise reason (which claim, which check) as the cause: enough to
   // tell a misconfigured client (audience) from a slow clock (expiry), and nothing secret.
-  const e = reason as { name?: string; message?: string; code?: string; cause?: unknown };
+  // The provider's own OAuth error code (invalid_grant, access_denied) comes as `error`.
+  const e = reason as { name?: string; message?: string; code?: string; cause?: unknown; error?: unknown };
   const cause = e.cause instanceof Error ? e.cause.message : undefined;
+  const oauthError = typeof e.error === "string" ? `error ${e.error}` : undefined;
   const why =
-    reason instanceof Error ? [`${e.name}: ${e.message}`, e.code, cause].filter(Boolean).join(", ") : String(reason);
+    reason instanceof Error
+      ? [`${e.name}: ${e.message}`, e.code, cause, oauthError].filter(Boolean).join(", ")
+      : String(reason);
   console.warn(`[cellwright] single sign-on failed: ${why}`);
   return appError("sso_failed");
 }
