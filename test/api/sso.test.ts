@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { startEdgeServer, type EdgeServer } from "../support/edge-server.ts";
 import { startTestIdp, type TestIdp } from "../support/oidc-idp.ts";
+import { driveSso, SSO_CALLBACK as CALLBACK, type SsoFlowOptions } from "../support/sso-browser.ts";
 import { principalForSession } from "../../lib/auth/session.ts";
 import { memberForIdentity } from "../../lib/auth/sso/index.ts";
 import { SESSION_COOKIE } from "../../lib/auth/session-cookie.ts";
@@ -12,7 +13,6 @@ import { SESSION_COOKIE } from "../../lib/auth/session-cookie.ts";
 // wrong (audience, nonce, expiry, state) ends in 401 sso_failed and no session.
 
 const CLIENT = { client_id: "cellwright", client_secret: "cellwright-test-secret" };
-const CALLBACK = "/api/v1/session/sso/callback";
 
 let idp: TestIdp;
 let app: TestApp;
@@ -29,70 +29,18 @@ beforeAll(async () => {
   });
   edge = await startEdgeServer();
   idp.start([{ ...CLIENT, redirect_uris: [edge.url + CALLBACK], grant_types: ["authorization_code"] }]);
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await edge?.close();
   await app?.close();
   await idp?.close();
 });
 
-/** Cookies by name, as a browser keeps them for one site (paths are not needed here). */
-class Jar {
-  readonly cookies = new Map<string, string>();
-  take(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      if (attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
-      else this.cookies.set(name, pair.slice(eq + 1).trim());
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
-interface Flow {
-  next?: string;
-  accept?: string;
-  /** Changes the URL the provider sends the browser back to. */
-  callbackUrl?: (url: URL) => void;
-  /** Changes the flow cookie before the callback. */
-  flowCookie?: (value: Record<string, string>) => Record<string, string>;
-}
-
-/** One sign-in from start to callback; returns the callback's answer and the site's cookie jar. */
-async function signIn(login: string, flow: Flow = {}) {
+/** One sign-in of `login` from start to callback: the callback's answer and the site's cookie jar. */
+const signIn = (login: string, flow: SsoFlowOptions = {}) => {
   idp.login = login;
-  const site = new Jar();
-  const provider = new Jar();
-  const next = flow.next === undefined ? "" : `?next=${encodeURIComponent(flow.next)}`;
-  const start = await fetch(`${edge.url}/api/v1/session/sso${next}`, { redirect: "manual" });
-  expect(start.status, await start.clone().text()).toBe(302);
-  site.take(start);
-  let location = new URL(start.headers.get("location")!);
-  expect(location.origin).toBe(idp.issuer);
-  for (let hops = 0; location.origin === idp.issuer; hops++) {
-    expect(hops).toBeLessThan(10);
-    const res = await fetch(location, { redirect: "manual", headers: { cookie: provider.header() } });
-    expect([302, 303], await res.clone().text()).toContain(res.status);
-    provider.take(res);
-    location = new URL(res.headers.get("location")!, location);
-  }
-  expect(location.origin + location.pathname).toBe(edge.url + CALLBACK);
-  flow.callbackUrl?.(location);
-  if (flow.flowCookie) {
-    const raw = JSON.parse(Buffer.from(site.cookies.get("cellwright_sso")!, "base64url").toString());
-    site.cookies.set("cellwright_sso", Buffer.from(JSON.stringify(flow.flowCookie(raw))).toString("base64url"));
-  }
-  const callback = await fetch(location, {
-    redirect: "manual",
-    headers: { cookie: site.header(), ...(flow.accept ? { accept: flow.accept } : {}) },
-  });
-  site.take(callback);
-  return { callback, site, body: callback.status === 303 ? null : await callback.json() };
-}
+  return driveSso(edge.url, idp.issuer, flow);
+};
 
 const sessionCount = async () => app.rt.db.prisma.session.count();
 const userByEmail = (email: string) => app.rt.db.prisma.user.findUnique({ where: { email } });
