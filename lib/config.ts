@@ -81,14 +81,14 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(15_000),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: int(4),
 
+  CELLWRIGHT_URL: optionalString,
+  CELLWRIGHT_API_KEY: optionalString,
+
   OIDC_ISSUER: optionalString,
   OIDC_CLIENT_ID: optionalString,
   OIDC_CLIENT_SECRET: optionalString,
   OIDC_DEFAULT_ROLE: z.enum(["owner", "admin", "editor", "viewer"]).default("viewer"),
   OIDC_WORKSPACE: optionalString,
-
-  CELLWRIGHT_URL: optionalString,
-  CELLWRIGHT_API_KEY: optionalString,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -181,19 +181,10 @@ function buildConfig(e: z.infer<typeof schema>) {
       intervalMs: e.RETENTION_INTERVAL_MINUTES * 60_000,
     },
     /**
-     * Single sign-on (OpenID Connect): on when the issuer, client id and secret are all set. New
-     * users join `workspace` (a name; null: the oldest workspace) with `defaultRole`.
+     * OpenID Connect single sign-on (docs/sso.md): on when the issuer, client id and secret are all
+     * set. New people join `workspace` (a name; default the oldest workspace) as `defaultRole`.
      */
-    oidc:
-      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
-        ? {
-            issuer: e.OIDC_ISSUER,
-            clientId: e.OIDC_CLIENT_ID,
-            clientSecret: e.OIDC_CLIENT_SECRET,
-            defaultRole: e.OIDC_DEFAULT_ROLE,
-            workspace: e.OIDC_WORKSPACE ?? null,
-          }
-        : null,
+    oidc: parseOidc(e),
     webhooks: {
       retryScheduleMs: parseSchedule(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
@@ -247,6 +238,19 @@ function parseAllowedHosts(raw: string | undefined): string[] {
       throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name or an IP address (give no port)`);
   }
   return entries;
+}
+
+function parseOidc(e: z.infer<typeof schema>) {
+  if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET) return null;
+  const url = URL.parse(e.OIDC_ISSUER);
+  if (!url || !/^https?:$/.test(url.protocol)) throw new Error(`OIDC_ISSUER: "${e.OIDC_ISSUER}" is not an http(s) URL`);
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    defaultRole: e.OIDC_DEFAULT_ROLE,
+    workspace: e.OIDC_WORKSPACE ?? null,
+  };
 }
 
 const REMOVED_PRIVATE_NETWORK =

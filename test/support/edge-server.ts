@@ -46,7 +46,12 @@ async function serveWithRoutes(req: IncomingMessage, res: ServerResponse, origin
     res.writeHead(500, { "content-type": "text/plain" }).end(String(e));
     return;
   }
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  // Set-Cookie is the one header that may come more than once: each stays its own line.
+  const cookies = response.headers.getSetCookie();
+  res.writeHead(response.status, {
+    ...Object.fromEntries(response.headers),
+    ...(cookies.length > 0 ? { "set-cookie": cookies } : {}),
+  });
   if (!response.body || req.method === "HEAD") {
     await response.body?.cancel();
     return void res.end();

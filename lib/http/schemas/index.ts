@@ -16,6 +16,7 @@ import * as rows from "./rows.ts";
 import * as run from "./run.ts";
 import * as runs from "./runs.ts";
 import * as session from "./session.ts";
+import * as sso from "./sso.ts";
 import * as views from "./views.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
@@ -89,6 +90,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   members.acceptInvitation,
   members.createPasswordReset,
   members.redeemPasswordReset,
+  sso.startSso,
+  sso.ssoCallback,
   webhooks.listWebhooks,
   webhooks.createWebhook,
   webhooks.getWebhook,
