@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { usePermissions } from "../auth/use-permissions";
 import { api, errorMessage } from "../data/api";
 import { Button } from "../ui/button";
 
@@ -11,6 +12,7 @@ export function ApiKeyPanel() {
   const [key, setKey] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const denied = usePermissions().reason("keys:own", "make API keys");
 
   async function create() {
     setBusy(true);
@@ -39,7 +41,7 @@ export function ApiKeyPanel() {
             Send it as the X-API-Key header to the REST API or the MCP server.
           </p>
         </div>
-        <Button onClick={create} disabled={busy}>
+        <Button onClick={create} disabled={busy} deniedReason={denied}>
           {busy ? "Creating…" : "Create an API key"}
         </Button>
       </div>

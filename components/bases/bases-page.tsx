@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { usePermissions } from "../auth/use-permissions";
 import { useBases } from "../data/queries";
 import { AppHeader } from "../app-header";
 import { ChatPanel } from "../chat/chat-panel";
@@ -14,6 +15,8 @@ import { ApiKeyPanel } from "./api-key-panel";
 export function BasesPage() {
   const bases = useBases();
   const [creating, setCreating] = useState(false);
+  const perms = usePermissions();
+  const createDenied = perms.reason("schema:write", "create bases");
   const [importing, setImporting] = useState(false);
 
   return (
@@ -32,8 +35,10 @@ export function BasesPage() {
                 </p>
               </div>
               <div className="flex gap-2">
-                <Button onClick={() => setImporting(true)}>New base from file</Button>
-                <Button variant="primary" onClick={() => setCreating(true)}>
+                <Button onClick={() => setImporting(true)} deniedReason={createDenied}>
+                  New base from file
+                </Button>
+                <Button variant="primary" onClick={() => setCreating(true)} deniedReason={createDenied}>
                   <PlusIcon /> New base
                 </Button>
               </div>
@@ -69,7 +74,12 @@ export function BasesPage() {
                   Create a base, add columns — some of them AI columns with instructions and tools — and paste your
                   rows.
                 </p>
-                <Button variant="primary" className="mt-5" onClick={() => setCreating(true)}>
+                <Button
+                  variant="primary"
+                  className="mt-5"
+                  onClick={() => setCreating(true)}
+                  deniedReason={createDenied}
+                >
                   <PlusIcon /> Create your first base
                 </Button>
               </div>
