@@ -90,6 +90,14 @@ export function Toolbar(p: Props) {
         </Button>
       ) : null}
       <div className="ml-auto flex flex-wrap items-center gap-2">
+        {rowsDenied ? (
+          <span
+            className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+            title={perms.reason("rows:write")}
+          >
+            Read-only
+          </span>
+        ) : null}
         <Button
           size="sm"
           variant={p.reviewOnly ? "primary" : "secondary"}

@@ -11,6 +11,7 @@ import { Dialog, DialogFooter } from "../ui/dialog";
 import { PlusIcon } from "../ui/icons";
 import { Skeleton } from "../ui/skeleton";
 import { useToast } from "../ui/toast";
+import { FirstOwnerForm } from "./first-owner";
 import { InvitationsSection, InviteDialog } from "./invitations";
 import { settingsKeys, useMembers } from "./queries";
 import { inputClass, LoadError, SettingsShell, tableClass, tdClass, thClass } from "./settings-shell";
@@ -23,6 +24,10 @@ export function MembersPage() {
   const perms = usePermissions();
   const [inviting, setInviting] = useState(false);
   const denied = perms.reason("members:manage", "invite members");
+  const session = useSession();
+  // The workspace key (no user) of a workspace without an owner member: offer the owner's account.
+  const keyOnly = session.data?.authenticated === true && session.data.userId === null;
+  const ownerless = members.data !== undefined && !members.data.some((m) => m.role === "owner");
   return (
     <SettingsShell
       tab="members"
@@ -34,6 +39,7 @@ export function MembersPage() {
         </Button>
       }
     >
+      {keyOnly && ownerless && perms.can("members:manage") ? <FirstOwnerForm /> : null}
       {members.isPending ? (
         <Skeleton className="h-24 w-full" />
       ) : members.isError ? (
