@@ -59,6 +59,8 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
   const accepted = viewer.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/invitations/accept");
   await viewer.getByRole("button", { name: /accept|join|create account/i }).click();
   expect((await accepted).status()).toBe(201);
+  // The page may move on by itself (to the bases page); let it, before going to the base.
+  await viewer.waitForURL((url) => !url.pathname.startsWith("/invite"), { timeout: 5_000 }).catch(() => undefined);
 
   // The grid: every write control is disabled and says why.
   await viewer.goto(`/bases/${base.baseId}`);
