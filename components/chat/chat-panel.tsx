@@ -25,8 +25,9 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [baseName, setBaseName] = useState("");
-  // The assistant changes the schema (POST ai-configure-base needs schema:write).
-  const denied = usePermissions().reason("schema:write", "use the assistant");
+  // The assistant changes the schema and spends credits: it needs schema:write and runs:write.
+  const perms = usePermissions();
+  const denied = perms.reason("schema:write", "use the assistant") ?? perms.reason("runs:write", "use the assistant");
   const qc = useQueryClient();
   const router = useRouter();
   const bodyId = useId();

@@ -48,7 +48,10 @@ export function ReviewPanel({
   onExit: () => void;
 }) {
   const toast = useToast();
-  const denied = usePermissions().reason("rows:write", "review cells");
+  const perms = usePermissions();
+  const denied = perms.reason("rows:write", "review cells");
+  // Re-running queues the AI cell, which spends credits: runs:write too.
+  const rerunDenied = denied ?? perms.reason("runs:write");
   const walker = useReviewWalker(store, handles, columns);
   const { current } = walker;
   const [editing, setEditing] = useState<string | null>(null);
@@ -84,7 +87,8 @@ export function ReviewPanel({
   const act = useCallback(
     async (action: Action, value?: string) => {
       if (!current || !column || busy) return;
-      if (denied) return toast.info(denied);
+      const refused = action === "rerun" ? rerunDenied : denied;
+      if (refused) return toast.info(refused);
       const next = walker.neighbour(1);
       setBusy(true);
       try {
@@ -111,7 +115,7 @@ export function ReviewPanel({
         setBusy(false);
       }
     },
-    [current, column, busy, walker, baseId, loader, toast, denied],
+    [current, column, busy, walker, baseId, loader, toast, denied, rerunDenied],
   );
 
   const undo = useCallback(async () => {
@@ -251,7 +255,7 @@ export function ReviewPanel({
           >
             <PencilIcon /> Edit
           </Button>
-          <Button size="sm" onClick={() => void act("rerun")} disabled={!current || busy} deniedReason={denied}>
+          <Button size="sm" onClick={() => void act("rerun")} disabled={!current || busy} deniedReason={rerunDenied}>
             <RefreshIcon /> Re-run
           </Button>
           <Button size="sm" variant="ghost" onClick={() => void undo()} disabled={!canUndo || busy}>
