@@ -120,7 +120,7 @@ function AuditFilterForm({
           list={`${id}-actions`}
           value={draft.action}
           onChange={set("action")}
-          placeholder="e.g. invitation.create"
+          placeholder="key.create, or key. for all"
           className={`${inputClass} w-48`}
         />,
       )}
