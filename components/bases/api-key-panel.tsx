@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useState } from "react";
 import { usePermissions } from "../auth/use-permissions";
 import { api, errorMessage } from "../data/api";
@@ -38,7 +39,11 @@ export function ApiKeyPanel() {
             API key for scripts
           </h2>
           <p className="text-zinc-600 dark:text-zinc-400">
-            Send it as the X-API-Key header to the REST API or the MCP server.
+            Send it as the X-API-Key header to the REST API or the MCP server. Scopes, bases, expiry and caps:{" "}
+            <Link href="/settings/keys" className="text-indigo-700 underline dark:text-indigo-300">
+              API keys settings
+            </Link>
+            .
           </p>
         </div>
         <Button onClick={create} disabled={busy} deniedReason={denied}>

@@ -4,7 +4,7 @@ import { usePermissions } from "../auth/use-permissions";
 import { useBases } from "../data/queries";
 import { Button } from "../ui/button";
 import { Skeleton } from "../ui/skeleton";
-import { useAudit } from "./queries";
+import { useAudit, useMembers } from "./queries";
 import { inputClass, LoadError, SettingsShell, tableClass, tdClass, thClass } from "./settings-shell";
 import type { AuditEntry, AuditFilters } from "./types";
 
@@ -93,6 +93,7 @@ function AuditFilterForm({
 }) {
   const id = useId();
   const bases = useBases();
+  const members = useMembers();
   const field = (name: keyof AuditFilters, label: string, input: React.ReactNode) => (
     <div className="flex flex-col">
       <label htmlFor={`${id}-${name}`} className="text-xs font-medium text-zinc-600 dark:text-zinc-400">
@@ -134,12 +135,20 @@ function AuditFilterForm({
         "Actor id",
         <input
           id={`${id}-actorId`}
+          list={`${id}-actors`}
           value={draft.actorId}
           onChange={set("actorId")}
           placeholder="usr_… or key_…"
           className={`${inputClass} w-40`}
         />,
       )}
+      <datalist id={`${id}-actors`}>
+        {(members.data ?? []).map((m) => (
+          <option key={m.userId} value={m.userId}>
+            {m.name ? `${m.name} <${m.email}>` : m.email}
+          </option>
+        ))}
+      </datalist>
       {field(
         "baseId",
         "Base",

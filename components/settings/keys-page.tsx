@@ -1,7 +1,7 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { usePermissions } from "../auth/use-permissions";
+import { usePermissions, useSession } from "../auth/use-permissions";
 import { api } from "../data/api";
 import { useBases } from "../data/queries";
 import { Button } from "../ui/button";
@@ -60,6 +60,8 @@ function KeysTable({ keys }: { keys: ApiKeyView[] }) {
   const bases = useBases();
   const qc = useQueryClient();
   const perms = usePermissions();
+  const session = useSession();
+  const currentKey = session.data?.authenticated ? session.data.keyId : null;
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
   const baseName = (id: string) => bases.data?.find((b) => b.baseId === id)?.name ?? id;
   // The list holds only the caller's own keys unless they manage every key: each listed key is revocable.
@@ -134,7 +136,11 @@ function KeysTable({ keys }: { keys: ApiKeyView[] }) {
       {revoking ? (
         <ConfirmDialog
           title={`Revoke “${revoking.name}”?`}
-          description="Scripts using this key are refused from now on. This cannot be undone."
+          description={
+            revoking.id === currentKey
+              ? "This is the key this browser is signed in with: revoking it signs you out. This cannot be undone."
+              : "Scripts using this key are refused from now on. This cannot be undone."
+          }
           confirmLabel="Revoke key"
           onClose={() => setRevoking(null)}
           onConfirm={async () => {
