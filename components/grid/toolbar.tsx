@@ -8,7 +8,7 @@ import { Spinner } from "../ui/spinner";
 import type { LiveStatus } from "./data/use-live-updates";
 import { ExportButton } from "./dialogs/export-dialog";
 
-interface Props {
+export interface ToolbarProps {
   baseId: string;
   onAddRow: () => void;
   onAddColumn: () => void;
@@ -30,7 +30,7 @@ interface Props {
   live: LiveStatus;
 }
 
-export function Toolbar(p: Props) {
+export function Toolbar(p: ToolbarProps) {
   const perms = usePermissions();
   const rowsDenied = perms.reason("rows:write", "add rows");
   const runDenied = perms.reason("runs:write");

@@ -45,7 +45,7 @@ export function AuditPage() {
     <SettingsShell tab="audit" title="Audit log" description="Who changed what in this workspace, newest first.">
       {denied ? (
         <p className="rounded-xl border border-dashed border-zinc-300 p-6 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          {denied}.
+          {`${denied}.`}
         </p>
       ) : (
         <>
