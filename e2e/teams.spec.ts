@@ -37,7 +37,7 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
   const invite = page.getByRole("dialog", { name: "Invite a member" });
   await invite.getByLabel("Role").selectOption("viewer");
   await invite.getByRole("button", { name: "Create invitation" }).click();
-  const linkField = invite.getByLabel("Invitation link");
+  const linkField = invite.getByLabel("Invitation link", { exact: true });
   await expect(linkField).toHaveValue(/\/invite\?token=/);
   const link = await linkField.inputValue();
   await expectNoSeriousViolations(page, "invitation link");
