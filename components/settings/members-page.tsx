@@ -11,7 +11,6 @@ import { Dialog, DialogFooter } from "../ui/dialog";
 import { PlusIcon } from "../ui/icons";
 import { Skeleton } from "../ui/skeleton";
 import { useToast } from "../ui/toast";
-import { FirstOwnerForm } from "./first-owner";
 import { InvitationsSection, InviteDialog } from "./invitations";
 import { settingsKeys, useMembers } from "./queries";
 import { inputClass, LoadError, SettingsShell, tableClass, tdClass, thClass } from "./settings-shell";
@@ -24,10 +23,6 @@ export function MembersPage() {
   const perms = usePermissions();
   const [inviting, setInviting] = useState(false);
   const denied = perms.reason("members:manage", "invite members");
-  const session = useSession();
-  // The workspace key (no user) of a workspace without an owner member: offer the owner's account.
-  const keyOnly = session.data?.authenticated === true && session.data.userId === null;
-  const ownerless = members.data !== undefined && !members.data.some((m) => m.role === "owner");
   return (
     <SettingsShell
       tab="members"
@@ -39,14 +34,14 @@ export function MembersPage() {
         </Button>
       }
     >
-      {keyOnly && ownerless && perms.can("members:manage") ? <FirstOwnerForm /> : null}
       {members.isPending ? (
         <Skeleton className="h-24 w-full" />
       ) : members.isError ? (
         <LoadError what="the members" error={members.error} />
       ) : members.data.length === 0 ? (
         <p className="rounded-xl border border-dashed border-zinc-300 p-6 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          No members yet: the workspace is used with its API key. Invite people to give them their own sign-in.
+          No members yet: the workspace is used with its API key. Create your owner account from the bases page, then
+          invite people to give them their own sign-in.
         </p>
       ) : (
         <MembersTable members={members.data} />

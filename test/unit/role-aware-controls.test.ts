@@ -109,13 +109,6 @@ describe("the settings pages", () => {
     expect(html).toContain("Pending invitations");
   });
 
-  it("offer the workspace key the owner's account while no member is an owner", () => {
-    // The members in the cache are of the role given: an admin here, so no owner member yet.
-    const key = render(h(MembersPage), "admin", [...ROLE_PERMISSIONS.owner], null);
-    expect(key).toContain("Create your owner account");
-    expect(render(h(MembersPage), "owner")).not.toContain("Create your owner account");
-  });
-
   it("list keys with their scopes, cap and spending, revocable by their owner", () => {
     const html = render(h(KeysPage), "viewer");
     expect(html).toContain("rows:read");
