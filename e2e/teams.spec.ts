@@ -135,6 +135,14 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
   await expect(log.locator("tbody tr:not([data-action='invitation.accept'])")).toHaveCount(0);
   await page.screenshot({ path: `${ARTIFACTS}/teams-audit.png` });
 
+  // The workspace's settings: an owner sets how long the audit log keeps its entries.
+  await page.goto("/settings/workspace");
+  await page.getByRole("checkbox", { name: "Keep entries forever" }).uncheck();
+  await page.getByLabel("Keep entries for").fill("400");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Saved the workspace's settings.")).toBeVisible();
+  await expectNoSeriousViolations(page, "workspace settings");
+
   // The members page now lists the viewer.
   await page.goto("/settings/members");
   await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Vera Viewer");

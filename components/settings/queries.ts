@@ -1,12 +1,13 @@
 "use client";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api } from "../data/api";
-import type { ApiKeyView, AuditFilters, AuditPage, Invitation, Member } from "./types";
+import type { ApiKeyView, AuditFilters, AuditPage, Invitation, Member, WorkspaceSettings } from "./types";
 
 export const settingsKeys = {
   members: ["members"] as const,
   invitations: ["invitations"] as const,
   apiKeys: ["api-keys"] as const,
+  workspace: ["workspace"] as const,
   audit: (filters: AuditFilters) => ["audit", filters] as const,
 };
 
@@ -24,6 +25,10 @@ export function useInvitations(enabled: boolean) {
     enabled,
     queryFn: () => api<{ invitations: Invitation[] }>("/api/v1/invitations").then((r) => r.invitations),
   });
+}
+
+export function useWorkspace() {
+  return useQuery({ queryKey: settingsKeys.workspace, queryFn: () => api<WorkspaceSettings>("/api/v1/workspace") });
 }
 
 export function useApiKeys() {

@@ -2,9 +2,10 @@
 import Link from "next/link";
 import { AppHeader } from "../app-header";
 
-export type SettingsTab = "members" | "keys" | "audit";
+export type SettingsTab = "workspace" | "members" | "keys" | "audit";
 
 const TABS: { id: SettingsTab; label: string; href: string }[] = [
+  { id: "workspace", label: "Workspace", href: "/settings/workspace" },
   { id: "members", label: "Members", href: "/settings/members" },
   { id: "keys", label: "API keys", href: "/settings/keys" },
   { id: "audit", label: "Audit log", href: "/settings/audit" },

@@ -71,3 +71,11 @@ export interface AuditFilters {
   since: string;
   until: string;
 }
+
+/** GET /api/v1/workspace. */
+export interface WorkspaceSettings {
+  id: string;
+  name: string;
+  auditRetentionDays: number | null;
+  credits: number | null;
+}

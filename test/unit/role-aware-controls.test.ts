@@ -6,6 +6,7 @@ import { ROLE_PERMISSIONS, type Role } from "@/lib/auth/permissions.ts";
 import { AuditPage } from "@/components/settings/audit-page";
 import { KeysPage } from "@/components/settings/keys-page";
 import { MembersPage } from "@/components/settings/members-page";
+import { WorkspacePage } from "@/components/settings/workspace-page";
 import { Toolbar, type ToolbarProps } from "@/components/grid/toolbar";
 import { ToastProvider } from "@/components/ui/toast";
 
@@ -34,6 +35,7 @@ function render(
   qc.setQueryData(["members"], [{ userId: "usr_1", email: "a@example.com", name: "A", role, createdAt: at }]);
   qc.setQueryData(["invitations"], []);
   qc.setQueryData(["bases"], []);
+  qc.setQueryData(["workspace"], { id: "wsp_1", name: "Acme", auditRetentionDays: 90, credits: 1200 });
   qc.setQueryData(
     ["api-keys"],
     [
@@ -107,6 +109,15 @@ describe("the settings pages", () => {
     expect(control(html, "Invite member")).not.toContain(DISABLED);
     expect(control(html, "Role of a@example.com")).not.toContain(DISABLED);
     expect(html).toContain("Pending invitations");
+  });
+
+  it("let only an owner change the workspace's name and audit retention", () => {
+    const admin = render(h(WorkspacePage), "admin");
+    expect(control(admin, "Save")).toContain(
+      `title="Admins can't change the workspace's settings (needs members:manage)"`,
+    );
+    expect(admin).toContain('value="90"');
+    expect(control(render(h(WorkspacePage), "owner"), "Save")).not.toContain(DISABLED);
   });
 
   it("list keys with their scopes, cap and spending, revocable by their owner", () => {
