@@ -25,6 +25,12 @@ export function AppHeader({ children }: { children?: React.ReactNode }) {
       <nav aria-label="Breadcrumb" className="flex min-w-0 flex-1 items-center gap-2 text-sm">
         {children}
       </nav>
+      <Link
+        href="/settings/members"
+        className="rounded-md px-2 py-1 text-sm text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-400 dark:hover:text-zinc-100"
+      >
+        Settings
+      </Link>
       {/* A plain link: /docs is a server-rendered page outside the app's client routes. */}
       <a
         href="/docs"

@@ -1,5 +1,7 @@
 "use client";
+import Link from "next/link";
 import { useState } from "react";
+import { usePermissions } from "../auth/use-permissions";
 import { api, errorMessage } from "../data/api";
 import { Button } from "../ui/button";
 
@@ -11,6 +13,7 @@ export function ApiKeyPanel() {
   const [key, setKey] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const denied = usePermissions().reason("keys:own", "make API keys");
 
   async function create() {
     setBusy(true);
@@ -36,10 +39,14 @@ export function ApiKeyPanel() {
             API key for scripts
           </h2>
           <p className="text-zinc-600 dark:text-zinc-400">
-            Send it as the X-API-Key header to the REST API or the MCP server.
+            Send it as the X-API-Key header to the REST API or the MCP server. Scopes, bases, expiry and caps:{" "}
+            <Link href="/settings/keys" className="text-indigo-700 underline dark:text-indigo-300">
+              API keys settings
+            </Link>
+            .
           </p>
         </div>
-        <Button onClick={create} disabled={busy}>
+        <Button onClick={create} disabled={busy} deniedReason={denied}>
           {busy ? "Creating…" : "Create an API key"}
         </Button>
       </div>

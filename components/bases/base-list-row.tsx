@@ -3,6 +3,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, basePath, errorMessage } from "../data/api";
+import { usePermissions } from "../auth/use-permissions";
 import { keys } from "../data/queries";
 import type { BaseSummary } from "../data/types";
 import { Button } from "../ui/button";
@@ -18,6 +19,7 @@ export function BaseListRow({ base }: { base: BaseSummary }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
+  const perms = usePermissions();
   const toast = useToast();
 
   async function rename() {
@@ -106,10 +108,22 @@ export function BaseListRow({ base }: { base: BaseSummary }) {
         </div>
       </dl>
       <div className="flex shrink-0 gap-1 sm:opacity-60 sm:group-hover:opacity-100 sm:focus-within:opacity-100">
-        <Button size="sm" variant="ghost" aria-label={`Rename ${base.name}`} onClick={() => setRenaming(true)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-label={`Rename ${base.name}`}
+          onClick={() => setRenaming(true)}
+          deniedReason={perms.reason("schema:write", "rename bases")}
+        >
           <PencilIcon />
         </Button>
-        <Button size="sm" variant="ghost" aria-label={`Delete ${base.name}`} onClick={() => setConfirmDelete(true)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-label={`Delete ${base.name}`}
+          onClick={() => setConfirmDelete(true)}
+          deniedReason={perms.reason("schema:write", "delete bases")}
+        >
           <TrashIcon />
         </Button>
       </div>

@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { usePermissions } from "../auth/use-permissions";
 import { useBases } from "../data/queries";
 import { AppHeader } from "../app-header";
 import { ChatPanel } from "../chat/chat-panel";
@@ -16,6 +17,8 @@ import { FirstOwnerBanner } from "../auth/first-owner-banner";
 export function BasesPage({ firstOwner = false }: { firstOwner?: boolean }) {
   const bases = useBases();
   const [creating, setCreating] = useState(false);
+  const perms = usePermissions();
+  const createDenied = perms.reason("schema:write", "create bases");
   const [importing, setImporting] = useState(false);
 
   return (
@@ -35,8 +38,10 @@ export function BasesPage({ firstOwner = false }: { firstOwner?: boolean }) {
                 </p>
               </div>
               <div className="flex gap-2">
-                <Button onClick={() => setImporting(true)}>New base from file</Button>
-                <Button variant="primary" onClick={() => setCreating(true)}>
+                <Button onClick={() => setImporting(true)} deniedReason={createDenied}>
+                  New base from file
+                </Button>
+                <Button variant="primary" onClick={() => setCreating(true)} deniedReason={createDenied}>
                   <PlusIcon /> New base
                 </Button>
               </div>
@@ -72,7 +77,12 @@ export function BasesPage({ firstOwner = false }: { firstOwner?: boolean }) {
                   Create a base, add columns — some of them AI columns with instructions and tools — and paste your
                   rows.
                 </p>
-                <Button variant="primary" className="mt-5" onClick={() => setCreating(true)}>
+                <Button
+                  variant="primary"
+                  className="mt-5"
+                  onClick={() => setCreating(true)}
+                  deniedReason={createDenied}
+                >
                   <PlusIcon /> Create your first base
                 </Button>
               </div>

@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
+import { usePermissions } from "../auth/use-permissions";
 import { keys } from "../data/queries";
 import { Button } from "../ui/button";
 import { AlertIcon, ChevronDownIcon, SparkleIcon } from "../ui/icons";
@@ -24,6 +25,9 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [baseName, setBaseName] = useState("");
+  // The assistant changes the schema and spends credits: it needs schema:write and runs:write.
+  const perms = usePermissions();
+  const denied = perms.reason("schema:write", "use the assistant") ?? perms.reason("runs:write", "use the assistant");
   const qc = useQueryClient();
   const router = useRouter();
   const bodyId = useId();
@@ -50,7 +54,7 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
   function submit(e?: React.FormEvent) {
     e?.preventDefault();
     const message = text.trim();
-    if (!message || chat.busy) return;
+    if (!message || chat.busy || denied) return;
     setText("");
     void chat.send(message, !baseId && baseName.trim() ? baseName.trim() : undefined);
   }
@@ -122,8 +126,9 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
             placeholder="Base name (optional)"
             value={baseName}
             maxLength={200}
+            disabled={Boolean(denied)}
             onChange={(e) => setBaseName(e.target.value)}
-            className="h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 dark:border-zinc-700 dark:bg-zinc-950"
+            className="h-8 w-full rounded-md border border-zinc-300 bg-white px-2.5 text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 disabled:cursor-not-allowed disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-950"
           />
         ) : null}
         <textarea
@@ -132,13 +137,15 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
           rows={3}
           value={text}
           onChange={(e) => setText(e.target.value)}
+          disabled={Boolean(denied)}
+          title={denied}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey) {
               e.preventDefault();
               submit();
             }
           }}
-          className="block w-full resize-none rounded-md border border-zinc-300 bg-white px-2.5 py-2 text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 dark:border-zinc-700 dark:bg-zinc-950"
+          className="block w-full resize-none rounded-md border border-zinc-300 bg-white px-2.5 py-2 text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 disabled:cursor-not-allowed disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-950"
         />
         <div className="flex items-center justify-between gap-2">
           <p className="text-xs text-zinc-500 dark:text-zinc-400">Enter to send · Shift+Enter for a new line</p>
@@ -147,7 +154,7 @@ export function ChatPanel({ baseId }: { baseId: string | null }) {
               Stop
             </Button>
           ) : (
-            <Button size="sm" type="submit" variant="primary" disabled={!text.trim()}>
+            <Button size="sm" type="submit" variant="primary" disabled={!text.trim()} deniedReason={denied}>
               Send
             </Button>
           )}

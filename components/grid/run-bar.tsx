@@ -1,6 +1,7 @@
 "use client";
 import { useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { usePermissions } from "../auth/use-permissions";
 import { api, basePath, errorMessage } from "../data/api";
 import { keys } from "../data/queries";
 import type { RunView } from "../data/types";
@@ -35,6 +36,7 @@ function useEta(run: RunView | null): string | null {
 export function RunBar({ baseId }: { baseId: string }) {
   const qc = useQueryClient();
   const toast = useToast();
+  const runDenied = usePermissions().reason("runs:write", "control runs");
   const { data: run } = useLatestRun(baseId);
   const eta = useEta(run ?? null);
   if (!run) return null;
@@ -97,7 +99,12 @@ export function RunBar({ baseId }: { baseId: string }) {
       {eta ? <span className="text-zinc-600 tabular-nums dark:text-zinc-400">{eta}</span> : null}
       <div className="ml-auto flex items-center gap-1.5">
         {run.status === "running" ? (
-          <Button size="sm" variant="ghost" onClick={() => void act(`/api/v1/runs/${run.id}/pause`)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => void act(`/api/v1/runs/${run.id}/pause`)}
+            deniedReason={runDenied}
+          >
             Pause
           </Button>
         ) : null}
@@ -105,6 +112,7 @@ export function RunBar({ baseId }: { baseId: string }) {
           <Button
             size="sm"
             variant="ghost"
+            deniedReason={runDenied}
             onClick={() => {
               if (run.pausedReason !== "budget") return void act(`/api/v1/runs/${run.id}/resume`);
               const raised = window.prompt(
@@ -123,6 +131,7 @@ export function RunBar({ baseId }: { baseId: string }) {
             size="sm"
             variant="ghost"
             className="text-red-700 dark:text-red-400"
+            deniedReason={runDenied}
             onClick={() => void act(`/api/v1/runs/${run.id}/cancel`)}
           >
             Cancel run
@@ -132,6 +141,7 @@ export function RunBar({ baseId }: { baseId: string }) {
           <Button
             size="sm"
             variant="secondary"
+            deniedReason={runDenied}
             onClick={async () => {
               try {
                 const res = await api<{ queued: number }>(`${basePath(baseId)}/run`, {

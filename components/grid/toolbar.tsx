@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import { usePermissions } from "../auth/use-permissions";
 import { Button } from "../ui/button";
 import { FilterIcon, PlusIcon, RefreshIcon, SparkleIcon, TrashIcon } from "../ui/icons";
 import { formatCount, plural } from "../ui/format";
@@ -7,7 +8,7 @@ import { Spinner } from "../ui/spinner";
 import type { LiveStatus } from "./data/use-live-updates";
 import { ExportButton } from "./dialogs/export-dialog";
 
-interface Props {
+export interface ToolbarProps {
   baseId: string;
   onAddRow: () => void;
   onAddColumn: () => void;
@@ -29,20 +30,29 @@ interface Props {
   live: LiveStatus;
 }
 
-export function Toolbar(p: Props) {
+export function Toolbar(p: ToolbarProps) {
+  const perms = usePermissions();
+  const rowsDenied = perms.reason("rows:write", "add rows");
+  const runDenied = perms.reason("runs:write");
+  const rerunWhy = runDenied ?? p.rerun.hint;
   return (
     <div
       role="toolbar"
       aria-label="Table actions"
       className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-white px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900"
     >
-      <Button size="sm" variant="primary" onClick={p.onAddRow}>
+      <Button size="sm" variant="primary" onClick={p.onAddRow} deniedReason={rowsDenied}>
         <PlusIcon /> Row
       </Button>
-      <Button size="sm" onClick={p.onAddColumn}>
+      <Button size="sm" onClick={p.onAddColumn} deniedReason={perms.reason("schema:write", "add columns")}>
         <PlusIcon /> Column
       </Button>
-      <Button size="sm" onClick={p.onImport} title="Import a CSV, XLSX or JSON Lines file">
+      <Button
+        size="sm"
+        onClick={p.onImport}
+        title="Import a CSV, XLSX or JSON Lines file"
+        deniedReason={perms.reason("rows:write", "import rows")}
+      >
         Import
       </Button>
       <span className="mx-1 hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
@@ -52,20 +62,42 @@ export function Toolbar(p: Props) {
         onClick={p.runAll.onClick}
         disabled={!p.runAll.enabled}
         title="Estimate and run every AI cell"
+        deniedReason={runDenied}
       >
         <SparkleIcon /> Run all
       </Button>
-      <Button size="sm" variant="ghost" onClick={p.rerun.onClick} disabled={!p.rerun.enabled} title={p.rerun.hint}>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={p.rerun.onClick}
+        disabled={!p.rerun.enabled}
+        title={p.rerun.hint}
+        deniedReason={runDenied}
+      >
         <RefreshIcon /> Re-run selection
-        {p.rerun.hint && !p.rerun.enabled ? <span className="sr-only">({p.rerun.hint})</span> : null}
+        {rerunWhy && (!p.rerun.enabled || runDenied) ? <span className="sr-only">({rerunWhy})</span> : null}
       </Button>
       <ExportButton baseId={p.baseId} />
       {p.selectedRows > 0 ? (
-        <Button size="sm" variant="ghost" onClick={p.onDeleteRows} className="text-red-700 dark:text-red-400">
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={p.onDeleteRows}
+          className="text-red-700 dark:text-red-400"
+          deniedReason={perms.reason("rows:write", "delete rows")}
+        >
           <TrashIcon /> Delete {plural(p.selectedRows, "row")}
         </Button>
       ) : null}
       <div className="ml-auto flex flex-wrap items-center gap-2">
+        {rowsDenied ? (
+          <span
+            className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+            title={perms.reason("rows:write")}
+          >
+            Read-only
+          </span>
+        ) : null}
         <Button
           size="sm"
           variant={p.reviewOnly ? "primary" : "secondary"}
@@ -80,7 +112,11 @@ export function Toolbar(p: Props) {
             {p.reviewCount === null ? "…" : formatCount(p.reviewCount)}
           </span>
         </Button>
-        <ThresholdInput value={p.threshold} onChange={p.onThreshold} />
+        <ThresholdInput
+          value={p.threshold}
+          onChange={p.onThreshold}
+          denied={perms.reason("schema:write", "change the base's settings")}
+        />
         <span className="hidden h-5 w-px bg-zinc-200 sm:block dark:bg-zinc-700" aria-hidden />
         <p
           className="flex items-center gap-1.5 text-xs text-zinc-600 tabular-nums dark:text-zinc-400"
@@ -103,7 +139,15 @@ export function Toolbar(p: Props) {
   );
 }
 
-function ThresholdInput({ value, onChange }: { value: number; onChange: (v: number) => void }) {
+function ThresholdInput({
+  value,
+  onChange,
+  denied,
+}: {
+  value: number;
+  onChange: (v: number) => void;
+  denied?: string;
+}) {
   const [text, setText] = useState(String(Math.round(value * 100)));
   useEffect(() => setText(String(Math.round(value * 100))), [value]);
   const commit = () => {
@@ -114,7 +158,7 @@ function ThresholdInput({ value, onChange }: { value: number; onChange: (v: numb
   return (
     <label
       className="flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400"
-      title="AI cells with a lower confidence are tinted and count as needing review"
+      title={denied ?? "AI cells with a lower confidence are tinted and count as needing review"}
     >
       Low confidence below
       <input
@@ -122,11 +166,12 @@ function ThresholdInput({ value, onChange }: { value: number; onChange: (v: numb
         min={0}
         max={100}
         step={5}
+        disabled={Boolean(denied)}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}
         onKeyDown={(e) => e.key === "Enter" && commit()}
-        className="h-7 w-14 rounded-md border border-zinc-300 bg-white px-1.5 text-right text-xs text-zinc-900 tabular-nums outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100"
+        className="h-7 w-14 rounded-md border border-zinc-300 bg-white px-1.5 text-right text-xs text-zinc-900 tabular-nums outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 disabled:cursor-not-allowed disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100"
       />
       %
     </label>

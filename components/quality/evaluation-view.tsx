@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { api, columnPath, errorMessage } from "../data/api";
 import { isEvaluating, keys, useEvaluation } from "../data/queries";
 import type { ColumnView } from "../data/types";
+import { usePermissions } from "../auth/use-permissions";
 import { Button } from "../ui/button";
 import { formatCount, plural, timeAgo } from "../ui/format";
 import { Spinner } from "../ui/spinner";
@@ -33,6 +34,7 @@ export function EvaluationView({
   const { data: evaluation, error } = useEvaluation(evaluationId);
   const qc = useQueryClient();
   const toast = useToast();
+  const perms = usePermissions();
   const [busy, setBusy] = useState(false);
   const status = evaluation?.status;
 
@@ -170,6 +172,7 @@ export function EvaluationView({
             onBack({ instructions: evaluation.settings.instructions, model: evaluation.settings.model, limit: "" })
           }
           disabled={busy}
+          deniedReason={perms.reason("runs:write", "start evaluations")}
         >
           Try other instructions
         </Button>
@@ -180,12 +183,19 @@ export function EvaluationView({
             className="text-red-700 dark:text-red-400"
             disabled={busy}
             onClick={() => void cancel(evaluation.runId)}
+            deniedReason={perms.reason("runs:write", "cancel evaluations")}
           >
             Cancel evaluation
           </Button>
         ) : null}
         {evaluation.status === "done" && !evaluation.appliedAt ? (
-          <Button size="sm" variant="primary" disabled={busy} onClick={() => void apply()}>
+          <Button
+            size="sm"
+            variant="primary"
+            disabled={busy}
+            onClick={() => void apply()}
+            deniedReason={perms.reason("schema:write", "change columns")}
+          >
             Apply to column
           </Button>
         ) : null}

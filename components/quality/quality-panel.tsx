@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { errorMessage } from "../data/api";
 import { useColumnQuality } from "../data/queries";
 import type { ColumnQuality, ColumnView } from "../data/types";
+import { usePermissions } from "../auth/use-permissions";
 import { Button } from "../ui/button";
 import { formatCount } from "../ui/format";
 import { Spinner } from "../ui/spinner";
@@ -33,6 +34,7 @@ export function QualityPanel({
   onClose: () => void;
 }) {
   const quality = useColumnQuality(baseId, column.id);
+  const perms = usePermissions();
   const [mode, setMode] = useState<Mode>({ kind: "idle" });
   const panel = useRef<HTMLElement>(null);
   // Opened from a menu: focus moves into the panel, not back to the menu button.
@@ -72,7 +74,11 @@ export function QualityPanel({
               <p className="flex-1 text-xs text-zinc-600 dark:text-zinc-400">
                 Re-answer the reviewed rows with other settings and compare.
               </p>
-              <Button size="sm" onClick={() => setMode({ kind: "form" })}>
+              <Button
+                size="sm"
+                onClick={() => setMode({ kind: "form" })}
+                deniedReason={perms.reason("runs:write", "start evaluations")}
+              >
                 Try new instructions…
               </Button>
             </div>

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { api, columnPath, errorMessage } from "../data/api";
 import { keys } from "../data/queries";
 import type { ColumnQuality, ColumnView } from "../data/types";
+import { usePermissions } from "../auth/use-permissions";
 import { Button } from "../ui/button";
 import { plural } from "../ui/format";
 import { useToast } from "../ui/toast";
@@ -25,6 +26,7 @@ export function ReviewThreshold({
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
   const toast = useToast();
+  const perms = usePermissions();
   const suggested = quality.suggestedReviewThreshold;
   const same = suggested !== null && Math.abs(suggested - quality.reviewThreshold) < 0.005;
 
@@ -82,7 +84,13 @@ export function ReviewThreshold({
               ? "The column already uses the suggested threshold."
               : `Cells under ${decimal(suggested)} confidence would need review.`}
           </p>
-          <Button size="sm" variant="primary" disabled={busy || same} onClick={() => void apply(suggested)}>
+          <Button
+            size="sm"
+            variant="primary"
+            disabled={busy || same}
+            onClick={() => void apply(suggested)}
+            deniedReason={perms.reason("schema:write", "change columns")}
+          >
             Apply threshold
           </Button>
         </div>

@@ -20,16 +20,24 @@ const SIZES: Record<Size, string> = {
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: Size;
+  /**
+   * Why the signed-in person may not use this control: the button is disabled and says why on
+   * hover (title, which is also its accessible description).
+   */
+  deniedReason?: string;
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = "secondary", size = "md", className = "", type = "button", ...rest },
+  { variant = "secondary", size = "md", className = "", type = "button", deniedReason, disabled, title, ...rest },
   ref,
 ) {
   return (
     <button
       ref={ref}
       type={type}
+      disabled={disabled || Boolean(deniedReason)}
+      title={deniedReason ?? title}
+      data-denied={deniedReason ? "" : undefined}
       className={`inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed ${VARIANTS[variant]} ${SIZES[size]} ${className}`}
       {...rest}
     />

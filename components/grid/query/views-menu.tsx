@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { usePermissions } from "../../auth/use-permissions";
 import { api, basePath, errorMessage } from "../../data/api";
 import { keys, useViews } from "../../data/queries";
 import type { ViewRecord } from "../../data/types";
@@ -25,6 +26,7 @@ export function ViewsMenu({
   const views = useViews(baseId);
   const qc = useQueryClient();
   const toast = useToast();
+  const perms = usePermissions();
   const [naming, setNaming] = useState<Naming>(null);
   const list = views.data ?? [];
   const current = list.find((v) => (query.viewId ? v.id === query.viewId : v.isDefault));
@@ -38,19 +40,26 @@ export function ViewsMenu({
   };
   const run = (task: () => Promise<void>) => void task().catch((e) => toast.error(errorMessage(e)));
 
+  // Saving, renaming and deleting views write (rows:write); choosing one only reads.
+  const denied = perms.reason("rows:write", "save views");
   const items: MenuItem[] = [
     ...list.map((v) => ({
       label: `${v.id === current?.id ? "✓ " : ""}${v.name}`,
       onSelect: () => onChange(viewQuery(v)),
     })),
-    { label: "Save as a new view…", onSelect: () => setNaming({ kind: "create" }) },
+    {
+      label: "Save as a new view…",
+      onSelect: () => setNaming({ kind: "create" }),
+      disabled: Boolean(denied),
+      hint: denied,
+    },
   ];
   if (current && !current.isDefault) {
     items.push(
       {
         label: `Save changes to “${current.name}”`,
-        disabled: !modified,
-        hint: "Nothing changed since it was saved",
+        disabled: !modified || Boolean(denied),
+        hint: denied ?? "Nothing changed since it was saved",
         onSelect: () =>
           run(() =>
             call(`${basePath(baseId)}/views/${current.id}`, "PATCH", state()).then(() =>
@@ -58,10 +67,17 @@ export function ViewsMenu({
             ),
           ),
       },
-      { label: `Rename “${current.name}”…`, onSelect: () => setNaming({ kind: "rename", view: current }) },
+      {
+        label: `Rename “${current.name}”…`,
+        onSelect: () => setNaming({ kind: "rename", view: current }),
+        disabled: Boolean(denied),
+        hint: denied,
+      },
       {
         label: `Delete “${current.name}”`,
         danger: true,
+        disabled: Boolean(denied),
+        hint: denied,
         onSelect: () =>
           run(async () => {
             await call(`${basePath(baseId)}/views/${current.id}`, "DELETE");

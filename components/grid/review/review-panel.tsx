@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { usePermissions } from "../../auth/use-permissions";
 import { api, basePath, errorMessage } from "../../data/api";
 import type { CellStatus, ColumnView } from "../../data/types";
 import { Button } from "../../ui/button";
@@ -47,6 +48,10 @@ export function ReviewPanel({
   onExit: () => void;
 }) {
   const toast = useToast();
+  const perms = usePermissions();
+  const denied = perms.reason("rows:write", "review cells");
+  // Re-running queues the AI cell, which spends credits: runs:write too.
+  const rerunDenied = denied ?? perms.reason("runs:write");
   const walker = useReviewWalker(store, handles, columns);
   const { current } = walker;
   const [editing, setEditing] = useState<string | null>(null);
@@ -82,6 +87,8 @@ export function ReviewPanel({
   const act = useCallback(
     async (action: Action, value?: string) => {
       if (!current || !column || busy) return;
+      const refused = action === "rerun" ? rerunDenied : denied;
+      if (refused) return toast.info(refused);
       const next = walker.neighbour(1);
       setBusy(true);
       try {
@@ -108,7 +115,7 @@ export function ReviewPanel({
         setBusy(false);
       }
     },
-    [current, column, busy, walker, baseId, loader, toast],
+    [current, column, busy, walker, baseId, loader, toast, denied, rerunDenied],
   );
 
   const undo = useCallback(async () => {
@@ -143,7 +150,7 @@ export function ReviewPanel({
       const handlers: Record<string, () => void> = {
         // biome-ignore lint/correctness/noComponentHookFactories: the Enter key's handler, not a component.
         Enter: () => void act("accept"),
-        e: () => cell && setEditing(cell.value ?? ""),
+        e: () => (denied ? toast.info(denied) : cell && setEditing(cell.value ?? "")),
         r: () => void act("rerun"),
         j: () => walker.move(1),
         k: () => walker.move(-1),
@@ -158,7 +165,7 @@ export function ReviewPanel({
     };
     document.addEventListener("keydown", onKey, true);
     return () => document.removeEventListener("keydown", onKey, true);
-  }, [editing, act, cell, walker, undo]);
+  }, [editing, act, cell, walker, undo, denied, toast]);
 
   return (
     <aside
@@ -236,13 +243,19 @@ export function ReviewPanel({
             variant="primary"
             onClick={() => void act("accept")}
             disabled={!current || busy || cell?.status !== "done"}
+            deniedReason={denied}
           >
             <CheckIcon /> Accept
           </Button>
-          <Button size="sm" onClick={() => cell && setEditing(cell.value ?? "")} disabled={!current || busy}>
+          <Button
+            size="sm"
+            onClick={() => cell && setEditing(cell.value ?? "")}
+            disabled={!current || busy}
+            deniedReason={denied}
+          >
             <PencilIcon /> Edit
           </Button>
-          <Button size="sm" onClick={() => void act("rerun")} disabled={!current || busy}>
+          <Button size="sm" onClick={() => void act("rerun")} disabled={!current || busy} deniedReason={rerunDenied}>
             <RefreshIcon /> Re-run
           </Button>
           <Button size="sm" variant="ghost" onClick={() => void undo()} disabled={!canUndo || busy}>

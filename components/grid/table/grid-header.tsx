@@ -1,6 +1,7 @@
 "use client";
 import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../../data/types";
+import { usePermissions } from "../../auth/use-permissions";
 import { Menu, type MenuItem } from "../../ui/menu";
 import {
   ChartIcon,
@@ -93,9 +94,19 @@ function HeaderCell({
   style: React.CSSProperties;
   actions: ColumnMenuActions;
 }) {
-  const runHint = !column.isAiEnabled ? "Only AI columns run" : undefined;
+  const perms = usePermissions();
+  const runHint = perms.reason("runs:write") ?? (!column.isAiEnabled ? "Only AI columns run" : undefined);
+  const estimateHint = !column.isAiEnabled ? "Only AI columns run" : undefined;
+  const editHint = perms.reason("schema:write", "edit columns");
+  const deleteHint = perms.reason("schema:write", "delete columns");
   const items: MenuItem[] = [
-    { label: "Edit column…", icon: <PencilIcon />, onSelect: () => actions.edit(column) },
+    {
+      label: "Edit column…",
+      icon: <PencilIcon />,
+      onSelect: () => actions.edit(column),
+      disabled: Boolean(editHint),
+      hint: editHint,
+    },
     {
       label: "Re-run column…",
       icon: <RefreshIcon />,
@@ -107,8 +118,8 @@ function HeaderCell({
       label: "Estimate re-run cost",
       icon: <CoinsIcon />,
       onSelect: () => actions.estimate(column),
-      disabled: Boolean(runHint),
-      hint: runHint,
+      disabled: Boolean(estimateHint),
+      hint: estimateHint,
     },
     {
       label: "Quality…",
@@ -117,7 +128,14 @@ function HeaderCell({
       disabled: !column.isAiEnabled,
       hint: column.isAiEnabled ? undefined : "Only AI columns are measured",
     },
-    { label: "Delete column…", icon: <TrashIcon />, onSelect: () => actions.remove(column), danger: true },
+    {
+      label: "Delete column…",
+      icon: <TrashIcon />,
+      onSelect: () => actions.remove(column),
+      danger: true,
+      disabled: Boolean(deleteHint),
+      hint: deleteHint,
+    },
   ];
   return (
     <div

@@ -116,6 +116,7 @@ export function Grid({
       startEdit: ui.startEdit,
       openDetails: (rowId, columnId) => ui.openPopover(rowId, columnId, true, true),
       clearSelected: () => {
+        if (!ui.mayWrite()) return;
         const { rowIds, columns } = selectedCells(table, dataColumns);
         void actions.clearCells(rowIds.slice(0, 10_000), columns);
       },
@@ -134,6 +135,7 @@ export function Grid({
     const text = e.clipboardData.getData("text/plain");
     if (!text) return;
     e.preventDefault();
+    if (!ui.mayWrite()) return;
     const at = focusedPosition(table, dataColumns);
     // One value pasted on a cell sets that cell; anything larger becomes new rows.
     if (at && !/[\t\n]/.test(text.replace(/\r?\n$/, ""))) {
@@ -154,6 +156,7 @@ export function Grid({
         ref={scrollRef}
         role="grid"
         aria-label={label}
+        aria-readonly={ui.readOnly || undefined}
         aria-rowcount={rowCount + 1}
         aria-busy={busy}
         aria-colcount={dataColumns.length + 1}

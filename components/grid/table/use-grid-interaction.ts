@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { ColumnView } from "../../data/types";
+import { usePermissions } from "../../auth/use-permissions";
 import { useToast } from "../../ui/toast";
 import type { Move } from "../cells/cell-editor";
 import type { PopoverTarget } from "../cells/cell-popover";
@@ -32,6 +33,12 @@ export function useGridInteraction(opts: {
   const hoverTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const colById = useMemo(() => new Map(dataColumns.map((c) => [c.id, c])), [dataColumns]);
+  // Without rows:write, editing, pasting and clearing are refused here with the reason, not by a 403.
+  const editDenied = usePermissions().reason("rows:write");
+  const mayWrite = useCallback(() => {
+    if (editDenied) toast.info(editDenied);
+    return !editDenied;
+  }, [editDenied, toast]);
 
   const cellValueOf = useCallback(
     (rowId: string, column: ColumnView) => store.get(rowId)?.cells[column.name]?.value ?? "",
@@ -49,7 +56,7 @@ export function useGridInteraction(opts: {
   const startEdit = useCallback(
     (rowId: string, columnId: string, initial?: string) => {
       const column = colById.get(columnId);
-      if (!column || !store.has(rowId)) return;
+      if (!column || !store.has(rowId) || !mayWrite()) return;
       setPopover(null);
       const current = cellValueOf(rowId, column);
       const kind = editorKind(column);
@@ -63,7 +70,7 @@ export function useGridInteraction(opts: {
       const start = initial !== undefined && kind !== "select" && kind !== "date" ? initial : current;
       flushSync(() => setEdit({ rowId, columnId, initial: start, error: null, saving: false }));
     },
-    [colById, store, cellValueOf, actions, toast],
+    [colById, store, cellValueOf, actions, toast, mayWrite],
   );
 
   const cancelEdit = useCallback(() => {
@@ -184,5 +191,16 @@ export function useGridInteraction(opts: {
     [scheduleClose],
   );
 
-  return { edit, popover, setPopover, startEdit, openPopover, closePopover, callbacks, popoverHandlers };
+  return {
+    edit,
+    popover,
+    setPopover,
+    startEdit,
+    mayWrite,
+    readOnly: Boolean(editDenied),
+    openPopover,
+    closePopover,
+    callbacks,
+    popoverHandlers,
+  };
 }

@@ -1,0 +1,149 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { ARTIFACTS, cellAt, expect, signIn, test } from "./support/fixtures";
+
+// Teams and access in the web app: the owner (signed in with the workspace key) invites a viewer;
+// the viewer accepts the link in another browser, sees the grid's write controls disabled with
+// their reasons and the settings pages read-only; the owner then finds the invitation in the
+// audit log.
+
+async function expectNoSeriousViolations(page: Page, what: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
+  expect(serious, `axe on ${what}`).toEqual([]);
+}
+
+test("an invited viewer sees read-only controls with their reasons; the owner audits the invitation", async ({
+  page,
+  browser,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  const base = await api.createBase("Team base", [
+    { name: "Company", type: "short-text", isPrimary: true },
+    { name: "Summary", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Describe." },
+  ]);
+  await api.addRows(base.baseId, [{ Company: "Acme" }]);
+
+  // The owner invites a viewer and copies the one-time link.
+  await signIn(page, "/settings/members");
+  await expect(page.getByRole("heading", { name: "Members", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Members" })).toHaveAttribute("aria-current", "page");
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const invite = page.getByRole("dialog", { name: "Invite a member" });
+  await invite.getByLabel("Role").selectOption("viewer");
+  await invite.getByRole("button", { name: "Create invitation" }).click();
+  const linkField = invite.getByLabel("Invitation link", { exact: true });
+  await expect(linkField).toHaveValue(/\/invite\?token=/);
+  const link = await linkField.inputValue();
+  await expectNoSeriousViolations(page, "invitation link");
+  await page.screenshot({ path: `${ARTIFACTS}/teams-invite-link.png` });
+  await invite.getByRole("button", { name: "Done" }).click();
+  const pending = page.getByRole("table", { name: "Pending invitations" });
+  await expect(pending.getByRole("row").filter({ hasText: "Viewer" }).first()).toBeVisible();
+  await expectNoSeriousViolations(page, "members");
+
+  // The viewer accepts in a browser of their own.
+  const email = `viewer-${Date.now()}@example.com`;
+  const password = "correct horse battery staple";
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
+  await viewer.goto(link);
+  await viewer.getByLabel(/email/i).fill(email);
+  await viewer.getByLabel(/name/i).first().fill("Vera Viewer");
+  for (const field of await viewer.getByLabel(/password/i).all()) await field.fill(password);
+  const accepted = viewer.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/invitations/accept");
+  await viewer.getByRole("button", { name: /accept|join|create account/i }).click();
+  expect((await accepted).status()).toBe(201);
+  // The page may move on by itself (to the bases page); let it, before going to the base.
+  await viewer.waitForURL((url) => !url.pathname.startsWith("/invite"), { timeout: 5_000 }).catch(() => undefined);
+
+  // The grid: every write control is disabled and says why.
+  await viewer.goto(`/bases/${base.baseId}`);
+  await expect(await cellAt(viewer, 1, "Company")).toHaveText("Acme");
+  const toolbar = viewer.getByRole("toolbar", { name: "Table actions" });
+  const reasons: [string | RegExp, string][] = [
+    ["Row", "Viewers can't add rows (needs rows:write)"],
+    ["Column", "Viewers can't add columns (needs schema:write)"],
+    ["Import", "Viewers can't import rows (needs rows:write)"],
+    ["Run all", "Viewers can't run AI cells (needs runs:write)"],
+  ];
+  for (const [name, reason] of reasons) {
+    const button = toolbar.getByRole("button", { name, exact: true });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute("title", reason);
+  }
+  await expect(toolbar.getByText("Read-only")).toHaveAttribute("title", "Viewers can't edit rows (needs rows:write)");
+  await expect(viewer.getByRole("grid")).toHaveAttribute("aria-readonly", "true");
+  await expect(viewer.getByRole("textbox", { name: "Message the assistant" })).toBeDisabled();
+
+  await viewer.getByRole("button", { name: "Column menu for Summary" }).click();
+  const edit = viewer.getByRole("menuitem", { name: /^Edit column…/ });
+  await expect(edit).toHaveAttribute("aria-disabled", "true");
+  await expect(edit).toHaveAttribute("title", "Viewers can't edit columns (needs schema:write)");
+  await expect(viewer.getByRole("menuitem", { name: /^Delete column…/ })).toHaveAttribute("aria-disabled", "true");
+  await viewer.screenshot({ path: `${ARTIFACTS}/teams-viewer-grid.png` });
+  await viewer.keyboard.press("Escape");
+
+  // Double-clicking a cell explains instead of opening an editor.
+  await (await cellAt(viewer, 1, "Company")).dblclick();
+  await expect(viewer.getByText("Viewers can't edit rows (needs rows:write)").first()).toBeVisible();
+  await expect(viewer.getByRole("textbox", { name: "Edit Company" })).toHaveCount(0);
+
+  // The settings pages are read-only for them.
+  await viewer.goto("/settings/members");
+  const row = viewer.getByRole("row").filter({ hasText: email });
+  await expect(row).toBeVisible();
+  await expect(viewer.getByRole("button", { name: "Invite member" })).toHaveAttribute(
+    "title",
+    "Viewers can't invite members (needs members:manage)",
+  );
+  await expect(viewer.getByRole("button", { name: "Invite member" })).toBeDisabled();
+  await expect(row.getByRole("combobox", { name: `Role of ${email}` })).toBeDisabled();
+  await expect(viewer.getByRole("heading", { name: "Pending invitations" })).toHaveCount(0);
+  await viewer.screenshot({ path: `${ARTIFACTS}/teams-viewer-members.png` });
+
+  // A viewer still makes their own keys, with only the scopes they hold.
+  await viewer.goto("/settings/keys");
+  await viewer.getByRole("button", { name: "New key" }).click();
+  const keyDialog = viewer.getByRole("dialog", { name: "New API key" });
+  await expect(keyDialog.getByRole("checkbox", { name: "rows:read" })).toBeChecked();
+  await expect(keyDialog.getByRole("checkbox", { name: "rows:write" })).toHaveCount(0);
+  await keyDialog.getByRole("button", { name: "Cancel" }).click();
+
+  await viewer.goto("/settings/audit");
+  await expect(viewer.getByText("Viewers can't read the audit log (needs audit:read).")).toBeVisible();
+  await expect(viewer.getByRole("table", { name: "Audit log" })).toHaveCount(0);
+  await viewerContext.close();
+
+  // The owner reads the audit log: the invitation made and accepted, newest first.
+  await page.goto("/settings/audit");
+  const log = page.getByRole("table", { name: "Audit log" });
+  await expect(log.locator("tr[data-action='invitation.accept']").first()).toBeVisible();
+  await expect(log.locator("tr[data-action='invitation.create']").first()).toBeVisible();
+  const actions = await log.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-action")));
+  expect(actions.indexOf("invitation.accept")).toBeLessThan(actions.indexOf("invitation.create"));
+  await expectNoSeriousViolations(page, "audit log");
+
+  await page.getByLabel("Action", { exact: true }).fill("invitation.accept");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(log.locator("tbody tr").first()).toHaveAttribute("data-action", "invitation.accept");
+  await expect(log.locator("tbody tr:not([data-action='invitation.accept'])")).toHaveCount(0);
+  await page.screenshot({ path: `${ARTIFACTS}/teams-audit.png` });
+
+  // The workspace's settings: an owner sets how long the audit log keeps its entries.
+  await page.goto("/settings/workspace");
+  await page.getByRole("checkbox", { name: "Keep entries forever" }).uncheck();
+  await page.getByLabel("Keep entries for").fill("400");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Saved the workspace's settings.")).toBeVisible();
+  await expectNoSeriousViolations(page, "workspace settings");
+
+  // The members page now lists the viewer.
+  await page.goto("/settings/members");
+  await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Vera Viewer");
+});
