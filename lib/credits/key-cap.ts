@@ -17,7 +17,11 @@ const SPENT_SQL = `SELECT key_id, GREATEST(0, -COALESCE(sum(amount), 0))::int AS
 /** Credits charged to each of these keys today (keys without charges are absent). */
 export async function spentTodayByKey(tx: Tx, keyIds: readonly string[], now = new Date()) {
   if (keyIds.length === 0) return new Map<string, number>();
-  const rows = await tx.$queryRawUnsafe<{ key_id: string; spent: number }[]>(SPENT_SQL, [...keyIds], startOfUtcDay(now));
+  const rows = await tx.$queryRawUnsafe<{ key_id: string; spent: number }[]>(
+    SPENT_SQL,
+    [...keyIds],
+    startOfUtcDay(now),
+  );
   return new Map(rows.map((r) => [r.key_id, Number(r.spent)]));
 }
 

@@ -31,7 +31,7 @@ const apiKeyViewShape = {
         .enum(["user", "key", "workspace"])
         .describe("user: a person in the web app; key: another key; workspace: a workspace key (first key, API_KEY)."),
       id: z.string().nullable().describe("The user's or key's id; null for workspace keys."),
-      name: z.string().describe('The user\'s email, the key\'s name, or "workspace".'),
+      name: z.string().describe("The user's email, the key's name, or \"workspace\"."),
     })
     .describe("Who made the key."),
 };

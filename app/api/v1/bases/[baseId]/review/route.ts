@@ -5,7 +5,7 @@ import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/review";
 
 export const POST = route(api.reviewCells, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => reviewCells(w, auth, params.baseId, body, rt.config.runs)),
+  inTransaction(rt, (w) => reviewCells(w, auth, params.baseId, body, { ...rt.config.runs, keyId: auth.keyId })),
 );
 
 export const GET = route(api.reviewHistory, async ({ params, query, rt, auth }) =>
