@@ -24,6 +24,7 @@ export async function createImport(
   baseId: string,
   options: ImportOptions & { format?: ImportFormat },
   receive: (target: string) => Promise<ReceivedFile>,
+  keyId: string | null = null,
 ): Promise<ImportView> {
   const baseCtx = await loadBase(rt.db.prisma, workspaceId, baseId);
   const id = newImportId();
@@ -43,6 +44,7 @@ export async function createImport(
         size: file.size,
         storagePath: id,
         options: stored,
+        keyId,
       });
       announce(w, row);
       return toImportView(row);

@@ -6,8 +6,13 @@ import { listImports } from "@/lib/imports/store";
 import * as api from "@/lib/http/schemas/imports";
 
 export const POST = route(api.createImport, async ({ req, params, query, rt, auth }) =>
-  createImport(rt, auth.workspaceId, params.baseId, query, (target) =>
-    receiveUpload(req, target, { maxBytes: rt.config.imports.maxBytes, setting: "IMPORT_MAX_BYTES" }),
+  createImport(
+    rt,
+    auth.workspaceId,
+    params.baseId,
+    query,
+    (target) => receiveUpload(req, target, { maxBytes: rt.config.imports.maxBytes, setting: "IMPORT_MAX_BYTES" }),
+    auth.keyId,
   ),
 );
 
