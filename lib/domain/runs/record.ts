@@ -265,10 +265,7 @@ export async function addSpent(tx: Tx, runId: string, amount: number): Promise<v
   );
 }
 
-/**
- * Runs of these ids with no cell left pending or running are done: each is announced in the
- * transaction (the webhook outbox writes `run.completed` with it) and after it.
- */
+/** Runs of these ids with no cell left pending or running are done: announced in the transaction (outbox) and after. */
 export async function finishRuns(w: Work, runIds: readonly string[]): Promise<void> {
   const ids = [...new Set(runIds)];
   if (ids.length === 0) return;
