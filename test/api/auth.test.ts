@@ -114,13 +114,19 @@ describe("the key API and the key lifecycle", () => {
     });
     const { key, id, prefix } = created.body;
     expect(Object.keys(created.body).sort()).toEqual([
+      "baseIds",
       "createdAt",
+      "createdBy",
+      "dailyCreditCap",
+      "expiresAt",
       "id",
       "key",
       "lastUsedAt",
       "name",
       "prefix",
       "revokedAt",
+      "scopes",
+      "spentToday",
     ]);
     expect(key).toMatch(/^cw_[A-Za-z0-9]{32,}$/);
     expect(id).toMatch(/^key_/);
@@ -135,7 +141,20 @@ describe("the key API and the key lifecycle", () => {
     expect(list.status).toBe(200);
     expect(list.text).not.toContain(key);
     const listed = list.body.apiKeys.find((k: any) => k.id === id);
-    expect(Object.keys(listed).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "prefix", "revokedAt"]);
+    expect(Object.keys(listed).sort()).toEqual([
+      "baseIds",
+      "createdAt",
+      "createdBy",
+      "dailyCreditCap",
+      "expiresAt",
+      "id",
+      "lastUsedAt",
+      "name",
+      "prefix",
+      "revokedAt",
+      "scopes",
+      "spentToday",
+    ]);
     expect(listed.lastUsedAt).not.toBeNull();
     expect(list.body.apiKeys.length).toBeGreaterThan(0);
     for (const k of list.body.apiKeys) expect(k).not.toHaveProperty("hash");
