@@ -60,14 +60,23 @@ async function rooms(tx: Tx, keyIds: readonly string[], lock: boolean): Promise<
 export const lockKeyRooms = (tx: Tx, keyIds: readonly string[]) => rooms(tx, keyIds, true);
 
 /** The key's room today, or null when it has no cap. */
-export async function keyRoom(tx: Tx, keyId: string): Promise<KeyRoom | null> {
-  return (await rooms(tx, [keyId], false)).get(keyId) ?? null;
+export async function keyRoom(tx: Tx, keyId: string, lock = false): Promise<KeyRoom | null> {
+  return (await rooms(tx, [keyId], lock)).get(keyId) ?? null;
 }
 
-/** Refuses work whose estimated cost is more than the key may still spend today (402 key_spend_cap_reached). */
-export async function assertKeyRoom(tx: Tx, keyId: string | null | undefined, estimate: number): Promise<void> {
+/**
+ * Refuses work whose estimated cost is more than the key may still spend today (402
+ * key_spend_cap_reached). With lock, the key stays locked until the transaction ends: for a charge
+ * made right after, in the same transaction.
+ */
+export async function assertKeyRoom(
+  tx: Tx,
+  keyId: string | null | undefined,
+  estimate: number,
+  opts: { lock?: boolean } = {},
+): Promise<void> {
   if (!keyId || estimate <= 0) return;
-  const room = await keyRoom(tx, keyId);
+  const room = await keyRoom(tx, keyId, opts.lock);
   if (!room || estimate <= room.left) return;
   throw appError(
     "key_spend_cap_reached",

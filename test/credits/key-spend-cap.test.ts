@@ -134,4 +134,19 @@ describe("a key's daily credit cap", () => {
     expect(run.counts.done).toBe(3);
     expect(await chargedTo(capped.id)).toBe(3);
   });
+
+  it("AI Configure Base is refused past the key's cap before the model is called, and creates nothing", async () => {
+    const res = await t.app.api("POST", "/api/v1/api-keys", {
+      body: { name: "assistant", scopes: ["rows:read", "schema:write"], dailyCreditCap: 1 },
+    });
+    const basesBefore = await t.app.rt.db.prisma.base.count();
+    const refused = await t.app.api("POST", "/api/v1/bases/ai-configure-base", {
+      key: res.body.key,
+      body: { baseName: "Leads", messages: [{ role: "user", content: "A table of companies." }] },
+    });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: "key_spend_cap_reached", details: { cap: 1, spentToday: 0 } });
+    expect(t.llm.totalRequests).toBe(0);
+    expect(await t.app.rt.db.prisma.base.count()).toBe(basesBefore);
+  });
 });
