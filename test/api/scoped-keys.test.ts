@@ -109,9 +109,12 @@ describe("creating scoped keys", () => {
     expect((await mint({ baseIds: [foreign.baseId] })).body.error.code).toBe("base_not_found");
   });
 
-  it("an unknown scope is a 400", async () => {
-    const res = await mint({ scopes: ["members:manage"] });
-    expect(res.status).toBe(400);
+  it("an unknown scope, or none, is a 400", async () => {
+    for (const scopes of [["members:manage"], ["rows:read", "everything"], []]) {
+      const res = await mint({ scopes });
+      expect(res.status, JSON.stringify(scopes)).toBe(400);
+      expect(res.body.error.code).toBe("validation_failed");
+    }
   });
 });
 

@@ -63,9 +63,10 @@ export const createApiKey = defineEndpoint({
       name: keyName.default("API key").describe('A name, 1 to 100 characters; default "API key".'),
       scopes: z
         .array(keyScopeSchema)
+        .min(1)
         .max(KEY_SCOPES.length)
         .optional()
-        .describe("What the key may do; default every scope the caller holds."),
+        .describe("What the key may do, at least one scope; default every scope the caller holds."),
       baseIds: z
         .array(z.string().min(1).max(100).describe("A base's id."))
         .max(100)
