@@ -4,6 +4,7 @@ import { inTransaction } from "../db/work.ts";
 import { createBase, deleteBase, getBaseStructure } from "../domain/bases.ts";
 import { loadBase } from "../domain/base-context.ts";
 import { configuredProviders } from "../domain/model-spec.ts";
+import { assertKeyRoom } from "../credits/key-cap.ts";
 import { debit, refund } from "../credits/ledger.ts";
 import { classifyError, resolveLanguageModel, type ResolvedModel } from "../engine/llm/index.ts";
 import { appError, type AppError } from "../errors.ts";
@@ -25,6 +26,8 @@ export interface ConfigureInput {
   baseName?: string;
   baseId?: string;
   messages: ChatMessage[];
+  /** The API key of the request: the turn is charged to it, within its daily cap. */
+  keyId?: string | null;
 }
 
 export interface Turn {
@@ -62,7 +65,9 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
       ? (await loadBase(w.tx, workspaceId, input.baseId)).baseId
       : (await createBase(w, workspaceId, { baseName: input.baseName }, configuredProviders(rt.config.ai))).baseId;
     // Charged after the base exists so the ledger entry names it; a refusal rolls both back.
+    if (input.keyId) await assertKeyRoom(w.tx, input.keyId, cost, { lock: true });
     const charge = await debit(w.tx, {
+      keyId: input.keyId,
       workspaceId,
       amount: cost,
       reason: chargeReason(created),

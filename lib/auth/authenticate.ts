@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { appError } from "../errors.ts";
-import { hashKey, revokeApiKey } from "./api-keys.ts";
+import { hashKey } from "./api-keys.ts";
+import { revokeKeyFor, updateKeyFor } from "./scoped-keys.ts";
 import { cachedKey, forgetKey, rememberKey } from "./key-cache.ts";
 import type { Runtime } from "../runtime.ts";
 import { assertSameOrigin, sessionTokenOf } from "./session-cookie.ts";
@@ -42,9 +43,21 @@ export async function principalForKey(rt: Runtime, key: string): Promise<Princip
   return principal;
 }
 
-/** Revokes a key in the caller's workspace and forgets it at once in this process. */
-export async function revokeKey(rt: Runtime, workspaceId: string, keyId: string) {
-  const view = await revokeApiKey(rt.db.prisma, workspaceId, keyId);
+/** Revokes a key the caller may reach and forgets it at once in this process. */
+export async function revokeKey(rt: Runtime, auth: Principal, keyId: string) {
+  const view = await revokeKeyFor(rt.db.prisma, auth, keyId);
+  forgetKey(rt.db, view.id);
+  return view;
+}
+
+/** Renames a key or changes its cap; the cached principal is dropped so the new cap counts at once. */
+export async function updateKey(
+  rt: Runtime,
+  auth: Principal,
+  keyId: string,
+  patch: { name?: string; dailyCreditCap?: number | null },
+) {
+  const view = await rt.db.prisma.$transaction((tx) => updateKeyFor(tx, auth, keyId, patch));
   forgetKey(rt.db, view.id);
   return view;
 }

@@ -56,7 +56,11 @@ export const baseInScope = (auth: Principal, baseId: string) => auth.baseIds ===
 export const maySpend = (auth: Principal) => auth.permissions.has("runs:write");
 
 /** A run policy for this caller: without runs:write, a write that would queue AI cells is refused. */
-export const spendingPolicy = <P extends object>(policy: P, auth: Principal): P & { mayQueue: boolean } => ({
+export const spendingPolicy = <P extends object>(
+  policy: P,
+  auth: Principal,
+): P & { mayQueue: boolean; keyId: string | null } => ({
   ...policy,
   mayQueue: maySpend(auth),
+  keyId: auth.keyId,
 });

@@ -1,6 +1,7 @@
 import type { Runtime } from "../runtime.ts";
 import { createWorkspace, findWorkspaceByName } from "../workspaces.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
+import { insertApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys.ts";
+import { keyLimits } from "./key-options.ts";
 import { intOption, stringOption, table, UsageError, type CliCommand, type CommandInput } from "./command.ts";
 import { CREDITS_COMMANDS } from "./credits-command.ts";
 import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
@@ -61,12 +62,22 @@ export const COMMANDS: CliCommand[] = [
   {
     path: "key create",
     summary: "Create another API key in a workspace and print it.",
-    usage: "--workspace <name> [--name <key name>] [--json]",
-    options: { workspace: { type: "string", required: true }, name: { type: "string" }, json: { type: "boolean" } },
+    usage:
+      "--workspace <name> [--name <key name>] [--scopes rows:read,…] [--bases <id>,…] [--expires <ISO date>] [--cap <credits a day>] [--json]",
+    options: {
+      workspace: { type: "string", required: true },
+      name: { type: "string" },
+      scopes: { type: "string" },
+      bases: { type: "string" },
+      expires: { type: "string" },
+      cap: { type: "string" },
+      json: { type: "boolean" },
+    },
     async run(rt, input) {
       const ws = await workspaceId(rt, input);
       const name = input.options.name === undefined ? "CLI key" : stringOption(input, "name");
-      const key = await createApiKey(rt.db.prisma, ws.id, name.slice(0, 100));
+      const limits = await keyLimits(rt.db.prisma, ws.id, input);
+      const key = await insertApiKey(rt.db.prisma, ws.id, { name: name.slice(0, 100), ...limits });
       if (input.options.json) return input.out(JSON.stringify(key));
       printKey(input, key);
     },

@@ -8,6 +8,8 @@ export interface CreditCharge {
   baseId?: string;
   rowId?: string;
   columnId?: string;
+  /** The API key the credits were spent through (its daily cap sums these); null: none. */
+  keyId?: string | null;
   /** The same key is never charged twice (a retried or resumed run, a repeated request). */
   idempotencyKey?: string;
 }
@@ -43,7 +45,7 @@ export async function debit(tx: Tx, charge: CreditCharge): Promise<DebitResult> 
 export async function refund(tx: Tx, charge: CreditCharge & { idempotencyKey: string }): Promise<void> {
   const original = await tx.creditEntry.findUnique({
     where: { idempotencyKey: charge.idempotencyKey },
-    select: { amount: true },
+    select: { amount: true, keyId: true },
   });
   if (!original) return;
   const refundKey = `refund:${charge.idempotencyKey}`;
@@ -55,6 +57,8 @@ export async function refund(tx: Tx, charge: CreditCharge & { idempotencyKey: st
   );
   await record(tx, {
     ...charge,
+    // Given back to the key it was spent through, so its daily cap counts what was really spent.
+    keyId: original.keyId,
     amount: -original.amount,
     reason: `refund:${charge.reason}`,
     idempotencyKey: refundKey,
@@ -111,8 +115,8 @@ export async function debitMany(
   if (paying.length === 0) return true;
   const [{ owed, paid }] = await tx.$queryRawUnsafe<{ owed: number; paid: number }[]>(
     `WITH recorded AS (
-       INSERT INTO credit_entries (id, workspace_id, amount, reason, base_id, row_id, column_id, idempotency_key)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       INSERT INTO credit_entries (id, workspace_id, amount, reason, base_id, row_id, column_id, idempotency_key, key_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING workspace_id, amount),
      owed AS (SELECT workspace_id, -sum(amount) AS total FROM recorded GROUP BY workspace_id),
@@ -129,6 +133,7 @@ export async function debitMany(
     paying.map((c) => c.rowId ?? null),
     paying.map((c) => c.columnId ?? null),
     paying.map((c) => c.idempotencyKey),
+    paying.map((c) => c.keyId ?? null),
   );
   return paid === owed;
 }
@@ -144,6 +149,7 @@ async function record(tx: Tx, c: CreditCharge) {
       rowId: c.rowId,
       columnId: c.columnId,
       idempotencyKey: c.idempotencyKey,
+      keyId: c.keyId ?? null,
     },
   });
 }

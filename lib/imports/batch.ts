@@ -47,6 +47,9 @@ export async function writeBatch(
     });
     // Statistics once per 10,000 lines, as Add Rows at its largest batch refreshes them.
     const analyze = Math.floor((start + lines.length) / ANALYZE_EVERY) > Math.floor(start / ANALYZE_EVERY);
+    // Charged to the key that started the import; its rows are written whatever the key's cap,
+    // and their cells wait in a run paused with key_cap once the cap is spent.
+    const policy = { ...rt.config.runs, keyId: job.keyId, keyCapCheck: false };
     const apply = { runAi: options.runAi, runId: current.runId, analyze, copyIn: rt.db.copyIn };
     let created = 0;
     let updated = 0;
@@ -55,16 +58,7 @@ export async function writeBatch(
       const key = plan.mergeOn
         .map((id) => columns.find((c) => c.id === id))
         .filter((c): c is ColumnRecord => c !== undefined);
-      const result: UpsertResult = await upsertRows(
-        w,
-        baseCtx,
-        columns,
-        key,
-        cast.rows,
-        rt.config.runs,
-        "import",
-        apply,
-      );
+      const result: UpsertResult = await upsertRows(w, baseCtx, columns, key, cast.rows, policy, "import", apply);
       created = result.outcomes.filter((o) => o === "created").length;
       updated = result.outcomes.length - created;
       runId = result.runId;
@@ -75,7 +69,7 @@ export async function writeBatch(
         baseCtx,
         columns,
         { inserts, updates: new Map(), current: new Map() },
-        rt.config.runs,
+        policy,
         "import",
         apply,
       ));

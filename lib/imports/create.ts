@@ -26,7 +26,7 @@ export async function createImport(
   baseId: string,
   options: ImportOptions & { format?: ImportFormat },
   receive: (target: string) => Promise<ReceivedFile>,
-  spend: { mayQueue?: boolean } = {},
+  spend: { mayQueue?: boolean; keyId?: string | null } = {},
 ): Promise<ImportView> {
   const baseCtx = await loadBase(rt.db.prisma, workspaceId, baseId);
   // The lines are written later, by a worker, batch after batch: a caller who may not spend credits
@@ -57,6 +57,7 @@ export async function createImport(
         size: file.size,
         storagePath: id,
         options: stored,
+        keyId: spend.keyId ?? null,
       });
       announce(w, row);
       return toImportView(row);

@@ -74,6 +74,7 @@ export async function insertImport(
     size: number;
     storagePath: string;
     options: ImportOptions;
+    keyId?: string | null;
   },
 ): Promise<ImportRow> {
   return tx.importJob.create({ data: { ...job, size: BigInt(job.size), options: job.options as object } });

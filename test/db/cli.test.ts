@@ -126,6 +126,34 @@ describe("npm run cli", () => {
     expectCleanError(missing);
   }, 120_000);
 
+  it("key create takes limits: --scopes, --expires, --cap; a bad scope is a usage error", async () => {
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const r = await cli([
+      "key",
+      "create",
+      "--workspace",
+      "acme",
+      "--scopes",
+      "rows:read,runs:write",
+      "--expires",
+      expires,
+      "--cap",
+      "5",
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      scopes: ["rows:read", "runs:write"],
+      expiresAt: expires,
+      dailyCreditCap: 5,
+      baseIds: null,
+    });
+    const bad = await cli(["key", "create", "--workspace", "acme", "--scopes", "rows:read,everything"]);
+    expect(bad.code).toBe(64);
+    expectCleanError(bad);
+    expect(bad.stderr).toContain('"everything" is not a scope');
+  }, 120_000);
+
   it("wrong usage exits 64 with the usage line, before touching the database", async () => {
     for (const args of [
       ["workspace", "create", "--name", "x", "--bogus"],

@@ -3,10 +3,14 @@ import type { Work } from "../../db/work.ts";
 import { addSpent, RUN_COLUMNS, transitionRun, type RunRow } from "../runs/record.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import { cellKey as key, type CellRef } from "./types.ts";
+import { lockKeyRooms } from "../../credits/key-cap.ts";
 
 // A run's credit cap, enforced where credits are spent: a batch of answers is split into what
 // the run's remaining budget covers and what it does not. The runs are locked first, so two
 // workers storing answers of one run at the same moment take turns, and the cap holds exactly.
+// The daily cap of the API key that started a run is enforced the same way: the keys' rows are
+// locked after the runs (always in that order), and their day's charges summed, in the
+// transaction that records the new charges.
 
 type Charged = CellRef & { amount: number };
 
@@ -54,14 +58,27 @@ export async function budgetSplit(tx: Tx, batch: readonly Charged[]) {
   const runs = new Map(
     locked.map((r) => [r.id, { ...r, left: r.maxCredits === null ? Infinity : r.maxCredits - r.creditsSpent }]),
   );
+  const keys = await lockKeyRooms(
+    tx,
+    locked.flatMap((r) => (r.keyId ? [r.keyId] : [])),
+  );
   const over = new Set<string>();
+  /** Runs with an answer their key's cap could not pay for. */
+  const keyCapped = new Set<string>();
   for (const c of batch) {
     const run = runs.get(runOf.get(key(c)) ?? "");
     if (!run) continue;
+    const room = run.keyId ? keys.get(run.keyId) : undefined;
     if (c.amount > run.left) over.add(key(c));
-    else run.left -= c.amount;
+    else if (room && c.amount > room.left) {
+      over.add(key(c));
+      keyCapped.add(run.id);
+    } else {
+      run.left -= c.amount;
+      if (room) room.left -= c.amount;
+    }
   }
-  return { runOf, runs, over };
+  return { runOf, runs, over, keys, keyCapped };
 }
 
 /**
@@ -95,7 +112,9 @@ export async function spend(
     );
   }
   for (const run of split.runs.values()) {
-    if (run.maxCredits === null || run.status !== "running" || run.cellCost <= 0) continue;
-    if (run.left < run.cellCost) await transitionRun(w, run, "budget");
+    if (run.status !== "running" || run.cellCost <= 0) continue;
+    if (run.maxCredits !== null && run.left < run.cellCost) await transitionRun(w, run, "budget");
+    else if (split.keyCapped.has(run.id) || (split.keys.get(run.keyId ?? "")?.left ?? Infinity) < run.cellCost)
+      await transitionRun(w, run, "key_cap");
   }
 }

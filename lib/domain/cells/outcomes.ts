@@ -113,10 +113,12 @@ export async function storeValues(
   for (const p of refused) w.emit(cellEvent(p.baseCtx, p.job, "pending"));
   if (done.length === 0) return results;
 
+  // Each charge names the key that started its run: the key's daily cap sums them.
+  const keyOf = (p: (typeof batch)[number]) => split.runs.get(split.runOf.get(cellKey(p.job)) ?? "")?.keyId ?? null;
   if (
     !(await debitMany(
       tx,
-      done.map((p) => p.charge),
+      done.map((p) => ({ ...p.charge, keyId: keyOf(p) })),
     ))
   )
     throw new InsufficientCredits();

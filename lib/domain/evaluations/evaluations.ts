@@ -7,6 +7,7 @@ import type { CellMetadata } from "../cell-view.ts";
 import { updateColumn } from "../columns/index.ts";
 import { columnOptionsOf } from "../column-model.ts";
 import type { ProviderName } from "../model-spec.ts";
+import { assertKeyRoom } from "../../credits/key-cap.ts";
 import { createRun, getRun, type RunPolicy } from "../runs/record.ts";
 import {
   DEFAULT_EVALUATION_ROWS,
@@ -110,13 +111,16 @@ export async function createEvaluation(
   const column = await loadAiColumn(w.tx, baseCtx, columnId);
   const settings = usableSettings(evaluationSettings(column, req, policy.defaultModel, policy.providers), policy);
   const rows = await labelledRows(w.tx, column.id, req);
+  const maxCredits = req.maxCredits ?? policy.defaultMaxCredits;
+  await assertKeyRoom(w.tx, policy.keyId, Math.min(rows.length * policy.cellCost, maxCredits ?? Infinity));
   const runId = await createRun(w, {
     workspaceId,
     baseId: baseCtx.baseId,
     trigger: "evaluation",
     cells: rows.length,
     cellCost: policy.cellCost,
-    maxCredits: req.maxCredits ?? policy.defaultMaxCredits,
+    maxCredits,
+    keyId: policy.keyId ?? null,
   });
   const id = newId.evaluation();
   const estimatedCredits = rows.length * policy.cellCost;

@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
 import { debit } from "../../credits/ledger.ts";
+import { lockKeyRooms } from "../../credits/key-cap.ts";
 import { InsufficientCredits, leaseFor, runRoomSql } from "../cells/index.ts";
 import { addSpent, finishRuns, lockRun, transitionRun } from "../runs/record.ts";
 
@@ -98,9 +99,11 @@ export async function completeItem(
 ) {
   const run = await lockRun(w.tx, item.runId);
   const left = run.maxCredits === null ? Infinity : run.maxCredits - run.creditsSpent;
-  if (run.status !== "running" || charge.amount > left) {
+  // The key that started the evaluation, locked after its run as for cells (cells/budget.ts).
+  const keyLeft = run.keyId ? ((await lockKeyRooms(w.tx, [run.keyId])).get(run.keyId)?.left ?? Infinity) : Infinity;
+  if (run.status !== "running" || charge.amount > left || charge.amount > keyLeft) {
     const back = await release(w.tx, item, owner, 0);
-    if (back && run.status === "running") await transitionRun(w, run, "budget");
+    if (back && run.status === "running") await transitionRun(w, run, charge.amount > left ? "budget" : "key_cap");
     return back ? ("handed_back" as const) : ("superseded" as const);
   }
   const stored = await w.tx.$executeRawUnsafe(
@@ -121,10 +124,12 @@ export async function completeItem(
     reason: "evaluation",
     rowId: item.rowId,
     idempotencyKey: `evaluation:${item.evaluationId}:${item.rowId}`,
+    keyId: run.keyId,
   });
   if (!paid.ok) throw new InsufficientCredits();
   if (paid.charged) await addSpent(w.tx, run.id, charge.amount);
   if (left - charge.amount < run.cellCost && run.maxCredits !== null) await transitionRun(w, run, "budget");
+  else if (keyLeft - charge.amount < run.cellCost) await transitionRun(w, run, "key_cap");
   await finishRuns(w, [run.id]);
   // Live views follow an evaluation's progress on the base's event stream, as they do a run's.
   w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });

@@ -5,6 +5,7 @@ import { cancelRunCells, pendingCellsOfRun } from "../cells/index.ts";
 import { cancelItemsOfRun } from "../evaluations/index.ts";
 import { getRun, lockRun, setMaxCredits, transitionRun } from "./record.ts";
 import type { RunView } from "./states.ts";
+import { assertKeyRoom } from "../../credits/key-cap.ts";
 
 // Control of a run: cancel, pause and resume. Each locks the run first, the order every outcome
 // of the run follows too, so a control change and a stored answer never interleave.
@@ -60,6 +61,8 @@ export async function resumeRun(
       },
     );
   }
+  // Paused by its key's daily cap: it resumes once the day turns over or the cap is raised.
+  if (run.pausedReason === "key_cap") await assertKeyRoom(w.tx, run.keyId, run.cellCost);
   if (run.status === "paused") {
     await transitionRun(w, run, "resume", { maxCredits: cap });
     // The run's cells waited without jobs while it was paused: announce them again.

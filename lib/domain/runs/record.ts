@@ -3,8 +3,9 @@ import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { parsed } from "../../db/json.ts";
-import { RUN_TRANSITIONS } from "./states.ts";
 import { assertMayQueue } from "./spend.ts";
+import { PAUSED_REASON, RUN_TRANSITIONS } from "./states.ts";
+import { assertKeyRoom } from "../../credits/key-cap.ts";
 import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
@@ -26,6 +27,8 @@ export type RunRow = {
   estimatedCredits: number;
   creditsSpent: number;
   pausedReason: string | null;
+  /** The API key that started the run: its charges count against the key's daily cap. */
+  keyId: string | null;
   createdAt: Date;
   finishedAt: Date | null;
 };
@@ -37,9 +40,12 @@ export interface RunPolicy {
   defaultMaxCredits: number | null;
   /** false: the caller may not spend credits (no runs:write); see spend.ts. */
   mayQueue?: boolean;
+  /** The request's API key: the run is charged to it, and refused past its daily cap unless keyCapCheck is false. */
+  keyId?: string | null;
+  keyCapCheck?: boolean;
 }
 
-/** Starts a run when cells were queued; null (no run) when none were. */
+/** Starts a run when cells were queued; null (no run) when none were, 402 when its key cannot pay for it. */
 export async function startRun(
   w: Work,
   policy: RunPolicy,
@@ -47,7 +53,10 @@ export async function startRun(
 ): Promise<string | null> {
   if (run.cells === 0) return null;
   assertMayQueue(policy, run.cells);
-  return createRun(w, { ...run, cellCost: policy.cellCost, maxCredits: run.maxCredits ?? policy.defaultMaxCredits });
+  const maxCredits = run.maxCredits ?? policy.defaultMaxCredits;
+  const estimate = policy.keyCapCheck === false ? 0 : Math.min(run.cells * policy.cellCost, maxCredits ?? Infinity);
+  await assertKeyRoom(w.tx, policy.keyId, estimate);
+  return createRun(w, { ...run, cellCost: policy.cellCost, maxCredits, keyId: policy.keyId ?? null });
 }
 
 /**
@@ -77,8 +86,8 @@ export interface NewRun {
   cells: number;
   cellCost: number;
   maxCredits: number | null;
+  keyId?: string | null;
 }
-
 /** Records a run of `cells` queued cells; the caller queues them with the returned id. */
 export async function createRun(w: Work, run: NewRun): Promise<string> {
   const id = newId.run();
@@ -91,6 +100,7 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
       cellCost: run.cellCost,
       maxCredits: run.maxCredits,
       estimatedCredits: run.cells * run.cellCost,
+      keyId: run.keyId ?? null,
     },
   });
   w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: id });
@@ -99,7 +109,7 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
 
 export const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
        max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
-       paused_reason AS "pausedReason", created_at AS "createdAt", finished_at AS "finishedAt"`;
+       paused_reason AS "pausedReason", key_id AS "keyId", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
 const noCounts = (): RunCounts => ({ pending: 0, running: 0, done: 0, error: 0, cancelled: 0 });
 
@@ -224,7 +234,7 @@ export async function transitionRun(
 ) {
   const n = await w.tx.$executeRawUnsafe(
     `UPDATE runs SET status = ${toSql(t)}, updated_at = now(),
-       paused_reason = ${t === "budget" ? "'budget'" : t === "pause" ? "'user'" : "NULL"},
+       paused_reason = ${PAUSED_REASON[t] ? `'${PAUSED_REASON[t]}'` : "NULL"},
        finished_at = ${t === "cancel" || t === "finish" ? "now()" : "finished_at"},
        max_credits = CASE WHEN $2::boolean THEN $3::int ELSE max_credits END
      WHERE id = $1 AND ${fromSql(t)}`,
@@ -259,10 +269,7 @@ export async function addSpent(tx: Tx, runId: string, amount: number): Promise<v
   );
 }
 
-/**
- * Runs of these ids with no cell left pending or running are done: each is announced in the
- * transaction (the webhook outbox writes `run.completed` with it) and after it.
- */
+/** Runs of these ids with no cell left pending or running are done: announced in the transaction (outbox) and after. */
 export async function finishRuns(w: Work, runIds: readonly string[]): Promise<void> {
   const ids = [...new Set(runIds)];
   if (ids.length === 0) return;

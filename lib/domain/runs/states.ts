@@ -12,12 +12,21 @@ export const RUN_TRANSITIONS = {
   pause: { from: ["running"], to: "paused" },
   /** The run reached its credit cap. */
   budget: { from: ["running"], to: "paused" },
+  /** The API key that started it spent its daily credit cap. */
+  key_cap: { from: ["running"], to: "paused" },
   resume: { from: ["paused"], to: "running" },
   cancel: { from: ["running", "paused"], to: "cancelled" },
   /** None of its cells is pending or running any more. */
   finish: { from: ["running", "paused"], to: "done" },
 } as const satisfies Record<string, { from: readonly RunStatus[]; to: RunStatus }>;
 export type RunTransition = keyof typeof RUN_TRANSITIONS;
+
+/** Why a run is paused, by the transition that paused it. */
+export const PAUSED_REASON: Partial<Record<RunTransition, string>> = {
+  budget: "budget",
+  key_cap: "key_cap",
+  pause: "user",
+};
 
 export type RunCounts = {
   pending: number;

@@ -74,6 +74,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   credits.listCredits,
   apiKeys.listApiKeys,
   apiKeys.createApiKey,
+  apiKeys.updateApiKey,
   apiKeys.revokeApiKey,
   session.getSession,
   session.signIn,

@@ -33,9 +33,11 @@ export const runSchema = z
     createdAt: isoDate("When it started"),
     finishedAt: nullableIsoDate("When it finished or was cancelled"),
     pausedReason: z
-      .enum(["budget", "user"])
+      .enum(["budget", "key_cap", "user"])
       .nullable()
-      .describe("Why it is paused: budget (it reached maxCredits) or user; null unless paused."),
+      .describe(
+        "Why it is paused: budget (it reached maxCredits), key_cap (the API key that started it spent its daily credit cap) or user; null unless paused.",
+      ),
   })
   .describe("A run: the AI cells one request queued, their progress and cost.");
 
@@ -100,7 +102,7 @@ export const resumeRun = defineEndpoint({
   scope: "runs:write",
   summary: "Resume a run",
   description:
-    "Continues a paused run, optionally with a new credit cap. A run paused by its budget needs a maxCredits that leaves room for another cell (409 run_budget_reached).",
+    "Continues a paused run, optionally with a new credit cap. A run paused by its budget needs a maxCredits that leaves room for another cell (409 run_budget_reached); one paused by its key's daily cap needs the key to have room again (402 key_spend_cap_reached).",
   params: runParams,
   bodyType: "optional-json",
   body: z

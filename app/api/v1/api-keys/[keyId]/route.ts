@@ -1,10 +1,12 @@
 import { route } from "@/lib/http/respond";
-import { revokeKey } from "@/lib/auth/authenticate";
+import { revokeKey, updateKey } from "@/lib/auth/authenticate";
 import { otherMethods } from "@/lib/http/methods";
-import { revokeApiKey } from "@/lib/http/schemas/api-keys";
+import * as api from "@/lib/http/schemas/api-keys";
 
-export const DELETE = route(revokeApiKey, async ({ params, rt, auth }) =>
-  revokeKey(rt, auth.workspaceId, params.keyId),
+export const PATCH = route(api.updateApiKey, async ({ params, body, rt, auth }) =>
+  updateKey(rt, auth, params.keyId, body),
 );
 
-export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");
+export const DELETE = route(api.revokeApiKey, async ({ params, rt, auth }) => revokeKey(rt, auth, params.keyId));
+
+export const { GET, POST, PUT } = otherMethods("PATCH", "DELETE");

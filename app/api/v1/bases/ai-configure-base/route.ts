@@ -6,7 +6,7 @@ import { configureBase, configureBaseStream, configureInput } from "@/lib/assist
 import * as api from "@/lib/http/schemas/assistant";
 
 export const POST = route(api.configureBase, async ({ req, body, rt, auth }) => {
-  const input = configureInput(body);
+  const input = { ...configureInput(body), keyId: auth.keyId };
   if (!acceptsEventStream(req)) return configureBase(rt, auth.workspaceId, input);
   const { stream, baseId } = await configureBaseStream(rt, auth.workspaceId, input);
   return uiMessageStreamResponse(stream, { "x-base-id": baseId });

@@ -13,7 +13,7 @@ export const POST = route(api.createImport, async ({ req, params, query, rt, aut
     params.baseId,
     query,
     (target) => receiveUpload(req, target, { maxBytes: rt.config.imports.maxBytes, setting: "IMPORT_MAX_BYTES" }),
-    { mayQueue: maySpend(auth) },
+    { mayQueue: maySpend(auth), keyId: auth.keyId },
   ),
 );
 

@@ -7,7 +7,10 @@ import * as api from "@/lib/http/schemas/quality";
 
 export const POST = route(api.evaluateColumn, async ({ params, body, rt, auth }) =>
   inTransaction(rt, (w) =>
-    createEvaluation(w, auth.workspaceId, params.baseId, params.columnId, body, evaluationPolicy(rt.config)),
+    createEvaluation(w, auth.workspaceId, params.baseId, params.columnId, body, {
+      ...evaluationPolicy(rt.config),
+      keyId: auth.keyId,
+    }),
   ),
 );
 
