@@ -51,4 +51,5 @@ export const newId = {
   view: () => `view_${randomBase62(16)}`,
   reviewAction: () => `rev_${randomBase62(20)}`,
   evaluation: () => `eval_${randomBase62(20)}`,
+  auditEntry: () => `aud_${randomBase62(20)}`,
 };

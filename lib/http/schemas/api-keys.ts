@@ -26,6 +26,7 @@ export const createApiKey = defineEndpoint({
   method: "POST",
   path: "/api/v1/api-keys",
   scope: "keys:own",
+  audit: { action: "key.create", target: "key", fields: ["name"] },
   summary: "Create an API key",
   description:
     "The key itself is in this answer only; it is stored as a hash. A replay of this request (same Idempotency-Key) returns the same key without it: `key` is null and `Idempotency-Withheld: key` says so.",
@@ -52,6 +53,7 @@ export const revokeApiKey = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/api-keys/{keyId}",
   scope: "keys:own",
+  audit: { action: "key.revoke", target: "key", fields: ["name"] },
   summary: "Revoke an API key",
   params: z.object({ keyId: pathId("The key's id (key_…).", "api_key_not_found") }),
   response: apiKeyViewSchema,

@@ -28,6 +28,9 @@ const endpointShape = {
   createdAt: isoDate("When it was registered"),
   updatedAt: isoDate("When it last changed"),
 };
+// What a webhook's audit entries keep: never its secret, nor its URL (which may carry a token).
+const WEBHOOK_AUDIT_FIELDS = ["events", "baseId", "expand", "enabled", "description"] as const;
+
 const endpointSchema = z.strictObject(endpointShape).describe("A webhook endpoint, without its secret.");
 const withSecret = z
   .strictObject({
@@ -76,6 +79,7 @@ export const createWebhook = defineEndpoint({
   method: "POST",
   path: "/api/v1/webhooks",
   scope: "webhooks:manage",
+  audit: { action: "webhook.create", target: "webhook", fields: WEBHOOK_AUDIT_FIELDS },
   summary: "Register a webhook endpoint",
   body: createEndpointSchema.describe("The new endpoint."),
   status: 201,
@@ -95,6 +99,7 @@ export const updateWebhook = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/webhooks/{webhookId}",
   scope: "webhooks:manage",
+  audit: { action: "webhook.update", target: "webhook", fields: WEBHOOK_AUDIT_FIELDS },
   summary: "Change a webhook endpoint",
   params: webhookParams,
   body: updateEndpointSchema.describe("The fields to change."),
@@ -105,6 +110,7 @@ export const deleteWebhook = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/webhooks/{webhookId}",
   scope: "webhooks:manage",
+  audit: { action: "webhook.delete", target: "webhook" },
   summary: "Delete a webhook endpoint",
   params: webhookParams,
   response: z.strictObject({
@@ -117,6 +123,7 @@ export const rotateWebhookSecret = defineEndpoint({
   method: "POST",
   path: "/api/v1/webhooks/{webhookId}/rotate-secret",
   scope: "webhooks:manage",
+  audit: { action: "webhook.rotate_secret", target: "webhook" },
   summary: "Rotate the signing secret",
   description: "For the grace period the old secret signs too; without a body, 24 hours.",
   params: webhookParams,
