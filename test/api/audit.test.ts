@@ -16,7 +16,9 @@ const OWNER_ID = "usr_auditowner";
 
 beforeAll(async () => {
   // An AI column needs a provider; no engine runs, so a queued run stays open until cancelled.
-  app = await createTestApp({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", AI_MODEL: "openai:test-model",
+  app = await createTestApp({
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    AI_MODEL: "openai:test-model",
     ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
   });
   edge = await startEdgeServer();

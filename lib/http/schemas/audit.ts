@@ -85,11 +85,7 @@ const workspaceSchema = z
   .strictObject({
     id: z.string().describe("The workspace's id (ws_…)."),
     name: z.string().describe("Its name."),
-    auditRetentionDays: z
-      .number()
-      .int()
-      .nullable()
-      .describe("Days audit entries are kept; null keeps them forever."),
+    auditRetentionDays: z.number().int().nullable().describe("Days audit entries are kept; null keeps them forever."),
     credits: z.number().nullable().describe("The credit balance; null means unlimited."),
   })
   .describe("The workspace's settings.");

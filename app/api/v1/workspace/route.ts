@@ -3,7 +3,9 @@ import { getWorkspaceSettings, updateWorkspaceSettings } from "@/lib/workspaces"
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/audit";
 
-export const GET = route(api.getWorkspace, async ({ rt, auth }) => getWorkspaceSettings(rt.db.prisma, auth.workspaceId));
+export const GET = route(api.getWorkspace, async ({ rt, auth }) =>
+  getWorkspaceSettings(rt.db.prisma, auth.workspaceId),
+);
 
 export const PATCH = route(api.updateWorkspace, async ({ body, rt, auth, audit }) => {
   audit.before = { ...(await getWorkspaceSettings(rt.db.prisma, auth.workspaceId)) };
