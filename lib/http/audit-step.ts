@@ -19,7 +19,8 @@ interface AuditedContext {
  */
 export async function auditSuccess(endpoint: Endpoint, ctx: AuditedContext, result: unknown) {
   const spec = endpoint.audit;
-  if (!spec) return;
+  // A handler that answers with a Response of its own may answer a refusal: that records nothing.
+  if (!spec || (result instanceof Response && !result.ok)) return;
   const answer = result instanceof Response ? undefined : result;
   const draft = draftEntry(spec, ctx.params as Record<string, unknown>, answer, ctx.audit);
   if (!draft) return;
