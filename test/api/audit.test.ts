@@ -146,6 +146,30 @@ describe("a scripted sequence", () => {
     expect(JSON.stringify(entries)).not.toContain(key.key);
   });
 
+  it("keeps before and after of a base's and a view's changes, and what a delete removed", async () => {
+    const base = await call("POST", "/api/v1/bases", {
+      baseName: "Short-lived",
+      columns: [{ name: "Name", type: "short-text", isPrimary: true }],
+    });
+    const view = await call("POST", `/api/v1/bases/${base.baseId}/views`, { name: "Draft" });
+    await call("PATCH", `/api/v1/bases/${base.baseId}/views/${view.id}`, { name: "Final" });
+    await call("DELETE", `/api/v1/bases/${base.baseId}/views/${view.id}`);
+    await call("PATCH", `/api/v1/bases/${base.baseId}`, { baseName: "Renamed" });
+    const rows = await call("POST", `/api/v1/bases/${base.baseId}/add-rows`, { rows: [{ cells: { Name: "a" } }] });
+    await call("POST", `/api/v1/bases/${base.baseId}/delete-rows`, { rowIds: [rows.rows[0].id, "sr_none"] });
+    await call("DELETE", `/api/v1/bases/${base.baseId}`);
+    const { entries } = await call("GET", `/api/v1/audit?baseId=${base.baseId}`);
+    expect(entries.map((e: any) => [e.action, e.summary])).toEqual([
+      ["base.delete", { before: { name: "Renamed" } }],
+      ["rows.delete", { deleted: 1 }],
+      ["base.update", { before: { name: "Short-lived" }, after: { name: "Renamed" } }],
+      ["view.delete", { before: { name: "Final" } }],
+      ["view.update", { before: { name: "Draft" }, after: { name: "Final" } }],
+      ["view.create", { name: "Draft" }],
+      ["base.create", { name: "Short-lived", columns: 1 }],
+    ]);
+  });
+
   it("records nothing for a refused change, nor for reads", async () => {
     const before = await app.rt.db.prisma.auditEntry.count();
     await expect(call("PATCH", "/api/v1/workspace", { auditRetentionDays: 0 }, owner)).rejects.toThrow(/400/);
