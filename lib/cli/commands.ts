@@ -7,6 +7,7 @@ import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
 import { EVAL_COMMAND } from "./eval-command.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
 import { signInLinkFromServer } from "./control.ts";
+import { recordAudit } from "../audit/index.ts";
 
 // The command table. A new command (credits add, export, import, eval) is one more entry here.
 
@@ -56,6 +57,7 @@ export const COMMANDS: CliCommand[] = [
       const ws = await workspaceId(rt, input);
       const name = input.options.name === undefined ? "CLI key" : stringOption(input, "name");
       const key = await createApiKey(rt.db.prisma, ws.id, name.slice(0, 100));
+      await cliAudit(rt, ws.id, "key.create", key);
       if (input.options.json) return input.out(JSON.stringify(key));
       printKey(input, key);
     },
@@ -92,6 +94,7 @@ export const COMMANDS: CliCommand[] = [
     async run(rt, input) {
       const ws = await workspaceId(rt, input);
       const key = await revokeApiKey(rt.db.prisma, ws.id, stringOption(input, "id"));
+      await cliAudit(rt, ws.id, "key.revoke", key);
       if (input.options.json) return input.out(JSON.stringify(key));
       input.out(`API key ${key.id} ("${key.name}") is revoked.`);
     },
@@ -114,3 +117,15 @@ export const COMMANDS: CliCommand[] = [
   ...EXPORT_IMPORT_COMMANDS,
   EVAL_COMMAND,
 ];
+
+/**
+ * The audit log's entry for a key made or revoked on the server's own machine: no person or key
+ * asked over HTTP, so the key itself is named as the actor, with source "cli" and no address.
+ */
+async function cliAudit(rt: Runtime, workspaceId: string, action: string, key: { id: string; name: string }) {
+  await recordAudit(
+    rt.db.prisma,
+    { workspaceId, actor: { type: "key", id: key.id }, ip: null },
+    { action, targetType: "key", targetId: key.id, baseId: null, summary: { name: key.name, source: "cli" } },
+  );
+}
