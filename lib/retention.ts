@@ -3,6 +3,7 @@ import type { Tx } from "./db/database.ts";
 import { pruneCellAttempts } from "./domain/cells/index.ts";
 import { pruneWebhookMessages } from "./webhooks/retention.ts";
 import { pruneSearchCache } from "./engine/search-cache.ts";
+import { pruneAuditEntries } from "./audit/index.ts";
 
 // Retention: records that only grow are pruned on a schedule, in every process that runs the
 // background work, one process at a time. Each batch is its own short transaction that first
@@ -20,6 +21,8 @@ export interface PruneCounts {
   webhookAttempts: number;
   cellAttempts: number;
   searchCache: number;
+  /** Audit entries older than their workspace's audit_retention_days (null keeps them). */
+  auditEntries: number;
   /** Another process held the lock: this pass pruned nothing. */
   skipped: boolean;
 }
@@ -53,6 +56,7 @@ export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCou
     webhookAttempts: 0,
     cellAttempts: 0,
     searchCache: 0,
+    auditEntries: 0,
     skipped: false,
   };
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -82,6 +86,14 @@ export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCou
         return n;
       },
     ],
+    [
+      true,
+      async (tx) => {
+        const n = await pruneAuditEntries(tx, now, PRUNE_BATCH);
+        counts.auditEntries += n;
+        return n;
+      },
+    ],
   ];
   for (const [enabled, step] of steps) {
     if (!enabled) continue;
@@ -99,10 +111,10 @@ export function startRetention(rt: Runtime): void {
     if (running) return;
     running = pruneOnce(rt)
       .then((c) => {
-        const total = c.webhookMessages + c.cellAttempts + c.searchCache;
+        const total = c.webhookMessages + c.cellAttempts + c.searchCache + c.auditEntries;
         if (total > 0)
           console.log(
-            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} search cache entries`,
+            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} search cache entries, ${c.auditEntries} audit entries`,
           );
       })
       .catch((e) => console.error("[cellwright] retention pass failed:", e))

@@ -62,3 +62,44 @@ export async function seedFromConfig(
     await createApiKey(tx, ws.id, "API_KEY", key);
   });
 }
+
+export interface WorkspaceSettings {
+  id: string;
+  name: string;
+  auditRetentionDays: number | null;
+  /** null means unlimited. */
+  credits: number | null;
+}
+
+const settingsOf = (ws: { id: string; name: string; auditRetentionDays: number | null; credits: bigint | null }) => ({
+  id: ws.id,
+  name: ws.name,
+  auditRetentionDays: ws.auditRetentionDays,
+  credits: ws.credits === null ? null : Number(ws.credits),
+});
+
+export async function getWorkspaceSettings(tx: Tx, workspaceId: string): Promise<WorkspaceSettings> {
+  const ws = await tx.workspace.findUnique({ where: { id: workspaceId } });
+  if (!ws) throw appError("workspace_not_found");
+  return settingsOf(ws);
+}
+
+/** Renames the workspace or changes how long its audit entries are kept (null: forever). */
+export async function updateWorkspaceSettings(
+  tx: Tx,
+  workspaceId: string,
+  patch: { name?: string; auditRetentionDays?: number | null },
+): Promise<WorkspaceSettings> {
+  if (patch.name !== undefined) {
+    const other = await tx.workspace.findUnique({ where: { name: patch.name }, select: { id: true } });
+    if (other && other.id !== workspaceId)
+      throw appError("duplicate_workspace", `A workspace named "${patch.name}" already exists.`);
+  }
+  try {
+    return settingsOf(await tx.workspace.update({ where: { id: workspaceId }, data: patch }));
+  } catch (e) {
+    // Two renames to one name at once: the unique index decides.
+    if ((e as { code?: string }).code === "P2002") throw appError("duplicate_workspace");
+    throw e;
+  }
+}

@@ -9,6 +9,7 @@ import { EVAL_COMMAND } from "./eval-command.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
 import { linkOriginOf, passwordResetLinkFromServer, signInLinkFromServer } from "./control.ts";
 import { passwordResetForEmail } from "../auth/people.ts";
+import { recordAudit } from "../audit/index.ts";
 
 // The command table. A new command (credits add, export, import, eval) is one more entry here.
 
@@ -78,6 +79,7 @@ export const COMMANDS: CliCommand[] = [
       const name = input.options.name === undefined ? "CLI key" : stringOption(input, "name");
       const limits = await keyLimits(rt.db.prisma, ws.id, input);
       const key = await insertApiKey(rt.db.prisma, ws.id, { name: name.slice(0, 100), ...limits });
+      await cliAudit(rt, ws.id, "key.create", key);
       if (input.options.json) return input.out(JSON.stringify(key));
       printKey(input, key);
     },
@@ -114,6 +116,7 @@ export const COMMANDS: CliCommand[] = [
     async run(rt, input) {
       const ws = await workspaceId(rt, input);
       const key = await revokeApiKey(rt.db.prisma, ws.id, stringOption(input, "id"));
+      await cliAudit(rt, ws.id, "key.revoke", key);
       if (input.options.json) return input.out(JSON.stringify(key));
       input.out(`API key ${key.id} ("${key.name}") is revoked.`);
     },
@@ -151,3 +154,15 @@ export const COMMANDS: CliCommand[] = [
   ...EXPORT_IMPORT_COMMANDS,
   EVAL_COMMAND,
 ];
+
+/**
+ * The audit log's entry for a key made or revoked on the server's own machine: no person or key
+ * asked over HTTP, so the key itself is named as the actor, with source "cli" and no address.
+ */
+async function cliAudit(rt: Runtime, workspaceId: string, action: string, key: { id: string; name: string }) {
+  await recordAudit(
+    rt.db.prisma,
+    { workspaceId, actor: { type: "key", id: key.id }, ip: null },
+    { action, targetType: "key", targetId: key.id, baseId: null, summary: { name: key.name, source: "cli" } },
+  );
+}

@@ -5,6 +5,7 @@ import { namedHosts, type HostPolicy } from "./allowed-hosts.ts";
 import { guardApiRequest } from "./request-guard.ts";
 import { allowedMethods } from "./schemas/index.ts";
 import { securityHeaders } from "./security-headers.ts";
+import { stampClientIp } from "./client-ip.ts";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -43,7 +44,10 @@ export function edgeListener(
     if (control?.(req, res)) return;
     const blocked =
       hostRefusal(req, trustProxy, hosts) ?? guardApiRequest(req.method ?? "GET", req.url ?? "/", allowedMethods);
-    if (!blocked) return void handle(req, res);
+    if (!blocked) {
+      stampClientIp(req, trustProxy);
+      return void handle(req, res);
+    }
     res.writeHead(blocked.status, blocked.headers);
     res.end(blocked.body);
   };

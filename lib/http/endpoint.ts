@@ -60,6 +60,26 @@ export interface EndpointSpec {
    * refused (403 base_not_in_scope).
    */
   allBases?: boolean;
+  /** What a successful call records in the audit log (docs/audit.md); route() writes the entry. */
+  audit?: AuditSpec;
+}
+
+/**
+ * One audit declaration per endpoint. The target's id is the path param `<target>Id`, else the
+ * answer's `<target>Id`, else the answer's `id`; the base is the path's or the answer's `baseId`.
+ */
+export interface AuditSpec {
+  /** `<noun>.<verb>`, e.g. column.update. */
+  action: `${string}.${string}`;
+  /** The target's type (base, column, view, key, webhook, run, ...); none for actions on many things. */
+  target?: string;
+  /**
+   * Fields kept in the summary: of the answer; or, when the handler gave the state before
+   * (ctx.audit.before), the changed ones as {before, after}, and for a delete {before}.
+   */
+  fields?: readonly string[];
+  /** Record only when a target id is found (Add Rows starts a run only when it queued cells). */
+  optional?: boolean;
 }
 
 export type Endpoint = Readonly<EndpointSpec>;

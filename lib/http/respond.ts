@@ -8,6 +8,8 @@ import { answerOnce } from "./answer-once.ts";
 import { rateLimitHeaders } from "../auth/api-rate-limit.ts";
 import { assertAllBases, assertBaseInScope, assertPermitted } from "../auth/authorize.ts";
 import { assertReachable } from "../auth/reach.ts";
+import type { AuditNote } from "../audit/index.ts";
+import { auditSuccess } from "./audit-step.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -15,6 +17,8 @@ export interface RouteContext {
   req: Request;
   rt: Runtime;
   auth: Principal;
+  /** What the handler adds to the endpoint's audit entry: the state before a change, a summary. */
+  audit: AuditNote;
 }
 
 /** What a handler of an endpoint receives: the request's params, query and body, parsed and typed. */
@@ -85,6 +89,7 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
         req,
         rt,
         auth,
+        audit: {},
         params: {},
         query: {},
         body: undefined,
@@ -95,11 +100,13 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
         await assertReachable(rt.db.prisma, auth, params as Record<string, unknown>);
         const query = parseQuery(endpoint, new URL(req.url));
         const body = await readEndpointBody(endpoint, req, rt.config.maxBodyBytes);
-        ctx = { req, rt, auth, params, query, body } as EndpointContext<Endpoint>;
+        ctx = { req, rt, auth, audit: {}, params, query, body } as EndpointContext<Endpoint>;
       }
       // A POST with an Idempotency-Key that passed validation runs at most once (answer-once.ts).
       const key = idempotencyKeyOf(req, endpoint, auth.workspaceId);
-      const run = () => answer(handler, ctx, options.status);
+      // A replay of an answered Idempotency-Key does not run again, so it records nothing again.
+      const after = endpoint?.audit ? (result: unknown) => auditSuccess(endpoint, ctx, result) : undefined;
+      const run = () => answer(handler, ctx, options.status, after);
       const res =
         key === undefined || !endpoint
           ? await run()
@@ -113,9 +120,15 @@ export function route(first: Endpoint | Handler<RouteContext>, second?: Handler<
   return Object.assign(handle, { endpoint });
 }
 
-async function answer<C>(handler: Handler<C>, ctx: C, status = 200): Promise<Response> {
+async function answer<C>(
+  handler: Handler<C>,
+  ctx: C,
+  status = 200,
+  after?: (result: unknown) => Promise<void>,
+): Promise<Response> {
   try {
     const result = await handler(ctx);
+    await after?.(result);
     return result instanceof Response ? result : json(result, status);
   } catch (e) {
     return errorResponse(e);

@@ -110,6 +110,15 @@ describe("npm run cli", () => {
       const ws = await rt.db.prisma.workspace.findUniqueOrThrow({ where: { id: p.workspaceId } });
       expect(ws).toMatchObject({ name: "acme", credits: 50n });
       await expect(principalForKey(rt, keys.second)).rejects.toMatchObject({ code: "invalid_api_key" });
+      // Made and revoked on the server's machine: in the audit log, from the CLI, with no address.
+      const entries = await rt.db.prisma.auditEntry.findMany({
+        where: { targetId: secondKeyId },
+        orderBy: { id: "asc" },
+      });
+      expect(entries.map((e) => [e.action, e.summary, e.ip])).toEqual([
+        ["key.create", { name: "deploy", source: "cli" }, null],
+        ["key.revoke", { name: "deploy", source: "cli" }, null],
+      ]);
     } finally {
       await stopRuntime(rt);
     }

@@ -59,7 +59,14 @@ it("prunes old records in batches and keeps recent ones", async () => {
   await seed("new", 0, 2);
   const counts = await pruneOnce(app.rt);
   // Webhooks: older than 30 days go (old and month); cell attempts: older than 90 (old only).
-  expect(counts).toEqual({ webhookMessages: 5, webhookAttempts: 5, cellAttempts: 3, searchCache: 5, skipped: false });
+  expect(counts).toEqual({
+    webhookMessages: 5,
+    webhookAttempts: 5,
+    cellAttempts: 3,
+    searchCache: 5,
+    auditEntries: 0,
+    skipped: false,
+  });
   expect(await count("webhook_messages")).toBe(2);
   expect(await count("webhook_attempts")).toBe(2);
   expect(await count("cell_runs")).toBe(4);
@@ -69,6 +76,7 @@ it("prunes old records in batches and keeps recent ones", async () => {
     webhookAttempts: 0,
     cellAttempts: 0,
     searchCache: 0,
+    auditEntries: 0,
     skipped: false,
   });
 });

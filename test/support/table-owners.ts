@@ -12,6 +12,7 @@ export interface CheckedOwner {
 }
 
 export const CHECKED_OWNERS: readonly CheckedOwner[] = [
+  { table: "audit_entries", model: "auditEntry", owner: "lib/audit/record.ts" },
   { table: "cells", model: "cell", owner: "lib/domain/cells/" },
   { table: "cell_runs", model: "cellAttempt", owner: "lib/domain/cells/" },
   { table: "credit_entries", model: "creditEntry", owner: "lib/credits/ledger.ts" },

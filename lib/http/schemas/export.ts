@@ -18,6 +18,7 @@ export const exportRows = defineEndpoint({
   method: "GET",
   path: "/api/v1/bases/{baseId}/export",
   scope: "rows:read",
+  audit: { action: "export.download", target: "base" },
   summary: "Export rows",
   description:
     "Streams the rows of a base as a file attachment named after the base: CSV (RFC 4180, CRLF, UTF-8 with a BOM), XLSX (typed cells, frozen header) or JSON Lines. Takes viewId, filter, sort and search as Get Rows does. Text cells beginning with =, +, -, @, tab or CR get a leading ' in CSV and XLSX (raw=true turns this off). 400 invalid_query for a bad option, unknown_column for a column the base lacks, invalid_filter for a bad filter.",

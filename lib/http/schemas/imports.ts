@@ -93,6 +93,7 @@ export const createImport = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/imports",
   scope: "rows:write",
+  audit: { action: "import.start", target: "import", fields: ["format", "fileName", "size"] },
   summary: "Import a file",
   description:
     "Takes a CSV, TSV, XLSX or JSON Lines file as the body (or the multipart field file), at most IMPORT_MAX_BYTES, and imports it in the background: 202 with the import, then poll it or watch import.updated on the base's event stream. A file that does not parse fails with the line and reason and writes nothing.",

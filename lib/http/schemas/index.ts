@@ -1,6 +1,7 @@
 import type { Endpoint } from "../endpoint.ts";
 import * as apiKeys from "./api-keys.ts";
 import * as assistant from "./assistant.ts";
+import * as audit from "./audit.ts";
 import * as bases from "./bases.ts";
 import * as columns from "./columns.ts";
 import * as credits from "./credits.ts";
@@ -101,6 +102,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   webhooks.rotateWebhookSecret,
   webhooks.listDeliveries,
   webhooks.redeliver,
+  audit.listAudit,
+  audit.getWorkspace,
+  audit.updateWorkspace,
   openapi.getOpenApi,
 ];
 

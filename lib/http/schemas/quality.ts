@@ -150,6 +150,7 @@ export const evaluateColumn = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluate",
   scope: "runs:write",
+  audit: { action: "evaluation.start", target: "evaluation", fields: ["rows", "estimatedCredits"] },
   summary: "Evaluate a column",
   description:
     "Regenerates the AI column blind on its verified rows (a row's own verified value is never shown to the model), optionally with other instructions, model or tools, and compares each answer with the verified value by the column's type. Charged per row like a cell; it never changes the base's cells. 409 nothing_to_evaluate without verified cells.",
@@ -189,6 +190,7 @@ export const applyEvaluation = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/columns/{columnId}/evaluations/{evaluationId}/apply",
   scope: "schema:write",
+  audit: { action: "evaluation.apply", target: "evaluation" },
   summary: "Apply an evaluation",
   description:
     "Writes the evaluation's instructions, model and tools to its column (a change of the column like any other). 409 evaluation_not_finished unless it is done.",

@@ -10,6 +10,7 @@ export const runCells = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/run",
   scope: "runs:write",
+  audit: { action: "run.start", target: "run", optional: true, fields: ["queued"] },
   summary: "Run AI cells",
   description: "(Re)generates the named AI cells: they become pending with an empty value.",
   params: baseParams,

@@ -74,6 +74,7 @@ export const cancelRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/cancel",
   scope: "runs:write",
+  audit: { action: "run.cancel", target: "run" },
   summary: "Cancel a run",
   description:
     "Pending cells become cancelled (keeping their previous value) and running ones are aborted; cancelled cells are not charged. 409 run_finished when the run is done.",
@@ -87,6 +88,7 @@ export const pauseRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/pause",
   scope: "runs:write",
+  audit: { action: "run.pause", target: "run" },
   summary: "Pause a run",
   description:
     "Stops starting the run's pending cells; running ones finish. 409 run_finished when the run is done or cancelled.",
@@ -100,6 +102,7 @@ export const resumeRun = defineEndpoint({
   method: "POST",
   path: "/api/v1/runs/{runId}/resume",
   scope: "runs:write",
+  audit: { action: "run.resume", target: "run" },
   summary: "Resume a run",
   description:
     "Continues a paused run, optionally with a new credit cap. A run paused by its budget needs a maxCredits that leaves room for another cell (409 run_budget_reached); one paused by its key's daily cap needs the key to have room again (402 key_spend_cap_reached).",

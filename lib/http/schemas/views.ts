@@ -26,6 +26,9 @@ export const viewSchema = z
   })
   .describe("A saved view.");
 
+// What a view's audit entries keep of a change.
+const VIEW_AUDIT_FIELDS = ["name", "filter", "sort", "search", "hiddenColumnIds", "columnWidths"] as const;
+
 const viewParams = z.object({ baseId: baseIdParam, viewId: pathId("The view's id (view_…).", "view_not_found") });
 
 export const listViews = defineEndpoint({
@@ -42,6 +45,7 @@ export const createView = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/views",
   scope: "rows:write",
+  audit: { action: "view.create", target: "view", fields: ["name"] },
   summary: "Create a view",
   description:
     "Saves a filter, sort, search and layout under a name; the filter and sort are checked against the base's columns.",
@@ -65,6 +69,7 @@ export const updateView = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/bases/{baseId}/views/{viewId}",
   scope: "rows:write",
+  audit: { action: "view.update", target: "view", fields: VIEW_AUDIT_FIELDS },
   summary: "Update a view",
   description: "Changes the fields given (rename, new filter, …); the rest are kept.",
   params: viewParams,
@@ -77,6 +82,7 @@ export const deleteView = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/bases/{baseId}/views/{viewId}",
   scope: "rows:write",
+  audit: { action: "view.delete", target: "view", fields: ["name"] },
   summary: "Delete a view",
   description: "Deletes a view; 409 default_view for the default view.",
   params: viewParams,

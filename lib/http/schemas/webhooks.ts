@@ -28,6 +28,9 @@ const endpointShape = {
   createdAt: isoDate("When it was registered"),
   updatedAt: isoDate("When it last changed"),
 };
+// What a webhook's audit entries keep: never its secret, nor its URL (which may carry a token).
+const WEBHOOK_AUDIT_FIELDS = ["events", "baseId", "expand", "enabled", "description"] as const;
+
 const endpointSchema = z.strictObject(endpointShape).describe("A webhook endpoint, without its secret.");
 const withSecret = z
   .strictObject({
@@ -78,6 +81,7 @@ export const createWebhook = defineEndpoint({
   path: "/api/v1/webhooks",
   scope: "webhooks:manage",
   allBases: true,
+  audit: { action: "webhook.create", target: "webhook", fields: WEBHOOK_AUDIT_FIELDS },
   summary: "Register a webhook endpoint",
   body: createEndpointSchema.describe("The new endpoint."),
   status: 201,
@@ -99,6 +103,7 @@ export const updateWebhook = defineEndpoint({
   path: "/api/v1/webhooks/{webhookId}",
   scope: "webhooks:manage",
   allBases: true,
+  audit: { action: "webhook.update", target: "webhook", fields: WEBHOOK_AUDIT_FIELDS },
   summary: "Change a webhook endpoint",
   params: webhookParams,
   body: updateEndpointSchema.describe("The fields to change."),
@@ -110,6 +115,7 @@ export const deleteWebhook = defineEndpoint({
   path: "/api/v1/webhooks/{webhookId}",
   scope: "webhooks:manage",
   allBases: true,
+  audit: { action: "webhook.delete", target: "webhook" },
   summary: "Delete a webhook endpoint",
   params: webhookParams,
   response: z.strictObject({
@@ -123,6 +129,7 @@ export const rotateWebhookSecret = defineEndpoint({
   path: "/api/v1/webhooks/{webhookId}/rotate-secret",
   scope: "webhooks:manage",
   allBases: true,
+  audit: { action: "webhook.rotate_secret", target: "webhook" },
   summary: "Rotate the signing secret",
   description: "For the grace period the old secret signs too; without a body, 24 hours.",
   params: webhookParams,

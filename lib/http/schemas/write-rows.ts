@@ -44,6 +44,7 @@ export const addRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/add-rows",
   scope: "rows:write",
+  audit: { action: "run.start", target: "run", optional: true },
   summary: "Add Rows",
   description:
     'All or nothing: when any row is invalid nothing is written and the answer is 400 validation_failed with details.errors, each { rowIndex, column?, code, message }. More than 10,000 rows is 400 too_many_rows. AI cells left out or "" are generated. With mergeOn it is an upsert; a mergeOn name that matches no column is 400 unknown_column.',
@@ -84,6 +85,7 @@ export const updateRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/update-rows",
   scope: "rows:write",
+  audit: { action: "run.start", target: "run", optional: true },
   summary: "Update Rows",
   description:
     'Partial: each row is applied whole or reported in errors; 200 even when every row failed. "" clears a cell (and re-runs an AI cell).',
@@ -98,6 +100,7 @@ export const deleteRows = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/delete-rows",
   scope: "rows:write",
+  audit: { action: "rows.delete" },
   summary: "Delete rows",
   description: "Deletes rows by id; unknown ids are reported in errors.",
   params: baseParams,

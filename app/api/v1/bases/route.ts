@@ -11,8 +11,12 @@ export const GET = route(api.listBases, async ({ rt, auth }) => ({
   bases: (await listBases(rt.db.prisma, auth.workspaceId)).filter((b) => baseInScope(auth, b.baseId)),
 }));
 
-export const POST = route(api.createBase, async ({ body, rt, auth }) =>
-  inTransaction(rt, (w) => createBase(w, auth.workspaceId, body, configuredProviders(rt.config.ai))),
-);
+export const POST = route(api.createBase, async ({ body, rt, auth, audit }) => {
+  const created = await inTransaction(rt, (w) =>
+    createBase(w, auth.workspaceId, body, configuredProviders(rt.config.ai)),
+  );
+  audit.summary = { name: created.sheet.name, columns: created.sheetColumns.length };
+  return created;
+});
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

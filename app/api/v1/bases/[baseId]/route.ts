@@ -8,12 +8,18 @@ export const GET = route(api.getBase, async ({ params, rt, auth }) =>
   getBaseSummary(rt.db.prisma, auth.workspaceId, params.baseId),
 );
 
-export const PATCH = route(api.updateBase, async ({ params, body, rt, auth }) =>
-  inTransaction(rt, (w) => updateBase(w, auth.workspaceId, params.baseId, body)),
+export const PATCH = route(api.updateBase, async ({ params, body, rt, auth, audit }) =>
+  inTransaction(rt, async (w) => {
+    audit.before = { ...(await getBaseSummary(w.tx, auth.workspaceId, params.baseId)) };
+    return updateBase(w, auth.workspaceId, params.baseId, body);
+  }),
 );
 
-export const DELETE = route(api.deleteBase, async ({ params, rt, auth }) =>
-  inTransaction(rt, (w) => deleteBase(w, auth.workspaceId, params.baseId)),
+export const DELETE = route(api.deleteBase, async ({ params, rt, auth, audit }) =>
+  inTransaction(rt, async (w) => {
+    audit.before = { ...(await getBaseSummary(w.tx, auth.workspaceId, params.baseId)) };
+    return deleteBase(w, auth.workspaceId, params.baseId);
+  }),
 );
 
 export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

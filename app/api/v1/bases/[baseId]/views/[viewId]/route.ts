@@ -7,12 +7,14 @@ export const GET = route(api.getView, async ({ params, rt, auth }) =>
   getView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId),
 );
 
-export const PATCH = route(api.updateView, async ({ params, body, rt, auth }) =>
-  updateView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId, body),
-);
+export const PATCH = route(api.updateView, async ({ params, body, rt, auth, audit }) => {
+  audit.before = { ...(await getView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId)) };
+  return updateView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId, body);
+});
 
-export const DELETE = route(api.deleteView, async ({ params, rt, auth }) =>
-  deleteView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId),
-);
+export const DELETE = route(api.deleteView, async ({ params, rt, auth, audit }) => {
+  audit.before = { ...(await getView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId)) };
+  return deleteView(rt.db.prisma, auth.workspaceId, params.baseId, params.viewId);
+});
 
 export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");
