@@ -55,7 +55,7 @@ export const createApiKey = defineEndpoint({
   method: "POST",
   path: "/api/v1/api-keys",
   scope: "keys:own",
-  audit: { action: "key.create", target: "key", fields: ["name"] },
+  audit: { action: "key.create", target: "key", fields: ["name", "scopes", "baseIds", "expiresAt", "dailyCreditCap"] },
   summary: "Create an API key",
   description:
     "A key is never more than its creator: its scopes, bases, expiry and daily credit cap lie within the caller's (403 cannot_grant names what does not), and what is not asked for is inherited. The key itself is in this answer only; it is stored as a hash. A replay of this request (same Idempotency-Key) returns the same key without it: `key` is null and `Idempotency-Withheld: key` says so.",
@@ -98,6 +98,7 @@ export const updateApiKey = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/api-keys/{keyId}",
   scope: "keys:own",
+  audit: { action: "key.update", target: "key", fields: ["name", "dailyCreditCap"] },
   summary: "Rename an API key or change its daily credit cap",
   description:
     "The caller's own keys, or any with keys:manage (404 api_key_not_found otherwise). A caller with a cap of its own cannot lift a cap or raise it past its own (403 cannot_grant).",

@@ -49,6 +49,7 @@ export const updateMember = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/members/{userId}",
   scope: "members:manage",
+  audit: { action: "member.role_change", target: "user", fields: ["role"] },
   summary: "Change a member's role",
   description: "409 last_owner when it would leave the workspace without an owner.",
   params: userIdParam,
@@ -60,6 +61,7 @@ export const removeMember = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/members/{userId}",
   scope: "members:manage",
+  audit: { action: "member.remove", target: "user" },
   summary: "Remove a member",
   description:
     "Their sessions in this workspace end and the API keys they made stop working at once. 409 last_owner for the last owner.",
@@ -74,6 +76,7 @@ export const createFirstOwner = defineEndpoint({
   method: "POST",
   path: "/api/v1/members/first-owner",
   scope: "members:manage",
+  audit: { action: "member.create", target: "user", fields: ["email", "role"] },
   summary: "Create the first owner account",
   description:
     "While the workspace has no owner member, a workspace key (or a session made from one) makes the owner's account: a new user, or an existing one with their password. The session, if any, becomes the owner's (Set-Cookie). 409 already_member once the workspace has an owner member.",
@@ -86,6 +89,7 @@ export const createInvitation = defineEndpoint({
   method: "POST",
   path: "/api/v1/invitations",
   scope: "members:manage",
+  audit: { action: "invitation.create", target: "invitation", fields: ["role", "email"] },
   summary: "Invite someone",
   description:
     "A link that makes its opener a member with the role: valid 7 days, once. With `email`, only that email may accept it. The link is in this answer only; only its hash is stored.",
@@ -109,6 +113,7 @@ export const revokeInvitation = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/invitations/{invitationId}",
   scope: "members:manage",
+  audit: { action: "invitation.revoke", target: "invitation" },
   summary: "Revoke an invitation",
   params: z.object({ invitationId: pathId("The invitation's id (inv_…).", "invitation_not_found") }),
   response: invitationSchema,
@@ -121,6 +126,7 @@ export const acceptInvitation = defineEndpoint({
   description:
     "Joins the workspace and signs in (Set-Cookie). A new email makes an account with this password (at least 10 characters); an existing account's email needs its password (401 invalid_credentials). Same-origin requests only.",
   public: true,
+  audit: { action: "invitation.accept", target: "user", fields: ["role"] },
   body: z
     .object({
       token: z.string().max(200).describe("The token from the link."),
@@ -142,6 +148,7 @@ export const createPasswordReset = defineEndpoint({
   method: "POST",
   path: "/api/v1/password-resets",
   scope: "members:manage",
+  audit: { action: "password_reset.create", target: "user" },
   summary: "Make a password reset link",
   description: "For a member: a link that sets a new password, valid 1 hour, once. Shown in this answer only.",
   body: z.object({ userId: z.string().min(1).max(100).describe("The member's user id.") }).strict(),
