@@ -79,6 +79,7 @@ const REQUIRED: Record<string, Need> = {
   "GET /api/v1/api-keys": "keys:own",
   "POST /api/v1/api-keys": "keys:own",
   "DELETE /api/v1/api-keys/{}": "keys:own",
+  "PATCH /api/v1/api-keys/{}": "keys:own",
   "GET /api/v1/webhooks": "webhooks:manage",
   "POST /api/v1/webhooks": "webhooks:manage",
   "GET /api/v1/webhooks/{}": "webhooks:manage",
@@ -169,8 +170,9 @@ beforeAll(async () => {
     const key = await makeKey(rt, ws, { scopes: [scope] });
     callers.push({ name: `${scope} key`, headers: keyHeaders(key), holds: keyHolds([scope]) });
   }
-  // The workspace's first key: every key scope, as an owner (members:manage is a person's only).
-  callers.push({ name: "workspace key", headers: keyHeaders(app.keyA), holds: keyHolds(KEY_SCOPES) });
+  // The workspace's first key stands for its owner: every key scope, and the person-only ones too.
+  const workspaceKey = new Set<Scope>([...keyHolds(KEY_SCOPES), "members:manage", "keys:own"]);
+  callers.push({ name: "workspace key", headers: keyHeaders(app.keyA), holds: workspaceKey });
 }, 60_000);
 afterAll(() => app.close());
 

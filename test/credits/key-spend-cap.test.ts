@@ -137,7 +137,7 @@ describe("a key's daily credit cap", () => {
 
   it("AI Configure Base is refused past the key's cap before the model is called, and creates nothing", async () => {
     const res = await t.app.api("POST", "/api/v1/api-keys", {
-      body: { name: "assistant", scopes: ["rows:read", "schema:write"], dailyCreditCap: 1 },
+      body: { name: "assistant", scopes: ["rows:read", "schema:write", "runs:write"], dailyCreditCap: 1 },
     });
     const basesBefore = await t.app.rt.db.prisma.base.count();
     const refused = await t.app.api("POST", "/api/v1/bases/ai-configure-base", {

@@ -3,7 +3,9 @@ import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { parsed } from "../../db/json.ts";
-import { assertMayQueue } from "./spend.ts";
+import { assertMayQueue, type RunPolicy } from "./spend.ts";
+
+export type { RunPolicy };
 import { PAUSED_REASON, RUN_TRANSITIONS } from "./states.ts";
 import { assertKeyRoom } from "../../credits/key-cap.ts";
 import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
@@ -32,18 +34,6 @@ export type RunRow = {
   createdAt: Date;
   finishedAt: Date | null;
 };
-
-/** What a run starts with, from the deployment's configuration. */
-export interface RunPolicy {
-  cellCost: number;
-  /** The cap of a run that asks for none; null: no cap. */
-  defaultMaxCredits: number | null;
-  /** false: the caller may not spend credits (no runs:write); see spend.ts. */
-  mayQueue?: boolean;
-  /** The request's API key: the run is charged to it, and refused past its daily cap unless keyCapCheck is false. */
-  keyId?: string | null;
-  keyCapCheck?: boolean;
-}
 
 /** Starts a run when cells were queued; null (no run) when none were, 402 when its key cannot pay for it. */
 export async function startRun(
