@@ -44,7 +44,7 @@ describe("imports", () => {
   const FORBIDDEN: [string, RegExp][] = [
     [
       "lib/domain/",
-      /^lib\/(engine|jobs|webhooks|assistant|http|realtime|tools|extract|net|files|cli|auth)\/|^lib\/(runtime|boot|health|events-bridge)\.ts$/,
+      /^lib\/(engine|jobs|webhooks|assistant|http|realtime|tools|extract|net|files|cli|auth|audit)\/|^lib\/(runtime|boot|health|events-bridge)\.ts$/,
     ],
     ["lib/credits/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|cli)\/|^lib\/(runtime|boot)\.ts$/],
     [
@@ -56,6 +56,7 @@ describe("imports", () => {
     ["lib/webhooks/", /^lib\/(engine|assistant|http|cli)\/|^lib\/boot\.ts$/],
     ["lib/tools/", /^lib\/(engine|jobs|webhooks|assistant|http|cli)\/|^lib\/boot\.ts$/],
     ["lib/assistant/", /^lib\/(http|cli)\/|^lib\/boot\.ts$/],
+    ["lib/audit/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|auth|cli)\/|^lib\/(runtime|boot)\.ts$/],
     ["lib/", /^(app|components)\//],
     ["components/", /^lib\/(db|engine|jobs|webhooks|assistant|cli|runtime)/],
   ];
