@@ -17,6 +17,9 @@ describe("creating a base from a structured description", () => {
   it("builds the described columns: primary, inputs, types and tools", async () => {
     const { baseId, messages } = await createLeadsBase(t);
     expect(baseId).toMatch(/^[A-Za-z0-9]{8}$/);
+    // The audit log names the base the assistant made.
+    const audited = await t.app.rt.db.prisma.auditEntry.findMany({ where: { action: "base.configure" } });
+    expect(audited).toMatchObject([{ targetType: "base", targetId: baseId, baseId, summary: { created: true } }]);
 
     const s = await structure(t.app, baseId);
     expect(s.sheet.name).toBe("Leads");

@@ -87,6 +87,9 @@ describe("streaming configure", () => {
     const chat = await t.app.api("GET", `/api/v1/bases/${baseId}/chat`);
     expect(chat.body.messages).toEqual(result.messages);
     expect((await structure(t.app, baseId)).sheetColumns.map((c) => c.name)).toEqual(["Person", "Email"]);
+    // A streamed answer is audited too, naming the base from its first chunk.
+    const audited = await t.app.rt.db.prisma.auditEntry.findMany({ where: { action: "base.configure", baseId } });
+    expect(audited).toMatchObject([{ targetId: baseId, summary: { created: true } }]);
   });
 
   it("refuses before streaming: bad messages are a plain 400", async () => {

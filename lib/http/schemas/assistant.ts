@@ -26,6 +26,7 @@ export const configureBase = defineEndpoint({
   scope: "schema:write",
   spendsCredits: true,
   allBases: true,
+  audit: { action: "base.configure", target: "base" },
   summary: "AI Configure Base",
   description:
     "Creates (5 credits) or modifies (2 credits) a base by chat: the assistant answers and changes columns through tool calls. " +
