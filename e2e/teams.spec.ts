@@ -138,7 +138,7 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
   // The workspace's settings: an owner sets how long the audit log keeps its entries.
   await page.goto("/settings/workspace");
   await page.getByRole("checkbox", { name: "Keep entries forever" }).uncheck();
-  await page.getByLabel("Keep entries for").fill("400");
+  await page.getByRole("spinbutton", { name: "Keep entries for" }).fill("400");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved the workspace's settings.")).toBeVisible();
   await expectNoSeriousViolations(page, "workspace settings");
