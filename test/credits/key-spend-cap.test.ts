@@ -77,11 +77,15 @@ describe("a key's daily credit cap", () => {
     const view = (await t.app.api("GET", "/api/v1/api-keys")).body.apiKeys.find((k: any) => k.id === capped.id);
     expect(view).toMatchObject({ dailyCreditCap: 12, spentToday: 12 });
     const runsBefore = await t.app.rt.db.prisma.run.count();
+    // A cell that is done: one still pending in a paused run is already queued, and queues nothing new.
+    const doneCell = await t.app.rt.db.prisma.cell.findFirstOrThrow({
+      where: { rowId: { in: rowIds }, status: "done" },
+    });
     const refused = await t.app.api("POST", `/api/v1/bases/${baseId}/run`, {
       key: capped.key,
-      body: { rowIds: rowIds.slice(0, 1), force: true },
+      body: { rowIds: [doneCell.rowId], force: true },
     });
-    expect(refused.status).toBe(402);
+    expect(refused.status, refused.text).toBe(402);
     expect(refused.body.error).toMatchObject({ code: "key_spend_cap_reached", details: { cap: 12, spentToday: 12 } });
     const addRefused = await t.app.api("POST", `/api/v1/bases/${baseId}/add-rows`, {
       key: capped.key,
