@@ -22,6 +22,8 @@ export const EXPORT_VERSION = 1;
 /** Exported tables, parents before children, with the key they are paged by. */
 export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "workspaces", key: ["id"] },
+  { name: "users", key: ["id"] },
+  { name: "memberships", key: ["workspace_id", "user_id"] },
   { name: "api_keys", key: ["id"] },
   { name: "bases", key: ["id"] },
   { name: "views", key: ["id"] },
@@ -41,13 +43,19 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "imports", key: ["id"] },
   { name: "evaluations", key: ["id"] },
   { name: "evaluation_items", key: ["evaluation_id", "row_id"] },
+  { name: "audit_entries", key: ["id"] },
 ];
 
-/** Left out on purpose: browser sessions and one-time sign-in links (sign in again), caches, live limiter state and 24-hour idempotency keys. */
+/**
+ * Left out on purpose: browser sessions and one-time links (sign-in, invitation, password reset:
+ * make new ones), caches, live limiter state and 24-hour idempotency keys.
+ */
 export const SKIPPED_TABLES = [
   "_cellwright_migrations",
   "sessions",
   "sign_in_tokens",
+  "invitations",
+  "password_resets",
   "search_cache",
   "rate_limit_buckets",
   "api_rate_buckets",
