@@ -30,6 +30,8 @@ const ACTION_SUGGESTIONS = [
   "invitation.revoke",
   "invitation.accept",
   "password_reset.create",
+  "password_reset.redeem",
+  "review.undo",
   "workspace.update",
   "webhook.create",
 ];

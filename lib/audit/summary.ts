@@ -11,6 +11,11 @@ export interface AuditNote {
   baseId?: string;
   /** Public endpoints (accepting an invitation) name the workspace and the person themselves. */
   workspaceId?: string;
+  /**
+   * A person's own change that holds in every workspace they belong to (a new password): one
+   * entry in each of these instead of one in workspaceId.
+   */
+  workspaceIds?: readonly string[];
   actor?: { type: "user" | "key"; id: string };
   /** Nothing happened worth recording (a repeated request that changed nothing). */
   skip?: boolean;

@@ -50,6 +50,16 @@ export async function getMember(tx: Tx, workspaceId: string, userId: string): Pr
   return toView(row);
 }
 
+/** Every workspace the user belongs to, oldest membership first. */
+export async function workspacesOf(tx: Tx, userId: string): Promise<string[]> {
+  const rows = await tx.membership.findMany({
+    where: { userId },
+    select: { workspaceId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((r) => r.workspaceId);
+}
+
 export async function isMember(tx: Tx, workspaceId: string, userId: string): Promise<boolean> {
   return (await tx.membership.count({ where: { workspaceId, userId } })) > 0;
 }

@@ -1,7 +1,15 @@
 import { appError } from "../errors.ts";
 import type { Runtime } from "../runtime.ts";
 import { forgetKey } from "./key-cache.ts";
-import { addMember, deleteMember, getMember, hasOwnerMember, type MemberView, membershipForSignIn } from "./members.ts";
+import {
+  addMember,
+  deleteMember,
+  getMember,
+  hasOwnerMember,
+  type MemberView,
+  membershipForSignIn,
+  workspacesOf,
+} from "./members.ts";
 import { openInvitation, useInvitation } from "./invitations.ts";
 import { createPasswordReset, usePasswordReset } from "./password-resets.ts";
 import { assertStrongPassword, hashPassword, verifyPassword } from "./passwords.ts";
@@ -132,16 +140,24 @@ export async function passwordResetForEmail(rt: Runtime, email: string, origin: 
   return { ...(await createPasswordReset(rt.db.prisma, user.id, origin)), user: { id: user.id, email: user.email } };
 }
 
-/** Sets the new password and ends every session of the user, everywhere. */
-export async function redeemPasswordReset(rt: Runtime, token: string, password: string): Promise<void> {
+/**
+ * Sets the new password and ends every session of the user, everywhere. Answers the user and the
+ * workspaces they belong to: the new password is theirs in each, so each one's audit log records it.
+ */
+export async function redeemPasswordReset(
+  rt: Runtime,
+  token: string,
+  password: string,
+): Promise<{ userId: string; workspaceIds: string[] }> {
   assertStrongPassword(password);
   const passwordHash = await hashPassword(password);
-  const userId = await rt.db.prisma.$transaction(async (tx) => {
-    const id = await usePasswordReset(tx, token);
-    await setPasswordHash(tx, id, passwordHash);
-    return id;
+  const redeemed = await rt.db.prisma.$transaction(async (tx) => {
+    const userId = await usePasswordReset(tx, token);
+    await setPasswordHash(tx, userId, passwordHash);
+    return { userId, workspaceIds: await workspacesOf(tx, userId) };
   });
-  await deleteUserSessions(rt, userId);
+  await deleteUserSessions(rt, redeemed.userId);
+  return redeemed;
 }
 
 /** The user a principal names, for GET /session; null for a workspace key. */

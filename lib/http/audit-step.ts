@@ -26,11 +26,14 @@ export async function auditSuccess(endpoint: Endpoint, ctx: AuditedContext, resu
   if (!draft) return;
   const auth = ctx.auth;
   const workspaceId = ctx.audit.workspaceId ?? auth.workspaceId;
+  const workspaceIds = ctx.audit.workspaceIds ?? (workspaceId ? [workspaceId] : []);
   const actor = ctx.audit.actor ?? (auth.actorId ? { type: auth.keyId ? "key" : "user", id: auth.actorId } : undefined);
-  if (!workspaceId || !actor) return;
-  await recordAuditAfter(
-    ctx.rt.db.prisma,
-    { workspaceId, actor: actor as { type: "user" | "key"; id: string }, ip: clientIpOf(ctx.req) },
-    draft,
-  );
+  if (!actor) return;
+  const ip = clientIpOf(ctx.req);
+  for (const id of workspaceIds)
+    await recordAuditAfter(
+      ctx.rt.db.prisma,
+      { workspaceId: id, actor: actor as { type: "user" | "key"; id: string }, ip },
+      draft,
+    );
 }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import {
+  accept,
   cookieOf,
   getWith,
+  invite,
   join,
   makeFirstOwner,
   ORIGIN,
@@ -221,6 +223,42 @@ describe("password reset", () => {
     const byAdmin = await sendWith(app, "POST", "/api/v1/password-resets", member.cookie, { userId: owner.userId });
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.error.code).toBe("insufficient_scope");
+  });
+  it("a redemption is audited in each of the person's workspaces, without the token or the password", async () => {
+    const person = await join(app, "viewer", "two-places@example.com");
+    const { token: inB } = await invite(app, { key: app.keyB }, "editor");
+    expect((await accept(app, inB, "two-places@example.com")).status).toBe(201);
+    const link = await sendWith(app, "POST", "/api/v1/password-resets", owner.cookie, { userId: person.userId });
+    const token = new URL(link.body.url).searchParams.get("token") ?? "";
+    const redeem = (password: string) =>
+      app.api("POST", "/api/v1/password-resets/redeem", { key: null, body: { token, password } });
+    const entries = () =>
+      app.rt.db.prisma.auditEntry.findMany({
+        where: { action: "password_reset.redeem", actorId: person.userId },
+        orderBy: { workspaceId: "asc" },
+      });
+
+    expect((await redeem("short")).status).toBe(400);
+    expect(await entries()).toEqual([]);
+    expect((await redeem("another long password")).status).toBe(200);
+    const made = await entries();
+    expect(made.map((e) => e.workspaceId)).toEqual([app.workspaceA, app.workspaceB].sort());
+    for (const entry of made)
+      expect(entry).toMatchObject({
+        actorType: "user",
+        actorId: person.userId,
+        actorName: "two-places@example.com",
+        targetType: "user",
+        targetId: person.userId,
+        baseId: null,
+        summary: null,
+      });
+    const text = JSON.stringify(made);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain("another long password");
+    // A used link is refused, and records nothing more.
+    expect((await redeem("yet another password")).status).toBe(401);
+    expect(await entries()).toHaveLength(2);
   });
 });
 

@@ -108,6 +108,34 @@ describe("undo a review action", () => {
   });
 });
 
+describe("the audit log", () => {
+  it("records an undo: the caller, the action taken back, its cell, never the cell's value", async () => {
+    const key = await t.app.rt.db.prisma.apiKey.findFirstOrThrow({ where: { workspaceId: t.app.workspaceA } });
+    const id = await review("Globex", "edit", "777");
+    const undoes = () => t.app.rt.db.prisma.auditEntry.findMany({ where: { action: "review.undo" } });
+    const already = (await undoes()).length;
+    const res = await undo(id);
+    expect(res.status).toBe(200);
+    const entries = await undoes();
+    expect(entries).toHaveLength(already + 1);
+    const entry = entries.find((e) => e.targetId === id);
+    expect(entry).toMatchObject({
+      workspaceId: t.app.workspaceA,
+      actorType: "key",
+      actorId: key.id,
+      actorName: key.name,
+      targetType: "review_action",
+      targetId: id,
+      baseId: base.baseId,
+    });
+    expect(entry?.summary).toEqual({ rowId: row.Globex, columnId: base.col.Employees });
+    expect(JSON.stringify(entry)).not.toContain("777");
+    // A refused undo (already taken back) records nothing.
+    expect((await undo(id)).status).toBe(409);
+    expect(await undoes()).toHaveLength(already + 1);
+  });
+});
+
 describe("worked examples", () => {
   it("never shows a cell its own verified value as an example", async () => {
     await review("Globex", "edit", "250");

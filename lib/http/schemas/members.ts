@@ -165,6 +165,7 @@ export const redeemPasswordReset = defineEndpoint({
   summary: "Set a new password",
   description: "Uses a reset link's token once; every session of the user ends.",
   public: true,
+  audit: { action: "password_reset.redeem", target: "user" },
   body: z.object({ token: z.string().max(200).describe("The token from the link."), password }).strict(),
   response: z.strictObject({ reset: z.literal(true).describe("Always true.") }),
 });

@@ -91,6 +91,8 @@ export const undoReview = defineEndpoint({
   method: "POST",
   path: "/api/v1/bases/{baseId}/review/{actionId}/undo",
   scope: "rows:write",
+  // The target is the action taken back (the path's actionId); never the cell's value.
+  audit: { action: "review.undo", target: "review_action", fields: ["rowId", "columnId"] },
   summary: "Undo a review action",
   description:
     "Takes back an accept or an edit: the cell's value, verified and stale return to what they were just before it, and the undo is recorded in the history. Only the cell's latest review action can be undone, and only while the cell is as that action left it (409 not_reviewable otherwise); a re-run cannot be undone.",

@@ -4,8 +4,10 @@ import { redeemPasswordReset } from "@/lib/auth/people";
 import * as api from "@/lib/http/schemas/members";
 
 /** Sets the new password; every session of the user ends. */
-export const POST = route(api.redeemPasswordReset, async ({ rt, body }) => {
-  await redeemPasswordReset(rt, body.token, body.password);
+export const POST = route(api.redeemPasswordReset, async ({ rt, audit, body }) => {
+  const { userId, workspaceIds } = await redeemPasswordReset(rt, body.token, body.password);
+  // Public: the person is both the actor and the target, in each workspace they belong to.
+  Object.assign(audit, { workspaceIds, actor: { type: "user", id: userId }, targetId: userId });
   return { reset: true as const };
 });
 

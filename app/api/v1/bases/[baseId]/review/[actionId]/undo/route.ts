@@ -4,8 +4,9 @@ import { undoReview } from "@/lib/domain/review/index";
 import { otherMethods } from "@/lib/http/methods";
 import * as api from "@/lib/http/schemas/review";
 
-export const POST = route(api.undoReview, async ({ params, rt, auth }) =>
-  inTransaction(rt, (w) => undoReview(w, auth, params.baseId, params.actionId)),
-);
+export const POST = route(api.undoReview, async ({ params, rt, auth, audit }) => {
+  audit.targetId = params.actionId;
+  return inTransaction(rt, (w) => undoReview(w, auth, params.baseId, params.actionId));
+});
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
