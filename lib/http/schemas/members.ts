@@ -163,7 +163,8 @@ export const redeemPasswordReset = defineEndpoint({
   method: "POST",
   path: "/api/v1/password-resets/redeem",
   summary: "Set a new password",
-  description: "Uses a reset link's token once; every session of the user ends.",
+  description:
+    "Uses a reset link's token once; every session of the user ends. Recorded in the audit log of each workspace they belong to.",
   public: true,
   audit: { action: "password_reset.redeem", target: "user" },
   body: z.object({ token: z.string().max(200).describe("The token from the link."), password }).strict(),
