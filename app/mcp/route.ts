@@ -20,9 +20,14 @@ import * as review from "../api/v1/bases/[baseId]/review/route";
 import * as quality from "../api/v1/bases/[baseId]/columns/[columnId]/quality/route";
 import * as evaluate from "../api/v1/bases/[baseId]/columns/[columnId]/evaluate/route";
 import * as evaluation from "../api/v1/evaluations/[evaluationId]/route";
+import * as members from "../api/v1/members/route";
+import * as member from "../api/v1/members/[userId]/route";
+import * as invitations from "../api/v1/invitations/route";
+import * as invitation from "../api/v1/invitations/[invitationId]/route";
+import * as audit from "../api/v1/audit/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
-// endpoint needs its route module here and its entry in lib/mcp/tools.ts.
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts).
 const handlers = handlersOf([
   bases,
   base,
@@ -44,6 +49,11 @@ const handlers = handlersOf([
   quality,
   evaluate,
   evaluation,
+  members,
+  member,
+  invitations,
+  invitation,
+  audit,
 ]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });

@@ -87,6 +87,25 @@ export async function callEndpoint(
   );
 }
 
+/**
+ * A page that stays under the character budget: asked again with a smaller limit (same cursor)
+ * while it is too long, so a page is never cut and a cursor never skips an item.
+ */
+export async function pageThatFits(
+  invoke: Invoke,
+  endpoint: Endpoint,
+  args: Record<string, unknown>,
+  defaultLimit: number,
+): Promise<any> {
+  let limit = (args.limit as number | undefined) ?? defaultLimit;
+  for (;;) {
+    const page = await callEndpoint(invoke, endpoint, { ...args, limit });
+    if (limit === 1 || JSON.stringify(page).length <= MAX_RESULT_CHARS)
+      return { ...page, nextCursor: page.nextCursor ?? null };
+    limit = Math.max(1, Math.floor(limit / 2));
+  }
+}
+
 /** Tool-only limits (at most 100 rows per call, and so on), checked before the API is called. */
 export function checkToolInput(
   args: Record<string, unknown>,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Endpoint } from "../http/endpoint.ts";
 import * as assistant from "../http/schemas/assistant.ts";
 import * as bases from "../http/schemas/bases.ts";
 import * as columns from "../http/schemas/columns.ts";
@@ -9,34 +8,15 @@ import * as review from "../http/schemas/review.ts";
 import * as run from "../http/schemas/run.ts";
 import * as runs from "../http/schemas/runs.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
-import { callEndpoint, ToolError, MAX_RESULT_CHARS, type Invoke } from "./call.ts";
+import { callEndpoint, pageThatFits, ToolError } from "./call.ts";
+import { PEOPLE_TOOLS } from "./people-tools.ts";
+import type { McpTool, ToolAnnotations } from "./tool-types.ts";
+
+export type { McpTool, ToolAnnotations } from "./tool-types.ts";
 
 // The MCP tools, one entry each: the endpoint(s) it calls (its input and output schemas come from
 // them), its annotations, tool-only limits and a one-line summary. A tool without `run` calls its
 // one endpoint with the arguments as given. To add a tool for a new endpoint, add an entry.
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint: boolean;
-}
-
-export interface McpTool {
-  name: string;
-  title: string;
-  description?: string;
-  endpoints: readonly Endpoint[];
-  annotations: ToolAnnotations;
-  /** Fields only the tool has, or tighter than the endpoint's (validated before the call). */
-  extra?: Record<string, z.ZodType>;
-  /** At most this many items per call in an array field (a tool answer stays small). */
-  maxItems?: Record<string, number>;
-  /** The structured result's schema, when it is not the first endpoint's response. */
-  output?: z.ZodType;
-  run?: (args: Record<string, any>, invoke: Invoke) => Promise<unknown>;
-  summary: (result: any, args: Record<string, any>) => string;
-}
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const MAX_TOOL_ROWS = 100;
@@ -86,16 +66,7 @@ export const TOOLS: readonly McpTool[] = [
     endpoints: [rows.queryRows],
     annotations: READ,
     extra: { limit: pageLimit },
-    // A page stays under the character budget: fewer rows when they are long (same cursor).
-    run: async (args, invoke) => {
-      let limit = args.limit ?? 50;
-      for (;;) {
-        const page = await callEndpoint(invoke, rows.queryRows, { ...args, limit });
-        if (limit === 1 || JSON.stringify(page).length <= MAX_RESULT_CHARS)
-          return { ...page, nextCursor: page.nextCursor ?? null };
-        limit = Math.max(1, Math.floor(limit / 2));
-      }
-    },
+    run: (args, invoke) => pageThatFits(invoke, rows.queryRows, args, 50),
     summary: (r) =>
       `${plural(r.rows.length, "row")}${r.nextCursor ? `; more with cursor ${r.nextCursor}` : "; no more rows"}.`,
   },
@@ -259,4 +230,5 @@ export const TOOLS: readonly McpTool[] = [
       return `Base ${r.baseId}: ${text || "done"}`.slice(0, 1_000);
     },
   },
+  ...PEOPLE_TOOLS,
 ];

@@ -25,6 +25,7 @@ const READ_TOOLS = [
   "get_run",
   "column_quality",
   "get_evaluation",
+  "list_members",
 ];
 
 async function client(scopes: string[], baseIds?: string[]): Promise<Client> {

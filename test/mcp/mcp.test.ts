@@ -32,6 +32,13 @@ const EXPECTED = [
   "evaluate_column",
   "get_evaluation",
   "configure_base",
+  "list_members",
+  "set_member_role",
+  "remove_member",
+  "create_invitation",
+  "list_invitations",
+  "revoke_invitation",
+  "read_audit_log",
 ];
 
 beforeAll(async () => {

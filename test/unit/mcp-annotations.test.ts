@@ -19,6 +19,25 @@ const EXPECTED: Record<string, Expected> = {
   column_quality: { hints: read, reason: "reads the review history" },
   get_evaluation: { hints: read, reason: "reads an evaluation" },
   get_run: { hints: read, reason: "reads a run" },
+  list_members: { hints: read, reason: "lists members" },
+  list_invitations: { hints: read, reason: "lists invitations, never their links" },
+  read_audit_log: { hints: read, reason: "reads audit entries" },
+  set_member_role: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "changes what a person may do; the same role again changes nothing",
+  },
+  remove_member: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "ends a member's access and stops their keys; a repeat finds them gone",
+  },
+  create_invitation: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    reason: "makes another link each call, changing no one's access until it is accepted",
+  },
+  revoke_invitation: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "stops a link for good; a revoked invitation stays revoked",
+  },
   add_rows: {
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     reason: "adds rows beside the others (again on a repeat), and their AI cells ask the model and may search the web",
