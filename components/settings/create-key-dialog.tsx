@@ -3,13 +3,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { KEY_SCOPES, type KeyScope } from "@/lib/auth/permissions.ts";
 import { ACTIONS, usePermissions, useSession } from "../auth/use-permissions";
-import { api, errorMessage } from "../data/api";
+import { api } from "../data/api";
 import { useBases } from "../data/queries";
 import { Button } from "../ui/button";
 import { CopyField } from "../ui/copy-field";
 import { Dialog, DialogFooter } from "../ui/dialog";
 import { settingsKeys } from "./queries";
-import { inputClass } from "./settings-shell";
+import { fieldControlClass, FormError, FormField, useFormAction } from "./form-block";
 import type { CreateKeyRequest } from "./types";
 
 /** The end of the chosen day, in the browser's time zone, as the key's expiry. */
@@ -35,8 +35,6 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   const [expiry, setExpiry] = useState("");
   const [cap, setCap] = useState("");
   const [key, setKey] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const toggle = <T,>(set: Set<T>, v: T, on: boolean) => {
     const next = new Set(set);
@@ -45,24 +43,19 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
     return next;
   };
 
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const {
+    busy,
+    error,
+    run: submit,
+  } = useFormAction(async () => {
     const body: CreateKeyRequest = { name: name.trim() || "API key", scopes: [...scopes] };
     if (!allBases) body.baseIds = [...baseIds];
     if (expiry) body.expiresAt = endOfDay(expiry);
     if (cap.trim() !== "") body.dailyCreditCap = Number(cap);
-    try {
-      const created = await api<{ key: string | null }>("/api/v1/api-keys", { body });
-      setKey(created.key ?? "");
-      await qc.invalidateQueries({ queryKey: settingsKeys.apiKeys });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    const created = await api<{ key: string | null }>("/api/v1/api-keys", { body });
+    setKey(created.key ?? "");
+    await qc.invalidateQueries({ queryKey: settingsKeys.apiKeys });
+  });
 
   if (key !== null)
     return (
@@ -83,18 +76,15 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
     <Dialog open onClose={onClose} title="New API key" description="Send it as the X-API-Key header.">
       <form onSubmit={submit} className="flex min-h-0 flex-col">
         <div className="min-h-0 space-y-4 overflow-y-auto px-5 py-4 text-sm">
-          <div>
-            <label htmlFor={`${id}-name`} className="block font-medium">
-              Name
-            </label>
+          <FormField id={`${id}-name`} label="Name">
             <input
               id={`${id}-name`}
               value={name}
               maxLength={100}
               onChange={(e) => setName(e.target.value)}
-              className={`${inputClass} mt-1 w-full`}
+              className={fieldControlClass}
             />
-          </div>
+          </FormField>
           <fieldset>
             <legend className="font-medium">Scopes</legend>
             <p className="text-xs text-zinc-600 dark:text-zinc-400">Only the scopes you hold yourself.</p>
@@ -142,23 +132,17 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
             )}
           </fieldset>
           <div className="grid grid-cols-2 gap-3">
-            <div>
-              <label htmlFor={`${id}-expiry`} className="block font-medium">
-                Expires (optional)
-              </label>
+            <FormField id={`${id}-expiry`} label="Expires (optional)">
               <input
                 id={`${id}-expiry`}
                 type="date"
                 value={expiry}
                 min={new Date().toISOString().slice(0, 10)}
                 onChange={(e) => setExpiry(e.target.value)}
-                className={`${inputClass} mt-1 w-full`}
+                className={fieldControlClass}
               />
-            </div>
-            <div>
-              <label htmlFor={`${id}-cap`} className="block font-medium">
-                Daily credit cap (optional)
-              </label>
+            </FormField>
+            <FormField id={`${id}-cap`} label="Daily credit cap (optional)">
               <input
                 id={`${id}-cap`}
                 type="number"
@@ -166,15 +150,11 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
                 step={1}
                 value={cap}
                 onChange={(e) => setCap(e.target.value)}
-                className={`${inputClass} mt-1 w-full`}
+                className={fieldControlClass}
               />
-            </div>
+            </FormField>
           </div>
-          {error ? (
-            <p role="alert" className="text-red-600 dark:text-red-400">
-              {error}
-            </p>
-          ) : null}
+          <FormError error={error} />
         </div>
         <DialogFooter>
           <Button onClick={onClose}>Cancel</Button>

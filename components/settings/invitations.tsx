@@ -3,13 +3,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ROLES, type Role } from "@/lib/auth/permissions.ts";
 import { ROLE_LABEL } from "../auth/use-permissions";
-import { api, errorMessage } from "../data/api";
+import { api } from "../data/api";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { CopyField } from "../ui/copy-field";
 import { Dialog, DialogFooter } from "../ui/dialog";
 import { settingsKeys, useInvitations } from "./queries";
-import { inputClass, LoadError, tableClass, tdClass, thClass } from "./settings-shell";
+import { fieldControlClass, FormError, FormField, useFormAction } from "./form-block";
+import { LoadError, tableClass, tdClass, thClass } from "./settings-shell";
 import type { CreatedInvitation, Invitation } from "./types";
 
 const isPending = (i: Invitation, now: number) => !i.usedAt && !i.revokedAt && new Date(i.expiresAt).getTime() > now;
@@ -87,23 +88,15 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
   const [role, setRole] = useState<Role>("editor");
   const [email, setEmail] = useState("");
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = email.trim() ? { role, email: email.trim() } : { role };
-      setCreated(await api<CreatedInvitation>("/api/v1/invitations", { body }));
-      await qc.invalidateQueries({ queryKey: settingsKeys.invitations });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const {
+    busy,
+    error,
+    run: submit,
+  } = useFormAction(async () => {
+    const body = email.trim() ? { role, email: email.trim() } : { role };
+    setCreated(await api<CreatedInvitation>("/api/v1/invitations", { body }));
+    await qc.invalidateQueries({ queryKey: settingsKeys.invitations });
+  });
 
   return (
     <Dialog
@@ -130,15 +123,12 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
       ) : (
         <form onSubmit={submit}>
           <div className="space-y-3 px-5 py-4 text-sm">
-            <div>
-              <label htmlFor={`${id}-role`} className="block font-medium">
-                Role
-              </label>
+            <FormField id={`${id}-role`} label="Role">
               <select
                 id={`${id}-role`}
                 value={role}
                 onChange={(e) => setRole(e.target.value as Role)}
-                className={`${inputClass} mt-1 w-full`}
+                className={fieldControlClass}
               >
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
@@ -146,25 +136,18 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
                   </option>
                 ))}
               </select>
-            </div>
-            <div>
-              <label htmlFor={`${id}-email`} className="block font-medium">
-                Email (optional)
-              </label>
+            </FormField>
+            <FormField id={`${id}-email`} label="Email (optional)">
               <input
                 id={`${id}-email`}
                 type="email"
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
                 placeholder="Only this address may accept"
-                className={`${inputClass} mt-1 w-full`}
+                className={fieldControlClass}
               />
-            </div>
-            {error ? (
-              <p role="alert" className="text-red-600 dark:text-red-400">
-                {error}
-              </p>
-            ) : null}
+            </FormField>
+            <FormError error={error} />
           </div>
           <DialogFooter>
             <Button onClick={onClose}>Cancel</Button>

@@ -11,6 +11,7 @@ import { Dialog, DialogFooter } from "../ui/dialog";
 import { PlusIcon } from "../ui/icons";
 import { Skeleton } from "../ui/skeleton";
 import { useToast } from "../ui/toast";
+import { FormError, useFormAction } from "./form-block";
 import { InvitationsSection, InviteDialog } from "./invitations";
 import { settingsKeys, useMembers } from "./queries";
 import { inputClass, LoadError, SettingsShell, tableClass, tdClass, thClass } from "./settings-shell";
@@ -160,21 +161,15 @@ function MembersTable({ members }: { members: Member[] }) {
 /** Makes a one-time password reset link (valid an hour) for the owner to hand over. */
 function ResetLinkDialog({ member, onClose }: { member: Member; onClose: () => void }) {
   const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function create() {
-    setBusy(true);
-    setError(null);
-    try {
-      setLink(
-        await api<{ url: string; expiresAt: string }>("/api/v1/password-resets", { body: { userId: member.userId } }),
-      );
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const {
+    busy,
+    error,
+    run: create,
+  } = useFormAction(async () => {
+    setLink(
+      await api<{ url: string; expiresAt: string }>("/api/v1/password-resets", { body: { userId: member.userId } }),
+    );
+  });
   return (
     <Dialog
       open
@@ -193,16 +188,12 @@ function ResetLinkDialog({ member, onClose }: { member: Member; onClose: () => v
         ) : (
           <p>Make a one-time link for them to choose a new password?</p>
         )}
-        {error ? (
-          <p role="alert" className="text-red-600 dark:text-red-400">
-            {error}
-          </p>
-        ) : null}
+        <FormError error={error} />
       </div>
       <DialogFooter>
         <Button onClick={onClose}>{link ? "Done" : "Cancel"}</Button>
         {link ? null : (
-          <Button variant="primary" onClick={create} disabled={busy}>
+          <Button variant="primary" onClick={() => void create()} disabled={busy}>
             {busy ? "Making…" : "Make link"}
           </Button>
         )}

@@ -1,68 +1,25 @@
-// The shapes of the members, invitations, keys and audit APIs as the web app reads them
-// (the teams and access endpoints; see docs/api.md).
-import type { KeyScope, Role } from "@/lib/auth/permissions.ts";
+// The members, invitations, keys, audit and workspace answers as the web app reads them: inferred
+// from the endpoint schemas the API validates and documents with (lib/http/schemas/), as
+// components/data/types.ts does for bases and rows, so they cannot drift from the API.
+import type { z } from "zod";
+import type { createApiKey, listApiKeys } from "@/lib/http/schemas/api-keys.ts";
+import type { getWorkspace, listAudit } from "@/lib/http/schemas/audit.ts";
+import type { createInvitation, listInvitations, listMembers } from "@/lib/http/schemas/members.ts";
 
-export interface Member {
-  userId: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  createdAt: string;
-}
+export type Member = z.infer<(typeof listMembers)["response"]>["members"][number];
 
-export interface Invitation {
-  id: string;
-  role: Role;
-  email: string | null;
-  expiresAt: string;
-  createdAt: string;
-  usedAt?: string | null;
-  revokedAt?: string | null;
-}
+export type Invitation = z.infer<(typeof listInvitations)["response"]>["invitations"][number];
 
 /** POST /api/v1/invitations: the link is in this answer only. */
-export interface CreatedInvitation extends Invitation {
-  url: string | null;
-}
+export type CreatedInvitation = z.infer<(typeof createInvitation)["response"]>;
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  scopes: string[];
-  baseIds: string[] | null;
-  expiresAt: string | null;
-  dailyCreditCap: number | null;
-  spentToday: number;
-  createdBy: { type: "user" | "key" | "workspace"; id: string | null; name: string };
-}
+export type ApiKeyView = z.infer<(typeof listApiKeys)["response"]>["apiKeys"][number];
 
-export interface CreateKeyRequest {
-  name?: string;
-  scopes?: KeyScope[];
-  baseIds?: string[];
-  expiresAt?: string;
-  dailyCreditCap?: number;
-}
+export type CreateKeyRequest = z.input<(typeof createApiKey)["body"]>;
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor: { type: "user" | "key"; id: string; name: string };
-  action: string;
-  target: { type: string; id: string } | null;
-  baseId: string | null;
-  summary: Record<string, unknown> | null;
-  ip: string | null;
-}
+export type AuditPage = z.infer<(typeof listAudit)["response"]>;
 
-export interface AuditPage {
-  entries: AuditEntry[];
-  nextCursor: string | null;
-}
+export type AuditEntry = AuditPage["entries"][number];
 
 export interface AuditFilters {
   action: string;
@@ -73,9 +30,4 @@ export interface AuditFilters {
 }
 
 /** GET /api/v1/workspace. */
-export interface WorkspaceSettings {
-  id: string;
-  name: string;
-  auditRetentionDays: number | null;
-  credits: number | null;
-}
+export type WorkspaceSettings = z.infer<(typeof getWorkspace)["response"]>;

@@ -2,12 +2,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { usePermissions } from "../auth/use-permissions";
-import { api, errorMessage } from "../data/api";
+import { api } from "../data/api";
 import { Button } from "../ui/button";
 import { formatCount } from "../ui/format";
 import { Skeleton } from "../ui/skeleton";
 import { useToast } from "../ui/toast";
 import { settingsKeys, useWorkspace } from "./queries";
+import { fieldControlClass, FormError, FormField, useFormAction } from "./form-block";
 import { inputClass, LoadError, SettingsShell } from "./settings-shell";
 import type { WorkspaceSettings } from "./types";
 
@@ -38,26 +39,18 @@ function WorkspaceForm({ workspace }: { workspace: WorkspaceSettings }) {
   const [name, setName] = useState(workspace.name);
   const [keepForever, setKeepForever] = useState(workspace.auditRetentionDays === null);
   const [days, setDays] = useState(String(workspace.auditRetentionDays ?? 365));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { name: name.trim(), auditRetentionDays: keepForever ? null : Number(days) };
-      qc.setQueryData(
-        settingsKeys.workspace,
-        await api<WorkspaceSettings>("/api/v1/workspace", { method: "PATCH", body }),
-      );
-      toast.success("Saved the workspace's settings.");
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const {
+    busy,
+    error,
+    run: submit,
+  } = useFormAction(async () => {
+    const body = { name: name.trim(), auditRetentionDays: keepForever ? null : Number(days) };
+    qc.setQueryData(
+      settingsKeys.workspace,
+      await api<WorkspaceSettings>("/api/v1/workspace", { method: "PATCH", body }),
+    );
+    toast.success("Saved the workspace's settings.");
+  });
 
   return (
     <form
@@ -71,10 +64,7 @@ function WorkspaceForm({ workspace }: { workspace: WorkspaceSettings }) {
           {workspace.credits === null ? "unlimited" : formatCount(workspace.credits)}
         </span>
       </p>
-      <div>
-        <label htmlFor={`${id}-name`} className="block font-medium">
-          Name
-        </label>
+      <FormField id={`${id}-name`} label="Name">
         <input
           id={`${id}-name`}
           value={name}
@@ -82,9 +72,9 @@ function WorkspaceForm({ workspace }: { workspace: WorkspaceSettings }) {
           disabled={Boolean(denied)}
           title={denied}
           onChange={(e) => setName(e.target.value)}
-          className={`${inputClass} mt-1 w-full`}
+          className={fieldControlClass}
         />
-      </div>
+      </FormField>
       <fieldset>
         <legend className="font-medium">Audit log retention</legend>
         <label className="mt-1 flex items-center gap-2">
@@ -115,11 +105,7 @@ function WorkspaceForm({ workspace }: { workspace: WorkspaceSettings }) {
           </div>
         )}
       </fieldset>
-      {error ? (
-        <p role="alert" className="text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <Button type="submit" variant="primary" disabled={busy || name.trim() === ""} deniedReason={denied}>
         {busy ? "Saving…" : "Save"}
       </Button>
