@@ -135,6 +135,25 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
   await expect(log.locator("tbody tr:not([data-action='invitation.accept'])")).toHaveCount(0);
   await page.screenshot({ path: `${ARTIFACTS}/teams-audit.png` });
 
+  // At a phone's width (390 px) each entry stacks, its address and summary on screen: nothing
+  // scrolls sideways, and every cell lies within the window.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Clear" }).click();
+  await expect(log.locator("tr[data-action='invitation.create']").first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const first = log.locator("tbody tr").first();
+  await first.scrollIntoViewIfNeeded();
+  for (const label of ["Time", "Actor", "Action", "Target", "IP", "Summary"]) {
+    const cell = first.locator(`td[data-label='${label}']`);
+    await expect(cell, label).toBeInViewport({ ratio: 1 });
+    const box = (await cell.boundingBox())!;
+    expect([box.x >= 0, box.x + box.width <= 390], label).toEqual([true, true]);
+  }
+  await expect(first.locator("td[data-label='IP']")).toContainText(/\d|—/);
+  await expectNoSeriousViolations(page, "audit log at 390 px");
+  await page.screenshot({ path: `${ARTIFACTS}/teams-audit-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
   // The workspace's settings: an owner sets how long the audit log keeps its entries.
   await page.goto("/settings/workspace");
   await page.getByRole("checkbox", { name: "Keep entries forever" }).uncheck();

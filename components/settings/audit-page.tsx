@@ -195,42 +195,58 @@ function AuditFilterForm({
   );
 }
 
+// Below md the table stacks: each entry is a block, each cell a line with its column's name in
+// front (from data-label), so the address and the summary stay on screen at a phone's width.
+const stackedRow =
+  "max-md:block max-md:border-b max-md:border-zinc-100 max-md:px-3 max-md:py-2 dark:max-md:border-zinc-800";
+const stackedCell =
+  "max-md:flex max-md:gap-2 max-md:border-0 max-md:px-0 max-md:py-0.5 max-md:before:w-16 max-md:before:shrink-0 max-md:before:font-sans max-md:before:text-xs max-md:before:text-zinc-500 max-md:before:content-[attr(data-label)]";
+const COLUMNS = ["Time", "Actor", "Action", "Target", "Base", "IP", "Summary"] as const;
+const cellProps = (label: (typeof COLUMNS)[number], extra = "") => ({
+  "data-label": label,
+  className: `${tdClass} ${stackedCell} ${extra}`,
+});
+
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const bases = useBases();
   const baseName = (id: string) => bases.data?.find((b) => b.baseId === id)?.name ?? id;
   return (
-    <div className="overflow-x-auto">
-      <table className={tableClass} aria-label="Audit log">
-        <thead>
+    <div className="md:overflow-x-auto">
+      <table className={`${tableClass} max-md:block`} aria-label="Audit log">
+        <thead className="max-md:hidden">
           <tr>
-            {["Time", "Actor", "Action", "Target", "Base", "IP", "Summary"].map((h) => (
+            {COLUMNS.map((h) => (
               <th key={h} className={thClass}>
                 {h}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody className="max-md:block">
           {entries.map((e) => (
-            <tr key={e.id} data-action={e.action}>
-              <td className={`${tdClass} whitespace-nowrap`}>
+            <tr key={e.id} data-action={e.action} className={stackedRow}>
+              <td {...cellProps("Time", "whitespace-nowrap")}>
                 <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
               </td>
-              <td className={tdClass}>
-                <span title={e.actor.id}>{e.actor.name}</span>
-                <span className="ml-1 text-xs text-zinc-500">({e.actor.type === "key" ? "key" : "user"})</span>
+              <td {...cellProps("Actor", "break-all")}>
+                <span>
+                  <span title={e.actor.id}>{e.actor.name}</span>
+                  <span className="ml-1 text-xs text-zinc-500">({e.actor.type === "key" ? "key" : "user"})</span>
+                </span>
               </td>
-              <td className={`${tdClass} font-mono text-xs`}>{e.action}</td>
-              <td className={`${tdClass} font-mono text-xs`}>{e.target ? `${e.target.type} ${e.target.id}` : "—"}</td>
-              <td className={tdClass}>{e.baseId ? baseName(e.baseId) : "—"}</td>
-              <td className={`${tdClass} font-mono text-xs`}>{e.ip ?? "—"}</td>
-              <td className={tdClass}>
+              <td {...cellProps("Action", "font-mono text-xs")}>{e.action}</td>
+              <td {...cellProps("Target", "font-mono text-xs break-all")}>
+                {e.target ? `${e.target.type} ${e.target.id}` : "—"}
+              </td>
+              <td {...cellProps("Base", "break-all")}>{e.baseId ? baseName(e.baseId) : "—"}</td>
+              <td {...cellProps("IP", "font-mono text-xs break-all")}>{e.ip ?? "—"}</td>
+              <td {...cellProps("Summary", "min-w-0")}>
                 {e.summary && Object.keys(e.summary).length ? (
-                  <details>
+                  <details className="min-w-0">
                     <summary className="cursor-pointer text-xs text-indigo-700 dark:text-indigo-300">
                       {Object.keys(e.summary).length} fields
                     </summary>
-                    <pre className="mt-1 max-w-md overflow-x-auto rounded bg-zinc-50 p-2 text-[11px] dark:bg-zinc-950">
+                    <pre className="mt-1 max-w-md overflow-x-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 text-[11px] dark:bg-zinc-950">
                       {JSON.stringify(e.summary, null, 2)}
                     </pre>
                   </details>

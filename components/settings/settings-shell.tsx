@@ -41,7 +41,7 @@ export function SettingsShell({
       </AppHeader>
       <div className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 md:flex-row">
         <nav aria-label="Settings" className="shrink-0 md:w-48">
-          <ul className="flex gap-1 md:flex-col">
+          <ul className="flex flex-wrap gap-1 md:flex-col">
             {TABS.map((t) => (
               <li key={t.id}>
                 <Link
