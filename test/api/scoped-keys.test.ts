@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
-import { addMember, type TestMember } from "../support/members.ts";
+import { memberWithSession, type TestMember } from "../support/principals.ts";
 import { KEY_SCOPES } from "../../lib/auth/permissions.ts";
 
 // Scoped keys: a key is never more than its creator, in each dimension (scopes, bases, expiry,
@@ -17,8 +17,8 @@ beforeAll(async () => {
   app = await createTestApp();
   baseA = (await createBase(app, { columns: [{ name: "Name", isPrimary: true }] })).baseId;
   baseB = (await createBase(app, { columns: [{ name: "Name", isPrimary: true }], name: "Other" })).baseId;
-  editor = await addMember(app, app.workspaceA, "editor");
-  admin = await addMember(app, app.workspaceA, "admin");
+  editor = await memberWithSession(app.rt, app.workspaceA, "editor");
+  admin = await memberWithSession(app.rt, app.workspaceA, "admin");
 });
 afterAll(() => app.close());
 
@@ -192,7 +192,7 @@ describe("keys that stop", () => {
   });
 
   it("a departed creator's keys stop, down the whole chain", async () => {
-    const leaver = await addMember(app, app.workspaceA, "admin");
+    const leaver = await memberWithSession(app.rt, app.workspaceA, "admin");
     const first = await mint({ scopes: ["rows:read", "keys:manage"] }, { headers: leaver.headers });
     const second = await mint({ scopes: ["rows:read"] }, { key: first.body.key });
     expect(second.body.createdBy).toMatchObject({ type: "key", id: first.body.id });

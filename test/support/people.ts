@@ -1,4 +1,5 @@
-import type { ApiResult, TestApp } from "./app.ts";
+import { afterAll, beforeAll } from "vitest";
+import { type ApiResult, createTestApp, type TestApp } from "./app.ts";
 
 // People in API tests: the first owner, invitations accepted, password sign-in, all over the
 // real endpoints with the same-origin header a browser sends.
@@ -27,6 +28,20 @@ export async function makeFirstOwner(app: TestApp, email = "owner@example.com", 
   if (res.status !== 201) throw new Error(`first owner: ${res.status} ${res.text}`);
   const { cookie } = await signInWithPassword(app, email);
   return { userId: res.body.userId as string, cookie };
+}
+
+/**
+ * The people suites' set-up: a test app whose workspace A has its first owner, signed in; made
+ * before the file's tests and closed after them.
+ */
+export function useAppWithOwner() {
+  const t = {} as { app: TestApp; owner: { userId: string; cookie: string } };
+  beforeAll(async () => {
+    t.app = await createTestApp();
+    t.owner = await makeFirstOwner(t.app);
+  });
+  afterAll(() => t.app?.close());
+  return t;
 }
 
 /** An invitation made by the holder of `auth` (a cookie or a key). */

@@ -11,10 +11,12 @@ import { randomBase62 } from "../../lib/ids.ts";
 
 export type Headers = Record<string, string>;
 
+const memberEmail = (role: string, userId: string) => `${role}-${userId}@example.test`;
+
 /** A member of the workspace with this role; their user id. */
 export async function addMember(rt: Runtime, workspaceId: string, role: string): Promise<string> {
   const id = `usr_${randomBase62(16)}`;
-  await rt.db.prisma.user.create({ data: { id, email: `${role}-${id}@example.test`, name: `The ${role}` } });
+  await rt.db.prisma.user.create({ data: { id, email: memberEmail(role, id), name: `The ${role}` } });
   await rt.db.prisma.membership.create({ data: { workspaceId, userId: id, role } });
   return id;
 }
@@ -23,6 +25,19 @@ export async function addMember(rt: Runtime, workspaceId: string, role: string):
 export async function sessionHeaders(rt: Runtime, workspaceId: string, userId: string): Promise<Headers> {
   const { token } = await createSession(rt, { workspaceId, keyId: null, userId });
   return { cookie: `${SESSION_COOKIE}=${token}`, origin: "http://localhost" };
+}
+
+export interface TestMember {
+  userId: string;
+  email: string;
+  /** Headers that sign a request in as this member (cookie, and this site's origin for writes). */
+  headers: Headers;
+}
+
+/** A member with this role, signed in in a browser of theirs. */
+export async function memberWithSession(rt: Runtime, workspaceId: string, role: string): Promise<TestMember> {
+  const userId = await addMember(rt, workspaceId, role);
+  return { userId, email: memberEmail(role, userId), headers: await sessionHeaders(rt, workspaceId, userId) };
 }
 
 export interface KeySpec {
