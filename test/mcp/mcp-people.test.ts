@@ -32,6 +32,24 @@ afterAll(async () => {
   await app.close();
 });
 
+/** The people tools, written here rather than read from the tool table. */
+const PEOPLE = [
+  "list_members",
+  "set_member_role",
+  "remove_member",
+  "create_invitation",
+  "list_invitations",
+  "revoke_invitation",
+  "read_audit_log",
+];
+
+describe("tools/list", () => {
+  it("shows the workspace key every people tool", async () => {
+    const names = (await owner.listTools()).tools.map((t) => t.name);
+    expect(names.filter((n) => PEOPLE.includes(n)).sort()).toEqual([...PEOPLE].sort());
+  });
+});
+
 describe("members", () => {
   it("lists members, changes a role and removes a member, as REST does", async () => {
     const userId = await addMember(app.rt, app.workspaceA, "viewer");
