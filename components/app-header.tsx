@@ -20,7 +20,8 @@ export function AppHeader({ children }: { children?: React.ReactNode }) {
         <span className="grid size-7 place-items-center rounded-md bg-indigo-600 text-white">
           <TableIcon />
         </span>
-        <span className="hidden sm:inline">Cellwright</span>
+        {/* Below sm only the icon shows; the name stays the link's accessible name. */}
+        <span className="max-sm:sr-only">Cellwright</span>
       </Link>
       <nav aria-label="Breadcrumb" className="flex min-w-0 flex-1 items-center gap-2 text-sm">
         {children}

@@ -150,8 +150,8 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
     expect([box.x >= 0, box.x + box.width <= 390], label).toEqual([true, true]);
   }
   await expect(first.locator("td[data-label='IP']")).toContainText(/\d|—/);
-  await expectNoSeriousViolations(page, "audit log at 390 px");
   await page.screenshot({ path: `${ARTIFACTS}/teams-audit-390.png`, fullPage: true });
+  await expectNoSeriousViolations(page, "audit log at 390 px");
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // The workspace's settings: an owner sets how long the audit log keeps its entries.
