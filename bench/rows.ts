@@ -17,6 +17,8 @@ import { cellsOf, COLUMNS, LOAD_SECONDS, loadPair, median, timed, updatesAgainst
 const ROWS = 10_000;
 const BIG = 100_000;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** BENCH_ONLY=list: only the listing's measures (Get Rows and its floor), for a quick run on a busy machine. */
+const LIST_ONLY = process.env.BENCH_ONLY === "list";
 
 interface Figure {
   store: string;
@@ -67,7 +69,7 @@ async function benchStore(store: "pglite" | "postgres") {
     // Once a database holds a large base, a new base must fill as fast as the first ones did.
     console.log("   Add Rows ×3 into new bases beside the base of 100,000");
     const besideTimes: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < (LIST_ONLY ? 0 : 3); i++) {
       const fresh = await call(server, key, "POST", "/api/v1/bases", { baseName: `Beside ${i}`, columns: COLUMNS });
       besideTimes.push(
         await timed(() => call(server, key, "POST", `/api/v1/bases/${fresh.baseId}/add-rows`, batch(0))),
@@ -101,6 +103,17 @@ async function benchStore(store: "pglite" | "postgres") {
       if (i === 0 && !result!.check()) throw new Error("Get Rows did not return 100,000 rows");
     }
     const gzip100k = await timed(() => getAll(bases[3].baseId, BIG, "gzip"));
+
+    if (LIST_ONLY) {
+      await server.stop();
+      const driver = await openDriver(pgdb ? { url: pgdb.url } : { dataDir });
+      try {
+        await listingFigures(store, driver, bases, get10k, get100k, gzip100k, growth, rssBefore);
+      } finally {
+        await driver.close();
+      }
+      return;
+    }
 
     console.log("   Update Rows against Add Rows, at 1,000 and 100 rows a request");
     const writes = await updatesAgainstInserts(server, key, bases[1].baseId);
@@ -225,6 +238,64 @@ async function benchStore(store: "pglite" | "postgres") {
     await pgdb?.drop().catch((e) => console.error("could not drop the bench database:", e));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The listing's figures alone (BENCH_ONLY=list), with the driver's floor read after the server stopped. */
+async function listingFigures(
+  store: string,
+  driver: Awaited<ReturnType<typeof openDriver>>,
+  bases: { sheet: { id: string } }[],
+  get10k: number[],
+  get100k: number[],
+  gzip100k: number,
+  growth: number,
+  rssBefore: number,
+) {
+  console.log("   floors through the driver, on the same database");
+  const sel10k = [];
+  for (let i = 0; i < 3; i++) sel10k.push(await timed(() => selectAndStringify(driver, bases[0].sheet.id)));
+  const sel100k = [];
+  for (let i = 0; i < 2; i++) sel100k.push(await timed(() => selectAndStringify(driver, bases[3].sheet.id)));
+  const [r10, f10, r100, f100] = [median(get10k), median(sel10k), Math.min(...get100k), Math.min(...sel100k)];
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  figures.push(
+    {
+      store,
+      measure: "Get Rows 10,000",
+      value: ms(r10),
+      floor: ms(f10),
+      ratio: ratio(r10, f10),
+      target: "≤ 2×",
+      ok: r10 / f10 <= 2,
+    },
+    {
+      store,
+      measure: "Get Rows 100,000",
+      value: ms(r100),
+      floor: ms(f100),
+      ratio: ratio(r100, f100),
+      target: "≤ 2×",
+      ok: r100 / f100 <= 2,
+    },
+    {
+      store,
+      measure: "Get Rows 100,000, gzip-encoded",
+      value: ms(gzip100k),
+      floor: ms(f100),
+      ratio: ratio(gzip100k, f100),
+      target: "",
+      ok: true,
+    },
+    {
+      store,
+      measure: "server RSS growth, streaming 100,000",
+      value: `${(growth / 2 ** 20).toFixed(0)} MB`,
+      floor: `${(rssBefore / 2 ** 20).toFixed(0)} MB before`,
+      ratio: "",
+      target: "< 150 MB",
+      ok: growth < 150 * 2 ** 20,
+    },
+  );
 }
 
 function print() {
