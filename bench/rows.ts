@@ -6,6 +6,7 @@
 //   server RSS growth while streaming 100,000 rows                                              (< 150 MB)
 //   Get Row under load, autocannon 10 connections 10 s  vs a bare route handler's requests/s   (≥ 50%)
 //   Update Rows at 1,000 and 100 rows a request          vs Add Rows at the same batch size      (≥ 0.7×)
+// BENCH_ONLY=list measures only Get Rows and its floor (bench/rows-listing.ts).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import path from "node:path";
 import { call, ensureBuild, rssOf, sampleRss, startServer } from "./rows-server.ts";
 import { freshPostgres, insertRows, openDriver, postgresAnswers, selectAndStringify } from "./rows-floor.ts";
 import { cellsOf, COLUMNS, LOAD_SECONDS, loadPair, median, timed, updatesAgainstInserts } from "./rows-measures.ts";
+import { listingFigures } from "./rows-listing.ts";
 
 const ROWS = 10_000;
 const BIG = 100_000;
@@ -108,7 +110,7 @@ async function benchStore(store: "pglite" | "postgres") {
       await server.stop();
       const driver = await openDriver(pgdb ? { url: pgdb.url } : { dataDir });
       try {
-        await listingFigures(store, driver, bases, get10k, get100k, gzip100k, growth, rssBefore);
+        figures.push(...(await listingFigures(store, driver, bases, { get10k, get100k, gzip100k, growth, rssBefore })));
       } finally {
         await driver.close();
       }
@@ -238,64 +240,6 @@ async function benchStore(store: "pglite" | "postgres") {
     await pgdb?.drop().catch((e) => console.error("could not drop the bench database:", e));
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** The listing's figures alone (BENCH_ONLY=list), with the driver's floor read after the server stopped. */
-async function listingFigures(
-  store: string,
-  driver: Awaited<ReturnType<typeof openDriver>>,
-  bases: { sheet: { id: string } }[],
-  get10k: number[],
-  get100k: number[],
-  gzip100k: number,
-  growth: number,
-  rssBefore: number,
-) {
-  console.log("   floors through the driver, on the same database");
-  const sel10k = [];
-  for (let i = 0; i < 3; i++) sel10k.push(await timed(() => selectAndStringify(driver, bases[0].sheet.id)));
-  const sel100k = [];
-  for (let i = 0; i < 2; i++) sel100k.push(await timed(() => selectAndStringify(driver, bases[3].sheet.id)));
-  const [r10, f10, r100, f100] = [median(get10k), median(sel10k), Math.min(...get100k), Math.min(...sel100k)];
-  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-  figures.push(
-    {
-      store,
-      measure: "Get Rows 10,000",
-      value: ms(r10),
-      floor: ms(f10),
-      ratio: ratio(r10, f10),
-      target: "≤ 2×",
-      ok: r10 / f10 <= 2,
-    },
-    {
-      store,
-      measure: "Get Rows 100,000",
-      value: ms(r100),
-      floor: ms(f100),
-      ratio: ratio(r100, f100),
-      target: "≤ 2×",
-      ok: r100 / f100 <= 2,
-    },
-    {
-      store,
-      measure: "Get Rows 100,000, gzip-encoded",
-      value: ms(gzip100k),
-      floor: ms(f100),
-      ratio: ratio(gzip100k, f100),
-      target: "",
-      ok: true,
-    },
-    {
-      store,
-      measure: "server RSS growth, streaming 100,000",
-      value: `${(growth / 2 ** 20).toFixed(0)} MB`,
-      floor: `${(rssBefore / 2 ** 20).toFixed(0)} MB before`,
-      ratio: "",
-      target: "< 150 MB",
-      ok: growth < 150 * 2 ** 20,
-    },
-  );
 }
 
 function print() {
