@@ -6,6 +6,7 @@
 //   server RSS growth while streaming 100,000 rows                                              (< 150 MB)
 //   Get Row under load, autocannon 10 connections 10 s  vs a bare route handler's requests/s   (≥ 50%)
 //   Update Rows at 1,000 and 100 rows a request          vs Add Rows at the same batch size      (≥ 0.7×)
+// BENCH_ONLY=list measures only Get Rows and its floor (bench/rows-listing.ts).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,10 +14,13 @@ import path from "node:path";
 import { call, ensureBuild, rssOf, sampleRss, startServer } from "./rows-server.ts";
 import { freshPostgres, insertRows, openDriver, postgresAnswers, selectAndStringify } from "./rows-floor.ts";
 import { cellsOf, COLUMNS, LOAD_SECONDS, loadPair, median, timed, updatesAgainstInserts } from "./rows-measures.ts";
+import { listingFigures } from "./rows-listing.ts";
 
 const ROWS = 10_000;
 const BIG = 100_000;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** BENCH_ONLY=list: only the listing's measures (Get Rows and its floor), for a quick run on a busy machine. */
+const LIST_ONLY = process.env.BENCH_ONLY === "list";
 
 interface Figure {
   store: string;
@@ -67,7 +71,7 @@ async function benchStore(store: "pglite" | "postgres") {
     // Once a database holds a large base, a new base must fill as fast as the first ones did.
     console.log("   Add Rows ×3 into new bases beside the base of 100,000");
     const besideTimes: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < (LIST_ONLY ? 0 : 3); i++) {
       const fresh = await call(server, key, "POST", "/api/v1/bases", { baseName: `Beside ${i}`, columns: COLUMNS });
       besideTimes.push(
         await timed(() => call(server, key, "POST", `/api/v1/bases/${fresh.baseId}/add-rows`, batch(0))),
@@ -101,6 +105,17 @@ async function benchStore(store: "pglite" | "postgres") {
       if (i === 0 && !result!.check()) throw new Error("Get Rows did not return 100,000 rows");
     }
     const gzip100k = await timed(() => getAll(bases[3].baseId, BIG, "gzip"));
+
+    if (LIST_ONLY) {
+      await server.stop();
+      const driver = await openDriver(pgdb ? { url: pgdb.url } : { dataDir });
+      try {
+        figures.push(...(await listingFigures(store, driver, bases, { get10k, get100k, gzip100k, growth, rssBefore })));
+      } finally {
+        await driver.close();
+      }
+      return;
+    }
 
     console.log("   Update Rows against Add Rows, at 1,000 and 100 rows a request");
     const writes = await updatesAgainstInserts(server, key, bases[1].baseId);
