@@ -28,3 +28,16 @@ export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T, index
   });
   return out;
 }
+
+/** Runs `steps` to its end, yielding to other work whenever a slice has run SLICE_MS; its result. */
+export async function runInSlices<R>(steps: Generator<void, R>): Promise<R> {
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= SLICE_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+}

@@ -63,24 +63,54 @@ export const textProblem = (s: string): string | null => {
  * The first string (key or value) of a JSON-like value that cannot be stored, or the first node
  * nested deeper than `maxDepth`, with where it is. Iterative, so depth cannot overflow the stack.
  */
-export function unstorableText(
-  root: unknown,
-  maxDepth = Infinity,
-): { path: (string | number)[]; problem: string } | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+export function unstorableText(root: unknown, maxDepth = Infinity): Unstorable | null {
+  const steps = unstorableTextSteps(root, maxDepth);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export interface Unstorable {
+  path: (string | number)[];
+  problem: string;
+}
+
+interface JsonNode {
+  value: unknown;
+  depth: number;
+  key?: string | number;
+  parent?: JsonNode;
+}
+
+const pathOf = (node: JsonNode): (string | number)[] => {
+  const path: (string | number)[] = [];
+  for (let n: JsonNode | undefined = node; n?.parent; n = n.parent) path.push(n.key!);
+  return path.reverse();
+};
+
+/**
+ * unstorableText's walk, one node a step, so that a large body can be walked in slices
+ * (lib/slices.ts). Each node links to its parent: a path is built only for the one reported.
+ */
+export function* unstorableTextSteps(root: unknown, maxDepth = Infinity): Generator<void, Unstorable | null> {
+  const stack: JsonNode[] = [{ value: root, depth: 0 }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const { value } = node;
     if (typeof value === "string") {
       const problem = textProblem(value);
-      if (problem) return { path, problem: `The text ${problem}.` };
+      if (problem) return { path: pathOf(node), problem: `The text ${problem}.` };
     } else if (value !== null && typeof value === "object") {
-      if (path.length >= maxDepth) return { path, problem: `JSON is nested more than ${maxDepth} levels deep here.` };
+      if (node.depth >= maxDepth)
+        return { path: pathOf(node), problem: `JSON is nested more than ${maxDepth} levels deep here.` };
       for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
         const problem = typeof key === "string" ? textProblem(key) : null;
-        if (problem) return { path: [...path, key], problem: `A key ${problem}.` };
-        stack.push({ value: child, path: [...path, key] });
+        if (problem) return { path: [...pathOf(node), key], problem: `A key ${problem}.` };
+        stack.push({ value: child, depth: node.depth + 1, key, parent: node });
       }
     }
+    yield;
   }
   return null;
 }

@@ -62,6 +62,7 @@ function hasTrigrams(db: Database): Promise<boolean> {
 }
 
 /**
+ * Returns the sheet's rows as counted when it is small and has no index (none otherwise).
  * Creates the indexes the base's sheet lacks once it holds `minRows` rows, drops those of a sheet
  * below half of it, and drops every index whose column is gone or retyped, or whose sheet is gone.
  * `sizesOnly`, after a write that only added or deleted rows, skips that last part: no column
@@ -72,7 +73,7 @@ export async function syncSheetIndexes(
   baseId: string,
   minRows: number,
   sizesOnly = false,
-): Promise<void> {
+): Promise<number | undefined> {
   const [sheet] = await db.prisma.$queryRawUnsafe<SheetState[]>(
     `SELECT s.id,
             (SELECT count(*) FROM (SELECT 1 FROM rows r WHERE r.sheet_id = s.id LIMIT $3) x)::int AS held,
@@ -87,7 +88,8 @@ export async function syncSheetIndexes(
     Object.keys(EXPRESSIONS),
     minRows,
   );
-  if (sizesOnly && (!sheet || (!sheet.indexed && sheet.held < minRows))) return;
+  const small = sheet && !sheet.indexed && sheet.held < minRows ? sheet.held : undefined;
+  if (sizesOnly && (!sheet || small !== undefined)) return small;
   const candidates = sheet && ID.test(sheet.id) ? await candidateIndexes(db, sheet) : [];
   // Across every base after a structure change: a deleted base leaves no columns or sheet behind
   // to name its indexes by. After a write, only this base's: with thousands of indexes, reading
@@ -122,6 +124,7 @@ export async function syncSheetIndexes(
   }
   for (const name of drop) await db.prisma.$executeRawUnsafe(`DROP INDEX${concurrently} IF EXISTS "${name}"`);
   for (const sql of create) await db.prisma.$executeRawUnsafe(sql);
+  return create.length === 0 ? small : undefined;
 }
 
 /** The indexes a large sheet has: its typed columns' first (quick to build), then its search text's. */
@@ -138,8 +141,13 @@ async function candidateIndexes(db: Database, sheet: SheetState) {
 }
 
 type Bus = {
-  on(fn: (e: { type: string; baseId?: string; kind?: string; status?: string }) => void): () => void;
+  on(
+    fn: (e: { type: string; baseId?: string; kind?: string; status?: string; rowIds?: readonly string[] }) => void,
+  ): () => void;
 };
+
+/** How long a small sheet's count stands in for a new one (see watchSheetIndexes' `small`). */
+const RECOUNT_MS = 60_000;
 
 /**
  * Keeps the indexes in step with the columns and the sheets' sizes: after each structure change
@@ -152,13 +160,32 @@ export function watchSheetIndexes(db: Database, bus: Bus, minRows: number): { st
   const due = new Map<string, boolean>();
   const importing = new Map<string, boolean>();
   const failures = new Map<string, number>();
+  // Counting a sheet's rows (up to minRows) after every Add Rows cost 20–200 ms of the embedded
+  // database's one connection, which the next request waited for. There, one process makes every
+  // write and announces each, so a small sheet's last count plus the rows added since bounds its
+  // size: no count is needed until that bound reaches minRows (or the count is RECOUNT_MS old).
+  // Deleting rows from a sheet without indexes never needs one either.
+  const small = new Map<string, { held: number; at: number }>();
+  let syncing: string | undefined;
   let running: Promise<void> | null = null;
   let stopped = false;
+  const stillSmall = (baseId: string, added: number) => {
+    const last = small.get(baseId);
+    const held = (last?.held ?? minRows) + added;
+    if (!db.exclusive || !last || held >= minRows || Date.now() - last.at > RECOUNT_MS) return false;
+    if (due.has(baseId) || syncing === baseId) return false;
+    last.held = held;
+    return true;
+  };
   const drain = async () => {
     for (const [baseId, sizesOnly] of due) {
       due.delete(baseId);
+      small.delete(baseId);
       try {
-        await syncSheetIndexes(db, baseId, minRows, sizesOnly);
+        syncing = baseId;
+        const held = await syncSheetIndexes(db, baseId, minRows, sizesOnly);
+        // A write announced during the count may be missing from it: counted again next time.
+        if (held !== undefined && !due.has(baseId)) small.set(baseId, { held, at: Date.now() });
         failures.delete(baseId);
       } catch (err) {
         const tries = (failures.get(baseId) ?? 0) + 1;
@@ -171,6 +198,7 @@ export function watchSheetIndexes(db: Database, bus: Bus, minRows: number): { st
         if (again) setTimeout(() => !stopped && schedule(baseId, sizesOnly), RETRY_MS * tries).unref();
       }
     }
+    syncing = undefined;
     running = null;
   };
   const schedule = (baseId: string, sizesOnly: boolean) => {
@@ -181,8 +209,9 @@ export function watchSheetIndexes(db: Database, bus: Bus, minRows: number): { st
   const off = bus.on((e) => {
     if (!e.baseId) return;
     if (e.type === "structure.changed") schedule(e.baseId, false);
-    else if (e.type === "rows.changed" && e.kind !== "updated") schedule(e.baseId, true);
-    else if (e.type === "import.updated" && !db.exclusive) {
+    else if (e.type === "rows.changed" && e.kind !== "updated") {
+      if (!stillSmall(e.baseId, e.kind === "added" ? (e.rowIds?.length ?? minRows) : 0)) schedule(e.baseId, true);
+    } else if (e.type === "import.updated" && !db.exclusive) {
       if (e.status === "running") {
         if (!importing.has(e.baseId)) importing.set(e.baseId, true);
       } else if (importing.has(e.baseId)) {

@@ -6,8 +6,12 @@
 // push it out, so memory grows with the size of statements rather than with the work in hand.
 // Bounding each statement's parameters bounds what that history can hold.
 
+// It also bounds the server thread's share of each statement: Prisma copies the parameters and, on
+// the embedded database, they are cloned to its thread, in one synchronous task each. At 512 KB
+// (2,000 rows of the benchmarks) that task held the thread 30–150 ms; at 128 KB, about a quarter.
+
 /** Parameter bytes per statement: large enough that a statement's round trip stays a small share. */
-export const STATEMENT_PARAM_BYTES = 512 * 1024;
+export const STATEMENT_PARAM_BYTES = 128 * 1024;
 
 /** Consecutive slices of `items`, each of about `maxBytes` by `sizeOf` (never empty; order kept). */
 export function* chunksByBytes<T>(

@@ -21,7 +21,7 @@ export async function readJson(req: Request, maxBytes = DEFAULT_MAX): Promise<un
   } catch {
     throw appError("invalid_json");
   }
-  assertStorableJson(value);
+  await assertStorableJson(value);
   return value;
 }
 

@@ -1,5 +1,6 @@
 import { appError } from "../errors.ts";
-import { unstorableText } from "../text.ts";
+import { runInSlices } from "../slices.ts";
+import { unstorableTextSteps } from "../text.ts";
 
 // What PostgreSQL cannot store, and what would only be trouble downstream, is refused at the
 // edge, naming where it is: a NUL character (text columns refuse it), a lone UTF-16 surrogate
@@ -8,9 +9,12 @@ import { unstorableText } from "../text.ts";
 
 export const MAX_JSON_DEPTH = 32;
 
-/** Throws 400 validation_failed naming the first bad string (key or value) or the too-deep node. */
-export function assertStorableJson(root: unknown): void {
-  const bad = unstorableText(root, MAX_JSON_DEPTH);
+/**
+ * Throws 400 validation_failed naming the first bad string (key or value) or the too-deep node.
+ * In slices: walking a 10,000-row body in one go held the server's thread for 40–140 ms.
+ */
+export async function assertStorableJson(root: unknown): Promise<void> {
+  const bad = await runInSlices(unstorableTextSteps(root, MAX_JSON_DEPTH));
   if (bad) throw refused(bad.path, bad.problem);
 }
 

@@ -10,6 +10,7 @@ import { assertAllBases, assertBaseInScope, assertPermitted } from "../auth/auth
 import { assertReachable } from "../auth/reach.ts";
 import type { AuditNote } from "../audit/index.ts";
 import { auditSuccess } from "./audit-step.ts";
+import { jsonInSlices } from "./json-slices.ts";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -40,8 +41,9 @@ interface RouteOptions {
   public?: boolean;
 }
 
-export function json(data: unknown, status = 200, headers?: HeadersInit): Response {
-  return new Response(JSON.stringify(data), {
+/** `data` as JSON; text already written (jsonInSlices) goes as it is. */
+export function json(data: unknown, status = 200, headers?: HeadersInit, written = false): Response {
+  return new Response(written ? (data as string) : JSON.stringify(data), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });
@@ -129,7 +131,7 @@ async function answer<C>(
   try {
     const result = await handler(ctx);
     await after?.(result);
-    return result instanceof Response ? result : json(result, status);
+    return result instanceof Response ? result : json(await jsonInSlices(result), status, undefined, true);
   } catch (e) {
     return errorResponse(e);
   }

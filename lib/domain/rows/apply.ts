@@ -11,6 +11,7 @@ import { assertMayQueue, extendRun, startRun, type RunPolicy, type RunTrigger } 
 import { chunksByBytes } from "../../db/statement-chunks.ts";
 import type { CopyIn } from "../../db/copy-in.ts";
 import { copyNewRows } from "./bulk.ts";
+import { mapInSlices } from "../../slices.ts";
 
 /**
  * What one write request does to a base's rows, once every value has been validated: rows to add
@@ -168,7 +169,7 @@ async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { update
 // several times as much at 10,000 rows. Long values split a request into several statements
 // (statement-chunks.ts), so that memory follows the work, not the size of the request.
 async function insertRows(tx: Tx, sheetId: string, rows: WritePlan["inserts"]) {
-  const encoded = rows.map((r) => ({ id: r.id, json: JSON.stringify(r.values) }));
+  const encoded = await mapInSlices(rows, (r) => ({ id: r.id, json: JSON.stringify(r.values) }));
   for (const chunk of chunksByBytes(encoded, (r) => r.json.length)) {
     await tx.$executeRawUnsafe(
       `INSERT INTO rows (id, sheet_id, "values")
@@ -181,7 +182,7 @@ async function insertRows(tx: Tx, sheetId: string, rows: WritePlan["inserts"]) {
 }
 
 async function writeRowValues(tx: Tx, rows: ReadonlyMap<string, RowValues>) {
-  const encoded = [...rows].map(([id, v]) => ({ id, json: JSON.stringify(v) }));
+  const encoded = await mapInSlices([...rows], ([id, v]) => ({ id, json: JSON.stringify(v) }));
   for (const chunk of chunksByBytes(encoded, (r) => r.json.length)) {
     await tx.$executeRawUnsafe(
       `UPDATE rows SET "values" = t.v, updated_at = now() FROM unnest($1::text[], $2::jsonb[]) AS t(id, v) WHERE rows.id = t.id`,

@@ -17,12 +17,12 @@ import { eachInSlices, mapInSlices } from "../../slices.ts";
  * cells as the write left them, read in one statement.
  */
 async function answerRows(tx: Tx, columns: readonly ViewColumn[], rows: [string, RowValues][], expand: boolean) {
-  if (!expand) return rows.map(([id, values]) => standardRow(columns, id, values));
+  if (!expand) return mapInSlices(rows, ([id, values]) => standardRow(columns, id, values));
   const states = await cellStatesOfRows(
     tx,
     rows.map(([id]) => id),
   );
-  return rows.map(([id, values]) => expandedRow(columns, id, values, states.get(id) ?? new Map()));
+  return mapInSlices(rows, ([id, values]) => expandedRow(columns, id, values, states.get(id) ?? new Map()));
 }
 
 /**
@@ -74,7 +74,7 @@ export async function addRows(
       runId: result.runId,
     };
   }
-  const inserts = inputs.map((values) => ({ id: newId.row(), values: storedValues(values) }));
+  const inserts = await mapInSlices(inputs, (values) => ({ id: newId.row(), values: storedValues(values) }));
   const { runId } = await applyWrites(
     w,
     baseCtx,
