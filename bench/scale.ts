@@ -99,13 +99,11 @@ async function setup(workers: number, llmUrl: string) {
         rt.config.runs,
       ),
     );
-  // One statement for every status, read by the loop below: the driver's polling is not the
-  // engine's work, and a Prisma count a status every 100 ms cost it a millisecond of CPU a cell.
+  // One statement for every status: the driver's polling is not the engine's work (a Prisma count
+  // a status every 100 ms cost it a millisecond of CPU a cell).
+  const countSql = `SELECT status, count(*)::int AS n FROM cells WHERE sheet_id = $1 GROUP BY status`;
   const counts = async () => {
-    const rows = await rt.db.prisma.$queryRawUnsafe<{ status: string; n: number }[]>(
-      `SELECT status, count(*)::int AS n FROM cells WHERE sheet_id = $1 GROUP BY status`,
-      base.sheet.id,
-    );
+    const rows = await rt.db.prisma.$queryRawUnsafe<{ status: string; n: number }[]>(countSql, base.sheet.id);
     return new Map(rows.map((r) => [r.status, r.n]));
   };
   return {
