@@ -48,6 +48,7 @@ export async function freshPostgres(adminUrl: string): Promise<{ name: string; u
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
+  if (process.env.BENCH_LOG_STATEMENTS) await admin.query(`ALTER DATABASE ${name} SET log_min_duration_statement = 0`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -1,5 +1,6 @@
 import type { Tx } from "../db/database.ts";
 import { newId } from "../ids.ts";
+import { prepared } from "../db/prepared.ts";
 
 export interface CreditCharge {
   workspaceId: string;
@@ -114,7 +115,7 @@ export async function debitMany(
   const paying = charges.filter((c) => c.amount > 0);
   if (paying.length === 0) return true;
   const [{ owed, paid }] = await tx.$queryRawUnsafe<{ owed: number; paid: number }[]>(
-    `WITH recorded AS (
+    prepared(`WITH recorded AS (
        INSERT INTO credit_entries (id, workspace_id, amount, reason, base_id, row_id, column_id, idempotency_key, key_id)
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
        ON CONFLICT (idempotency_key) DO NOTHING
@@ -124,7 +125,7 @@ export async function debitMany(
        UPDATE workspaces SET credits = credits - owed.total FROM owed
        WHERE workspaces.id = owed.workspace_id AND (workspaces.credits IS NULL OR workspaces.credits >= owed.total)
        RETURNING workspaces.id)
-     SELECT (SELECT count(*) FROM owed)::int AS owed, (SELECT count(*) FROM paid)::int AS paid`,
+     SELECT (SELECT count(*) FROM owed)::int AS owed, (SELECT count(*) FROM paid)::int AS paid`),
     paying.map(() => newId.credit()),
     paying.map((c) => c.workspaceId),
     paying.map((c) => -c.amount),

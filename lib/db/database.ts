@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { preparedName } from "./prepared.ts";
 import pg from "pg";
 import { PrismaClient } from "./generated/client.ts";
 import { type CopyIn, copyInOver } from "./copy-in.ts";
@@ -76,7 +77,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // An idle client can lose its connection (a restart, a terminated backend); pg reports that as
   // an 'error' event, which would crash the process if nobody listened. The pool replaces it.
   pool.on("error", (e) => console.warn(`[cellwright] idle database connection lost: ${e.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
+  // The adapter's type asks for a name for every statement; undefined leaves one unnamed (pg's default).
+  const statementNameGenerator = (q: { sql: string }) => preparedName(q.sql) as string;
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator }), errorFormat: "minimal" });
   return {
     vendor: "postgres",
     exclusive: false,

@@ -1,8 +1,12 @@
 import type { AppEvent, EventBus, TxEvent } from "../events.ts";
 import type { Database, Tx } from "./database.ts";
 
-/** Reacts to a fact inside the transaction that announced it (the outbox, a queue engine's jobs). */
-export type TxReaction = (tx: Tx, event: TxEvent) => Promise<void>;
+/**
+ * Reacts to a fact inside the transaction that announced it (the outbox, a queue engine's jobs).
+ * It may return events to emit after that transaction commits (the outbox wakes the relay only
+ * when it wrote messages).
+ */
+export type TxReaction = (tx: Tx, event: TxEvent) => Promise<readonly AppEvent[] | undefined>;
 
 /** A transaction plus the events to emit once it has committed. */
 export interface Work {
@@ -32,7 +36,7 @@ export async function inTransaction<T>(uow: UnitOfWork, fn: (w: Work) => Promise
         tx,
         emit: (e) => events.push(e),
         publish: async (e) => {
-          for (const react of uow.reactions) await react(tx, e);
+          for (const react of uow.reactions) events.push(...((await react(tx, e)) ?? []));
         },
       }),
     { maxWait: 30_000, timeout: 120_000 },

@@ -4,6 +4,7 @@ import type { BaseContext } from "../domain/base-context.ts";
 import type { CellJob } from "../jobs/types.ts";
 import { parsed } from "../db/json.ts";
 import { cellKey, inputCellsSql, inputIdsOf } from "../domain/cells/index.ts";
+import { prepared } from "../db/prepared.ts";
 
 export interface CellContext {
   baseCtx: BaseContext;
@@ -139,27 +140,20 @@ const COLUMN_JSON = `json_build_object(${Object.entries(COLUMN_FIELDS)
  */
 async function loadMany(db: Tx, jobs: readonly CellJob[], owner: string): Promise<(CellContext | null)[]> {
   const [loaded] = await db.$queryRawUnsafe<{ cells: unknown; columns: unknown; examples: unknown }[]>(
-    `SELECT
-       (SELECT COALESCE(json_agg(x), '[]') FROM (
-          SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
-                 b.name AS base_name, b.workspace_id, w.credits::text AS credits,
-                 ARRAY(SELECT d.column_id FROM ${inputCellsSql("c", inputIdsOf("c"))}
-                       WHERE d.status = 'error') AS failed_inputs,
-                 CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
-                   WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent
-          FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)
-          JOIN cells c ON c.row_id = j.row_id AND c.column_id = j.column_id
-          JOIN rows r ON r.id = c.row_id
-          JOIN sheets s ON s.id = c.sheet_id
-          JOIN bases b ON b.id = s.base_id
-          JOIN workspaces w ON w.id = b.workspace_id) x) AS cells,
-       (SELECT COALESCE(json_agg(${COLUMN_JSON} ORDER BY col.position), '[]') FROM columns col WHERE col.sheet_id = ANY($3::text[])) AS columns,
-       (SELECT COALESCE(json_agg(ex), '[]') FROM (${EXAMPLES_SQL("$4")}) ex) AS examples`,
+    CONTEXT_SQL,
     jobs.map((j) => j.rowId),
     jobs.map((j) => j.columnId),
     [...new Set(jobs.map((j) => j.sheetId))],
     [...new Set(jobs.map((j) => j.columnId))],
   );
+  return contextsOf(loaded, jobs, owner);
+}
+
+function contextsOf(
+  loaded: { cells: unknown; columns: unknown; examples: unknown },
+  jobs: readonly CellJob[],
+  owner: string,
+): (CellContext | null)[] {
   const rows = parsed<ContextRow[]>(loaded.cells);
   const columns = parsed<ColumnJson[]>(loaded.columns).map((c) => ({
     ...c,
@@ -228,3 +222,20 @@ function examplesByColumn(rows: ExampleRow[]): Map<string, ExampleRow[]> {
   for (const r of rows) by.set(r.column_id, [...(by.get(r.column_id) ?? []), r]);
   return by;
 }
+
+const CONTEXT_SQL = prepared(`SELECT
+       (SELECT COALESCE(json_agg(x), '[]') FROM (
+          SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
+                 b.name AS base_name, b.workspace_id, w.credits::text AS credits,
+                 ARRAY(SELECT d.column_id FROM ${inputCellsSql("c", inputIdsOf("c"))}
+                       WHERE d.status = 'error') AS failed_inputs,
+                 CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
+                   WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent
+          FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)
+          JOIN cells c ON c.row_id = j.row_id AND c.column_id = j.column_id
+          JOIN rows r ON r.id = c.row_id
+          JOIN sheets s ON s.id = c.sheet_id
+          JOIN bases b ON b.id = s.base_id
+          JOIN workspaces w ON w.id = b.workspace_id) x) AS cells,
+       (SELECT COALESCE(json_agg(${COLUMN_JSON} ORDER BY col.position), '[]') FROM columns col WHERE col.sheet_id = ANY($3::text[])) AS columns,
+       (SELECT COALESCE(json_agg(ex), '[]') FROM (${EXAMPLES_SQL("$4")}) ex) AS examples`);

@@ -46,13 +46,17 @@ export function createPgBossCellQueue(
   announce: () => void,
 ): CellQueue {
   const owner = newQueueOwner();
-  // Claimed but not yet started: enough to cover a claim round trip on a busy database.
-  const capacity = opts.concurrency * 2;
+  // Claimed but not yet started: enough to cover a claim round trip on a busy database, and
+  // claims of about a slot count each: a claim costs its round trips and statements whatever its
+  // size, so claiming a few cells at a time made the claims a large share of a cell's CPU.
+  const capacity = opts.concurrency * 3;
+  const ahead = 3;
   const lowWater = Math.max(1, Math.ceil(opts.concurrency / 2));
   const followRows = new Set<string>();
   const follow = (rowIds: readonly string[]) => {
     for (const id of rowIds) followRows.add(id);
-    followTimer ??= setTimeout(flushFollowUps, 25);
+    // A flush is a statement whatever its rows: gathered for 100 ms, a few per second, not one per answer.
+    followTimer ??= setTimeout(flushFollowUps, 100);
   };
   const { permits } = opts;
   const slots = createWorkerSlots(
@@ -111,7 +115,7 @@ export function createPgBossCellQueue(
       // worker without permits leaves the jobs to those that have some. After a claim that found
       // the queue short, one permit is enough to look again; a full claim takes them all back.
       const held = await permits.want(() => Math.max(1, permitsWanted()));
-      const room = Math.min(want, 2 * held - slots.calling - buffer.length);
+      const room = Math.min(want, ahead * held - slots.calling - buffer.length);
       if (room <= 0) return "hold";
       claiming = room;
       const t0 = performance.now();

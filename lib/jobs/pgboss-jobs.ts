@@ -1,6 +1,7 @@
 import { PgBoss, fromPrisma, type JobInsert } from "pg-boss";
 import type { Tx } from "../db/database.ts";
 import { inputsSettledSql, runOpenSql } from "../domain/cells/index.ts";
+import { prepared } from "../db/prepared.ts";
 
 // Cells as pg-boss jobs (scale-out). A job only says "this cell may be ready"; the cell row stays
 // the source of truth, and a worker must claim the row (status running, its lease) before it runs
@@ -43,6 +44,8 @@ const READY_SQL = (where: string) => `
   FROM cells c JOIN columns col ON col.id = c.column_id
   WHERE ${where} AND c.status = 'pending'
     AND ${inputsSettledSql("c", "col.input_column_ids")} AND ${runOpenSql("c")}`;
+
+const READY_ROWS_SQL = prepared(READY_SQL(`c.row_id = ANY($1::text[])`));
 
 type ReadyRow = {
   row_id: string;
@@ -137,7 +140,7 @@ export async function startCellJobs(url: string, opts: { keepCompletedSeconds?: 
     },
     async enqueueRows(tx, rowIds) {
       if (rowIds.length === 0) return 0;
-      const rows = await tx.$queryRawUnsafe<ReadyRow[]>(READY_SQL(`c.row_id = ANY($1::text[])`), [...rowIds]);
+      const rows = await tx.$queryRawUnsafe<ReadyRow[]>(READY_ROWS_SQL, [...rowIds]);
       return insert(tx, rows.map(toReady));
     },
     async reachable() {

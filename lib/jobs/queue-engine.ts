@@ -72,6 +72,7 @@ async function startPgBossEngine(deps: Deps): Promise<QueueEngine> {
     jobs,
     reaction: async (tx, event) => {
       if (event.type === "cells.queued") await jobs.enqueue(tx, event.refs);
+      return undefined;
     },
     createCellQueue: (onWork) =>
       createPgBossCellQueue(

@@ -123,8 +123,14 @@ export async function enqueueRunCompleted(
   return endpoints.length;
 }
 
-/** The outbox's part of a transaction: rows settled and runs finished in it get their messages in it. */
+/**
+ * The outbox's part of a transaction: rows settled and runs finished in it get their messages in
+ * it. Messages written wake the relays after commit (in every process, through the events
+ * bridge); a settlement with no subscriber wakes nothing.
+ */
 export const outboxReaction: TxReaction = async (tx, event) => {
-  if (event.type === "rows.settled") await enqueueRowsProcessed(tx, event.base, event.rowIds);
-  else if (event.type === "run.completed") await enqueueRunCompleted(tx, event, event.run);
+  let written = 0;
+  if (event.type === "rows.settled") written = await enqueueRowsProcessed(tx, event.base, event.rowIds);
+  else if (event.type === "run.completed") written = await enqueueRunCompleted(tx, event, event.run);
+  return written > 0 ? [{ type: "webhooks.queued" }] : undefined;
 };

@@ -88,7 +88,8 @@ export async function startWebhookRelay(rt: Runtime, opts: RelayOptions = {}): P
   const pump = loop.pump;
 
   const off = rt.bus.on((e) => {
-    if (e.type === "row.sheet.processed" || e.type === "webhooks.queued") pump();
+    // The outbox announces the messages it writes; a row settling with no subscriber costs no claim.
+    if (e.type === "webhooks.queued") pump();
   });
   const poll = setInterval(pump, opts.pollMs ?? 1_000);
   poll.unref();

@@ -4,6 +4,7 @@ import { addSpent, RUN_COLUMNS, transitionRun, type RunRow } from "../runs/recor
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import { cellKey as key, type CellRef } from "./types.ts";
 import { lockKeyRooms } from "../../credits/key-cap.ts";
+import { prepared } from "../../db/prepared.ts";
 
 // A run's credit cap, enforced where credits are spent: a batch of answers is split into what
 // the run's remaining budget covers and what it does not. The runs are locked first, so two
@@ -37,11 +38,11 @@ export async function lockRunsOf(
   refs: readonly CellRef[],
 ): Promise<{ runOf: Map<string, string>; runs: RunRow[] }> {
   const rows = await tx.$queryRawUnsafe<(RunRow & { cells: string[] })[]>(
-    `WITH m AS (
+    prepared(`WITH m AS (
        SELECT row_id, column_id, run_id FROM cells
        WHERE (row_id, column_id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND run_id IS NOT NULL)
      SELECT ${RUN_COLUMNS}, ARRAY(SELECT m.row_id || ':' || m.column_id FROM m WHERE m.run_id = runs.id) AS cells
-     FROM runs WHERE id IN (SELECT run_id FROM m) ORDER BY id FOR UPDATE OF runs`,
+     FROM runs WHERE id IN (SELECT run_id FROM m) ORDER BY id FOR UPDATE OF runs`),
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
   );

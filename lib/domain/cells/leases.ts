@@ -2,6 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import { runRoomSql } from "./budget.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { CellRef, ClaimedCell } from "./types.ts";
+import { prepared } from "../../db/prepared.ts";
 
 // Leases: how workers take cells and give them back. A claimed cell is running under its
 // worker's lease; a worker that dies leaves its cells to be returned once the lease runs out.
@@ -159,7 +160,16 @@ export async function claimListedCells(
   cappedLocked: boolean,
 ): Promise<ListedCellState[]> {
   return tx.$queryRawUnsafe<ListedCellState[]>(
-    `WITH want AS (
+    CLAIM_LISTED_SQL,
+    owner,
+    leaseMs,
+    refs.map((r) => r.rowId),
+    refs.map((r) => r.columnId),
+    cappedLocked,
+  );
+}
+
+const CLAIM_LISTED_SQL = prepared(`WITH want AS (
        SELECT * FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
      state AS (
        SELECT w.row_id, w.column_id, w.ord, c.run_id, c.status, c.available_at, c.available_at <= now() AS due, c.generation,
@@ -186,14 +196,7 @@ export async function claimListedCells(
        COALESCE(cl.generation, s.generation) AS generation, COALESCE(cl.attempts, s.attempts) AS attempts,
        cl.sheet_id, cl.row_id IS NOT NULL AS claimed
      FROM state s LEFT JOIN claimed cl ON cl.row_id = s.row_id AND cl.column_id = s.column_id
-     ORDER BY s.ord`,
-    owner,
-    leaseMs,
-    refs.map((r) => r.rowId),
-    refs.map((r) => r.columnId),
-    cappedLocked,
-  );
-}
+     ORDER BY s.ord`);
 
 /**
  * Extends the lease of the owner's running cells. A cell locked by another transaction is skipped:
@@ -203,9 +206,9 @@ export async function claimListedCells(
  */
 export async function renewLeases(tx: Tx, owner: string, leaseMs: number): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE cells SET lease_until = ${leaseFor("$2")}
+    prepared(`UPDATE cells SET lease_until = ${leaseFor("$2")}
      WHERE (row_id, column_id) IN (
-       SELECT row_id, column_id FROM cells WHERE lease_owner = $1 AND status = 'running' FOR UPDATE SKIP LOCKED)`,
+       SELECT row_id, column_id FROM cells WHERE lease_owner = $1 AND status = 'running' FOR UPDATE SKIP LOCKED)`),
     owner,
     leaseMs,
   );

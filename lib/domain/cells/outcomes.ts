@@ -11,6 +11,7 @@ import { patchValuesSql } from "../rows/values.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import { cellKey, type ClaimedCell, type AttemptRecord } from "./types.ts";
+import { prepared } from "../../db/prepared.ts";
 
 // The worker side of the cells table: an attempt's outcome. Each outcome is fenced by the claim
 // (this generation, still running under this worker's lease): an outcome for a superseded
@@ -73,7 +74,7 @@ export async function storeValues(
   // trip (PostgreSQL) or a turn of the event loop (the embedded database), and the worker's slot
   // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
   const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
-    `WITH t AS (
+    prepared(`WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[], $7::text[]) AS t(row_id, column_id, generation, meta, hash, value)),
      done AS (
        UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
@@ -87,7 +88,7 @@ export async function storeValues(
      records AS (
        INSERT INTO cell_runs (${ATTEMPT_RECORD_COLUMNS})
        SELECT r.* FROM ${attemptRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
-     SELECT row_id, column_id FROM done`,
+     SELECT row_id, column_id FROM done`),
     within.map((p) => p.job.rowId),
     within.map((p) => p.job.columnId),
     within.map((p) => p.job.generation),

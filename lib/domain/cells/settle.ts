@@ -2,6 +2,7 @@ import type { Work } from "../../db/work.ts";
 import type { BaseContext } from "../base-context.ts";
 import { settleRows } from "../rows/settled.ts";
 import { announceRuns, finishRuns } from "../runs/record.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /**
  * Rows of these outcomes whose AI cells are now all terminal settle (row.sheet.processed), and
@@ -16,7 +17,9 @@ export async function settleFinished(
   const rowIds = [...new Set(outcomes.map((o) => o.rowId))];
   if (rowIds.length === 0) return;
   const cells = await w.tx.$queryRawUnsafe<{ row_id: string; run_id: string | null; open: boolean }[]>(
-    `SELECT row_id, run_id, bool_or(status IN ('pending', 'running')) AS open FROM cells WHERE row_id = ANY($1::text[]) GROUP BY row_id, run_id`,
+    prepared(
+      `SELECT row_id, run_id, bool_or(status IN ('pending', 'running')) AS open FROM cells WHERE row_id = ANY($1::text[]) GROUP BY row_id, run_id`,
+    ),
     rowIds,
   );
   const stillOpen = new Set(cells.filter((c) => c.open).map((c) => c.row_id));

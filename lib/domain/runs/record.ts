@@ -9,6 +9,7 @@ export type { RunPolicy };
 import { PAUSED_REASON, RUN_TRANSITIONS } from "./states.ts";
 import { assertKeyRoom } from "../../credits/key-cap.ts";
 import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
+import { prepared } from "../../db/prepared.ts";
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
@@ -253,7 +254,7 @@ export async function setMaxCredits(
 /** Adds a stored batch's charge to the run's spending (the caller holds the run's lock). */
 export async function addSpent(tx: Tx, runId: string, amount: number): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE runs SET credits_spent = credits_spent + $2, updated_at = now() WHERE id = $1`,
+    prepared(`UPDATE runs SET credits_spent = credits_spent + $2, updated_at = now() WHERE id = $1`),
     runId,
     amount,
   );
@@ -264,11 +265,11 @@ export async function finishRuns(w: Work, runIds: readonly string[]): Promise<vo
   const ids = [...new Set(runIds)];
   if (ids.length === 0) return;
   const finished = await w.tx.$queryRawUnsafe<{ id: string }[]>(
-    `UPDATE runs SET status = ${toSql("finish")}, finished_at = now(), paused_reason = NULL, updated_at = now()
+    prepared(`UPDATE runs SET status = ${toSql("finish")}, finished_at = now(), paused_reason = NULL, updated_at = now()
      WHERE id = ANY($1::text[]) AND ${fromSql("finish")}
        AND NOT EXISTS (SELECT 1 FROM cells c WHERE c.run_id = runs.id AND c.status IN ('pending', 'running'))
        AND NOT EXISTS (SELECT 1 FROM evaluation_items e WHERE e.run_id = runs.id AND e.status IN ('pending', 'running'))
-     RETURNING id`,
+     RETURNING id`),
     ids,
   );
   for (const { id } of finished) {
