@@ -1,4 +1,5 @@
 import type { AppEvent, EventBus, TxEvent } from "../events.ts";
+import type { CopyIn } from "./copy-in.ts";
 import type { Database, Tx } from "./database.ts";
 
 /** Reacts to a fact inside the transaction that announced it (the outbox, a queue engine's jobs). */
@@ -11,11 +12,13 @@ export interface Work {
   emit(event: AppEvent): void;
   /** Now, inside the transaction: its reactions commit or roll back with it. */
   publish(event: TxEvent): Promise<void>;
+  /** COPY into this very transaction (PostgreSQL only; copy-in.ts): large inserts take it. */
+  copyIn?: CopyIn;
 }
 
 /** What a unit of work needs from the runtime. */
 export interface UnitOfWork {
-  db: Pick<Database, "prisma">;
+  db: Pick<Database, "prisma"> & Partial<Pick<Database, "copyIn">>;
   bus: EventBus;
   reactions: readonly TxReaction[];
 }
@@ -34,6 +37,7 @@ export async function inTransaction<T>(uow: UnitOfWork, fn: (w: Work) => Promise
         publish: async (e) => {
           for (const react of uow.reactions) await react(tx, e);
         },
+        copyIn: uow.db.copyIn,
       }),
     { maxWait: 30_000, timeout: 120_000 },
   );

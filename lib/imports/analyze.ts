@@ -3,6 +3,7 @@ import { ColumnIndex } from "../domain/rows/index.ts";
 import { ConventionEvidence, TypeGuess, type Conventions } from "./cast.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
 import { ParseFailure, readRecords, type FileRecord, type ImportFormat } from "./records.ts";
+import type { SpoolWriter } from "./spool.ts";
 
 // The first pass: reads the whole file once, streaming, before anything is written. A file that
 // does not parse, or breaks a limit, fails here; otherwise it yields the plan the second pass
@@ -55,6 +56,7 @@ export async function analyzeFile(
   columns: readonly ColumnRecord[],
   placeholder: ColumnRecord | null,
   samples?: FileRecord[],
+  spool?: SpoolWriter,
 ): Promise<ImportPlan> {
   const evidence = new ConventionEvidence();
   const guesses: TypeGuess[] = [];
@@ -64,6 +66,7 @@ export async function analyzeFile(
   let width = 0;
 
   for await (const record of readRecords(path, format, { sheet: options.sheet })) {
+    if (spool && "fields" in record) await spool.add(record.line, record.fields);
     let fields: string[];
     if ("object" in record) {
       for (const k of Object.keys(record.object)) if (!keys.has(k)) keys.set(k, keys.size);
