@@ -64,6 +64,9 @@ export async function analyzeFile(
   let header: string[] | null = null;
   let lines = 0;
   let width = 0;
+  // A field whose header names an existing column goes to that column whatever its values: its
+  // type is not guessed (mapFields reads guesses only for the columns it creates).
+  const matched = new Set<number>();
 
   for await (const record of readRecords(path, format, { sheet: options.sheet })) {
     if (spool && "fields" in record) await spool.add(record.line, record.fields);
@@ -76,6 +79,8 @@ export async function analyzeFile(
       if (header === null && options.header) {
         header = fields.map((f) => f.normalize("NFC").trim());
         width = header.length;
+        const existing = new ColumnIndex(placeholder ? [] : columns);
+        header.forEach((name, i) => name !== "" && existing.find(name) && matched.add(i));
         continue;
       }
     }
@@ -96,7 +101,7 @@ export async function analyzeFile(
           `A value is at most ${IMPORT_LIMITS.valueChars.toLocaleString("en-US")} characters.`,
         );
       evidence.observe(value);
-      (guesses[i] ??= new TypeGuess()).observe(value, { decimal: "dot", dateOrder: null });
+      if (!matched.has(i)) (guesses[i] ??= new TypeGuess()).observe(value, { decimal: "dot", dateOrder: null });
     });
     if (samples && samples.length < IMPORT_LIMITS.previewLines) samples.push(record);
   }
