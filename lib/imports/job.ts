@@ -45,10 +45,11 @@ export async function runImport(
     let index = 0;
     let headerSkipped = !options.header || format === "jsonl";
     const batchLines = rt.db.copyIn ? IMPORT_LIMITS.bulkBatchLines : IMPORT_LIMITS.batchLines;
-    // One batch is written while the next is read and cast for the columns the one being written
-    // found (writeBatch casts again if they are not the next one's): the database's work and the
-    // file's overlap. Batches still commit one after another, in order, each with its progress.
+    // On PostgreSQL one batch is written while the next is read and cast for the columns the one
+    // being written leaves (writeBatch casts again if they are not the next one's): the database's
+    // work and the file's overlap. Batches still commit one after another, in order, each with its progress.
     let writing: InFlight | undefined;
+    const castingAhead = rt.db.copyIn !== undefined;
     const flush = async () => {
       const lines = batch;
       batch = [];
@@ -63,6 +64,11 @@ export async function runImport(
       if (stopping()) throw new LeaseLost();
       if (lines.length === 0) return;
       writing = startBatch(rt, job, plan!, options, owner, start, lines, precast);
+      // The embedded database's one connection is the process's own: there, one batch at a time.
+      if (!castingAhead) {
+        start = await writing.done;
+        writing = undefined;
+      }
     };
     try {
       for await (const record of readRecords(file, format, { sheet: options.sheet })) {
