@@ -1,6 +1,7 @@
 // npm run bench:million — a million rows of 8 typed columns in one base, on PGlite (BENCH_DATABASE_URL,
 // an admin URL, for PostgreSQL: a fresh database, dropped after). BENCH_ROWS tries it smaller.
-// Imports a CSV through the import job (both passes, batches, progress), then times on the full base:
+// Imports a CSV through the import job (both passes, batches, progress; with the process's CPU time,
+// the database's too on PGlite, which a loaded machine's wall time hides), then times on the full base:
 // Add Rows of 10,000; a filtered, sorted and searched first page (median of BENCH_RUNS) and its total
 // count; a CSV export's rows/s and RSS growth. The floor, measured in the same run: on PostgreSQL a
 // raw COPY of the same file into a plain table by the driver; on PGlite the import's RSS peak is
@@ -114,6 +115,7 @@ globalThis.gc?.();
 const rssBefore = process.memoryUsage().rss;
 const peak = peakRss();
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const imp = await createImport(
   rt,
   workspace.id,
@@ -137,6 +139,7 @@ while (job.status !== "done" && job.status !== "failed") {
   job = await rt.db.prisma.importJob.findUniqueOrThrow({ where: { id: imp.id } });
 }
 const importMs = performance.now() - t0;
+const importCpu = process.cpuUsage(cpu0);
 const importPeak = peak.stop();
 progress();
 await worker.stop();
@@ -216,7 +219,7 @@ console.log(
       "import (CSV, both passes)",
       secs(importMs),
       fmt(rate(ROWS, importMs)),
-      `RSS peak ${mb(importPeak)} (+${mb(importPeak - rssBefore)})`,
+      `RSS peak ${mb(importPeak)} (+${mb(importPeak - rssBefore)}); process CPU ${secs((importCpu.user + importCpu.system) / 1000)}`,
       pg ? "≥ 50,000 rows/s" : "RSS < 1 GB",
     ],
     ["… and its sheet's indexes built", secs(indexedMs), fmt(rate(ROWS, indexedMs)), "", "—"],

@@ -1,4 +1,5 @@
 import type { AppEvent, EventBus, TxEvent } from "../events.ts";
+import type { CopyIn } from "./copy-in.ts";
 import type { Database, Tx } from "./database.ts";
 
 /**
@@ -15,11 +16,13 @@ export interface Work {
   emit(event: AppEvent): void;
   /** Now, inside the transaction: its reactions commit or roll back with it. */
   publish(event: TxEvent): Promise<void>;
+  /** COPY into this very transaction (PostgreSQL only; copy-in.ts): large inserts take it. */
+  copyIn?: CopyIn;
 }
 
 /** What a unit of work needs from the runtime. */
 export interface UnitOfWork {
-  db: Pick<Database, "prisma">;
+  db: Pick<Database, "prisma"> & Partial<Pick<Database, "copyIn">>;
   bus: EventBus;
   reactions: readonly TxReaction[];
 }
@@ -38,6 +41,7 @@ export async function inTransaction<T>(uow: UnitOfWork, fn: (w: Work) => Promise
         publish: async (e) => {
           for (const react of uow.reactions) events.push(...((await react(tx, e)) ?? []));
         },
+        copyIn: uow.db.copyIn,
       }),
     { maxWait: 30_000, timeout: 120_000 },
   );

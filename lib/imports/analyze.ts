@@ -3,6 +3,7 @@ import { ColumnIndex } from "../domain/rows/index.ts";
 import { ConventionEvidence, TypeGuess, type Conventions } from "./cast.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
 import { ParseFailure, readRecords, type FileRecord, type ImportFormat } from "./records.ts";
+import type { SpoolWriter } from "./spool.ts";
 
 // The first pass: reads the whole file once, streaming, before anything is written. A file that
 // does not parse, or breaks a limit, fails here; otherwise it yields the plan the second pass
@@ -55,6 +56,7 @@ export async function analyzeFile(
   columns: readonly ColumnRecord[],
   placeholder: ColumnRecord | null,
   samples?: FileRecord[],
+  spool?: SpoolWriter,
 ): Promise<ImportPlan> {
   const evidence = new ConventionEvidence();
   const guesses: TypeGuess[] = [];
@@ -62,8 +64,12 @@ export async function analyzeFile(
   let header: string[] | null = null;
   let lines = 0;
   let width = 0;
+  // A field whose header names an existing column goes to that column whatever its values: its
+  // type is not guessed (mapFields reads guesses only for the columns it creates).
+  const matched = new Set<number>();
 
   for await (const record of readRecords(path, format, { sheet: options.sheet })) {
+    if (spool && "fields" in record) await spool.add(record.line, record.fields);
     let fields: string[];
     if ("object" in record) {
       for (const k of Object.keys(record.object)) if (!keys.has(k)) keys.set(k, keys.size);
@@ -73,6 +79,8 @@ export async function analyzeFile(
       if (header === null && options.header) {
         header = fields.map((f) => f.normalize("NFC").trim());
         width = header.length;
+        const existing = new ColumnIndex(placeholder ? [] : columns);
+        header.forEach((name, i) => name !== "" && existing.find(name) && matched.add(i));
         continue;
       }
     }
@@ -93,7 +101,7 @@ export async function analyzeFile(
           `A value is at most ${IMPORT_LIMITS.valueChars.toLocaleString("en-US")} characters.`,
         );
       evidence.observe(value);
-      (guesses[i] ??= new TypeGuess()).observe(value, { decimal: "dot", dateOrder: null });
+      if (!matched.has(i)) (guesses[i] ??= new TypeGuess()).observe(value, { decimal: "dot", dateOrder: null });
     });
     if (samples && samples.length < IMPORT_LIMITS.previewLines) samples.push(record);
   }

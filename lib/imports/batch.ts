@@ -19,6 +19,13 @@ import type { ImportError, ImportRow } from "./store.ts";
 // so a worker killed mid-batch leaves the import exactly at the previous batch.
 
 type Line = { line: number; fields: string[] };
+type CastLines = Awaited<ReturnType<typeof castLines>>;
+
+/** A batch's lines cast ahead, while the previous batch was being written, with the columns they were cast for. */
+export interface Precast {
+  columns: readonly ColumnRecord[];
+  cast: CastLines;
+}
 
 const ANALYZE_EVERY = 10_000;
 
@@ -31,6 +38,7 @@ export async function writeBatch(
   owner: string,
   start: number,
   lines: Line[],
+  ahead?: { precast?: Precast; onColumns?: (columns: readonly ColumnRecord[]) => void },
 ): Promise<number> {
   if (lines.length === 0) return start;
   return inTransaction(rt, async (w) => {
@@ -39,8 +47,15 @@ export async function writeBatch(
     if (held.lines_done !== start) throw new LeaseLost();
     const baseCtx = await loadBase(w.tx, job.workspaceId, job.baseId);
     let columns = await loadColumns(w.tx, baseCtx.sheetId);
-    const cast = await castLines(columns, plan, options, lines);
+    // Casting depends on nothing but the columns (their types and options): a cast made ahead
+    // for the very same columns is this one's; any change to them (a select option a batch
+    // added, a column someone edited meanwhile) and the lines are cast again here.
+    const precast = ahead?.precast;
+    const cast =
+      precast && sameColumns(precast.columns, columns) ? precast.cast : await castLines(columns, plan, options, lines);
     columns = await addSelectOptions(w, baseCtx, columns, cast.newOptions, configuredProviders(rt.config.ai));
+    // The columns as this batch leaves them: what the next batch finds once this one commits.
+    ahead?.onColumns?.(columns);
     const current = await w.tx.importJob.findUniqueOrThrow({
       where: { id: job.id },
       select: { runId: true, errors: true },
@@ -94,6 +109,18 @@ export async function writeBatch(
     announce(w, row);
     return start + lines.length;
   });
+}
+
+const sameColumns = (a: readonly ColumnRecord[], b: readonly ColumnRecord[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Casts a batch's lines for these columns ahead of its transaction (writeBatch checks they are still the columns). */
+export async function castAhead(
+  columns: readonly ColumnRecord[],
+  plan: StoredPlan,
+  options: ImportOptions,
+  lines: Line[],
+): Promise<Precast> {
+  return { columns, cast: await castLines(columns, plan, options, lines) };
 }
 
 /** Each line's values by column id (empty fields left out: an update keeps those cells), or its errors. */

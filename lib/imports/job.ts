@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import { inTransaction } from "../db/work.ts";
@@ -8,12 +9,14 @@ import { ColumnIndex } from "../domain/rows/index.ts";
 import { mergeKeyColumns } from "../domain/rows/index.ts";
 import { configuredProviders } from "../domain/model-spec.ts";
 import { analyzeFile, placeholderColumn, type ImportOptions } from "./analyze.ts";
-import { writeBatch } from "./batch.ts";
+import { castAhead, writeBatch, type Precast } from "./batch.ts";
+import type { ColumnRecord } from "../domain/column-model.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
 import { ParseFailure, readRecords, type ImportFormat } from "./records.ts";
 import { failImport, type ImportError, type ImportRow } from "./store.ts";
 import { announce, holdLease, LeaseLost, type ImportRuntime, type StoredPlan } from "./progress.ts";
 import { removeImportFile } from "./sheet-rows.ts";
+import { SpoolWriter, spoolPath } from "./spool.ts";
 
 // One import, start to end, as a worker runs it: the first pass (analyzeFile) and the columns it
 // creates commit together; then each batch of lines commits with the import's progress
@@ -42,24 +45,49 @@ export async function runImport(
     let index = 0;
     let headerSkipped = !options.header || format === "jsonl";
     const batchLines = rt.db.copyIn ? IMPORT_LIMITS.bulkBatchLines : IMPORT_LIMITS.batchLines;
+    // On PostgreSQL one batch is written while the next is read and cast for the columns the one
+    // being written leaves (writeBatch casts again if they are not the next one's): the database's
+    // work and the file's overlap. Batches still commit one after another, in order, each with its progress.
+    let writing: InFlight | undefined;
+    const castingAhead = rt.db.copyIn !== undefined;
     const flush = async () => {
-      if (stopping()) throw new LeaseLost();
-      start = await writeBatch(rt, job, plan!, options, owner, start, batch);
+      const lines = batch;
       batch = [];
       batchChars = 0;
-    };
-    for await (const record of readRecords(file, format, { sheet: options.sheet })) {
-      if (!headerSkipped && "fields" in record) {
-        headerSkipped = true;
-        continue;
+      let precast: Precast | undefined;
+      if (writing) {
+        const columns = await writing.columns;
+        if (columns && lines.length > 0) precast = await castAhead(columns, plan!, options, lines);
+        start = await writing.done;
+        writing = undefined;
       }
-      if (index++ < start) continue;
-      const fields = "object" in record ? plan.keys!.map((k) => record.object[k] ?? "") : record.fields;
-      batch.push({ line: record.line, fields });
-      for (const f of fields) batchChars += f.length;
-      if (batch.length >= batchLines || batchChars >= IMPORT_LIMITS.batchChars) await flush();
+      if (stopping()) throw new LeaseLost();
+      if (lines.length === 0) return;
+      writing = startBatch(rt, job, plan!, options, owner, start, lines, precast);
+      // The embedded database's one connection is the process's own: there, one batch at a time.
+      if (!castingAhead) {
+        start = await writing.done;
+        writing = undefined;
+      }
+    };
+    try {
+      for await (const record of readRecords(file, format, { sheet: options.sheet })) {
+        if (!headerSkipped && "fields" in record) {
+          headerSkipped = true;
+          continue;
+        }
+        if (index++ < start) continue;
+        const fields = "object" in record ? plan.keys!.map((k) => record.object[k] ?? "") : record.fields;
+        batch.push({ line: record.line, fields });
+        for (const f of fields) batchChars += f.length;
+        if (batch.length >= batchLines || batchChars >= IMPORT_LIMITS.batchChars) await flush();
+      }
+      await flush();
+      await flush();
+    } finally {
+      // A batch still in flight ends (commits or rolls back) before the import is failed or left.
+      await writing?.done.catch(() => undefined);
     }
-    await flush();
     await finish(rt, job, owner);
   } catch (e) {
     if (e instanceof LeaseLost) return;
@@ -70,6 +98,34 @@ export async function runImport(
     if (!(e instanceof ParseFailure) && !isAppError(e)) console.error(`[cellwright] import ${job.id} failed:`, e);
   }
   await removeImportFile(file);
+}
+
+interface InFlight {
+  done: Promise<number>;
+  /** The columns the batch found, once it has read them; null if it ended before. */
+  columns: Promise<readonly ColumnRecord[] | null>;
+}
+
+/** Starts writing a batch; its `columns` settle as soon as its transaction has read them. */
+function startBatch(
+  rt: ImportRuntime,
+  job: ImportRow,
+  plan: StoredPlan,
+  options: ImportOptions,
+  owner: string,
+  start: number,
+  lines: { line: number; fields: string[] }[],
+  precast: Precast | undefined,
+): InFlight {
+  let found: (columns: readonly ColumnRecord[] | null) => void = () => undefined;
+  const columns = new Promise<readonly ColumnRecord[] | null>((resolve) => (found = resolve));
+  const done = writeBatch(rt, job, plan, options, owner, start, lines, { precast, onColumns: found });
+  // Awaited later (the next flush, or runImport's finally): a failure meanwhile is no unhandled rejection.
+  done.then(
+    () => found(null),
+    () => found(null),
+  );
+  return { done, columns };
 }
 
 function failureOf(e: unknown): ImportError {
@@ -90,7 +146,16 @@ async function prepare(
   const { sheetId } = await loadBase(rt.db.prisma, job.workspaceId, job.baseId);
   const before = await loadColumns(rt.db.prisma, sheetId);
   const placeholder = placeholderColumn(before, await rt.db.prisma.row.count({ where: { sheetId } }));
-  const analysis = await analyzeFile(file, format, options, before, placeholder);
+  // A CSV file is parsed once: the first pass spools its records for the second (spool.ts).
+  const spool = format === "csv" && !existsSync(spoolPath(file)) ? new SpoolWriter(spoolPath(file)) : undefined;
+  let analysis;
+  try {
+    analysis = await analyzeFile(file, format, options, before, placeholder, undefined, spool);
+    await spool?.done();
+  } catch (e) {
+    await spool?.abandon();
+    throw e;
+  }
   return inTransaction(rt, async (w) => {
     await holdLease(w, job.id, owner);
     const baseCtx = await loadBase(w.tx, job.workspaceId, job.baseId);

@@ -1,14 +1,16 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { parse as csvParse } from "csv-parse";
 import { ParseFailure } from "./parse-failure.ts";
 import { sheetRows } from "./sheet-rows.ts";
+import { spooledRecords, spoolPath } from "./spool.ts";
 
 // The three formats as one stream of records, read with maintained parsers (csv-parse, and
 // exceljs's sheet parser in an extraction thread: sheet-rows.ts) and never held whole. A record
 // is a line of the file: its fields in order (CSV, TSV, XLSX), or an object (JSON Lines).
-// `line` is where it starts in the file, 1-based, for errors.
+// `line` is where it starts in the file, 1-based, for errors. A CSV file whose first pass spooled
+// its records (spool.ts) is read from the spool, which holds the very records csv-parse gave.
 
 export type ImportFormat = "csv" | "xlsx" | "jsonl";
 
@@ -24,7 +26,7 @@ export interface ReadOptions {
 export function readRecords(path: string, format: ImportFormat, opts: ReadOptions = {}): AsyncGenerator<FileRecord> {
   if (format === "xlsx") return sheetRows(path, opts.sheet);
   if (format === "jsonl") return jsonlRecords(path);
-  return csvRecords(path);
+  return existsSync(spoolPath(path)) ? spooledRecords(spoolPath(path)) : csvRecords(path);
 }
 
 /** Sniffs the encoding from the BOM (UTF-16 needs one; UTF-8 may have one) and decodes strictly. */

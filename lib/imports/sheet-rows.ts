@@ -1,21 +1,22 @@
-import { createReadStream, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { appError } from "../errors.ts";
 import { EXTRACT_HEAP_MB, runSheetRowsTask } from "../extract/extract-pool.ts";
 import { IMPORT_LIMITS } from "./limits.ts";
 import { ParseFailure } from "./parse-failure.ts";
+import { spooledRecords, spoolPath } from "./spool.ts";
 
 // An XLSX import reads its worksheet in an extraction thread, under the pool's heap limit and a
 // deadline, which writes the rows beside the stored file (lib/extract/sheet-rows.ts). Both passes
 // of the import, and a worker that resumes it, then stream those rows: the workbook is parsed
 // once, and never on the request thread.
 
-export const sheetRowsPath = (file: string) => `${file}.rows`;
+export const sheetRowsPath = spoolPath;
 
-/** Deletes an import's stored file and the rows read from it. */
+/** Deletes an import's stored file and the rows read from it (spool.ts), whole or partly written. */
 export async function removeImportFile(file: string): Promise<void> {
-  await Promise.all([rm(file, { force: true }), rm(sheetRowsPath(file), { force: true })]);
+  const spool = sheetRowsPath(file);
+  await Promise.all([rm(file, { force: true }), rm(spool, { force: true }), rm(`${spool}.partial`, { force: true })]);
 }
 
 export async function* sheetRows(
@@ -24,11 +25,7 @@ export async function* sheetRows(
 ): AsyncGenerator<{ line: number; fields: string[] }> {
   const out = sheetRowsPath(file);
   if (!existsSync(out)) await writeRows(file, sheet, out);
-  const lines = createInterface({ input: createReadStream(out, { encoding: "utf8" }), crlfDelay: Infinity });
-  for await (const text of lines) {
-    const [line, fields] = JSON.parse(text) as [number, string[]];
-    yield { line, fields };
-  }
+  yield* spooledRecords(out);
 }
 
 async function writeRows(path: string, sheet: string | undefined, out: string) {

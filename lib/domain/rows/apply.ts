@@ -57,7 +57,10 @@ export async function applyWrites(
 ): Promise<AppliedWrites> {
   const { tx } = w;
   const { workspaceId, baseId, sheetId } = baseCtx;
-  if (opts.copyIn) await copyNewRows(tx, opts.copyIn, sheetId, plan.inserts);
+  // COPY for a large insert (an import batch, a large Add Rows): no array of the rows' JSON to
+  // encode, send and take apart again. A small one keeps the INSERT, which needs no extra round trip.
+  const copyIn = opts.copyIn ?? (plan.inserts.length >= COPY_AFTER_ROWS ? w.copyIn : undefined);
+  if (copyIn) await copyNewRows(tx, copyIn, sheetId, plan.inserts);
   else await insertRows(tx, sheetId, plan.inserts);
   // Both databases analyze a table only once a tenth of it changed (autovacuum, or the embedded
   // database's upkeep), so a new sheet beside large ones has no statistics of its own. Without fresh
@@ -105,6 +108,7 @@ export async function applyWrites(
 }
 
 const ANALYZE_AFTER_ROWS = 1_000;
+const COPY_AFTER_ROWS = 1_000;
 const ANALYZE_TARGET = 10;
 
 function planNewRowCells(columns: readonly ColumnRecord[], rows: WritePlan["inserts"], runAi: boolean) {
