@@ -63,6 +63,7 @@ describe("rows", () => {
         events: () => [
           { type: "run.updated", baseId: h.baseId },
           { type: "work.available" },
+          { type: "webhooks.queued" },
           { type: "row.sheet.processed", baseId: h.baseId },
           { type: "rows.changed", kind: "added", baseId: h.baseId },
         ],
@@ -75,6 +76,7 @@ describe("rows", () => {
         body: () => ({ rows: [{ id: rows[0].id, cells: { Notes: "changed" } }] }),
         status: 200,
         events: () => [
+          { type: "webhooks.queued" },
           { type: "row.sheet.processed", baseId: h.baseId, rowId: rows[0].id },
           { type: "rows.changed", kind: "updated", rowIds: [rows[0].id] },
         ],
