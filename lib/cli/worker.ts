@@ -6,12 +6,18 @@
 import { loadConfig } from "../config.ts";
 import { createRuntime } from "../runtime.ts";
 import { startWorkers, stopOnSignals } from "../boot.ts";
+import { secretsKeyProblem } from "../secrets/key.ts";
 
 const config = loadConfig(process.env);
 if (!config.databaseUrl) {
   console.error(
     "error: npm run worker needs DATABASE_URL (PostgreSQL). The embedded database runs its work inside `npm start`.",
   );
+  process.exit(64);
+}
+const keyProblem = secretsKeyProblem(config);
+if (keyProblem) {
+  console.error(`error: ${keyProblem}`);
   process.exit(64);
 }
 
