@@ -7,6 +7,7 @@
 // added. Then the queue engine's own overhead with the model latency at 0: enqueue to start of
 // single cells, and the amortised cost of a run on one worker.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -65,6 +66,8 @@ async function setup(workers: number, llmUrl: string) {
   const env = {
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
+    // Workers on a shared PostgreSQL refuse to start without one; the bench stores no secret.
+    SECRETS_KEY: randomBytes(32).toString("hex"),
     OPENAI_BASE_URL: llmUrl,
     AI_MODEL: "openai:bench",
     AI_CONCURRENCY: String(PER_WORKER * Math.max(...WORKERS)),

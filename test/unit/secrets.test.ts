@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -154,4 +155,30 @@ describe("redactSecrets", () => {
       ),
     ).toBe("a.b [secret:P] [secret:Q]");
   });
+});
+
+describe("npm run worker", () => {
+  // Both refusals come before the database is opened: the URL names nothing that listens.
+  const worker = (env: Record<string, string>) => {
+    const { SECRETS_KEY: _, ...rest } = process.env;
+    return spawnSync(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], {
+      env: { ...rest, DATABASE_URL: "postgres://127.0.0.1:9/none", ...env },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+  };
+
+  it("refuses to start on PostgreSQL without SECRETS_KEY, in one line", () => {
+    const r = worker({});
+    expect(r.status).toBe(64);
+    expect(r.stderr.trim()).toMatch(/^error: SECRETS_KEY is required with DATABASE_URL: .*openssl rand -base64 32/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  }, 60_000);
+
+  it("refuses a SECRETS_KEY of the wrong form, in one line", () => {
+    const r = worker({ SECRETS_KEY: "not-a-key" });
+    expect(r.status).toBe(64);
+    expect(r.stderr.trim()).toMatch(/^error: SECRETS_KEY must be 32 bytes/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  }, 60_000);
 });
