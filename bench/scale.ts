@@ -7,7 +7,6 @@
 // added. Then the queue engine's own overhead with the model latency at 0: enqueue to start of
 // single cells, and the amortised cost of a run on one worker.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -38,7 +37,7 @@ interface Worker {
 function startWorker(env: Record<string, string>): Promise<Worker> {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { SECRETS_KEY: "0".repeat(64), ...process.env, ...env }, // required on PostgreSQL; the bench keeps no secret
     stdio: ["ignore", "pipe", "inherit"],
   });
   const worker: Worker = { child };
@@ -66,8 +65,6 @@ async function setup(workers: number, llmUrl: string) {
   const env = {
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
-    // Workers on a shared PostgreSQL refuse to start without one; the bench stores no secret.
-    SECRETS_KEY: randomBytes(32).toString("hex"),
     OPENAI_BASE_URL: llmUrl,
     AI_MODEL: "openai:bench",
     AI_CONCURRENCY: String(PER_WORKER * Math.max(...WORKERS)),
