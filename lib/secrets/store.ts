@@ -71,10 +71,11 @@ export async function createSecret(
 /** Deletes a secret; what it was (never its value) is returned for the answer and the audit log. */
 export async function deleteSecret(tx: Tx, workspaceId: string, name: string): Promise<SecretView> {
   if (!SECRET_NAME_PATTERN.test(name)) throw notFound(name);
-  const rows = await tx.workspaceSecret.findMany({ where: { workspaceId, name }, take: 1 });
-  if (rows.length === 0) throw notFound(name);
-  await tx.workspaceSecret.delete({ where: { id: rows[0].id } });
-  return view(rows[0]);
+  const row = await tx.workspaceSecret.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
+  // Counted rather than deleted by id: of two deletes at once, the second answers 404, never a 500.
+  const { count } = row ? await tx.workspaceSecret.deleteMany({ where: { id: row.id } }) : { count: 0 };
+  if (!row || count === 0) throw notFound(name);
+  return view(row);
 }
 
 /**

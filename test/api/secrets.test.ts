@@ -212,3 +212,9 @@ it("records the caller as its creator", async () => {
   expect(by.WHO_KEY).toMatch(/^key_/);
   expect(rows.every((r) => r.last4 === "")).toBe(true);
 });
+
+it("two deletes of one secret at once: one deletes it, the other answers 404", async () => {
+  await app.api("POST", "/api/v1/secrets", { body: { name: "RACED", value: "raced-value" } });
+  const answers = await Promise.all([1, 2, 3].map(() => app.api("DELETE", "/api/v1/secrets/RACED")));
+  expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404]);
+});
