@@ -24,3 +24,27 @@ describe("renameInFormula", () => {
     expect(renameInFormula("Emails & Email", "Email", "E")).toBe("Emails & E");
   });
 });
+
+describe("the examples of docs/providers.md", () => {
+  const row = {
+    Email: "ada@example.com",
+    Website: "https://acme.example/about",
+    First: "Ada",
+    Price: 2.5,
+    Quantity: 4,
+    Revenue: 1000,
+    Employees: 3,
+    Signed: "2024-03-01",
+  };
+  it.each([
+    ['$substringAfter(Email, "@")', "example.com"],
+    ['$substringBefore($substringAfter(Website, "//"), "/")', "acme.example"],
+    ['$join([First, Last], " ")', "Ada"],
+    ["Price * Quantity", 10],
+    ["$round(Revenue / Employees, 2)", 333.33],
+    ['Employees > 500 ? "Enterprise" : "SMB"', "SMB"],
+    ['$fromMillis($toMillis(Signed) + 30 * 86400000, "[Y0001]-[M01]-[D01]")', "2024-03-31"],
+  ])("%s", async (expression, expected) => {
+    expect(await compileFormula(expression).evaluate(row)).toEqual(expected);
+  });
+});

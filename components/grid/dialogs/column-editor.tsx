@@ -152,7 +152,7 @@ export function ColumnEditor({
             <FormulaField
               expression={form.expression}
               onChange={(v) => set("expression", v)}
-              columns={others}
+              columns={others.filter((c) => !c.isAiEnabled)}
               error={errors.expression}
               errorId={`${id}-expression-error`}
             />

@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { useId, useRef } from "react";
 import type { ColumnView } from "../../data/types";
 import { FunctionIcon, SparkleIcon } from "../../ui/icons";
 import { FILL_MODES, type FillMode } from "./column-form";
@@ -62,6 +62,7 @@ export function FormulaField({
   errorId: string;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
+  const fieldId = useId();
   const insert = (name: string) => {
     const el = ref.current;
     const at = el ? el.selectionStart : expression.length;
@@ -75,20 +76,21 @@ export function FormulaField({
   };
   return (
     <div>
-      <label className="block font-medium">
+      <label htmlFor={fieldId} className="block font-medium">
         Formula
-        <textarea
-          ref={ref}
-          className={INPUT}
-          rows={3}
-          value={expression}
-          spellCheck={false}
-          placeholder={'e.g. $substringAfter(Email, "@")'}
-          onChange={(e) => onChange(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-        />
       </label>
+      <textarea
+        id={fieldId}
+        ref={ref}
+        className={INPUT}
+        rows={3}
+        value={expression}
+        spellCheck={false}
+        placeholder={'e.g. $substringAfter(Email, "@")'}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
       <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
         A JSONata expression over the row: name columns as fields, in backquotes when the name has spaces. Recomputed
         whenever they change. Examples: <code>Price * Quantity</code>, <code>$join([First, Last], " ")</code>.
