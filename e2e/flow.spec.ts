@@ -55,6 +55,18 @@ test("sign in, create a base, add columns, add, paste, edit and delete rows", as
     await d.getByLabel(/Web search/).check();
     await d.getByLabel(/Model/).fill("openai:gpt-4.1-mini");
   });
+  // A formula column: computed from the row, inserted from the column chips.
+  await addColumn(async (d) => {
+    await d.getByLabel("Name", { exact: true }).fill("Per 1k");
+    await d.getByLabel("Type").selectOption("number");
+    await d.getByLabel("Filled by formula").check();
+    await d.getByRole("group", { name: "Insert a column" }).getByRole("button", { name: "Employees" }).click();
+    await d.getByLabel("Formula", { exact: true }).press("End");
+    await d.getByLabel("Formula", { exact: true }).pressSequentially(" / 1000");
+    await expect(d.getByLabel("Formula", { exact: true })).toHaveValue("Employees / 1000");
+    await page.screenshot({ path: `${ARTIFACTS}/column-editor-formula.png` });
+  });
+  await expect(grid(page).locator('[data-column="Per 1k"]').getByText("Formula")).toBeVisible();
   for (const name of ["Website", "Employees", "Summary"])
     await expect(grid(page).locator(`[data-column="${name}"]`)).toBeVisible();
   await expect(grid(page).locator('[data-column="Summary"]').getByText("AI")).toBeVisible();
@@ -110,6 +122,8 @@ test("sign in, create a base, add columns, add, paste, edit and delete rows", as
   await employees.getByRole("textbox", { name: "Edit Employees" }).fill("320");
   await page.keyboard.press("Enter");
   await expect(employees).toHaveText("320");
+  await expect(await cellAt(page, 3, "Per 1k")).toHaveText("0.32");
+  await expect(await cellAt(page, 4, "Per 1k")).toHaveText("50");
 
   // Keyboard: arrows move the focused cell, Ctrl+C copies the selection as TSV.
   await (await cellAt(page, 2, "Name")).click();

@@ -86,6 +86,11 @@ export const SparkleIcon = (p: IconProps) => (
     <path d="M8 1.5 9.4 6.6 14.5 8 9.4 9.4 8 14.5 6.6 9.4 1.5 8l5.1-1.4z" fill="currentColor" stroke="none" />
   </Svg>
 );
+export const FunctionIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10.5 2.5c-1.6 0-2.3.9-2.6 2.4L6.6 11.2c-.3 1.5-1 2.3-2.6 2.3M5 6.5h5" />
+  </Svg>
+);
 export const KeyIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="5.5" cy="10.5" r="3" />

@@ -63,6 +63,11 @@ export const manageColumnArgs = z.object({
     .describe(
       `Extra settings: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), … On update they are merged into the current ones; a key set to null is removed.`,
     ),
+  fill: columnFields.fill
+    .optional()
+    .describe(
+      'A formula column: { "kind": "formula", "expression": "<JSONata over the row>" }, e.g. $substringAfter(Email, "@"), Price * Quantity, $join([First, Last], " "); column names with spaces in backquotes. Its inputs are the columns it names. null turns it back into a column entered by hand.',
+    ),
   position: columnFields.index
     .optional()
     .describe("0-based position of the column. Required for move; optional for create."),
@@ -81,7 +86,7 @@ export const manageColumnArgs = z.object({
 
 export type ManageColumnArgs = z.infer<typeof manageColumnArgs>;
 
-const SETTABLE = ["name", "type", "isPrimary", "isAiEnabled", "instructions", "tools"] as const;
+const SETTABLE = ["name", "type", "isPrimary", "isAiEnabled", "instructions", "tools", "fill"] as const;
 
 function columnInput(args: ManageColumnArgs, currentOptions?: Record<string, unknown>): ColumnInput {
   const input: ColumnInput = {};

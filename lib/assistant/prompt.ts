@@ -31,6 +31,9 @@ Follow the user's description exactly:
   scraping → scrape-url).
 - A column the AI fills gets isAiEnabled true and clear instructions saying what to produce from
   its inputs. Columns the user fills in (like the primary) are not AI-enabled.
+- A value computed from other columns of the row without judgement (a domain from an email or a
+  URL, a full name from first and last, arithmetic) is a formula column (fill), not an AI column:
+  it costs nothing and is exact. A formula reads entered values and other formulas, not AI columns.
 - To change an existing column, update it (address it with columnId or columnName); do not delete
   and recreate it.
 - Deleting a column that holds data destroys that data: when the tool says so, ask the user and
@@ -47,6 +50,7 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
   const bits = [`${c.index}. "${c.name}" (id ${c.id}) type ${c.type}`];
   if (c.isPrimary) bits.push("PRIMARY");
   if (c.isAiEnabled) bits.push("AI-enabled");
+  if (c.fill) bits.push(`formula: ${JSON.stringify(c.fill.expression)}`);
   if (c.inputColumnIds.length)
     bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);

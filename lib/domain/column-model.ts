@@ -1,5 +1,6 @@
 import type { Column } from "../db/generated/client.ts";
 import { rawThresholdFor, type CalibrationFit } from "./isotonic.ts";
+import { fillOf, type Fill } from "./formulas/fill.ts";
 
 export type ColumnRecord = Column;
 
@@ -21,9 +22,12 @@ export interface ColumnView {
   tools: { name: string }[];
   instructions: string;
   columnOptions: Record<string, unknown>;
+  /** Present only on a column that fills itself (a formula), so others keep exactly the spec's fields. */
+  fill?: Fill;
 }
 
 export function toColumnView(c: ColumnRecord): ColumnView {
+  const fill = fillOf(c);
   return {
     id: c.id,
     index: c.position,
@@ -35,6 +39,7 @@ export function toColumnView(c: ColumnRecord): ColumnView {
     tools: c.tools.map((name) => ({ name })),
     instructions: c.instructions,
     columnOptions: (c.columnOptions ?? {}) as Record<string, unknown>,
+    ...(fill ? { fill } : {}),
   };
 }
 

@@ -14,6 +14,9 @@ export const QUOTAS = {
   fileBytesPerBase: 1024 * 1024 * 1024,
 } as const;
 
+/** The longest value a cell holds, in characters. */
+export const MAX_CELL_CHARS = 100_000;
+
 export function assertBelow(count: number, limit: number, what: string): void {
   if (count >= limit)
     throw appError("limit_reached", `${what} (the limit is ${limit.toLocaleString("en-US")}).`, { limit });

@@ -143,7 +143,9 @@ async function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, opt
     const wanted = new Map<string, string>();
     fields.forEach((raw, i) => {
       const column = byId.get(plan.targets[i] ?? "");
-      if (!column || problems.length > 0) return;
+      // A formula column computes its value from the row, so a file's field for it (an export
+      // read back in) is left out rather than refused.
+      if (!column || column.fill || problems.length > 0) return;
       const result = castValue(column.type, columnOptionsOf(column), raw, plan.conventions, options.typecast);
       if (!result.ok)
         problems.push({

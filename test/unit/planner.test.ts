@@ -18,6 +18,7 @@ function col(id: string, o: { ai?: boolean; inputs?: string[]; autoRun?: string 
     inputColumnIds: o.inputs ?? [],
     tools: [],
     instructions: "",
+    fill: null,
     columnOptions: o.autoRun ? { autoRun: o.autoRun } : {},
     configVersion: 1,
     calibration: null,

@@ -77,8 +77,10 @@ export function useGridActions(
     }
 
     async function clearCells(rowIds: string[], targets: ColumnView[]): Promise<void> {
-      if (!rowIds.length || !targets.length) return;
-      const blank = Object.fromEntries(targets.map((c) => [c.name, ""]));
+      // A formula column's value is computed, never written: clearing leaves it to its formula.
+      const writable = targets.filter((c) => !c.fill);
+      if (!rowIds.length || !writable.length) return;
+      const blank = Object.fromEntries(writable.map((c) => [c.name, ""]));
       try {
         for (let i = 0; i < rowIds.length; i += CHUNK) {
           const res = await api<ExpandedUpdate>(`${base}/update-rows?expand=true`, {
@@ -132,7 +134,7 @@ export function useGridActions(
         const cells: Record<string, string> = {};
         fields.forEach((f, i) => {
           const c = targets[i];
-          if (c && f !== "") cells[c.name] = f;
+          if (c && !c.fill && f !== "") cells[c.name] = f;
         });
         return cells;
       });

@@ -6,8 +6,8 @@ import { keys } from "../../data/queries";
 import type { ColumnView } from "../../data/types";
 import { Button } from "../../ui/button";
 import { Dialog, DialogFooter } from "../../ui/dialog";
-import { SparkleIcon } from "../../ui/icons";
 import { TYPE_OPTIONS } from "../cells/column-kinds";
+import { FillModePicker, FormulaField } from "./fill-fields";
 import { AUTO_RUN, fieldErrors, formFor, requestBody, TOOLS, type ColumnForm, type Field } from "./column-form";
 
 const INPUT =
@@ -129,25 +129,17 @@ export function ColumnEditor({
               />
               Primary column
             </label>
-            <label className="flex items-center gap-2">
-              <input
-                type="checkbox"
-                className="size-4 accent-violet-600"
-                checked={form.isAiEnabled}
-                onChange={(e) => set("isAiEnabled", e.target.checked)}
-              />
-              <SparkleIcon className="text-violet-500" /> Filled by AI
-            </label>
           </div>
           {err("isPrimary")}
+          <FillModePicker mode={form.mode} onChange={(m) => set("mode", m)} />
           <label className="block font-medium">
-            {form.isAiEnabled ? "Instructions" : "Description"}
+            {form.mode === "ai" ? "Instructions" : "Description"}
             <textarea
               className={`${INPUT} py-1.5`}
-              rows={form.isAiEnabled ? 4 : 2}
+              rows={form.mode === "ai" ? 4 : 2}
               value={form.instructions}
               placeholder={
-                form.isAiEnabled
+                form.mode === "ai"
                   ? "e.g. Find the company's headquarters city from its website."
                   : "What this column holds"
               }
@@ -156,7 +148,16 @@ export function ColumnEditor({
             />
             {err("instructions")}
           </label>
-          {form.isAiEnabled ? (
+          {form.mode === "formula" ? (
+            <FormulaField
+              expression={form.expression}
+              onChange={(v) => set("expression", v)}
+              columns={others.filter((c) => !c.isAiEnabled)}
+              error={errors.expression}
+              errorId={`${id}-expression-error`}
+            />
+          ) : null}
+          {form.mode === "ai" ? (
             <>
               <fieldset aria-describedby={errors.inputColumnIds ? `${id}-inputColumnIds-error` : undefined}>
                 <legend className="font-medium">Input columns</legend>

@@ -18,12 +18,26 @@ export const AUTO_RUN = AUTO_RUN_MODES.map((m) => ({
   label: { always: "When inputs change", onInsert: "Only for new rows", never: "Only when asked" }[m],
 }));
 
+/** How a column is filled: the editor's first choice, and what decides the rest of the form. */
+export const FILL_MODES = [
+  { value: "manual", label: "By hand", name: "Filled by hand", hint: "Values are typed, pasted or imported." },
+  {
+    value: "ai",
+    label: "AI",
+    name: "Filled by AI",
+    hint: "The AI fills each row from its instructions, inputs and tools.",
+  },
+  { value: "formula", label: "Formula", name: "Filled by formula", hint: "Computed from the row at once; no credits." },
+] as const;
+export type FillMode = (typeof FILL_MODES)[number]["value"];
+
 export interface ColumnForm {
   name: string;
   type: string;
   options: string;
   isPrimary: boolean;
-  isAiEnabled: boolean;
+  mode: FillMode;
+  expression: string;
   instructions: string;
   inputColumnIds: string[];
   tools: string[];
@@ -40,6 +54,7 @@ export type Field =
   | "inputColumnIds"
   | "tools"
   | "model"
+  | "expression"
   | "form";
 
 export function formFor(column: ColumnView | null): ColumnForm {
@@ -49,7 +64,8 @@ export function formFor(column: ColumnView | null): ColumnForm {
     type: column?.type ?? "short-text",
     options: Array.isArray(o.options) ? (o.options as string[]).join("\n") : "",
     isPrimary: column?.isPrimary ?? false,
-    isAiEnabled: column?.isAiEnabled ?? false,
+    mode: column?.fill?.kind === "formula" ? "formula" : column?.isAiEnabled ? "ai" : "manual",
+    expression: column?.fill?.kind === "formula" ? column.fill.expression : "",
     instructions: column?.instructions ?? "",
     inputColumnIds: column?.inputColumnIds ?? [],
     tools: column?.tools.map((t) => t.name) ?? [],
@@ -69,18 +85,22 @@ export function requestBody(form: ColumnForm, column: ColumnView | null) {
       .split("\n")
       .map((s) => s.trim())
       .filter(Boolean);
-  if (form.isAiEnabled && form.model.trim()) columnOptions.model = form.model.trim();
-  if (form.isAiEnabled && form.autoRun !== "always") columnOptions.autoRun = form.autoRun;
+  const ai = form.mode === "ai";
+  if (ai && form.model.trim()) columnOptions.model = form.model.trim();
+  if (ai && form.autoRun !== "always") columnOptions.autoRun = form.autoRun;
   return {
     name: form.name,
     type: form.type,
     // A primary column stays primary until another one takes over; false would be refused.
     ...(form.isPrimary || !column?.isPrimary ? { isPrimary: form.isPrimary } : {}),
-    isAiEnabled: form.isAiEnabled,
+    isAiEnabled: ai,
     instructions: form.instructions,
-    inputColumnIds: form.isAiEnabled ? form.inputColumnIds : [],
-    tools: form.isAiEnabled ? form.tools : [],
+    tools: ai ? form.tools : [],
     columnOptions,
+    // A formula's inputs are the columns its expression names; the API derives them.
+    ...(form.mode === "formula"
+      ? { fill: { kind: "formula" as const, expression: form.expression } }
+      : { inputColumnIds: ai ? form.inputColumnIds : [], ...(column?.fill ? { fill: null } : {}) }),
   };
 }
 
@@ -93,6 +113,7 @@ const BY_CODE: Record<string, Field> = {
   unknown_model: "model",
   primary_column_conflict: "isPrimary",
   primary_column_required: "isPrimary",
+  invalid_formula: "expression",
 };
 
 const BY_PATH: Record<string, Field> = {
@@ -104,6 +125,8 @@ const BY_PATH: Record<string, Field> = {
   "columnOptions.model": "model",
   "columnOptions.options": "options",
   columnOptions: "options",
+  fill: "expression",
+  "fill.expression": "expression",
 };
 
 /** Puts the API's error next to the field it is about; anything else is shown above the buttons. */

@@ -12,6 +12,7 @@ import {
   RefreshIcon,
   SparkleIcon,
   TrashIcon,
+  FunctionIcon,
 } from "../../ui/icons";
 import { TypeIcon, typeLabel } from "../cells/column-kinds";
 import { GUTTER_WIDTH } from "./use-grid-table";
@@ -159,6 +160,15 @@ function HeaderCell({
         <span className="inline-flex shrink-0 items-center gap-0.5 rounded-full bg-violet-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-violet-800 dark:bg-violet-900/70 dark:text-violet-200">
           <SparkleIcon className="text-[9px]" />
           AI
+        </span>
+      ) : null}
+      {column.fill ? (
+        <span
+          title={`Formula: ${column.fill.expression}`}
+          className="inline-flex shrink-0 items-center gap-0.5 rounded-full bg-sky-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-sky-800 dark:bg-sky-900/70 dark:text-sky-200"
+        >
+          <FunctionIcon className="text-[9px]" />
+          Formula
         </span>
       ) : null}
       <Menu

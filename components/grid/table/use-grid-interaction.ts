@@ -57,6 +57,10 @@ export function useGridInteraction(opts: {
     (rowId: string, columnId: string, initial?: string) => {
       const column = colById.get(columnId);
       if (!column || !store.has(rowId) || !mayWrite()) return;
+      if (column.fill) {
+        toast.info(`“${column.name}” is a formula column: its value is computed from the row.`);
+        return;
+      }
       setPopover(null);
       const current = cellValueOf(rowId, column);
       const kind = editorKind(column);

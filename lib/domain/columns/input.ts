@@ -4,6 +4,8 @@ import { columnType, COLUMN_TYPE_NAMES } from "../column-types/index.ts";
 import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "../column-model.ts";
 import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
+import { fillSchema, type Fill } from "../formulas/fill.ts";
+import { assertNoFormulaReads, formulaInputs } from "../formulas/resolve.ts";
 
 const toolRef = z
   .union([
@@ -50,6 +52,7 @@ export const columnFields = {
       `Options: model ("provider:model", or a bare model id read as AI_MODEL is), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`,
     ),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
+  fill: fillSchema,
 };
 
 /** What a client (REST, the chat assistant, the UI) may send to create or change a column. */
@@ -70,6 +73,7 @@ export interface ResolvedColumnFields {
   inputColumnIds: string[];
   tools: string[];
   columnOptions: Record<string, unknown>;
+  fill: Fill | null;
 }
 
 /**
@@ -101,7 +105,17 @@ export function resolveColumnFields(
   const optionProblem = typeDef.validateOptions?.(columnOptions);
   if (optionProblem) throw appError("validation_failed", optionProblem, { field: "columnOptions" });
 
-  const inputColumnIds = resolveInputs(others, input, current.inputColumnIds, selfId);
+  const fill = input.fill === undefined ? current.fill : input.fill;
+  const isAiEnabled = input.isAiEnabled ?? (input.fill ? false : current.isAiEnabled);
+  if (fill && isAiEnabled) {
+    throw appError("validation_failed", "A column is filled either by the AI (isAiEnabled) or by its fill, not both.", {
+      field: "fill",
+    });
+  }
+  if (isAiEnabled && !current.isAiEnabled) assertNoFormulaReads(others, selfId, name);
+  const inputColumnIds = fill
+    ? formulaInputs(others, fill, selfId)
+    : resolveInputs(others, input, current.fill ? [] : current.inputColumnIds, selfId);
   const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds }]);
   if (cycle) {
     const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));
@@ -115,11 +129,12 @@ export function resolveColumnFields(
     name,
     type,
     isPrimary: input.isPrimary ?? current.isPrimary,
-    isAiEnabled: input.isAiEnabled ?? current.isAiEnabled,
+    isAiEnabled,
     instructions: input.instructions ?? current.instructions,
     inputColumnIds,
     tools,
     columnOptions,
+    fill,
   };
 }
 

@@ -12,6 +12,10 @@ import { finishedCellsOfColumn, markStale } from "../cells/index.ts";
 import { inputHashIn } from "../input-hash.ts";
 import { dropColumnValues, setColumnValues } from "../rows/values.ts";
 import type { ProviderName } from "../model-spec.ts";
+import { Prisma } from "../../db/generated/client.ts";
+import { fillOf } from "../formulas/fill.ts";
+import { renameInFormula } from "../formulas/compile.ts";
+import { refreshFormulas } from "./formula-refresh.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -22,10 +26,11 @@ const EMPTY: ResolvedColumnFields = {
   inputColumnIds: [],
   tools: [],
   columnOptions: {},
+  fill: null,
 };
 
 // Fields whose change makes existing AI values out of date.
-const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions"] as const;
+const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions", "fill"] as const;
 
 /** `providers`: the deployment's configured model providers (a bare columnOptions.model names the only one). */
 export async function createColumn(
@@ -78,7 +83,7 @@ export async function insertColumn(
   }
   const position = Math.min(input.index ?? others.length, others.length);
   await shiftPositions(tx, baseCtx.sheetId, position, +1);
-  return tx.column.create({
+  const column = await tx.column.create({
     data: {
       id,
       sheetId: baseCtx.sheetId,
@@ -86,8 +91,11 @@ export async function insertColumn(
       nameKey: nameKey(fields.name),
       ...fields,
       columnOptions: fields.columnOptions as object,
+      fill: fields.fill ?? Prisma.DbNull,
     },
   });
+  if (fields.fill) await refreshFormulas(tx, baseCtx.sheetId, [...others, column], [id]);
+  return column;
 }
 
 export async function updateColumnRecord(
@@ -100,7 +108,11 @@ export async function updateColumnRecord(
   const others = await loadColumns(tx, baseCtx.sheetId);
   const current = others.find((c) => c.id === columnId);
   if (!current) throw appError("column_not_found", `No column "${columnId}" in this base.`);
-  const before: ResolvedColumnFields = { ...current, columnOptions: current.columnOptions as Record<string, unknown> };
+  const before: ResolvedColumnFields = {
+    ...current,
+    columnOptions: current.columnOptions as Record<string, unknown>,
+    fill: fillOf(current),
+  };
   const fields = resolveColumnFields(others, before, input, columnId, providers);
 
   if (current.isPrimary && input.isPrimary === false) {
@@ -124,17 +136,28 @@ export async function updateColumnRecord(
       ...fields,
       nameKey: nameKey(fields.name),
       columnOptions: fields.columnOptions as object,
+      fill: fields.fill ?? Prisma.DbNull,
       ...(aiChanged ? { configVersion: { increment: 1 } } : {}),
       updatedAt: new Date(),
     },
   });
-  if (aiChanged)
-    await markChangedStale(
-      tx,
-      others.map((c) => (c.id === columnId ? updated : c)),
-      updated,
-    );
+  const columns = others.map((c) => (c.id === columnId ? updated : c));
+  if (fields.name !== current.name) await renameInFormulas(tx, columns, current.name, fields.name);
+  if (aiChanged) await markChangedStale(tx, columns, updated);
+  if (aiChanged && (fields.fill || before.fill || fields.type !== current.type))
+    await refreshFormulas(tx, baseCtx.sheetId, columns, [columnId]);
   return updated;
+}
+
+/** The formulas that name a renamed column follow it, so they keep reading the same column. */
+async function renameInFormulas(tx: Tx, columns: readonly ColumnRecord[], from: string, to: string) {
+  for (const c of columns) {
+    const fill = fillOf(c);
+    if (!fill) continue;
+    const expression = renameInFormula(fill.expression, from, to);
+    if (expression !== fill.expression)
+      await tx.column.update({ where: { id: c.id }, data: { fill: { ...fill, expression } } });
+  }
 }
 
 export async function deleteColumn(
@@ -177,6 +200,8 @@ export async function deleteColumn(
     await tx.column.update({ where: { id: next.id }, data: { isPrimary: true } });
   }
   await dropColumnValues(tx, baseCtx.sheetId, columnId);
+  const remaining = (await loadColumns(tx, baseCtx.sheetId)).filter((c) => c.id !== columnId);
+  await refreshFormulas(tx, baseCtx.sheetId, remaining, dependents);
   await touchBase(tx, baseCtx.baseId);
   emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   return { id: columnId, deleted: true, cleanedDependents: dependents };

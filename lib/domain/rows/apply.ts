@@ -12,6 +12,7 @@ import { chunksByBytes } from "../../db/statement-chunks.ts";
 import type { CopyIn } from "../../db/copy-in.ts";
 import { copyNewRows } from "./bulk.ts";
 import { mapInSlices } from "../../slices.ts";
+import { rowFormulas, type RowFormulas } from "../formulas/row-formulas.ts";
 
 /**
  * What one write request does to a base's rows, once every value has been validated: rows to add
@@ -59,6 +60,8 @@ export async function applyWrites(
   const { workspaceId, baseId, sheetId } = baseCtx;
   // COPY for a large insert (an import batch, a large Add Rows): no array of the rows' JSON to
   // encode, send and take apart again. A small one keeps the INSERT, which needs no extra round trip.
+  const formulas = rowFormulas(columns);
+  if (formulas) for (const row of plan.inserts) row.values = await formulas.compute(row.values);
   const copyIn = opts.copyIn ?? (plan.inserts.length >= COPY_AFTER_ROWS ? w.copyIn : undefined);
   if (copyIn) await copyNewRows(tx, copyIn, sheetId, plan.inserts);
   else await insertRows(tx, sheetId, plan.inserts);
@@ -81,7 +84,7 @@ export async function applyWrites(
   }
 
   const fresh = planNewRowCells(columns, plan.inserts, opts.runAi !== false);
-  const changes = await planRowChanges(tx, columns, plan);
+  const changes = await planRowChanges(tx, columns, plan, formulas);
   if (opts.runAi === false) changes.stale.push(...changes.rerun.splice(0));
   const pending = fresh.cells.filter((c) => c.status === "pending").length + changes.rerun.length;
   assertMayQueue(policy, pending);
@@ -133,7 +136,12 @@ function planNewRowCells(columns: readonly ColumnRecord[], rows: WritePlan["inse
  * with autoRun onInsert or never it is marked stale instead. Decided per row on its final values,
  * so a change and its undo in one request cost nothing.
  */
-async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { updates, current }: WritePlan) {
+async function planRowChanges(
+  tx: Tx,
+  columns: readonly ColumnRecord[],
+  { updates, current }: WritePlan,
+  formulas: RowFormulas | null,
+) {
   // Only AI cells are re-run, marked stale or kept for review, so only theirs are read: a base
   // without AI columns reads no cells at all.
   const aiColumnIds = columns.filter((c) => c.isAiEnabled).map((c) => c.id);
@@ -144,12 +152,17 @@ async function planRowChanges(tx: Tx, columns: readonly ColumnRecord[], { update
   const stale: Pair[] = [];
   for (const [rowId, written] of updates) {
     const before = current.get(rowId) ?? {};
-    const next = { ...before };
+    let next = { ...before };
     for (const [id, v] of written) {
       if (v === "") delete next[id];
       else next[id] = v;
     }
     const changed = new Set([...written].filter(([id, v]) => (before[id] ?? "") !== v).map(([id]) => id));
+    if (formulas) {
+      // Formulas are recomputed before the plan, so that what reads them sees their new values.
+      next = await formulas.compute(next);
+      for (const id of formulas.columnIds) if ((before[id] ?? "") !== (next[id] ?? "")) changed.add(id);
+    }
     const plan = planUpdate(columns, written, changed);
     const decided = decideByHash(columns, written, changed, next, (columnId) => states.get(`${rowId}:${columnId}`));
     // A verified cell is never regenerated because its inputs changed: it keeps its value and

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { columnType } from "../column-types/index.ts";
 import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
+import { MAX_CELL_CHARS } from "../limits.ts";
 
 export const MAX_ROWS_PER_REQUEST = 10_000;
-export const MAX_CELL_CHARS = 100_000;
+export { MAX_CELL_CHARS };
 
 /** A value written into a cell; the column's type validates and normalises it. */
 export const cellInputSchema = z
@@ -106,6 +107,14 @@ export function normalizeCells(index: ColumnIndex, cells: Readonly<Record<string
     const column = index.find(name);
     if (!column) {
       problems.push({ column: name, code: "unknown_column", message: `No column is named "${name}".` });
+      continue;
+    }
+    if (column.fill) {
+      problems.push({
+        column: column.name,
+        code: "invalid_value",
+        message: `${column.name} is a formula column: its value is computed from the row.`,
+      });
       continue;
     }
     if (raw === "" || raw === null) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fillViewSchema } from "../../domain/formulas/fill.ts";
 import { booleanQuery, pathId } from "../endpoint.ts";
 import { AUTO_RUN_MODES, TOOL_NAMES } from "../../domain/column-model.ts";
 import { COLUMN_TYPE_NAMES } from "../../domain/column-types/index.ts";
@@ -141,6 +142,7 @@ export const columnViewSchema = z
       .describe(
         `Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold and reviewBy (AI columns: when a done cell needs review).`,
       ),
+    fill: fillViewSchema,
   })
   .describe("A column of a sheet.");
 

@@ -1,0 +1,133 @@
+import jsonata from "jsonata";
+import { appError } from "../../errors.ts";
+
+// Formulas are JSONata expressions over the row, addressed by column name. JSONata is a
+// maintained, side-effect-free language with no access to the process, but three of its parts are
+// refused here: regular expressions (a pattern chosen by a user runs against every row, and a
+// backtracking one can hold the thread), `$eval` (it would parse a string as a new expression,
+// past these checks), and the clock and dice (`$now`, `$millis`, `$random`), because a formula is
+// deterministic: the same row always gives the same value.
+
+export const FORMULA_LIMITS = { chars: 4_000, depth: 200, evaluationMs: 50 } as const;
+
+const REFUSED_FUNCTIONS = ["eval", "now", "millis", "random"] as const;
+
+export type JsonataNode = {
+  type: string;
+  value?: unknown;
+  position?: number;
+  [key: string]: unknown;
+};
+
+export interface CompiledFormula {
+  expression: string;
+  /** Field names the expression reads: column names, exactly as written. */
+  names: Set<string>;
+  evaluate(input: Record<string, unknown>): Promise<unknown>;
+}
+
+const invalid = (message: string, details?: Record<string, unknown>) =>
+  appError("invalid_formula", message, { field: "fill.expression", ...details });
+
+/** Parses and checks a formula; throws invalid_formula with the position of the problem. */
+export function compileFormula(expression: string): CompiledFormula {
+  if (expression.trim() === "") throw invalid("A formula needs an expression.");
+  if (expression.length > FORMULA_LIMITS.chars) {
+    throw invalid(`A formula is at most ${FORMULA_LIMITS.chars.toLocaleString("en-US")} characters.`);
+  }
+  let expr: ReturnType<typeof jsonata>;
+  try {
+    expr = jsonata(expression);
+  } catch (err) {
+    const e = err as { message?: string; position?: number };
+    throw invalid(`The formula does not parse: ${e.message ?? "syntax error"}.`, { position: e.position ?? null });
+  }
+  const names = new Set<string>();
+  walk(expr.ast() as JsonataNode, (node) => {
+    if (node.type === "regex") {
+      throw invalid("Formulas cannot use regular expressions; use $contains, $split or $replace with text.", {
+        position: node.position ?? null,
+      });
+    }
+    if (node.type === "variable" && (REFUSED_FUNCTIONS as readonly unknown[]).includes(node.value)) {
+      throw invalid(`Formulas cannot use $${String(node.value)}: a formula gives the same value for the same row.`, {
+        position: node.position ?? null,
+      });
+    }
+    if (node.type === "name" && typeof node.value === "string") names.add(node.value);
+  });
+  return { expression, names, evaluate: (input) => evaluateBounded(expr, input) };
+}
+
+/** Visits every node of a JSONata syntax tree. */
+export function walk(node: unknown, visit: (node: JsonataNode) => void): void {
+  if (Array.isArray(node)) {
+    for (const child of node) walk(child, visit);
+    return;
+  }
+  if (typeof node !== "object" || node === null) return;
+  const n = node as JsonataNode;
+  if (typeof n.type === "string") visit(n);
+  for (const [key, child] of Object.entries(n)) if (key !== "value" || typeof child === "object") walk(child, visit);
+}
+
+const ENTRY = Symbol.for("jsonata.__evaluate_entry");
+const EXIT = Symbol.for("jsonata.__evaluate_exit");
+
+// JSONata has no time limit of its own; its documented hooks run on entry to and exit from each
+// node, so a deep recursion or a long loop stops at the bound. The state is per call: the
+// expression object is shared by the rows of one write, which are evaluated one after another.
+async function evaluateBounded(expr: ReturnType<typeof jsonata>, input: Record<string, unknown>): Promise<unknown> {
+  const started = performance.now();
+  let depth = 0;
+  const check = () => {
+    if (depth > FORMULA_LIMITS.depth) throw new FormulaLimitError("The formula recursed too deeply.");
+    if (performance.now() - started > FORMULA_LIMITS.evaluationMs) {
+      throw new FormulaLimitError(`The formula took longer than ${FORMULA_LIMITS.evaluationMs} ms for one row.`);
+    }
+  };
+  type Hook = (expr: unknown, input: unknown, env: { isParallelCall?: boolean }) => void;
+  const assign = expr.assign as unknown as (name: symbol, value: Hook) => void;
+  assign(ENTRY, (_e, _i, env) => {
+    if (env?.isParallelCall) return;
+    depth++;
+    check();
+  });
+  assign(EXIT, (_e, _i, env) => {
+    if (env?.isParallelCall) return;
+    depth--;
+    check();
+  });
+  return expr.evaluate(input);
+}
+
+export class FormulaLimitError extends Error {
+  override name = "FormulaLimitError";
+}
+
+/**
+ * Rewrites a formula after a column rename: every field reference to `from` becomes `to`, in
+ * backquotes unless it is a plain identifier. Text in strings is left alone, because only name
+ * nodes of the syntax tree are rewritten.
+ */
+export function renameInFormula(expression: string, from: string, to: string): string {
+  let ast: JsonataNode;
+  try {
+    ast = jsonata(expression).ast() as JsonataNode;
+  } catch {
+    return expression;
+  }
+  const ends: number[] = [];
+  walk(ast, (node) => {
+    if (node.type === "name" && node.value === from && typeof node.position === "number") ends.push(node.position);
+  });
+  let out = expression;
+  for (const end of ends.sort((a, b) => b - a)) {
+    const quoted = out[end - 1] === "`";
+    const start = end - from.length - (quoted ? 2 : 0);
+    out = out.slice(0, start) + fieldToken(to) + out.slice(end);
+  }
+  return out;
+}
+
+export const fieldToken = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name}\``);

@@ -1,0 +1,47 @@
+import { appError } from "../../errors.ts";
+import type { ColumnRecord } from "../column-model.ts";
+import { compileFormula } from "./compile.ts";
+import { formulaOf, type Fill } from "./fill.ts";
+
+/**
+ * A formula column's inputs are the columns its expression names, so the DAG (order, cycles,
+ * what a change recomputes) follows the expression and never a list kept by hand beside it.
+ * A formula reads entered values and other formulas: a value still being generated would give it
+ * an answer that changes later without a write to recompute it.
+ */
+export function formulaInputs(others: readonly ColumnRecord[], fill: Fill, selfId: string): string[] {
+  const compiled = compileFormula(fill.expression);
+  const ids: string[] = [];
+  for (const name of compiled.names) {
+    const column = others.find((c) => c.name === name && c.id !== selfId);
+    if (!column) {
+      const hint = others.find((c) => c.name.toLowerCase() === name.toLowerCase());
+      throw appError(
+        "invalid_formula",
+        `The formula names "${name}", which is not a column of this base${hint ? ` (did you mean "${hint.name}"? names are matched exactly)` : ""}.`,
+        { field: "fill.expression", name },
+      );
+    }
+    if (column.isAiEnabled) {
+      throw appError(
+        "invalid_formula",
+        `The formula reads "${name}", an AI column; a formula reads entered values and other formulas.`,
+        { field: "fill.expression", name },
+      );
+    }
+    ids.push(column.id);
+  }
+  return ids;
+}
+
+/** Refuses to make an AI column of a column a formula reads (see formulaInputs). */
+export function assertNoFormulaReads(others: readonly ColumnRecord[], selfId: string, name: string): void {
+  const reader = others.find((c) => c.id !== selfId && formulaOf(c) !== null && c.inputColumnIds.includes(selfId));
+  if (reader) {
+    throw appError(
+      "validation_failed",
+      `"${name}" cannot be an AI column: the formula of "${reader.name}" reads it, and formulas read entered values.`,
+      { field: "isAiEnabled", column: reader.name },
+    );
+  }
+}
