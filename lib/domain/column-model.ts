@@ -21,6 +21,8 @@ export interface ColumnView {
   tools: { name: string }[];
   instructions: string;
   columnOptions: Record<string, unknown>;
+  /** The run condition of a generated column, columns by id; null when it runs for every row. */
+  runIf: Record<string, unknown> | null;
 }
 
 export function toColumnView(c: ColumnRecord): ColumnView {
@@ -35,6 +37,7 @@ export function toColumnView(c: ColumnRecord): ColumnView {
     tools: c.tools.map((name) => ({ name })),
     instructions: c.instructions,
     columnOptions: (c.columnOptions ?? {}) as Record<string, unknown>,
+    runIf: (c.runIf ?? null) as Record<string, unknown> | null,
   };
 }
 

@@ -126,6 +126,7 @@ const COLUMN_FIELDS = {
   columnOptions: "column_options",
   configVersion: "config_version",
   calibration: "calibration",
+  runIf: "run_if",
   createdAt: "created_at",
   updatedAt: "updated_at",
 } satisfies Record<keyof ColumnRecord, string>;

@@ -4,6 +4,7 @@ import { columnType, COLUMN_TYPE_NAMES } from "../column-types/index.ts";
 import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "../column-model.ts";
 import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
+import { resolveRunIf, type StoredRunIf } from "./run-if.ts";
 
 const toolRef = z
   .union([
@@ -50,6 +51,12 @@ export const columnFields = {
       `Options: model ("provider:model", or a bare model id read as AI_MODEL is), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold (AI columns: done cells below this confidence need review, 0 to 1, default 0.7), reviewBy (model, the default, or calibrated: the threshold applies to the calibrated confidence once the column has 30 reviews). At most 20,000 characters of JSON.`,
     ),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
+  runIf: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      'Generated columns: run only for rows that match this condition, a filter tree of Query Rows (and, or, not; conditions { "column", "op", "value" } or a state such as { "column", "status" } on another AI column), e.g. {"and":[{"column":"Email","op":"isEmpty"},{"column":"Website","op":"isNotEmpty"}]}. A row that does not match gets a skipped cell: no model call, no credits. The columns it names are dependencies, like inputs. Given back with column ids; null removes it.',
+    ),
 };
 
 /** What a client (REST, the chat assistant, the UI) may send to create or change a column. */
@@ -70,6 +77,7 @@ export interface ResolvedColumnFields {
   inputColumnIds: string[];
   tools: string[];
   columnOptions: Record<string, unknown>;
+  runIf: StoredRunIf | null;
 }
 
 /**
@@ -102,10 +110,18 @@ export function resolveColumnFields(
   if (optionProblem) throw appError("validation_failed", optionProblem, { field: "columnOptions" });
 
   const inputColumnIds = resolveInputs(others, input, current.inputColumnIds, selfId);
-  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds }]);
+  const isAiEnabled = input.isAiEnabled ?? current.isAiEnabled;
+  // A column that stops being generated drops its condition; one sent is checked against the base.
+  const runIf =
+    input.runIf !== undefined
+      ? resolveRunIf(input.runIf, others, { id: selfId, name, generated: isAiEnabled })
+      : isAiEnabled
+        ? current.runIf
+        : null;
+  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds, runIf }]);
   if (cycle) {
     const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));
-    throw appError("dependency_cycle", `These inputs would form a cycle: ${names.join(" → ")}.`, {
+    throw appError("dependency_cycle", `These inputs (or run condition) would form a cycle: ${names.join(" → ")}.`, {
       path: cycle,
       names,
     });
@@ -115,11 +131,12 @@ export function resolveColumnFields(
     name,
     type,
     isPrimary: input.isPrimary ?? current.isPrimary,
-    isAiEnabled: input.isAiEnabled ?? current.isAiEnabled,
+    isAiEnabled,
     instructions: input.instructions ?? current.instructions,
     inputColumnIds,
     tools,
     columnOptions,
+    runIf,
   };
 }
 

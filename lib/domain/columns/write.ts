@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -6,12 +7,13 @@ import { columnType } from "../column-types/index.ts";
 import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "../column-model.ts";
 import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./input.ts";
 import { loadBase, loadColumns, touchBase, type BaseContext } from "../base-context.ts";
-import { directDependents } from "../graph.ts";
+import { directDependents, runIfColumnIds } from "../graph.ts";
 import { assertBelow, lockOwner, QUOTAS } from "../limits.ts";
 import { finishedCellsOfColumn, markStale } from "../cells/index.ts";
 import { inputHashIn } from "../input-hash.ts";
 import { dropColumnValues, setColumnValues } from "../rows/values.ts";
 import type { ProviderName } from "../model-spec.ts";
+import type { StoredRunIf } from "./run-if.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -22,10 +24,14 @@ const EMPTY: ResolvedColumnFields = {
   inputColumnIds: [],
   tools: [],
   columnOptions: {},
+  runIf: null,
 };
 
+/** A run condition as Prisma writes it: SQL NULL for none. */
+const runIfData = (runIf: StoredRunIf | null) => (runIf === null ? Prisma.DbNull : (runIf as object));
+
 // Fields whose change makes existing AI values out of date.
-const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions"] as const;
+const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions", "runIf"] as const;
 
 /** `providers`: the deployment's configured model providers (a bare columnOptions.model names the only one). */
 export async function createColumn(
@@ -86,6 +92,7 @@ export async function insertColumn(
       nameKey: nameKey(fields.name),
       ...fields,
       columnOptions: fields.columnOptions as object,
+      runIf: runIfData(fields.runIf),
     },
   });
 }
@@ -100,7 +107,11 @@ export async function updateColumnRecord(
   const others = await loadColumns(tx, baseCtx.sheetId);
   const current = others.find((c) => c.id === columnId);
   if (!current) throw appError("column_not_found", `No column "${columnId}" in this base.`);
-  const before: ResolvedColumnFields = { ...current, columnOptions: current.columnOptions as Record<string, unknown> };
+  const before: ResolvedColumnFields = {
+    ...current,
+    columnOptions: current.columnOptions as Record<string, unknown>,
+    runIf: current.runIf as StoredRunIf | null,
+  };
   const fields = resolveColumnFields(others, before, input, columnId, providers);
 
   if (current.isPrimary && input.isPrimary === false) {
@@ -124,6 +135,7 @@ export async function updateColumnRecord(
       ...fields,
       nameKey: nameKey(fields.name),
       columnOptions: fields.columnOptions as object,
+      runIf: runIfData(fields.runIf),
       ...(aiChanged ? { configVersion: { increment: 1 } } : {}),
       updatedAt: new Date(),
     },
@@ -160,14 +172,19 @@ export async function deleteColumn(
     const names = dependents.map((id) => columns.find((c) => c.id === id)!.name);
     throw appError(
       "column_in_use",
-      `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input; pass ?force=true to delete it anyway.`,
+      `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input or in their run condition; pass ?force=true to delete it anyway.`,
       { dependents },
     );
   }
   for (const d of columns.filter((c) => dependents.includes(c.id))) {
     await tx.column.update({
       where: { id: d.id },
-      data: { inputColumnIds: d.inputColumnIds.filter((i) => i !== columnId), configVersion: { increment: 1 } },
+      data: {
+        inputColumnIds: d.inputColumnIds.filter((i) => i !== columnId),
+        // A condition cannot lose one of its columns and keep its meaning: it goes as a whole.
+        ...(runIfColumnIds(d.runIf).includes(columnId) ? { runIf: Prisma.DbNull } : {}),
+        configVersion: { increment: 1 },
+      },
     });
   }
   await tx.column.delete({ where: { id: columnId } });
