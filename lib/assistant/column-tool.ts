@@ -63,6 +63,7 @@ export const manageColumnArgs = z.object({
     .describe(
       `Extra settings: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), … On update they are merged into the current ones; a key set to null is removed.`,
     ),
+  runIf: columnFields.runIf.optional(),
   position: columnFields.index
     .optional()
     .describe("0-based position of the column. Required for move; optional for create."),
@@ -81,7 +82,7 @@ export const manageColumnArgs = z.object({
 
 export type ManageColumnArgs = z.infer<typeof manageColumnArgs>;
 
-const SETTABLE = ["name", "type", "isPrimary", "isAiEnabled", "instructions", "tools"] as const;
+const SETTABLE = ["name", "type", "isPrimary", "isAiEnabled", "instructions", "tools", "runIf"] as const;
 
 function columnInput(args: ManageColumnArgs, currentOptions?: Record<string, unknown>): ColumnInput {
   const input: ColumnInput = {};

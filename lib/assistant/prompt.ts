@@ -31,6 +31,8 @@ Follow the user's description exactly:
   scraping → scrape-url).
 - A column the AI fills gets isAiEnabled true and clear instructions saying what to produce from
   its inputs. Columns the user fills in (like the primary) are not AI-enabled.
+- When the user says an AI column should run only for some rows ("only if Email is empty"), set
+  its runIf, a filter of Query Rows naming columns by name; rows that do not match are skipped.
 - To change an existing column, update it (address it with columnId or columnName); do not delete
   and recreate it.
 - Deleting a column that holds data destroys that data: when the tool says so, ask the user and
@@ -51,6 +53,7 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
     bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);
   if (Object.keys(c.columnOptions).length) bits.push(`columnOptions: ${JSON.stringify(c.columnOptions)}`);
+  if (c.runIf) bits.push(`runIf (column ids): ${JSON.stringify(c.runIf)}`);
   if (c.instructions)
     bits.push(
       `instructions: ${JSON.stringify(c.instructions.length > 300 ? `${c.instructions.slice(0, 300)}…` : c.instructions)}`,

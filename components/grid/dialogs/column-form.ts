@@ -1,6 +1,7 @@
 import { AUTO_RUN_MODES, TOOL_NAMES, type ToolName } from "@/lib/domain/column-model.ts";
 import { ApiError } from "../../data/api";
 import type { ColumnView } from "../../data/types";
+import { rowsOfRunIf, runIfOfRows, type RunIfRow } from "./run-if-editor";
 
 // The column editor's form state, the request it sends, and where the API's answer goes.
 
@@ -29,6 +30,8 @@ export interface ColumnForm {
   tools: string[];
   model: string;
   autoRun: string;
+  /** The run condition as and-ed rows; null when it has a shape the rows cannot show (kept as is). */
+  runIf: RunIfRow[] | null;
 }
 
 export type Field =
@@ -40,6 +43,7 @@ export type Field =
   | "inputColumnIds"
   | "tools"
   | "model"
+  | "runIf"
   | "form";
 
 export function formFor(column: ColumnView | null): ColumnForm {
@@ -55,11 +59,12 @@ export function formFor(column: ColumnView | null): ColumnForm {
     tools: column?.tools.map((t) => t.name) ?? [],
     model: typeof o.model === "string" ? o.model : "",
     autoRun: typeof o.autoRun === "string" ? o.autoRun : "always",
+    runIf: rowsOfRunIf(column?.runIf ?? null),
   };
 }
 
 /** The POST/PATCH body. Options the form does not manage are kept as they were. */
-export function requestBody(form: ColumnForm, column: ColumnView | null) {
+export function requestBody(form: ColumnForm, column: ColumnView | null, columns: ColumnView[]) {
   const columnOptions: Record<string, unknown> = { ...(column?.columnOptions ?? {}) };
   delete columnOptions.options;
   delete columnOptions.model;
@@ -81,6 +86,10 @@ export function requestBody(form: ColumnForm, column: ColumnView | null) {
     inputColumnIds: form.isAiEnabled ? form.inputColumnIds : [],
     tools: form.isAiEnabled ? form.tools : [],
     columnOptions,
+    // A condition the rows cannot show is left as stored; a column that is not AI has none.
+    ...(form.runIf === null && form.isAiEnabled
+      ? {}
+      : { runIf: form.isAiEnabled ? runIfOfRows(form.runIf ?? [], columns) : null }),
   };
 }
 
@@ -93,6 +102,7 @@ const BY_CODE: Record<string, Field> = {
   unknown_model: "model",
   primary_column_conflict: "isPrimary",
   primary_column_required: "isPrimary",
+  invalid_run_if: "runIf",
 };
 
 const BY_PATH: Record<string, Field> = {
@@ -104,6 +114,7 @@ const BY_PATH: Record<string, Field> = {
   "columnOptions.model": "model",
   "columnOptions.options": "options",
   columnOptions: "options",
+  runIf: "runIf",
 };
 
 /** Puts the API's error next to the field it is about; anything else is shown above the buttons. */
@@ -111,7 +122,13 @@ export function fieldErrors(e: unknown): Partial<Record<Field, string>> {
   if (!(e instanceof ApiError)) return { form: e instanceof Error ? e.message : "Saving failed." };
   const byCode = BY_CODE[e.code];
   if (byCode) return { [byCode]: e.message };
-  const details = (e.details ?? {}) as { field?: string; issues?: { path: string; message: string }[] };
+  const details = (e.details ?? {}) as {
+    field?: string;
+    path?: string;
+    issues?: { path: string; message: string }[];
+  };
+  // A filter error's path starts at the tree it is in: "runIf.and[1].op".
+  if (details.path?.startsWith("runIf")) return { runIf: e.message };
   if (details.field && BY_PATH[details.field]) return { [BY_PATH[details.field]]: e.message };
   const out: Partial<Record<Field, string>> = {};
   for (const issue of details.issues ?? []) {

@@ -1,5 +1,4 @@
 import type { Tx } from "../../db/database.ts";
-import { Prisma } from "../../db/generated/client.ts";
 import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -27,8 +26,20 @@ const EMPTY: ResolvedColumnFields = {
   runIf: null,
 };
 
-/** A run condition as Prisma writes it: SQL NULL for none. */
-const runIfData = (runIf: StoredRunIf | null) => (runIf === null ? Prisma.DbNull : (runIf as object));
+/**
+ * Writes a column's run condition. In SQL rather than through Prisma's client, whose SQL NULL for
+ * a JSON field is a value of the client package: the server's entry must not load it.
+ */
+async function writeRunIf(tx: Tx, columnId: string, runIf: StoredRunIf | null) {
+  await tx.$executeRawUnsafe(
+    `UPDATE columns SET run_if = $2::jsonb WHERE id = $1`,
+    columnId,
+    runIf === null ? null : JSON.stringify(runIf),
+  );
+}
+
+/** The fields Prisma writes: all but the run condition (writeRunIf). */
+const prismaFields = ({ runIf: _, ...rest }: ResolvedColumnFields) => rest;
 
 // Fields whose change makes existing AI values out of date.
 const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions", "runIf"] as const;
@@ -84,17 +95,19 @@ export async function insertColumn(
   }
   const position = Math.min(input.index ?? others.length, others.length);
   await shiftPositions(tx, baseCtx.sheetId, position, +1);
-  return tx.column.create({
+  const created = await tx.column.create({
     data: {
       id,
       sheetId: baseCtx.sheetId,
       position,
       nameKey: nameKey(fields.name),
-      ...fields,
+      ...prismaFields(fields),
       columnOptions: fields.columnOptions as object,
-      runIf: runIfData(fields.runIf),
     },
   });
+  if (fields.runIf === null) return created;
+  await writeRunIf(tx, id, fields.runIf);
+  return { ...created, runIf: fields.runIf as ColumnRecord["runIf"] };
 }
 
 export async function updateColumnRecord(
@@ -132,14 +145,17 @@ export async function updateColumnRecord(
   const updated = await tx.column.update({
     where: { id: columnId },
     data: {
-      ...fields,
+      ...prismaFields(fields),
       nameKey: nameKey(fields.name),
       columnOptions: fields.columnOptions as object,
-      runIf: runIfData(fields.runIf),
       ...(aiChanged ? { configVersion: { increment: 1 } } : {}),
       updatedAt: new Date(),
     },
   });
+  if (JSON.stringify(fields.runIf) !== JSON.stringify(before.runIf)) {
+    await writeRunIf(tx, columnId, fields.runIf);
+    updated.runIf = fields.runIf as ColumnRecord["runIf"];
+  }
   if (aiChanged)
     await markChangedStale(
       tx,
@@ -179,13 +195,10 @@ export async function deleteColumn(
   for (const d of columns.filter((c) => dependents.includes(c.id))) {
     await tx.column.update({
       where: { id: d.id },
-      data: {
-        inputColumnIds: d.inputColumnIds.filter((i) => i !== columnId),
-        // A condition cannot lose one of its columns and keep its meaning: it goes as a whole.
-        ...(runIfColumnIds(d.runIf).includes(columnId) ? { runIf: Prisma.DbNull } : {}),
-        configVersion: { increment: 1 },
-      },
+      data: { inputColumnIds: d.inputColumnIds.filter((i) => i !== columnId), configVersion: { increment: 1 } },
     });
+    // A condition cannot lose one of its columns and keep its meaning: it goes as a whole.
+    if (runIfColumnIds(d.runIf).includes(columnId)) await writeRunIf(tx, d.id, null);
   }
   await tx.column.delete({ where: { id: columnId } });
   await shiftPositions(tx, baseCtx.sheetId, column.position + 1, -1);
