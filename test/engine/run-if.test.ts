@@ -183,6 +183,18 @@ describe("runIf", () => {
 });
 
 describe("runIf validation", () => {
+  it("takes a condition naming a later column of a new base, as inputs may", async () => {
+    const { col, structure } = await createBase(t.app, {
+      columns: [
+        { name: "Company", isPrimary: true },
+        { name: "Deep", isAiEnabled: true, runIf: { column: "Tier", op: "eq", value: "A" } },
+        { name: "Tier", isAiEnabled: true, inputColumns: ["Company"] },
+      ],
+    });
+    const deep = structure.sheetColumns.find((c: { name: string }) => c.name === "Deep");
+    expect(deep.runIf).toEqual({ column: col.Tier, op: "eq", value: "A" });
+  });
+
   it("refuses bad conditions with stable codes and changes nothing", async () => {
     const { baseId, col } = await createBase(t.app, { columns: columns(null) });
     const patch = (columnId: string, body: unknown) =>
