@@ -53,7 +53,7 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
     bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);
   if (Object.keys(c.columnOptions).length) bits.push(`columnOptions: ${JSON.stringify(c.columnOptions)}`);
-  if (c.runIf) bits.push(`runIf (column ids): ${JSON.stringify(c.runIf)}`);
+  if (c.runIf) bits.push(`runIf: ${JSON.stringify(c.runIf, (k, v) => (k === "column" ? (names.get(v) ?? v) : v))}`);
   if (c.instructions)
     bits.push(
       `instructions: ${JSON.stringify(c.instructions.length > 300 ? `${c.instructions.slice(0, 300)}…` : c.instructions)}`,
