@@ -17,6 +17,10 @@ export const ERROR_CATALOG = {
   too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
   invalid_filter: { status: 400, message: "The filter is not valid." },
   invalid_formula: { status: 400, message: "The formula is not valid." },
+  invalid_run_if: {
+    status: 400,
+    message: "The run condition is not valid: only a generated column has one, and it cannot read the column itself.",
+  },
   invalid_messages: { status: 400, message: "The messages are not valid." },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },

@@ -1,13 +1,17 @@
 import { createHash } from "node:crypto";
 import { columnOptionsOf, type ColumnRecord } from "./column-model.ts";
+import { runIfColumnIds } from "./graph.ts";
 
-type HashColumn = Pick<ColumnRecord, "id" | "inputColumnIds" | "instructions" | "tools" | "columnOptions">;
+type HashColumn = Pick<ColumnRecord, "id" | "inputColumnIds" | "instructions" | "tools" | "columnOptions"> & {
+  runIf?: ColumnRecord["runIf"];
+};
 
 /**
  * What an AI cell is generated from, as a hash: its inputs' values (and the primary column's,
- * which the prompt also shows), its column's instructions, tools and model. Names, positions and
- * the column's type are left out on purpose: changing them does not change what the model is
- * asked, so a cell whose hash is unchanged is never run again.
+ * which the prompt also shows), its column's instructions, tools and model, and its run condition
+ * with the values it reads (absent without one, so hashes stored before conditions existed still
+ * match). Names, positions and the column's type are left out on purpose: changing them does not
+ * change what the model is asked, so a cell whose hash is unchanged is never run again.
  */
 export function inputHash(
   column: HashColumn,
@@ -22,6 +26,9 @@ export function inputHash(
     instructions: column.instructions.trim(),
     tools: [...column.tools].sort(),
     model: String(columnOptionsOf(column as ColumnRecord).model ?? ""),
+    ...(column.runIf != null
+      ? { runIf: column.runIf, runIfInputs: runIfColumnIds(column.runIf).map((id) => [id, values[id] ?? ""]) }
+      : {}),
   };
   return createHash("sha256").update(JSON.stringify(payload)).digest("base64url");
 }

@@ -18,7 +18,7 @@ export interface RunRequest {
   rowIds?: string[];
   onlyEmpty?: boolean;
   onlyStale?: boolean;
-  statuses?: ("idle" | "done" | "error" | "cancelled")[];
+  statuses?: ("idle" | "done" | "error" | "cancelled" | "skipped")[];
   maxCredits?: number;
 }
 

@@ -6,6 +6,7 @@ import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
 import { fillSchema, type Fill } from "../formulas/fill.ts";
 import { assertNoFormulaReads, formulaInputs } from "../formulas/resolve.ts";
+import { resolveRunIf, type StoredRunIf } from "./run-if.ts";
 
 const toolRef = z
   .union([
@@ -53,6 +54,12 @@ export const columnFields = {
     ),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
   fill: fillSchema,
+  runIf: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      'Generated columns: run only for rows that match this condition, a filter tree of Query Rows (and, or, not; conditions { "column", "op", "value" } or a state such as { "column", "status" } on another AI column), e.g. {"and":[{"column":"Email","op":"isEmpty"},{"column":"Website","op":"isNotEmpty"}]}. A row that does not match gets a skipped cell: no model call, no credits. The columns it names are dependencies, like inputs. Given back with column ids; null removes it.',
+    ),
 };
 
 /** What a client (REST, the chat assistant, the UI) may send to create or change a column. */
@@ -74,6 +81,7 @@ export interface ResolvedColumnFields {
   tools: string[];
   columnOptions: Record<string, unknown>;
   fill: Fill | null;
+  runIf: StoredRunIf | null;
 }
 
 /**
@@ -116,10 +124,17 @@ export function resolveColumnFields(
   const inputColumnIds = fill
     ? formulaInputs(others, fill, selfId)
     : resolveInputs(others, input, current.fill ? [] : current.inputColumnIds, selfId);
-  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds }]);
+  // A column that stops being generated drops its condition; one sent is checked against the base.
+  const runIf =
+    input.runIf !== undefined
+      ? resolveRunIf(input.runIf, others, { id: selfId, name, generated: isAiEnabled })
+      : isAiEnabled
+        ? current.runIf
+        : null;
+  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds, runIf }]);
   if (cycle) {
     const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));
-    throw appError("dependency_cycle", `These inputs would form a cycle: ${names.join(" → ")}.`, {
+    throw appError("dependency_cycle", `These inputs (or run condition) would form a cycle: ${names.join(" → ")}.`, {
       path: cycle,
       names,
     });
@@ -135,6 +150,7 @@ export function resolveColumnFields(
     tools,
     columnOptions,
     fill,
+    runIf,
   };
 }
 
