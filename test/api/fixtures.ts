@@ -90,6 +90,7 @@ export async function rowCount(app: TestApp, baseId: string): Promise<number> {
 /** The exact key set of a column object: spec §2.5's, and runIf (the run condition, documented in docs/). */
 export const COLUMN_KEYS = [
   "columnOptions",
+  "fill",
   "id",
   "index",
   "inputColumnIds",

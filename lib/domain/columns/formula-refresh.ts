@@ -21,7 +21,7 @@ export async function refreshFormulas(
 ): Promise<void> {
   const touched = transitiveDependents(columns, changedIds);
   for (const id of changedIds) touched.add(id);
-  const formulas = rowFormulas(columns, touched);
+  const formulas = await rowFormulas(columns, touched);
   if (!formulas) return;
   const dependentAi = columns.filter(
     (c) => c.isAiEnabled && transitiveDependents(columns, [...formulas.columnIds]).has(c.id),

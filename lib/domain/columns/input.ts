@@ -88,14 +88,14 @@ export interface ResolvedColumnFields {
  * Validates a column against the rest of its base and returns the fields to store. The one
  * place these rules live; REST, the assistant and the UI all come through here.
  */
-export function resolveColumnFields(
+export async function resolveColumnFields(
   others: readonly ColumnRecord[],
   current: ResolvedColumnFields,
   input: ColumnInput,
   selfId: string,
   /** The deployment's configured providers: a bare model id names the only one, as in AI_MODEL. */
   providers: readonly ProviderName[],
-): ResolvedColumnFields {
+): Promise<ResolvedColumnFields> {
   const name = input.name?.normalize("NFC").trim() ?? current.name;
   if (!name || name.length > 100) throw appError("validation_failed", "A column name is 1 to 100 characters.");
   const clash = others.find((c) => c.id !== selfId && c.nameKey === nameKey(name));
@@ -122,7 +122,7 @@ export function resolveColumnFields(
   }
   if (isAiEnabled && !current.isAiEnabled) assertNoFormulaReads(others, selfId, name);
   const inputColumnIds = fill
-    ? formulaInputs(others, fill, selfId)
+    ? await formulaInputs(others, fill, selfId)
     : resolveInputs(others, input, current.fill ? [] : current.inputColumnIds, selfId);
   // A column that stops being generated drops its condition; one sent is checked against the base.
   const runIf =

@@ -100,7 +100,7 @@ export async function insertColumn(
   const others = await loadColumns(tx, baseCtx.sheetId);
   assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
   const id = newId.column();
-  const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
+  const fields = await resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
   if (fields.isPrimary && others.some((c) => c.isPrimary)) {
     const primary = others.find((c) => c.isPrimary)!;
     throw appError(
@@ -146,7 +146,7 @@ export async function updateColumnRecord(
     fill: fillOf(current),
     runIf: current.runIf as StoredRunIf | null,
   };
-  const fields = resolveColumnFields(others, before, input, columnId, providers);
+  const fields = await resolveColumnFields(others, before, input, columnId, providers);
 
   if (current.isPrimary && input.isPrimary === false) {
     throw appError(
@@ -190,7 +190,7 @@ async function renameInFormulas(tx: Tx, columns: readonly ColumnRecord[], from: 
   for (const c of columns) {
     const fill = fillOf(c);
     if (!fill) continue;
-    const expression = renameInFormula(fill.expression, from, to);
+    const expression = await renameInFormula(fill.expression, from, to);
     if (expression !== fill.expression)
       await writeJsonFields(tx, c.id, { fill: { ...fill, expression }, runIf: c.runIf as StoredRunIf | null });
   }

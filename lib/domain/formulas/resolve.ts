@@ -9,8 +9,8 @@ import { formulaOf, type Fill } from "./fill.ts";
  * A formula reads entered values and other formulas: a value still being generated would give it
  * an answer that changes later without a write to recompute it.
  */
-export function formulaInputs(others: readonly ColumnRecord[], fill: Fill, selfId: string): string[] {
-  const compiled = compileFormula(fill.expression);
+export async function formulaInputs(others: readonly ColumnRecord[], fill: Fill, selfId: string): Promise<string[]> {
+  const compiled = await compileFormula(fill.expression);
   const ids: string[] = [];
   for (const name of compiled.names) {
     const column = others.find((c) => c.name === name && c.id !== selfId);
