@@ -100,7 +100,13 @@ export async function insertColumn(
   const others = await loadColumns(tx, baseCtx.sheetId);
   assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
   const id = newId.column();
-  const fields = await resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
+  const fields = await resolveColumnFields(
+    others,
+    { ...EMPTY, type: input.type ?? "short-text" },
+    input,
+    id,
+    providers,
+  );
   if (fields.isPrimary && others.some((c) => c.isPrimary)) {
     const primary = others.find((c) => c.isPrimary)!;
     throw appError(
