@@ -16,6 +16,7 @@ import { fillOf } from "../formulas/fill.ts";
 import { renameInFormula } from "../formulas/compile.ts";
 import { refreshFormulas } from "./formula-refresh.ts";
 import type { StoredRunIf } from "./run-if.ts";
+import { prismaFields, writeJsonFields } from "./json-fields.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -29,23 +30,6 @@ const EMPTY: ResolvedColumnFields = {
   fill: null,
   runIf: null,
 };
-
-/**
- * Writes a column's nullable JSON fields, its fill and run condition. In SQL rather than through
- * Prisma's client, whose SQL NULL for a JSON field is a value of the client package: the server's
- * entry must not load it.
- */
-async function writeJsonFields(tx: Tx, columnId: string, fields: Pick<ResolvedColumnFields, "fill" | "runIf">) {
-  await tx.$executeRawUnsafe(
-    `UPDATE columns SET fill = $2::jsonb, run_if = $3::jsonb WHERE id = $1`,
-    columnId,
-    fields.fill === null ? null : JSON.stringify(fields.fill),
-    fields.runIf === null ? null : JSON.stringify(fields.runIf),
-  );
-}
-
-/** The fields Prisma writes: all but the JSON ones that may be null (writeJsonFields). */
-const prismaFields = ({ runIf: _r, fill: _f, ...rest }: ResolvedColumnFields) => rest;
 
 // Fields whose change makes existing AI values out of date.
 const AI_FIELDS = [
