@@ -113,6 +113,11 @@ export const ERROR_CATALOG = {
   blocked_url: { status: 400, message: "The URL is not allowed." },
   fetch_failed: { status: 502, message: "The URL could not be fetched." },
   disposable_domain: { status: 400, message: "The domain belongs to a disposable email provider." },
+  request_invalid: { status: 500, message: "The column's request cannot be sent for this row." },
+  provider_refused: { status: 500, message: "The provider refused the request." },
+  provider_failed: { status: 500, message: "The provider failed after its retries." },
+  provider_invalid_answer: { status: 500, message: "The provider's answer is not JSON the column can read." },
+  missing_secret: { status: 500, message: "A workspace secret the column names does not exist." },
   // ours
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -1,6 +1,6 @@
 import type { Column } from "../db/generated/client.ts";
 import { rawThresholdFor, type CalibrationFit } from "./isotonic.ts";
-import { fillOf, type Fill } from "./formulas/fill.ts";
+import { fillOf, type Fill } from "./fill/schema.ts";
 
 export type ColumnRecord = Column;
 

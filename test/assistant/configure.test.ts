@@ -138,7 +138,9 @@ describe("modifying an existing base", () => {
       }),
       { text: "Added Host." },
     );
-    const res = await t.app.api("POST", CONFIGURE, { body: { baseId, messages: [user("Add a slug of the company name.")] } });
+    const res = await t.app.api("POST", CONFIGURE, {
+      body: { baseId, messages: [user("Add a slug of the company name.")] },
+    });
     expect(res.status, res.text).toBe(200);
     const [bad, good] = toolResults(res.body.messages);
     expect(bad.result.error.code).toBe("invalid_formula");
@@ -152,7 +154,9 @@ describe("modifying an existing base", () => {
     expect(rows[0].cells.Slug).toBe("acme-rockets");
     t.llm.enqueue({ text: "Nothing to do." });
     await t.app.api("POST", CONFIGURE, { body: { baseId, messages: [user("What is there?")] } });
-    expect(t.llm.requests.at(-1)!.system).toMatch(/"Slug" \(id scol_\w+\) type short-text; formula: .*; inputs: "Company"/);
+    expect(t.llm.requests.at(-1)!.system).toMatch(
+      /"Slug" \(id scol_\w+\) type short-text; formula: .*; inputs: "Company"/,
+    );
   });
 
   it("answers a cycle with an error result, and the model corrects itself in the same turn", async () => {

@@ -30,7 +30,9 @@ it("computes formulas for imported and upserted rows, ignoring the file's formul
     { Email: "a@one.test", Seats: "2", Domain: "one.test", Price: "24" },
     { Email: "b@two.test", Seats: "", Domain: "two.test", Price: "" },
   ]);
-  const upsert = await importFile(app, baseId, "Email,Seats\nb@two.test,3\nc@three.test,1\n", { query: "?mergeOn=Email" });
+  const upsert = await importFile(app, baseId, "Email,Seats\nb@two.test,3\nc@three.test,1\n", {
+    query: "?mergeOn=Email",
+  });
   expect(upsert.status, JSON.stringify(upsert)).toBe("done");
   expect(await allRows(app, baseId)).toEqual([
     { Email: "a@one.test", Seats: "2", Domain: "one.test", Price: "24" },

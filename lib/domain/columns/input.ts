@@ -4,7 +4,7 @@ import { columnType, COLUMN_TYPE_NAMES } from "../column-types/index.ts";
 import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "../column-model.ts";
 import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
-import { fillSchema, type Fill } from "../formulas/fill.ts";
+import { fillSchema, type Fill } from "../fill/schema.ts";
 import { assertNoFormulaReads, formulaInputs } from "../formulas/resolve.ts";
 
 const toolRef = z

@@ -13,7 +13,7 @@ import { inputHashIn } from "../input-hash.ts";
 import { dropColumnValues, setColumnValues } from "../rows/values.ts";
 import type { ProviderName } from "../model-spec.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import { fillOf } from "../formulas/fill.ts";
+import { fillOf } from "../fill/schema.ts";
 import { renameInFormula } from "../formulas/compile.ts";
 import { refreshFormulas } from "./formula-refresh.ts";
 

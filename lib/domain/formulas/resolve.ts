@@ -1,7 +1,7 @@
 import { appError } from "../../errors.ts";
 import type { ColumnRecord } from "../column-model.ts";
 import { compileFormula } from "./compile.ts";
-import { formulaOf, type Fill } from "./fill.ts";
+import { formulaOf, type Fill } from "../fill/schema.ts";
 
 /**
  * A formula column's inputs are the columns its expression names, so the DAG (order, cycles,

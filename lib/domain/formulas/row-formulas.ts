@@ -1,9 +1,8 @@
-import { columnType } from "../column-types/index.ts";
-import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
+import type { ColumnRecord } from "../column-model.ts";
 import { topologicalOrder } from "../graph.ts";
-import { MAX_CELL_CHARS } from "../limits.ts";
+import { cellValueOf } from "./cell-value.ts";
 import { compileFormula, type CompiledFormula } from "./compile.ts";
-import { formulaOf } from "./fill.ts";
+import { formulaOf } from "../fill/schema.ts";
 
 /** A row's values by column id (as rows store them). */
 type RowValues = Record<string, string>;
@@ -64,29 +63,14 @@ function typed(type: string, text: string): unknown {
   return text;
 }
 
-/** A formula's result as the column's stored text; "" when it has none or it does not fit the type. */
+/** A formula's result for one row; "" when it fails for this row (a type mismatch, a limit). */
 async function formulaValue(column: ColumnRecord, formula: CompiledFormula, input: Record<string, unknown>) {
   let result: unknown;
   try {
     result = await formula.evaluate(input);
   } catch {
-    // A row the formula cannot compute (a type mismatch, a limit) has no value; other rows keep theirs.
+    // A row the formula cannot compute has no value; other rows keep theirs.
     return "";
   }
-  const raw = asCellInput(result);
-  if (raw === null) return "";
-  const normalized = columnType(column.type)?.normalize(raw, columnOptionsOf(column));
-  return normalized?.ok && normalized.value.length <= MAX_CELL_CHARS ? normalized.value : "";
-}
-
-function asCellInput(result: unknown): string | number | boolean | null {
-  if (result === undefined || result === null) return null;
-  if (typeof result === "string") return result === "" ? null : result;
-  if (typeof result === "number") return Number.isFinite(result) ? result : null;
-  if (typeof result === "boolean") return result;
-  if (Array.isArray(result) && result.every((v) => ["string", "number", "boolean"].includes(typeof v))) {
-    return result.length === 0 ? null : result.join(", ");
-  }
-  if (typeof result === "function") return null;
-  return JSON.stringify(result);
+  return cellValueOf(result, column) ?? "";
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fillViewSchema } from "../../domain/formulas/fill.ts";
+import { fillViewSchema } from "../../domain/fill/schema.ts";
 import { booleanQuery, pathId } from "../endpoint.ts";
 import { AUTO_RUN_MODES, TOOL_NAMES } from "../../domain/column-model.ts";
 import { COLUMN_TYPE_NAMES } from "../../domain/column-types/index.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FORMULA_LIMITS } from "./compile.ts";
+import { FORMULA_LIMITS } from "../formulas/compile.ts";
 
 // How a column is filled, when it is not by hand or by the AI: one field, `fill`, whose `kind`
 // names the way. The schema here drives validation, OpenAPI, MCP and the UI's types.

@@ -1,0 +1,138 @@
+import { createHash } from "node:crypto";
+import { appError } from "../../errors.ts";
+import type { HttpCall } from "../../domain/fill/http-schema.ts";
+
+// A column's request template, resolved for one row. Values from the row are data: URL-encoded in
+// the URL, JSON-encoded in the body, and refused in a header when they would break its line.
+// Secret values are placed only here, on the way out; everything kept afterwards (the source, the
+// cache key, errors) carries their names or hashes instead.
+
+const PLACEHOLDER = /\{\{\s*(secret:)?([^{}]+?)\s*\}\}/g;
+
+export interface Placeholders {
+  columns: Set<string>;
+  secrets: Set<string>;
+}
+
+/** Every placeholder of a request: the columns and secrets it names. */
+export function placeholdersOf(request: HttpCall["request"]): Placeholders {
+  const found: Placeholders = { columns: new Set(), secrets: new Set() };
+  const scan = (text: string) => {
+    for (const m of text.matchAll(PLACEHOLDER)) (m[1] ? found.secrets : found.columns).add(m[2]);
+  };
+  scan(request.url);
+  for (const [k, v] of Object.entries(request.headers ?? {})) scan(`${k}${v}`);
+  eachString(request.body, scan);
+  return found;
+}
+
+export interface ResolvedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The URL with every secret value replaced by its name: what a source and a log may show. */
+  safeUrl: string;
+  /** sha256 of the resolved request; secret values enter it only hashed. */
+  cacheKey: string;
+  /** The secret values this request carries, for redacting anything derived from the call. */
+  secretValues: { name: string; value: string }[];
+}
+
+/**
+ * Resolves the template for one row. `values` are the row's values by column name; a column with
+ * no value is "". Throws invalid_request when the result is not a request that can be sent.
+ */
+export function resolveRequest(
+  request: HttpCall["request"],
+  values: Readonly<Record<string, string>>,
+  secrets: ReadonlyMap<string, string>,
+): ResolvedRequest {
+  const used = new Map<string, string>();
+  const fill = (text: string, encode: (v: string) => string) =>
+    text.replace(PLACEHOLDER, (_, secret: string | undefined, name: string) => {
+      if (!secret) return encode(values[name] ?? "");
+      const value = secrets.get(name);
+      if (value === undefined) throw appError("missing_secret", `No workspace secret is named ${name}.`, { name });
+      used.set(name, value);
+      return encode(value);
+    });
+
+  const url = fill(request.url, encodeURIComponent);
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    throw appError("request_invalid", "The request's URL is not an http(s) URL once the row's values are in.");
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(request.headers ?? {})) {
+    const value = fill(raw, (v) => v);
+    // A value from the row must not start a header of its own.
+    if (/[\r\n\0]/.test(value)) {
+      throw appError("request_invalid", `The header ${name} would hold a line break once the row's values are in.`);
+    }
+    headers[name.toLowerCase()] = value;
+  }
+  let body: string | undefined;
+  if (request.body !== undefined && request.method !== "GET") {
+    body = JSON.stringify(mapStrings(request.body, (s) => fill(s, (v) => v)));
+    headers["content-type"] ??= "application/json";
+  }
+  headers.accept ??= "application/json";
+
+  const secretValues = [...used].map(([name, value]) => ({ name, value }));
+  const hashed = (text: string) => redact(text, secretValues, (s) => `[secret:${s.name}:${sha256(s.value)}]`);
+  const canonical = JSON.stringify([
+    request.method,
+    hashed(parsed.href),
+    Object.entries(headers)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, hashed(v)]),
+    body === undefined ? null : hashed(body),
+  ]);
+  return {
+    method: request.method,
+    url: parsed.href,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    safeUrl: redactSecrets(parsed.href, secretValues),
+    cacheKey: sha256(canonical),
+    secretValues,
+  };
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Replaces every secret value (as sent, and URL-encoded) with its name. */
+export const redactSecrets = (text: string, secrets: ResolvedRequest["secretValues"]) =>
+  redact(text, secrets, (s) => `[secret:${s.name}]`);
+
+function redact(
+  text: string,
+  secrets: ResolvedRequest["secretValues"],
+  mark: (s: { name: string; value: string }) => string,
+) {
+  let out = text;
+  for (const s of [...secrets].sort((a, b) => b.value.length - a.value.length)) {
+    if (!s.value) continue;
+    for (const form of new Set([s.value, encodeURIComponent(s.value)])) out = out.split(form).join(mark(s));
+  }
+  return out;
+}
+
+function mapStrings(value: unknown, f: (s: string) => string): unknown {
+  if (typeof value === "string") return f(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, f);
+    return out;
+  }
+  return value;
+}
+
+function eachString(value: unknown, f: (s: string) => void): void {
+  mapStrings(value, (s) => {
+    f(s);
+    return s;
+  });
+}
