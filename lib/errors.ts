@@ -17,6 +17,7 @@ export const ERROR_CATALOG = {
   too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
   invalid_filter: { status: 400, message: "The filter is not valid." },
   invalid_formula: { status: 400, message: "The formula is not valid." },
+  invalid_fill: { status: 400, message: "The column's fill is not valid." },
   invalid_messages: { status: 400, message: "The messages are not valid." },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },

@@ -50,7 +50,7 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
   const bits = [`${c.index}. "${c.name}" (id ${c.id}) type ${c.type}`];
   if (c.isPrimary) bits.push("PRIMARY");
   if (c.isAiEnabled) bits.push("AI-enabled");
-  if (c.fill) bits.push(`formula: ${JSON.stringify(c.fill.expression)}`);
+  if (c.fill?.kind === "formula") bits.push(`formula: ${JSON.stringify(c.fill.expression)}`);
   if (c.inputColumnIds.length)
     bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { columnOptionsOf, type ColumnRecord } from "./column-model.ts";
 
-type HashColumn = Pick<ColumnRecord, "id" | "inputColumnIds" | "instructions" | "tools" | "columnOptions">;
+type HashColumn = Pick<ColumnRecord, "id" | "inputColumnIds" | "instructions" | "tools" | "columnOptions"> &
+  Partial<Pick<ColumnRecord, "fill">>;
 
 /**
- * What an AI cell is generated from, as a hash: its inputs' values (and the primary column's,
- * which the prompt also shows), its column's instructions, tools and model. Names, positions and
+ * What a generated cell is generated from, as a hash: its inputs' values (and the primary
+ * column's, which the prompt also shows), its column's instructions, tools, model and fill. Names, positions and
  * the column's type are left out on purpose: changing them does not change what the model is
  * asked, so a cell whose hash is unchanged is never run again.
  */
@@ -22,6 +23,8 @@ export function inputHash(
     instructions: column.instructions.trim(),
     tools: [...column.tools].sort(),
     model: String(columnOptionsOf(column as ColumnRecord).model ?? ""),
+    // Only when set, so the hashes of AI columns stay what they were before fills existed.
+    ...(column.fill ? { fill: column.fill } : {}),
   };
   return createHash("sha256").update(JSON.stringify(payload)).digest("base64url");
 }

@@ -162,7 +162,7 @@ function HeaderCell({
           AI
         </span>
       ) : null}
-      {column.fill ? (
+      {column.fill?.kind === "formula" ? (
         <span
           title={`Formula: ${column.fill.expression}`}
           className="inline-flex shrink-0 items-center gap-0.5 rounded-full bg-sky-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-sky-800 dark:bg-sky-900/70 dark:text-sky-200"

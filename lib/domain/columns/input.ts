@@ -4,8 +4,9 @@ import { columnType, COLUMN_TYPE_NAMES } from "../column-types/index.ts";
 import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "../column-model.ts";
 import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
-import { fillSchema, type Fill } from "../fill/schema.ts";
-import { assertNoFormulaReads, formulaInputs } from "../formulas/resolve.ts";
+import { fillSchema, isGenerated, type Fill } from "../fill/schema.ts";
+import { fillInputs } from "../fill/resolve.ts";
+import { assertNoFormulaReads } from "../formulas/resolve.ts";
 
 const toolRef = z
   .union([
@@ -112,10 +113,9 @@ export function resolveColumnFields(
       field: "fill",
     });
   }
-  if (isAiEnabled && !current.isAiEnabled) assertNoFormulaReads(others, selfId, name);
-  const inputColumnIds = fill
-    ? formulaInputs(others, fill, selfId)
-    : resolveInputs(others, input, current.fill ? [] : current.inputColumnIds, selfId);
+  if (isGenerated({ isAiEnabled, fill }) && !isGenerated(current)) assertNoFormulaReads(others, selfId, name);
+  const stated = resolveInputs(others, input, current.fill?.kind === "formula" ? [] : current.inputColumnIds, selfId);
+  const inputColumnIds = fill ? fillInputs(others, fill, selfId, stated) : stated;
   const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds }]);
   if (cycle) {
     const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));

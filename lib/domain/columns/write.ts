@@ -14,7 +14,7 @@ import { dropColumnValues, setColumnValues } from "../rows/values.ts";
 import type { ProviderName } from "../model-spec.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { fillOf } from "../fill/schema.ts";
-import { renameInFormula } from "../formulas/compile.ts";
+import { renameInFill } from "../fill/resolve.ts";
 import { refreshFormulas } from "./formula-refresh.ts";
 
 const EMPTY: ResolvedColumnFields = {
@@ -91,7 +91,7 @@ export async function insertColumn(
       nameKey: nameKey(fields.name),
       ...fields,
       columnOptions: fields.columnOptions as object,
-      fill: fields.fill ?? Prisma.DbNull,
+      fill: fields.fill ? (fields.fill as object) : Prisma.DbNull,
     },
   });
   if (fields.fill) await refreshFormulas(tx, baseCtx.sheetId, [...others, column], [id]);
@@ -136,27 +136,27 @@ export async function updateColumnRecord(
       ...fields,
       nameKey: nameKey(fields.name),
       columnOptions: fields.columnOptions as object,
-      fill: fields.fill ?? Prisma.DbNull,
+      fill: fields.fill ? (fields.fill as object) : Prisma.DbNull,
       ...(aiChanged ? { configVersion: { increment: 1 } } : {}),
       updatedAt: new Date(),
     },
   });
   const columns = others.map((c) => (c.id === columnId ? updated : c));
-  if (fields.name !== current.name) await renameInFormulas(tx, columns, current.name, fields.name);
+  if (fields.name !== current.name) await renameInFills(tx, columns, current.name, fields.name);
   if (aiChanged) await markChangedStale(tx, columns, updated);
   if (aiChanged && (fields.fill || before.fill || fields.type !== current.type))
     await refreshFormulas(tx, baseCtx.sheetId, columns, [columnId]);
   return updated;
 }
 
-/** The formulas that name a renamed column follow it, so they keep reading the same column. */
-async function renameInFormulas(tx: Tx, columns: readonly ColumnRecord[], from: string, to: string) {
+/** The fills that name a renamed column follow it, so they keep reading the same column. */
+async function renameInFills(tx: Tx, columns: readonly ColumnRecord[], from: string, to: string) {
   for (const c of columns) {
     const fill = fillOf(c);
     if (!fill) continue;
-    const expression = renameInFormula(fill.expression, from, to);
-    if (expression !== fill.expression)
-      await tx.column.update({ where: { id: c.id }, data: { fill: { ...fill, expression } } });
+    const renamed = renameInFill(fill, from, to);
+    if (JSON.stringify(renamed) !== JSON.stringify(fill))
+      await tx.column.update({ where: { id: c.id }, data: { fill: renamed as object } });
   }
 }
 

@@ -1,30 +1,12 @@
 import { createHash } from "node:crypto";
 import { appError } from "../../errors.ts";
 import type { HttpCall } from "../../domain/fill/http-schema.ts";
+import { mapStrings, PLACEHOLDER } from "../../domain/fill/placeholders.ts";
 
 // A column's request template, resolved for one row. Values from the row are data: URL-encoded in
 // the URL, JSON-encoded in the body, and refused in a header when they would break its line.
 // Secret values are placed only here, on the way out; everything kept afterwards (the source, the
 // cache key, errors) carries their names or hashes instead.
-
-const PLACEHOLDER = /\{\{\s*(secret:)?([^{}]+?)\s*\}\}/g;
-
-export interface Placeholders {
-  columns: Set<string>;
-  secrets: Set<string>;
-}
-
-/** Every placeholder of a request: the columns and secrets it names. */
-export function placeholdersOf(request: HttpCall["request"]): Placeholders {
-  const found: Placeholders = { columns: new Set(), secrets: new Set() };
-  const scan = (text: string) => {
-    for (const m of text.matchAll(PLACEHOLDER)) (m[1] ? found.secrets : found.columns).add(m[2]);
-  };
-  scan(request.url);
-  for (const [k, v] of Object.entries(request.headers ?? {})) scan(`${k}${v}`);
-  eachString(request.body, scan);
-  return found;
-}
 
 export interface ResolvedRequest {
   method: string;
@@ -117,22 +99,4 @@ function redact(
     for (const form of new Set([s.value, encodeURIComponent(s.value)])) out = out.split(form).join(mark(s));
   }
   return out;
-}
-
-function mapStrings(value: unknown, f: (s: string) => string): unknown {
-  if (typeof value === "string") return f(value);
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, f);
-    return out;
-  }
-  return value;
-}
-
-function eachString(value: unknown, f: (s: string) => void): void {
-  mapStrings(value, (s) => {
-    f(s);
-    return s;
-  });
 }
