@@ -37,7 +37,7 @@ interface Worker {
 function startWorker(env: Record<string, string>): Promise<Worker> {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { SECRETS_KEY: "0".repeat(64), ...process.env, ...env }, // required on PostgreSQL; the bench keeps no secret
     stdio: ["ignore", "pipe", "inherit"],
   });
   const worker: Worker = { child };

@@ -166,3 +166,34 @@ test("an invited viewer sees read-only controls with their reasons; the owner au
   await page.goto("/settings/members");
   await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Vera Viewer");
 });
+
+test("an owner adds a secret, sees only its last four characters, and deletes it", async ({ page, api }) => {
+  const value = `sk_e2e_${Date.now()}_wxyz`;
+  await signIn(page, "/settings/secrets");
+  await expect(page.getByRole("heading", { name: "Secrets", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Secrets" })).toHaveAttribute("aria-current", "page");
+  const valueField = page.getByLabel("Value");
+  await expect(valueField).toHaveAttribute("type", "password");
+  await page.getByLabel("Name").fill("e2e_token");
+  await expect(page.getByLabel("Name")).toHaveValue("E2E_TOKEN");
+  await valueField.fill(value);
+  await page.getByRole("button", { name: "Add secret" }).click();
+  await expect(page.getByText("Stored E2E_TOKEN, ending in wxyz.")).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: "E2E_TOKEN" });
+  await expect(row).toContainText("…wxyz");
+  await expect(valueField).toHaveValue("");
+  expect(await page.content()).not.toContain(value);
+  await page.screenshot({ path: `${ARTIFACTS}/settings-secrets.png` });
+  await expectNoSeriousViolations(page, "secrets settings");
+
+  // The same name again is refused with the API's message.
+  await page.getByLabel("Name").fill("E2E_TOKEN");
+  await valueField.fill("another-value");
+  await page.getByRole("button", { name: "Add secret" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "already exists" })).toBeVisible();
+
+  await row.getByRole("button", { name: "Delete E2E_TOKEN" }).click();
+  await page.getByRole("button", { name: "Delete secret" }).click();
+  await expect(page.getByText("No secrets yet.")).toBeVisible();
+  expect((await api.call<{ secrets: unknown[] }>("GET", "/api/v1/secrets")).secrets).toEqual([]);
+});

@@ -60,6 +60,8 @@ export async function printFirstStartLink(rt: Runtime, log: (line: string) => vo
 export async function boot(): Promise<void> {
   const starting = (async () => {
     const rt = await createRuntime(loadConfig(process.env));
+    // Now rather than at the first secret: a first start makes DATA_DIR's key, a bad one says so.
+    rt.secrets.key();
     if (rt.config.workerInProcess) await startWorkers(rt);
     return rt;
   })();

@@ -89,6 +89,8 @@ const schema = z.object({
   OIDC_CLIENT_SECRET: optionalString,
   OIDC_DEFAULT_ROLE: z.enum(["owner", "admin", "editor", "viewer"]).default("viewer"),
   OIDC_WORKSPACE: optionalString,
+
+  SECRETS_KEY: optionalString,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -185,12 +187,33 @@ function buildConfig(e: z.infer<typeof schema>) {
      * set. New people join `workspace` (a name; default the oldest workspace) as `defaultRole`.
      */
     oidc: parseOidc(e),
+    /**
+     * The key of workspace secrets (lib/secrets/): 32 bytes. Unset, the embedded database keeps a
+     * generated one in DATA_DIR; a shared PostgreSQL refuses to start (the worker too).
+     */
+    secretsKey: e.SECRETS_KEY === undefined ? undefined : parseSecretsKey(e.SECRETS_KEY, "SECRETS_KEY"),
     webhooks: {
       retryScheduleMs: parseSchedule(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       concurrencyPerEndpoint: Math.max(1, e.WEBHOOK_CONCURRENCY_PER_ENDPOINT),
     },
   };
+}
+
+/**
+ * A secrets key as text: 32 bytes written as 64 hex characters or as base64. Anything else is
+ * refused rather than stretched, so a typo never becomes a weak key. `source` names it in the error.
+ */
+export function parseSecretsKey(raw: string, source: string): Buffer {
+  const text = raw.trim();
+  if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, "hex");
+  if (/^[A-Za-z0-9+/]{43}=?$/.test(text) || /^[A-Za-z0-9_-]{43}$/.test(text)) {
+    const key = Buffer.from(text, /[-_]/.test(text) ? "base64url" : "base64");
+    if (key.length === 32) return key;
+  }
+  throw new Error(
+    `${source} must be 32 bytes as 64 hex characters or as base64 (make one with: openssl rand -base64 32)`,
+  );
 }
 
 const DEFAULT_WEBHOOK_SCHEDULE_S = [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];

@@ -56,6 +56,7 @@ export const ERROR_CATALOG = {
   import_not_found: { status: 404, message: "Import not found." },
   evaluation_not_found: { status: 404, message: "Evaluation not found." },
   member_not_found: { status: 404, message: "Member not found." },
+  secret_not_found: { status: 404, message: "Secret not found." },
   invitation_not_found: { status: 404, message: "Invitation not found." },
   user_not_found: { status: 404, message: "User not found." },
   sso_not_configured: { status: 404, message: "Single sign-on is not configured (OIDC_ISSUER)." },
@@ -72,6 +73,10 @@ export const ERROR_CATALOG = {
   already_member: { status: 409, message: "This person is already a member of the workspace." },
   last_owner: { status: 409, message: "A workspace keeps at least one owner." },
   duplicate_email: { status: 409, message: "A user with this email already exists." },
+  duplicate_secret: {
+    status: 409,
+    message: "A secret with this name already exists; delete it first, or send replace: true.",
+  },
   limit_reached: { status: 409, message: "A documented limit of the workspace or base is reached." },
   // retries (Idempotency-Key)
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with a different request." },
@@ -103,6 +108,14 @@ export const ERROR_CATALOG = {
   rate_limited: { status: 429, message: "Too many requests." },
   ai_not_configured: { status: 503, message: "No AI provider is configured." },
   ai_provider_error: { status: 502, message: "The AI provider failed." },
+  secrets_key_missing: {
+    status: 503,
+    message: "Workspace secrets need SECRETS_KEY on a shared PostgreSQL (docs/secrets.md).",
+  },
+  secret_unreadable: {
+    status: 500,
+    message: "A secret does not decrypt with this server's key: delete it and create it again (docs/secrets.md).",
+  },
   // cell-only codes (carried by cells, never an HTTP status of their own)
   input_failed: { status: 500, message: "An input cell of this row ended in error." },
   cancelled: { status: 500, message: "The cell's run was cancelled before it finished." },

@@ -38,6 +38,7 @@ export const newId = {
   row: () => `sr_${randomBase62(20)}`,
   workspace: () => `ws_${randomBase62(16)}`,
   apiKey: () => `key_${randomBase62(16)}`,
+  secret: () => `sec_${randomBase62(16)}`,
   apiKeySecret: () => `cw_${randomBase62(40)}`,
   credit: () => `cr_${randomBase62(20)}`,
   // One attempt of a cell (table cell_runs); stored ids keep the prefix they were made with.

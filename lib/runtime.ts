@@ -14,6 +14,7 @@ import { removeStoredFiles } from "./files/file-store.ts";
 import { watchSheetIndexes } from "./db/sheet-indexes.ts";
 import { watchWrites } from "./db/embedded-maintenance.ts";
 import { apiRateLimiter, databaseBuckets, memoryBuckets, type ApiRateLimiter } from "./auth/api-rate-limit.ts";
+import { secretsKeyring, type SecretsKeyring } from "./secrets/index.ts";
 
 /**
  * Everything a request or a worker needs, built once from an explicit Config: the database, the
@@ -30,6 +31,8 @@ export interface Runtime extends UnitOfWork {
   /** The API's per-key request limit (API_RATE_LIMIT): in memory, or shared through the database. */
   apiLimiter: ApiRateLimiter;
   reactions: TxReaction[];
+  /** The key of workspace secrets: SECRETS_KEY, or on a database one process owns, DATA_DIR's. */
+  secrets: SecretsKeyring;
   /** The migrations this process knows and the database lacks (the health check's readiness). */
   pendingMigrations(): Promise<string[]>;
   /** Background services (engine, webhook relay, queue engine) register their stop functions here. */
@@ -85,7 +88,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     // Every migration was applied above; on a database one process owns nobody can undo that, so
     // the health check asks no statement that would wait behind other requests' work.
     const pending = db.exclusive ? async () => [] : () => pendingMigrations(db);
-    return { config, db, bus, queue, limiter, apiLimiter, reactions, services, pendingMigrations: pending };
+    const secrets = secretsKeyring(config, db.exclusive);
+    return { config, db, bus, queue, limiter, apiLimiter, reactions, secrets, services, pendingMigrations: pending };
   } catch (e) {
     await db.close().catch(() => undefined);
     throw e;

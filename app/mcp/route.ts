@@ -25,9 +25,11 @@ import * as member from "../api/v1/members/[userId]/route";
 import * as invitations from "../api/v1/invitations/route";
 import * as invitation from "../api/v1/invitations/[invitationId]/route";
 import * as audit from "../api/v1/audit/route";
+import * as secrets from "../api/v1/secrets/route";
+import * as secret from "../api/v1/secrets/[name]/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
-// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts).
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts, secrets-tools.ts).
 const handlers = handlersOf([
   bases,
   base,
@@ -54,6 +56,8 @@ const handlers = handlersOf([
   invitations,
   invitation,
   audit,
+  secrets,
+  secret,
 ]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });

@@ -34,6 +34,8 @@ const ACTION_SUGGESTIONS = [
   "review.undo",
   "workspace.update",
   "webhook.create",
+  "secret.create",
+  "secret.delete",
 ];
 
 export function AuditPage() {

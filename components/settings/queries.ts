@@ -1,13 +1,14 @@
 "use client";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api } from "../data/api";
-import type { ApiKeyView, AuditFilters, AuditPage, Invitation, Member, WorkspaceSettings } from "./types";
+import type { ApiKeyView, AuditFilters, AuditPage, Invitation, Member, SecretView, WorkspaceSettings } from "./types";
 
 export const settingsKeys = {
   members: ["members"] as const,
   invitations: ["invitations"] as const,
   apiKeys: ["api-keys"] as const,
   workspace: ["workspace"] as const,
+  secrets: ["secrets"] as const,
   audit: (filters: AuditFilters) => ["audit", filters] as const,
 };
 
@@ -35,6 +36,15 @@ export function useApiKeys() {
   return useQuery({
     queryKey: settingsKeys.apiKeys,
     queryFn: () => api<{ apiKeys: ApiKeyView[] }>("/api/v1/api-keys").then((r) => r.apiKeys),
+  });
+}
+
+/** Only a holder of secrets:manage may list secrets: `enabled` keeps others from asking for a certain 403. */
+export function useSecrets(enabled: boolean) {
+  return useQuery({
+    queryKey: settingsKeys.secrets,
+    enabled,
+    queryFn: () => api<{ secrets: SecretView[] }>("/api/v1/secrets").then((r) => r.secrets),
   });
 }
 

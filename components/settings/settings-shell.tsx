@@ -2,12 +2,13 @@
 import Link from "next/link";
 import { AppHeader } from "../app-header";
 
-export type SettingsTab = "workspace" | "members" | "keys" | "audit";
+export type SettingsTab = "workspace" | "members" | "keys" | "secrets" | "audit";
 
 const TABS: { id: SettingsTab; label: string; href: string }[] = [
   { id: "workspace", label: "Workspace", href: "/settings/workspace" },
   { id: "members", label: "Members", href: "/settings/members" },
   { id: "keys", label: "API keys", href: "/settings/keys" },
+  { id: "secrets", label: "Secrets", href: "/settings/secrets" },
   { id: "audit", label: "Audit log", href: "/settings/audit" },
 ];
 

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { createApiKey, listApiKeys } from "@/lib/http/schemas/api-keys.ts";
 import type { getWorkspace, listAudit } from "@/lib/http/schemas/audit.ts";
 import type { createInvitation, listInvitations, listMembers } from "@/lib/http/schemas/members.ts";
+import type { listSecrets } from "@/lib/http/schemas/secrets.ts";
 
 export type Member = z.infer<(typeof listMembers)["response"]>["members"][number];
 
@@ -14,6 +15,9 @@ export type Invitation = z.infer<(typeof listInvitations)["response"]>["invitati
 export type CreatedInvitation = z.infer<(typeof createInvitation)["response"]>;
 
 export type ApiKeyView = z.infer<(typeof listApiKeys)["response"]>["apiKeys"][number];
+
+/** A secret as listed: never its value. */
+export type SecretView = z.infer<(typeof listSecrets)["response"]>["secrets"][number];
 
 export type CreateKeyRequest = z.input<(typeof createApiKey)["body"]>;
 

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type Config } from "../config.ts";
 import { serve } from "./server.ts";
+import { secretsKeyProblem } from "../secrets/key.ts";
 import { acquireDataDirLock } from "../db/data-dir-lock.ts";
 import { createEmbeddedCluster, embeddedTemplate } from "../db/embedded-cluster.ts";
 
@@ -50,6 +51,11 @@ try {
   config = loadConfig(process.env);
 } catch (e) {
   console.error(`[cellwright] ${(e as Error).message}`);
+  process.exit(1);
+}
+const keyProblem = secretsKeyProblem(config);
+if (keyProblem) {
+  console.error(`[cellwright] ${keyProblem}`);
   process.exit(1);
 }
 // A first start creates the embedded database while Next.js prepares (boot awaits it). A directory

@@ -8,6 +8,7 @@ export const QUOTAS = {
   columnsPerBase: 500,
   webhooksPerWorkspace: 50,
   apiKeysPerWorkspace: 100,
+  secretsPerWorkspace: 100,
   eventStreamsPerKey: 10,
   filesPerBase: 1_000,
   fileBytesPerBase: 1024 * 1024 * 1024,

@@ -10,9 +10,11 @@ import * as runs from "../http/schemas/runs.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
 import { callEndpoint, pageThatFits, ToolError } from "./call.ts";
 import { PEOPLE_TOOLS } from "./people-tools.ts";
+import { SECRETS_TOOLS } from "./secrets-tools.ts";
 import type { McpTool, ToolAnnotations } from "./tool-types.ts";
 
 export type { McpTool, ToolAnnotations } from "./tool-types.ts";
+export { SECRETS_TOOLS };
 
 // The MCP tools, one entry each: the endpoint(s) it calls (its input and output schemas come from
 // them), its annotations, tool-only limits and a one-line summary. A tool without `run` calls its
@@ -231,4 +233,5 @@ export const TOOLS: readonly McpTool[] = [
     },
   },
   ...PEOPLE_TOOLS,
+  ...SECRETS_TOOLS,
 ];

@@ -31,6 +31,9 @@ const WORKSPACE_WIDE = [
   "POST /api/v1/webhooks/{webhookId}/rotate-secret",
   "GET /api/v1/webhooks/{webhookId}/deliveries",
   "POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+  "GET /api/v1/secrets",
+  "POST /api/v1/secrets",
+  "DELETE /api/v1/secrets/{name}",
 ];
 
 beforeAll(async () => {
@@ -69,7 +72,15 @@ beforeAll(async () => {
     },
   });
   limited = await makeKey(app.rt, app.workspaceA, {
-    scopes: ["rows:read", "rows:write", "schema:write", "runs:write", "webhooks:manage", "keys:manage"],
+    scopes: [
+      "rows:read",
+      "rows:write",
+      "schema:write",
+      "runs:write",
+      "webhooks:manage",
+      "keys:manage",
+      "secrets:manage",
+    ],
     baseIds: [a.baseId],
   });
   rowsOnly = await makeKey(app.rt, app.workspaceA, { scopes: ["rows:read", "rows:write"] });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { calls, useAssistantApp, user } from "../assistant/helpers.ts";
 import { call, callError, connect, inProcessFetch } from "./helpers.ts";
-import { TOOLS } from "../../lib/mcp/tools.ts";
+import { SECRETS_TOOLS, TOOLS } from "../../lib/mcp/tools.ts";
 import { PEOPLE_TOOLS } from "../../lib/mcp/people-tools.ts";
 
 // The MCP server at /mcp, through the SDK's Client and Streamable HTTP transport: every tool,
@@ -63,8 +63,8 @@ afterAll(async () => {
 describe("tools/list", () => {
   it("lists every tool with input and output schemas from the endpoints, and annotations", async () => {
     const { tools } = await a.listTools();
-    // The people tools' names are pinned in mcp-people.test.ts.
-    expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED, ...PEOPLE_TOOLS.map((x) => x.name)].sort());
+    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS].map((x) => x.name); // pinned in mcp-people, mcp-secrets
+    expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED, ...others].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");

@@ -3,6 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { waitFor } from "../support/wait.ts";
+import { TEST_SECRETS_KEY } from "../support/rate-limit-env.ts";
 
 // The scale-out suites need a real PostgreSQL: TEST_DATABASE_URL names the server (its admin
 // database); each run gets a fresh database of its own.
@@ -53,7 +54,7 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
   let log = "";
   const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/worker.ts"], {
     cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...TEST_SECRETS_KEY, ...env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

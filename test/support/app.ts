@@ -1,5 +1,5 @@
 import { loadConfig, type Env } from "../../lib/config.ts";
-import { TEST_RATE_LIMIT } from "./rate-limit-env.ts";
+import { TEST_RATE_LIMIT, TEST_SECRETS_KEY } from "./rate-limit-env.ts";
 import { createRuntime, installRuntime, stopRuntime, type Runtime } from "../../lib/runtime.ts";
 import { createWorkspace } from "../../lib/workspaces.ts";
 import { dispatch } from "./router.ts";
@@ -39,7 +39,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { target, drop } = await freshDatabaseTarget();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, ...TEST_RATE_LIMIT, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, ...TEST_RATE_LIMIT, ...TEST_SECRETS_KEY, ...env });
   // The embedded queue on either database: suites that test the queue engine start it themselves.
   const rt = await createRuntime(config, { target, queue: opts.queue ?? "database" });
   const uninstall = installRuntime(rt);

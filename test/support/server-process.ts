@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { waitFor } from "./wait.ts";
-import { TEST_RATE_LIMIT } from "./rate-limit-env.ts";
+import { TEST_RATE_LIMIT, TEST_SECRETS_KEY } from "./rate-limit-env.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -47,6 +47,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: String(port),
       ...TEST_RATE_LIMIT,
+      ...TEST_SECRETS_KEY,
       ...env,
       NEXT_DIST_DIR: TEST_DIST_DIR,
     },

@@ -18,6 +18,7 @@ export const CHECKED_OWNERS: readonly CheckedOwner[] = [
   { table: "credit_entries", model: "creditEntry", owner: "lib/credits/ledger.ts" },
   { table: "runs", model: "run", owner: "lib/domain/runs/record.ts" },
   { table: "rows", model: "row", owner: "lib/domain/rows/" },
+  { table: "workspace_secrets", model: "workspaceSecret", owner: "lib/secrets/store.ts" },
 ];
 
 /** Whether `file` (a path from the repository's root) lies within `owner`. */

@@ -57,6 +57,7 @@ describe("imports", () => {
     ["lib/tools/", /^lib\/(engine|jobs|webhooks|assistant|http|cli)\/|^lib\/boot\.ts$/],
     ["lib/assistant/", /^lib\/(http|cli)\/|^lib\/boot\.ts$/],
     ["lib/audit/", /^lib\/(domain|engine|jobs|webhooks|assistant|http|realtime|auth|cli)\/|^lib\/(runtime|boot)\.ts$/],
+    ["lib/secrets/", /^lib\/(engine|jobs|webhooks|assistant|http|realtime|auth|audit|cli)\/|^lib\/(runtime|boot)\.ts$/],
     ["lib/", /^(app|components)\//],
     ["components/", /^lib\/(db|engine|jobs|webhooks|assistant|cli|runtime)/],
   ];

@@ -34,6 +34,15 @@ const EXPECTED: Record<string, Expected> = {
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     reason: "makes another link each call, changing no one's access until it is accepted",
   },
+  list_secrets: { hints: read, reason: "lists names, dates and last four characters, never values" },
+  create_secret: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    reason: "stores a secret; with replace it overwrites a value that cannot be read back",
+  },
+  delete_secret: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "deletes a value for good; a repeat finds it gone",
+  },
   revoke_invitation: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     reason: "stops a link for good; a revoked invitation stays revoked",

@@ -16,6 +16,7 @@ import * as review from "./review.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
 import * as runs from "./runs.ts";
+import * as secrets from "./secrets.ts";
 import * as session from "./session.ts";
 import * as sso from "./sso.ts";
 import * as views from "./views.ts";
@@ -102,6 +103,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   webhooks.rotateWebhookSecret,
   webhooks.listDeliveries,
   webhooks.redeliver,
+  secrets.listSecrets,
+  secrets.createSecret,
+  secrets.deleteSecret,
   audit.listAudit,
   audit.getWorkspace,
   audit.updateWorkspace,
