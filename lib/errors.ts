@@ -131,7 +131,6 @@ export const ERROR_CATALOG = {
   provider_refused: { status: 500, message: "The provider refused the request." },
   provider_failed: { status: 500, message: "The provider failed after its retries." },
   provider_invalid_answer: { status: 500, message: "The provider's answer is not JSON the column can read." },
-  missing_secret: { status: 500, message: "A workspace secret the column names does not exist." },
   // ours
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;

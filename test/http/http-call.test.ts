@@ -143,7 +143,7 @@ describe("an HTTP call", () => {
       code: "request_invalid",
     });
     await expect(callHttp(call(), text, { Domain: "x" }, new Map(), deps)).rejects.toMatchObject({
-      code: "missing_secret",
+      code: "secret_not_found",
     });
     expect(provider.requests.map((r) => r.path)).toEqual(["/bad", "/find"]);
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TOOL_NAMES } from "../column-model.ts";
+import { TOOL_NAMES } from "../tool-names.ts";
 import { FORMULA_LIMITS } from "../formulas/compile.ts";
 import { HTTP_LIMITS, httpCallFields } from "./http-schema.ts";
 

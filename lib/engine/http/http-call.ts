@@ -6,7 +6,8 @@ import { cellValueOf } from "../../domain/formulas/cell-value.ts";
 import type { HttpCache } from "./cache.ts";
 import type { HostGate } from "./host-gate.ts";
 import { sendRequest, type Answer, type SendOptions } from "./send.ts";
-import { redactSecrets, resolveRequest } from "./template.ts";
+import { redactSecrets } from "../../secrets/index.ts";
+import { resolveRequest } from "./template.ts";
 
 // One HTTP call of a column (or of a waterfall's step) for one row: the request resolved, the
 // answer taken from the cache or the provider, and read into the column's value, or a miss.

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { appError } from "../../errors.ts";
 import type { HttpCall } from "../../domain/fill/http-schema.ts";
 import { mapStrings, PLACEHOLDER } from "../../domain/fill/placeholders.ts";
+import { redactSecrets } from "../../secrets/index.ts";
 
 // A column's request template, resolved for one row. Values from the row are data: URL-encoded in
 // the URL, JSON-encoded in the body, and refused in a header when they would break its line.
@@ -17,8 +18,8 @@ export interface ResolvedRequest {
   safeUrl: string;
   /** sha256 of the resolved request; secret values enter it only hashed. */
   cacheKey: string;
-  /** The secret values this request carries, for redacting anything derived from the call. */
-  secretValues: { name: string; value: string }[];
+  /** The secret values this request carries, by name, for redacting anything derived from the call. */
+  secretValues: Map<string, string>;
 }
 
 /**
@@ -35,7 +36,7 @@ export function resolveRequest(
     text.replace(PLACEHOLDER, (_, secret: string | undefined, name: string) => {
       if (!secret) return encode(values[name] ?? "");
       const value = secrets.get(name);
-      if (value === undefined) throw appError("missing_secret", `No workspace secret is named ${name}.`, { name });
+      if (value === undefined) throw appError("secret_not_found", `No workspace secret is named ${name}.`, { name });
       used.set(name, value);
       return encode(value);
     });
@@ -61,42 +62,20 @@ export function resolveRequest(
   }
   headers.accept ??= "application/json";
 
-  const secretValues = [...used].map(([name, value]) => ({ name, value }));
-  const hashed = (text: string) => redact(text, secretValues, (s) => `[secret:${s.name}:${sha256(s.value)}]`);
+  // The key is a hash of the request as sent: secret values enter it, but only hashed.
   const canonical = JSON.stringify([
     request.method,
-    hashed(parsed.href),
-    Object.entries(headers)
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([k, v]) => [k, hashed(v)]),
-    body === undefined ? null : hashed(body),
+    parsed.href,
+    Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)),
+    body ?? null,
   ]);
   return {
     method: request.method,
     url: parsed.href,
     headers,
     ...(body !== undefined ? { body } : {}),
-    safeUrl: redactSecrets(parsed.href, secretValues),
-    cacheKey: sha256(canonical),
-    secretValues,
+    safeUrl: redactSecrets(parsed.href, used),
+    cacheKey: createHash("sha256").update(canonical).digest("hex"),
+    secretValues: used,
   };
-}
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/** Replaces every secret value (as sent, and URL-encoded) with its name. */
-export const redactSecrets = (text: string, secrets: ResolvedRequest["secretValues"]) =>
-  redact(text, secrets, (s) => `[secret:${s.name}]`);
-
-function redact(
-  text: string,
-  secrets: ResolvedRequest["secretValues"],
-  mark: (s: { name: string; value: string }) => string,
-) {
-  let out = text;
-  for (const s of [...secrets].sort((a, b) => b.value.length - a.value.length)) {
-    if (!s.value) continue;
-    for (const form of new Set([s.value, encodeURIComponent(s.value)])) out = out.split(form).join(mark(s));
-  }
-  return out;
 }
