@@ -1,3 +1,4 @@
+import { isGenerated } from "./fill/kinds.ts";
 import type { Cell } from "../db/generated/client.ts";
 import { calibrationOf, reviewThresholdOf, type ColumnRecord } from "./column-model.ts";
 import { calibrate } from "./isotonic.ts";
@@ -31,11 +32,11 @@ export interface ExpandedCell {
 
 /** The expanded form (spec §2.3), with our documented additions: status, error and stale. A cancelled cell carries error.code "cancelled". */
 export function expandCell(
-  column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>,
+  column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "fill" | "columnOptions" | "calibration">>,
   value: string,
   cell: CellState | undefined,
 ): ExpandedCell {
-  if (!column.isAiEnabled && !cell) return { value };
+  if (!isGenerated(column) && !cell) return { value };
   if (!cell) return { value, status: "idle", needsReview: false, verified: false };
   const meta = (cell.metadata ?? {}) as Partial<CellMetadata>;
   const fit = calibrationOf(column);

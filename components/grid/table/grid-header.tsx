@@ -1,4 +1,5 @@
 "use client";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../../data/types";
 import { usePermissions } from "../../auth/use-permissions";
@@ -96,8 +97,8 @@ function HeaderCell({
   actions: ColumnMenuActions;
 }) {
   const perms = usePermissions();
-  const runHint = perms.reason("runs:write") ?? (!column.isAiEnabled ? "Only AI columns run" : undefined);
-  const estimateHint = !column.isAiEnabled ? "Only AI columns run" : undefined;
+  const runHint = perms.reason("runs:write") ?? (!isGenerated(column) ? "Only generated columns run" : undefined);
+  const estimateHint = !isGenerated(column) ? "Only generated columns run" : undefined;
   const editHint = perms.reason("schema:write", "edit columns");
   const deleteHint = perms.reason("schema:write", "delete columns");
   const items: MenuItem[] = [

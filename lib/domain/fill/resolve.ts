@@ -71,7 +71,10 @@ function checkExpression(expression: string | undefined, field: string) {
   try {
     compileFormula(expression);
   } catch (e) {
-    if (isAppError(e)) throw invalid(field, `${field}: ${e.message}`, { position: (e.details as { position?: unknown } | undefined)?.position ?? null });
+    if (isAppError(e))
+      throw invalid(field, `${field}: ${e.message}`, {
+        position: (e.details as { position?: unknown } | undefined)?.position ?? null,
+      });
     throw e;
   }
 }

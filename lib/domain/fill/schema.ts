@@ -19,18 +19,19 @@ export const formulaFillSchema = z
   .describe("A formula column: computed from the row whenever the columns it names change; no credits, no queue.");
 
 export const httpFillSchema = z
-  .strictObject({ kind: z.literal("http").describe("http: a request to a data provider for each row."), ...httpCallFields })
+  .strictObject({
+    kind: z.literal("http").describe("http: a request to a data provider for each row."),
+    ...httpCallFields,
+  })
   .describe("An HTTP column: a request for each row, its answer read into the value; a miss ends not_found.");
 
 export const waterfallFillSchema = z
   .strictObject({ kind: z.literal("waterfall").describe("waterfall: steps tried in order."), ...waterfallFields })
   .describe("A waterfall column: steps tried in order, stopping at the first valid value.");
 
-export const FILL_KINDS = ["formula", "http", "waterfall"] as const;
-export type FillKind = (typeof FILL_KINDS)[number];
+import { FILL_KINDS } from "./kinds.ts";
 
-/** Kinds whose values the engine generates per cell, with a status, a queue and credits. */
-export const GENERATED_FILL_KINDS: readonly FillKind[] = ["http", "waterfall"];
+export { FILL_KINDS, type FillKind, isGenerated } from "./kinds.ts";
 
 const fillKinds = z.discriminatedUnion("kind", [formulaFillSchema, httpFillSchema, waterfallFillSchema]);
 
@@ -63,10 +64,3 @@ export function formulaOf(c: { fill?: unknown }): string | null {
   const fill = fillOf(c);
   return fill?.kind === "formula" ? fill.expression : null;
 }
-
-/**
- * Whether the engine generates this column's cells: an AI column, an HTTP column or a waterfall.
- * Such a column has a cell per row, with a status, a queue, runs and credits; a formula does not.
- */
-export const isGenerated = (c: { isAiEnabled: boolean; fill?: unknown }): boolean =>
-  c.isAiEnabled || GENERATED_FILL_KINDS.includes(fillOf(c)?.kind as FillKind);

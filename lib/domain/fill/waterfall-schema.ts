@@ -12,13 +12,20 @@ const validate = z
   .string()
   .min(1)
   .max(HTTP_LIMITS.expressionChars)
-  .describe('A JSONata condition on the step\'s value ($value), e.g. $contains($value, "@"); false: invalid, next step.')
+  .describe(
+    'A JSONata condition on the step\'s value ($value), e.g. $contains($value, "@"); false: invalid, next step.',
+  )
   .optional();
 
 const label = z.string().max(100).optional().describe("A name for the step in traces and statistics.");
 
 export const httpStepSchema = z
-  .strictObject({ kind: z.literal("http").describe("http: a request to a data provider."), label, ...httpCallFields, validate })
+  .strictObject({
+    kind: z.literal("http").describe("http: a request to a data provider."),
+    label,
+    ...httpCallFields,
+    validate,
+  })
   .describe("A request to a data provider, read like an HTTP column's.");
 
 export const toolStepSchema = z
@@ -28,15 +35,28 @@ export const toolStepSchema = z
     tool: z.enum(TOOL_NAMES).describe(`The tool: ${TOOL_NAMES.join(", ")}.`),
     input: z
       .record(z.string().max(100), z.string().max(2_000))
-      .describe('The tool\'s input; values may name columns, e.g. { "name": "{{Full name}}", "domain": "{{Website}}" }.'),
+      .describe(
+        'The tool\'s input; values may name columns, e.g. { "name": "{{Full name}}", "domain": "{{Website}}" }.',
+      ),
     extract: z
       .string()
       .min(1)
       .max(HTTP_LIMITS.expressionChars)
       .optional()
       .describe("A JSONata expression on the tool's output giving the value; default: its email (or value)."),
-    minConfidence: z.number().min(0).max(1).optional().describe("The tool's confidence below which the value is invalid."),
-    credits: z.number().int().min(0).max(HTTP_LIMITS.maxCredits).optional().describe("Credits the step costs. Default 0."),
+    minConfidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("The tool's confidence below which the value is invalid."),
+    credits: z
+      .number()
+      .int()
+      .min(0)
+      .max(HTTP_LIMITS.maxCredits)
+      .optional()
+      .describe("Credits the step costs. Default 0."),
     validate,
   })
   .describe("A built-in tool, e.g. email-enrichment's pattern guess.");

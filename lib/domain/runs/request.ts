@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
@@ -51,7 +52,7 @@ export type RunRequest = z.infer<typeof runRequestSchema>;
 async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: RunRequest) {
   const baseCtx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, baseCtx.sheetId);
-  const ai = columns.filter((c) => c.isAiEnabled);
+  const ai = columns.filter(isGenerated);
   let columnIds = ai.map((c) => c.id);
   if (req.columnIds) {
     const unknown = req.columnIds.filter((id) => !ai.some((c) => c.id === id));
