@@ -43,8 +43,8 @@ export function rowFormulas(columns: readonly ColumnRecord[], only?: ReadonlySet
   };
 }
 
-/** The fields a formula reads, typed as the column stores them; an empty cell is absent. */
-function formulaInput(formula: CompiledFormula, byName: ReadonlyMap<string, ColumnRecord>, values: RowValues) {
+/** The fields an expression over the row reads, typed as the columns store them; an empty cell is absent. */
+export function formulaInput(formula: CompiledFormula, byName: ReadonlyMap<string, ColumnRecord>, values: RowValues) {
   const input: Record<string, unknown> = {};
   for (const name of formula.names) {
     const column = byName.get(name);
