@@ -18,6 +18,10 @@ export const ERROR_CATALOG = {
   invalid_filter: { status: 400, message: "The filter is not valid." },
   invalid_formula: { status: 400, message: "The formula is not valid." },
   invalid_fill: { status: 400, message: "The column's fill is not valid." },
+  invalid_run_if: {
+    status: 400,
+    message: "The run condition is not valid: only a generated column has one, and it cannot read the column itself.",
+  },
   invalid_messages: { status: 400, message: "The messages are not valid." },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },

@@ -68,6 +68,7 @@ export const manageColumnArgs = z.object({
     .describe(
       'A formula column: { "kind": "formula", "expression": "<JSONata over the row>" }, e.g. $substringAfter(Email, "@"), Price * Quantity, $join([First, Last], " "); column names with spaces in backquotes. Its inputs are the columns it names. null turns it back into a column entered by hand.',
     ),
+  runIf: columnFields.runIf.optional(),
   position: columnFields.index
     .optional()
     .describe("0-based position of the column. Required for move; optional for create."),
@@ -86,7 +87,7 @@ export const manageColumnArgs = z.object({
 
 export type ManageColumnArgs = z.infer<typeof manageColumnArgs>;
 
-const SETTABLE = ["name", "type", "isPrimary", "isAiEnabled", "instructions", "tools", "fill"] as const;
+const SETTABLE = ["name", "type", "isPrimary", "isAiEnabled", "instructions", "tools", "fill", "runIf"] as const;
 
 function columnInput(args: ManageColumnArgs, currentOptions?: Record<string, unknown>): ColumnInput {
   const input: ColumnInput = {};

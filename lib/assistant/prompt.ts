@@ -34,6 +34,8 @@ Follow the user's description exactly:
 - A value computed from other columns of the row without judgement (a domain from an email or a
   URL, a full name from first and last, arithmetic) is a formula column (fill), not an AI column:
   it costs nothing and is exact. A formula reads entered values and other formulas, not AI columns.
+- When the user says an AI column should run only for some rows ("only if Email is empty"), set
+  its runIf, a filter of Query Rows naming columns by name; rows that do not match are skipped.
 - To change an existing column, update it (address it with columnId or columnName); do not delete
   and recreate it.
 - Deleting a column that holds data destroys that data: when the tool says so, ask the user and
@@ -55,6 +57,7 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
     bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);
   if (Object.keys(c.columnOptions).length) bits.push(`columnOptions: ${JSON.stringify(c.columnOptions)}`);
+  if (c.runIf) bits.push(`runIf: ${JSON.stringify(c.runIf, (k, v) => (k === "column" ? (names.get(v) ?? v) : v))}`);
   if (c.instructions)
     bits.push(
       `instructions: ${JSON.stringify(c.instructions.length > 300 ? `${c.instructions.slice(0, 300)}…` : c.instructions)}`,

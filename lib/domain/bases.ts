@@ -81,20 +81,20 @@ export async function createBase(
   const primaries = specs.filter((c) => c.isPrimary).length;
   if (primaries > 1) throw appError("primary_column_conflict", "Only one column can be the primary column.");
   const baseCtx: BaseContext = { baseId: id, workspaceId, sheetId, name };
-  // Inputs may point forward, so columns are created first and wired up second.
+  // Inputs and run conditions may point forward, so columns are created first and wired up second.
   const created: ColumnRecord[] = [];
   for (const [i, spec] of specs.entries()) {
-    const { inputColumnIds, inputColumns, ...rest } = spec;
+    const { inputColumnIds, inputColumns, runIf, ...rest } = spec;
     const isPrimary = primaries === 0 ? i === 0 : Boolean(spec.isPrimary);
     created.push(await insertColumn(tx, baseCtx, { ...rest, isPrimary, type: spec.type ?? "short-text" }, providers));
   }
   for (const [i, spec] of specs.entries()) {
-    if (spec.inputColumnIds || spec.inputColumns) {
+    if (spec.inputColumnIds || spec.inputColumns || spec.runIf) {
       await updateColumnRecord(
         tx,
         baseCtx,
         created[i].id,
-        { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns },
+        { inputColumnIds: spec.inputColumnIds, inputColumns: spec.inputColumns, runIf: spec.runIf },
         providers,
       );
     }

@@ -1,7 +1,7 @@
 // Pure rules for which AI cells run when rows are written (spec §4.4 plus autoRun).
 import { isGenerated } from "./fill/kinds.ts";
 import { autoRunOf, type ColumnRecord } from "./column-model.ts";
-import { topologicalOrder, transitiveDependents } from "./graph.ts";
+import { dependenciesOf, topologicalOrder, transitiveDependents } from "./graph.ts";
 import { inputHashIn } from "./input-hash.ts";
 
 export type InsertPlan = Map<string, "supplied" | "pending" | "idle">;
@@ -28,7 +28,8 @@ export interface UpdatePlan {
 
 /**
  * Update Rows: writing a value into an AI cell stores it as the user's; writing "" runs it again;
- * a changed cell re-runs the AI columns downstream of it (transitively) whose autoRun is "always".
+ * a changed cell re-runs the AI columns downstream of it (transitively: inputs and run conditions)
+ * whose autoRun is "always".
  */
 export function planUpdate(
   columns: readonly ColumnRecord[],
@@ -58,7 +59,9 @@ export interface HashDecision {
   stale: string[];
 }
 
-const FINISHED = new Set(["done", "error", "cancelled"]);
+const FINISHED = new Set(["done", "error", "cancelled", "skipped"]);
+/** Outcomes a same hash keeps: the value (or the skip) came from exactly these inputs and settings. */
+const KEPT = new Set(["done", "skipped"]);
 
 /**
  * Update Rows with input hashes: a dependent whose hash (its inputs' values, instructions, tools
@@ -82,8 +85,8 @@ export function decideByHash(
     const column = ai.get(id);
     if (!column || !dependents.has(id) || written.has(id)) continue;
     const cell = stored(id);
-    const unknown = column.inputColumnIds.some((i) => rerun.has(i));
-    if (!unknown && cell?.status === "done" && cell.inputHash === inputHashIn(columns, column, next)) continue;
+    const unknown = dependenciesOf(column).some((i) => rerun.has(i));
+    if (!unknown && KEPT.has(cell?.status ?? "") && cell?.inputHash === inputHashIn(columns, column, next)) continue;
     if (autoRunOf(column) === "always") rerun.add(id);
     else if (cell && FINISHED.has(cell.status)) stale.push(id);
   }

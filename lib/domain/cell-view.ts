@@ -50,7 +50,10 @@ export interface ExpandedCell {
   verified?: boolean;
 }
 
-/** The expanded form (spec §2.3), with our documented additions: status, error and stale. A cancelled cell carries error.code "cancelled". */
+/**
+ * The expanded form (spec §2.3), with our documented additions: status, error and stale. A
+ * cancelled cell carries error.code "cancelled"; a skipped one no error, its reason in metadata.
+ */
 export function expandCell(
   column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "fill" | "columnOptions" | "calibration">>,
   value: string,

@@ -21,8 +21,10 @@ export interface ColumnView {
   tools: { name: string }[];
   instructions: string;
   columnOptions: Record<string, unknown>;
-  /** Present only on a column that fills itself (a formula), so others keep exactly the spec's fields. */
-  fill?: Fill;
+  /** How the column fills itself (a formula); null when by hand or by the AI. */
+  fill: Fill | null;
+  /** The run condition of a generated column, columns by id; null when it runs for every row. */
+  runIf: Record<string, unknown> | null;
 }
 
 export function toColumnView(c: ColumnRecord): ColumnView {
@@ -38,7 +40,8 @@ export function toColumnView(c: ColumnRecord): ColumnView {
     tools: c.tools.map((name) => ({ name })),
     instructions: c.instructions,
     columnOptions: (c.columnOptions ?? {}) as Record<string, unknown>,
-    ...(fill ? { fill } : {}),
+    fill,
+    runIf: (c.runIf ?? null) as Record<string, unknown> | null,
   };
 }
 

@@ -1,13 +1,40 @@
-// The pure column dependency DAG (inputColumnIds). No I/O: every function takes the columns.
+// The pure column dependency DAG (inputColumnIds, and the columns a run condition names). No I/O:
+// every function takes the columns.
 
 export interface GraphNode {
   id: string;
   inputColumnIds: readonly string[];
+  /** The stored run condition (a filter tree naming columns by id), or null. */
+  runIf?: unknown;
+}
+
+/** The column ids a stored run condition names: every "column" of its tree. */
+export function runIfColumnIds(tree: unknown): string[] {
+  const ids = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "column" && typeof value === "string") ids.add(value);
+      else if (key === "and" || key === "or" || key === "not") walk(value);
+    }
+  };
+  walk(tree);
+  return [...ids];
+}
+
+/**
+ * What a column waits for and is re-planned by: its inputs, and the columns its run condition
+ * reads (a condition on an AI column is decided once that column's cell is finished).
+ */
+export function dependenciesOf(n: GraphNode): readonly string[] {
+  if (n.runIf === null || n.runIf === undefined) return n.inputColumnIds;
+  return [...new Set([...n.inputColumnIds, ...runIfColumnIds(n.runIf)])];
 }
 
 /** Returns a cycle as a path of ids that starts and ends with the same id, or null. */
 export function findCycle(nodes: readonly GraphNode[]): string[] | null {
-  const inputs = new Map(nodes.map((n) => [n.id, n.inputColumnIds]));
+  const inputs = new Map(nodes.map((n) => [n.id, dependenciesOf(n)]));
   const state = new Map<string, "visiting" | "done">();
   const stack: string[] = [];
 
@@ -36,7 +63,7 @@ export function findCycle(nodes: readonly GraphNode[]): string[] | null {
 
 /** Ids in an order where every column comes after all of its inputs. Assumes no cycle. */
 export function topologicalOrder(nodes: readonly GraphNode[]): string[] {
-  const inputs = new Map(nodes.map((n) => [n.id, n.inputColumnIds]));
+  const inputs = new Map(nodes.map((n) => [n.id, dependenciesOf(n)]));
   const seen = new Set<string>();
   const order: string[] = [];
   const visit = (id: string) => {
@@ -53,7 +80,7 @@ export function topologicalOrder(nodes: readonly GraphNode[]): string[] {
 export function transitiveDependents(nodes: readonly GraphNode[], ids: Iterable<string>): Set<string> {
   const dependents = new Map<string, string[]>();
   for (const n of nodes) {
-    for (const input of n.inputColumnIds) {
+    for (const input of dependenciesOf(n)) {
       const list = dependents.get(input) ?? [];
       list.push(n.id);
       dependents.set(input, list);
@@ -74,7 +101,7 @@ export function transitiveDependents(nodes: readonly GraphNode[], ids: Iterable<
   return result;
 }
 
-/** Direct dependents of one column. */
+/** Direct dependents of one column (by input or run condition). */
 export function directDependents(nodes: readonly GraphNode[], id: string): string[] {
-  return nodes.filter((n) => n.inputColumnIds.includes(id)).map((n) => n.id);
+  return nodes.filter((n) => dependenciesOf(n).includes(id)).map((n) => n.id);
 }

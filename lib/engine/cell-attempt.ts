@@ -10,9 +10,12 @@ import {
   failCell,
   InsufficientCredits,
   retryCell,
+  skipCell,
   type Completion,
   type AttemptRecord,
 } from "../domain/cells/index.ts";
+import { runIfHolds } from "../domain/columns/index.ts";
+import { isAppError } from "../errors.ts";
 import { backoffMs } from "./backoff.ts";
 import { inputHashIn } from "../domain/input-hash.ts";
 
@@ -47,6 +50,22 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
     const noCredits = () =>
       fail("insufficient_credits", "The workspace has no credits left; top up and run the cell again.");
 
+    // The run condition first: a row it leaves out is skipped before anything else is asked of it
+    // (no model call, no credit check, no charge). It reads the row as committed now, its
+    // condition's AI cells finished (they are dependencies, so this cell waited for them).
+    if (context.column.runIf != null) {
+      let holds: boolean;
+      try {
+        holds = await runIfHolds(rt.db.prisma, job.sheetId, job.rowId, context.column, context.columns);
+      } catch (e) {
+        if (!isAppError(e)) throw e;
+        return void (await fail(e.code, e.message));
+      }
+      if (!holds) {
+        const hash = inputHashIn(context.columns, context.column, context.values);
+        return void (await inTransaction(rt, (w) => skipCell(w, context.baseCtx, job, deps.owner, hash)));
+      }
+    }
     if (context.failedInputs.length > 0) {
       const names = context.failedInputs.map((c) => `"${c.name}"`).join(", ");
       return void (await fail("input_failed", `Input column ${names} ended in error.`));

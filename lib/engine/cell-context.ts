@@ -127,6 +127,7 @@ const COLUMN_FIELDS = {
   configVersion: "config_version",
   calibration: "calibration",
   fill: "fill",
+  runIf: "run_if",
   createdAt: "created_at",
   updatedAt: "updated_at",
 } satisfies Record<keyof ColumnRecord, string>;

@@ -1,6 +1,6 @@
 import { PgBoss, fromPrisma, type JobInsert } from "pg-boss";
 import type { Tx } from "../db/database.ts";
-import { inputsSettledSql, runOpenSql } from "../domain/cells/index.ts";
+import { dependencyIdsSql, inputsSettledSql, runOpenSql } from "../domain/cells/index.ts";
 import { prepared } from "../db/prepared.ts";
 
 // Cells as pg-boss jobs (scale-out). A job only says "this cell may be ready"; the cell row stays
@@ -34,7 +34,7 @@ export const jobKey = (c: { rowId: string; columnId: string; generation: number;
   `${c.rowId}/${c.columnId}/${c.generation}/${c.attempts}`;
 
 /**
- * The cells of `where` that are pending with every AI input terminal (the DAG's rule), in a run
+ * The cells of `where` that are pending with every AI input (and run-condition column) terminal (the DAG's rule), in a run
  * that is running. `turn` numbers each run's cells: jobs are fetched by priority, and a cell's
  * priority is minus its turn, so runs take turns instead of queueing behind each other.
  */
@@ -43,7 +43,7 @@ const READY_SQL = (where: string) => `
     (row_number() OVER (PARTITION BY c.run_id ORDER BY c.available_at, c.row_id))::int AS turn
   FROM cells c JOIN columns col ON col.id = c.column_id
   WHERE ${where} AND c.status = 'pending'
-    AND ${inputsSettledSql("c", "col.input_column_ids")} AND ${runOpenSql("c")}`;
+    AND ${inputsSettledSql("c", dependencyIdsSql("col"))} AND ${runOpenSql("c")}`;
 
 const READY_ROWS_SQL = prepared(READY_SQL(`c.row_id = ANY($1::text[])`));
 

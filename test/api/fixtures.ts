@@ -87,9 +87,10 @@ export async function rowCount(app: TestApp, baseId: string): Promise<number> {
   return (await getRows(app, baseId)).length;
 }
 
-/** The exact key set of a spec §2.5 column object. */
+/** The exact key set of a column object: spec §2.5's, and runIf (the run condition, documented in docs/). */
 export const COLUMN_KEYS = [
   "columnOptions",
+  "fill",
   "id",
   "index",
   "inputColumnIds",
@@ -97,6 +98,7 @@ export const COLUMN_KEYS = [
   "isAiEnabled",
   "isPrimary",
   "name",
+  "runIf",
   "tools",
   "type",
 ];

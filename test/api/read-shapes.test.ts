@@ -125,6 +125,8 @@ describe("Get Base Structure (§4.3)", () => {
       tools: [{ name: "web-search" }],
       instructions: "Summarise.",
       columnOptions: {},
+      fill: null,
+      runIf: null,
     });
     expect(columns[1]).toMatchObject({
       inputColumnIds: [],

@@ -125,6 +125,24 @@ describe("modifying an existing base", () => {
     );
   });
 
+  it("sets a run condition by column names, stored with ids and shown to the model with names", async () => {
+    const { baseId } = await createLeadsBase(t);
+    const runIf = { column: "website", op: "isNotEmpty" };
+    t.llm.enqueue(calls({ args: { columnOperation: "update", columnName: "Summary", runIf } }), { text: "Done." });
+    const res = await t.app.api("POST", CONFIGURE, {
+      body: { baseId, messages: [user("Only summarise rows with a website.")] },
+    });
+    expect(res.status, res.text).toBe(200);
+    const after = await structure(t.app, baseId);
+    const website = after.sheetColumns.find((c) => c.name === "Website")!;
+    const summary = after.sheetColumns.find((c) => c.name === "Summary")!;
+    expect(summary.runIf).toEqual({ column: website.id, op: "isNotEmpty" });
+    // The next turn's model is told the condition.
+    t.llm.enqueue({ text: "It runs only where Website is set." });
+    await t.app.api("POST", CONFIGURE, { body: { baseId, messages: [user("What does Summary run on?")] } });
+    expect(t.llm.requests.at(-1)!.system).toMatch(/"Summary" .*; runIf: \{[^}]*"column":"Website"/);
+  });
+
   it("answers a cycle with an error result, and the model corrects itself in the same turn", async () => {
     const { baseId } = await createLeadsBase(t);
     t.llm.setHandler((req) => {

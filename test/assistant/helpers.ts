@@ -39,6 +39,7 @@ export async function structure(app: TestApp, baseId: string) {
       instructions: string;
       index: number;
       columnOptions: Record<string, unknown>;
+      runIf: Record<string, unknown> | null;
     }[];
     primaryColumn: { name: string };
   };

@@ -12,11 +12,13 @@ import {
 // The cell state machine: the table is the whole truth, and everything not in it is refused.
 
 const ALLOWED: Record<string, (CellStatus | null)[]> = {
-  pending: [null, "pending", "running", "done", "error", "cancelled"],
+  pending: [null, "pending", "running", "done", "error", "cancelled", "skipped"],
   running: ["pending"],
-  done: [null, "pending", "running", "done", "error", "cancelled"],
+  done: [null, "pending", "running", "done", "error", "cancelled", "skipped"],
   error: ["running", "pending"],
   cancelled: ["pending", "running"],
+  // Only a claimed cell is judged by its run condition.
+  skipped: ["running"],
 };
 
 describe("cell transitions", () => {
@@ -35,7 +37,10 @@ describe("cell transitions", () => {
   it("builds each UPDATE's status condition from the table", () => {
     expect(fromStatusSql("claim", "c")).toBe("c.status IN ('pending')");
     expect(fromStatusSql("complete")).toBe("cells.status IN ('running')");
-    expect(fromStatusSql("queue")).toBe("cells.status IN ('pending', 'running', 'done', 'error', 'cancelled')");
+    expect(fromStatusSql("queue")).toBe(
+      "cells.status IN ('pending', 'running', 'done', 'error', 'cancelled', 'skipped')",
+    );
+    expect(fromStatusSql("skip")).toBe("cells.status IN ('running')");
     expect(fromStatusSql("cancel")).toBe("cells.status IN ('pending', 'running')");
     for (const t of Object.keys(CELL_TRANSITIONS) as (keyof typeof CELL_TRANSITIONS)[]) {
       expect(fromStatusSql(t)).toMatch(/^cells\.status IN \('[a-z]+'(, '[a-z]+')*\)$/);

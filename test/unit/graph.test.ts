@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  dependenciesOf,
   directDependents,
   findCycle,
+  runIfColumnIds,
   topologicalOrder,
   transitiveDependents,
   type GraphNode,
@@ -101,5 +103,33 @@ describe("transitiveDependents and directDependents", () => {
   it("directDependents lists one level", () => {
     expect(directDependents(nodes, "name").sort()).toEqual(["score", "site"]);
     expect(directDependents(nodes, "lone")).toEqual([]);
+  });
+});
+
+describe("run conditions in the graph", () => {
+  const runIf = { and: [{ column: "email", op: "isEmpty" }, { not: { or: [{ column: "tier", status: "error" }] } }] };
+  const nodes: GraphNode[] = [
+    { id: "email", inputColumnIds: [] },
+    { id: "tier", inputColumnIds: ["email"] },
+    { id: "found", inputColumnIds: ["site"], runIf },
+    { id: "site", inputColumnIds: [] },
+  ];
+
+  it("names every column of the tree once, and nothing for no condition", () => {
+    expect(runIfColumnIds(runIf)).toEqual(["email", "tier"]);
+    expect(runIfColumnIds(null)).toEqual([]);
+    expect(dependenciesOf(nodes[2])).toEqual(["site", "email", "tier"]);
+    expect(dependenciesOf(nodes[1])).toEqual(["email"]);
+  });
+
+  it("counts its columns as dependencies: order, dependents and cycles", () => {
+    const order = topologicalOrder(nodes);
+    expect(order.indexOf("found")).toBeGreaterThan(order.indexOf("tier"));
+    expect(transitiveDependents(nodes, ["email"])).toEqual(new Set(["tier", "found"]));
+    expect(directDependents(nodes, "tier")).toEqual(["found"]);
+    const cyclic = [...nodes, { id: "email2", inputColumnIds: ["found"] }].map((n) =>
+      n.id === "tier" ? { ...n, runIf: { column: "email2", op: "isEmpty" } } : n,
+    );
+    expect(findCycle(cyclic)).not.toBeNull();
   });
 });

@@ -41,6 +41,33 @@ describe("inputHash", () => {
   });
 });
 
+describe("inputHash with a run condition", () => {
+  const values = { company: "Acme", notes: "x" };
+  const conditioned = { ...industry, runIf: { column: "notes", op: "isEmpty" } } as ColumnRecord;
+
+  it("is the hash of before when there is none, and changes with the condition and the values it reads", () => {
+    expect(inputHash({ ...industry, runIf: null } as ColumnRecord, "company", values)).toBe(
+      inputHash(industry, "company", values),
+    );
+    const h = inputHash(conditioned, "company", values);
+    expect(h).not.toBe(inputHash(industry, "company", values));
+    expect(inputHash(conditioned, "company", { ...values, notes: "y" })).not.toBe(h);
+    const other = { ...conditioned, runIf: { column: "notes", op: "isNotEmpty" } } as ColumnRecord;
+    expect(inputHash(other, "company", values)).not.toBe(h);
+  });
+
+  it("keeps a skipped cell whose hash is unchanged, and re-plans it when a value its condition reads changed", () => {
+    const cols = [company, notes, conditioned];
+    const next = { company: "Acme", notes: "x" };
+    const stored = { status: "skipped", inputHash: inputHash(conditioned, "company", next) };
+    const same = decideByHash(cols, new Map([["notes", "x"]]), new Set(["notes"]), next, () => stored);
+    expect(same).toEqual({ rerun: [], stale: [] });
+    const changed = { company: "Acme", notes: "" };
+    const again = decideByHash(cols, new Map([["notes", ""]]), new Set(["notes"]), changed, () => stored);
+    expect(again).toEqual({ rerun: ["industry"], stale: [] });
+  });
+});
+
 describe("decideByHash", () => {
   const done = (hash: string | null) => ({ status: "done", inputHash: hash });
 

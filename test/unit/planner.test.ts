@@ -22,6 +22,7 @@ function col(id: string, o: { ai?: boolean; inputs?: string[]; autoRun?: string 
     columnOptions: o.autoRun ? { autoRun: o.autoRun } : {},
     configVersion: 1,
     calibration: null,
+    runIf: null,
     createdAt: new Date(),
     updatedAt: new Date(),
   } as ColumnRecord;

@@ -99,6 +99,7 @@ const BADGES: Record<string, string> = {
   pending: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
   idle: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
   cancelled: "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200",
+  skipped: "bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400",
 };
 
 export function StatusBadge({ cell }: { cell: CellView | undefined }) {
@@ -112,6 +113,7 @@ export function StatusBadge({ cell }: { cell: CellView | undefined }) {
       idle: "Not run",
       supplied: "Entered by hand",
       cancelled: "Cancelled",
+      skipped: "Skipped (run condition not met)",
     }[status] ?? status;
   return (
     <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${BADGES[status] ?? BADGES.idle}`}>{label}</span>

@@ -39,6 +39,16 @@ export function CellContent({
     );
   }
   const value = cell?.value ?? "";
+  if (status === "skipped") {
+    return (
+      <span
+        className="flex min-w-0 items-center gap-1.5 text-zinc-400 italic dark:text-zinc-500"
+        title="Skipped: this row does not match the column's run condition"
+      >
+        <span className="truncate text-xs">skipped</span>
+      </span>
+    );
+  }
   if (status === "cancelled" && value === "") {
     return (
       <span

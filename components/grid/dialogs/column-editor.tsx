@@ -9,6 +9,7 @@ import { Dialog, DialogFooter } from "../../ui/dialog";
 import { TYPE_OPTIONS } from "../cells/column-kinds";
 import { FillModePicker, FormulaField } from "./fill-fields";
 import { AUTO_RUN, fieldErrors, formFor, requestBody, TOOLS, type ColumnForm, type Field } from "./column-form";
+import { RunIfEditor } from "./run-if-editor";
 
 const INPUT =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2.5 text-sm text-zinc-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100";
@@ -44,7 +45,7 @@ export function ColumnEditor({
     setErrors({});
     try {
       const url = column ? `${basePath(baseId)}/columns/${column.id}` : `${basePath(baseId)}/columns`;
-      await api(url, { method: column ? "PATCH" : "POST", body: requestBody(form, column) });
+      await api(url, { method: column ? "PATCH" : "POST", body: requestBody(form, column, others) });
       await qc.invalidateQueries({ queryKey: keys.structure(baseId) });
       onClose();
     } catch (err) {
@@ -234,6 +235,14 @@ export function ColumnEditor({
                   </select>
                 </label>
               </div>
+              <RunIfEditor
+                rows={form.runIf}
+                raw={column?.runIf ?? null}
+                columns={others}
+                onChange={(rows) => set("runIf", rows)}
+                onClearRaw={() => set("runIf", [])}
+                error={err("runIf")}
+              />
             </>
           ) : null}
           {errors.form ? (

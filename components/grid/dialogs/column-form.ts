@@ -1,6 +1,7 @@
 import { AUTO_RUN_MODES, TOOL_NAMES, type ToolName } from "@/lib/domain/column-model.ts";
 import { ApiError } from "../../data/api";
 import type { ColumnView } from "../../data/types";
+import { rowsOfRunIf, runIfOfRows, type RunIfRow } from "./run-if-editor";
 
 // The column editor's form state, the request it sends, and where the API's answer goes.
 
@@ -43,6 +44,8 @@ export interface ColumnForm {
   tools: string[];
   model: string;
   autoRun: string;
+  /** The run condition as and-ed rows; null when it has a shape the rows cannot show (kept as is). */
+  runIf: RunIfRow[] | null;
 }
 
 export type Field =
@@ -55,6 +58,7 @@ export type Field =
   | "tools"
   | "model"
   | "expression"
+  | "runIf"
   | "form";
 
 export function formFor(column: ColumnView | null): ColumnForm {
@@ -71,11 +75,12 @@ export function formFor(column: ColumnView | null): ColumnForm {
     tools: column?.tools.map((t) => t.name) ?? [],
     model: typeof o.model === "string" ? o.model : "",
     autoRun: typeof o.autoRun === "string" ? o.autoRun : "always",
+    runIf: rowsOfRunIf(column?.runIf ?? null),
   };
 }
 
 /** The POST/PATCH body. Options the form does not manage are kept as they were. */
-export function requestBody(form: ColumnForm, column: ColumnView | null) {
+export function requestBody(form: ColumnForm, column: ColumnView | null, columns: ColumnView[]) {
   const columnOptions: Record<string, unknown> = { ...(column?.columnOptions ?? {}) };
   delete columnOptions.options;
   delete columnOptions.model;
@@ -101,6 +106,8 @@ export function requestBody(form: ColumnForm, column: ColumnView | null) {
     ...(form.mode === "formula"
       ? { fill: { kind: "formula" as const, expression: form.expression } }
       : { inputColumnIds: ai ? form.inputColumnIds : [], ...(column?.fill ? { fill: null } : {}) }),
+    // A condition the rows cannot show is left as stored; a column that is not AI has none.
+    ...(form.runIf === null && ai ? {} : { runIf: ai ? runIfOfRows(form.runIf ?? [], columns) : null }),
   };
 }
 
@@ -114,6 +121,7 @@ const BY_CODE: Record<string, Field> = {
   primary_column_conflict: "isPrimary",
   primary_column_required: "isPrimary",
   invalid_formula: "expression",
+  invalid_run_if: "runIf",
 };
 
 const BY_PATH: Record<string, Field> = {
@@ -127,6 +135,7 @@ const BY_PATH: Record<string, Field> = {
   columnOptions: "options",
   fill: "expression",
   "fill.expression": "expression",
+  runIf: "runIf",
 };
 
 /** Puts the API's error next to the field it is about; anything else is shown above the buttons. */
@@ -134,7 +143,13 @@ export function fieldErrors(e: unknown): Partial<Record<Field, string>> {
   if (!(e instanceof ApiError)) return { form: e instanceof Error ? e.message : "Saving failed." };
   const byCode = BY_CODE[e.code];
   if (byCode) return { [byCode]: e.message };
-  const details = (e.details ?? {}) as { field?: string; issues?: { path: string; message: string }[] };
+  const details = (e.details ?? {}) as {
+    field?: string;
+    path?: string;
+    issues?: { path: string; message: string }[];
+  };
+  // A filter error's path starts at the tree it is in: "runIf.and[1].op".
+  if (details.path?.startsWith("runIf")) return { runIf: e.message };
   if (details.field && BY_PATH[details.field]) return { [BY_PATH[details.field]]: e.message };
   const out: Partial<Record<Field, string>> = {};
   for (const issue of details.issues ?? []) {

@@ -21,6 +21,7 @@ export {
   type CompleteResult,
 } from "./outcomes.ts";
 export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
+export { skipCell, skippedMetadata } from "./skip.ts";
 export { runRoomSql } from "./budget.ts";
 export {
   leaseFor,
@@ -31,6 +32,7 @@ export {
   returnLeases,
   inputCellsSql,
   inputIdsOf,
+  dependencyIdsSql,
   inputsSettledSql,
   runnableSql,
   runOpenSql,

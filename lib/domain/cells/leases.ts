@@ -42,11 +42,22 @@ const claimSet = (owner: string, leaseMs: string) =>
  * FROM clause, so the planner cannot turn the test into an anti-join over every waiting cell (30x
  * slower at 10,000 pending cells).
  */
-const READY = (c: string) => inputsSettledSql(c, inputIdsOf(c));
+const READY = (c: string) => inputsSettledSql(c, dependencyIdsOf(c));
 
 /** SQL: cell `c`'s column's input column ids, for inputCellsSql. */
 export const inputIdsOf = (c: string) =>
   `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
+
+/**
+ * SQL: what column `col` waits for: its inputs and the columns its run condition names (every
+ * "column" of the stored tree; none when it has no condition), as graph.ts dependenciesOf.
+ */
+export const dependencyIdsSql = (col: string) =>
+  `(${col}.input_column_ids || ARRAY(SELECT jsonb_path_query(${col}.run_if, 'strict $.**.column') #>> '{}'))`;
+
+/** SQL: cell `c`'s column's dependency ids (dependencyIdsSql), for the readiness test. */
+const dependencyIdsOf = (c: string) =>
+  `(SELECT ${dependencyIdsSql("col")} FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
 
 /** SQL: how many more cells run `r` may start: its budget left, less the cells it has running. */
 const ROOM = (r: string, cap: string) =>
@@ -173,7 +184,7 @@ const CLAIM_LISTED_SQL = prepared(`WITH want AS (
        SELECT * FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(row_id, column_id, ord)),
      state AS (
        SELECT w.row_id, w.column_id, w.ord, c.run_id, c.status, c.available_at, c.available_at <= now() AS due, c.generation,
-         c.attempts, ${inputsSettledSql("c", "col.input_column_ids")} AS inputs_done, ${runOpenSql("c")} AS run_open,
+         c.attempts, ${inputsSettledSql("c", dependencyIdsSql("col"))} AS inputs_done, ${runOpenSql("c")} AS run_open,
          ${cappedSql("c")} AS capped
        FROM want w
        JOIN cells c ON c.row_id = w.row_id AND c.column_id = w.column_id

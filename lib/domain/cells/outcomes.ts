@@ -158,7 +158,10 @@ export async function failCell(
     ]);
   w.emit(cellEvent(baseCtx, job, "error"));
   const failedName = columns.find((c) => c.id === job.columnId)?.name ?? job.columnId;
-  const downstream = [...transitiveDependents(columns, [job.columnId])];
+  // Inputs only: a column whose run condition reads this one still runs, and its condition may
+  // ask for exactly this (`{"column": …, "status": "error"}`).
+  const inputsOnly = columns.map((c) => ({ id: c.id, inputColumnIds: c.inputColumnIds }));
+  const downstream = [...transitiveDependents(inputsOnly, [job.columnId])];
   if (downstream.length > 0) {
     const hit = await w.tx.$queryRawUnsafe<{ column_id: string }[]>(
       `UPDATE cells SET status = ${toStatusSql("failInput")}, error_code = 'input_failed', error_message = $3, finished_at = now(),

@@ -2,27 +2,34 @@
 // of these transitions, and its WHERE clause is built from the transition's `from` states, so the
 // database itself refuses a move the table does not allow.
 
-export const CELL_STATUSES = ["pending", "running", "done", "error", "cancelled"] as const;
+/** `skipped`: the column's run condition (runIf) was false for the row, so the cell was never asked. */
+export const CELL_STATUSES = ["pending", "running", "done", "error", "cancelled", "skipped"] as const;
 export type CellStatus = (typeof CELL_STATUSES)[number];
 
 /** `null` stands for "no cell yet": the transition inserts it. */
 type From = readonly (CellStatus | null)[];
 
 export const CELL_TRANSITIONS = {
-  /** Queued (again): any cell may be; a newer generation supersedes an attempt in flight. */
-  queue: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "pending" },
+  /** Queued (again): any cell may be, a skipped one too (its row or its condition changed); a newer generation supersedes an attempt in flight. */
+  queue: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped"], to: "pending" },
   /** The user wrote the value of an AI cell: it is theirs, and done. */
-  supply: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
+  supply: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped"], to: "done" },
   /** A reviewer accepted the value as it is: it is verified, and never regenerated unless forced. */
   accept: { from: ["done"], to: "done" },
   /** A reviewer took back an accept or a correction: the cell is as it was before it. */
   unverify: { from: ["done"], to: "done" },
   /** A reviewer corrected the value: it is theirs, verified, and the model's answer is kept aside. */
-  correct: { from: [null, "pending", "running", "done", "error", "cancelled"], to: "done" },
+  correct: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped"], to: "done" },
   /** A worker takes a ready cell under a lease. */
   claim: { from: ["pending"], to: "running" },
   /** The answer is stored (with its charge). */
   complete: { from: ["running"], to: "done" },
+  /**
+   * Its run condition is false for the row: decided by the attempt before any model call, so it is
+   * terminal, uncharged and never reviewed. Only a claimed cell is judged: the condition may read
+   * an AI cell of the row, which is final only once this cell is ready to run.
+   */
+  skip: { from: ["running"], to: "skipped" },
   /** The attempt ended in an error that is not retried. */
   fail: { from: ["running"], to: "error" },
   /** An input cell of the row failed, so a waiting dependent cannot run. */

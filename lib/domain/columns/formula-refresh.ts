@@ -22,7 +22,7 @@ export async function refreshFormulas(
 ): Promise<void> {
   const touched = transitiveDependents(columns, changedIds);
   for (const id of changedIds) touched.add(id);
-  const formulas = rowFormulas(columns, touched);
+  const formulas = await rowFormulas(columns, touched);
   if (!formulas) return;
   const dependentAi = columns.filter(
     (c) => isGenerated(c) && transitiveDependents(columns, [...formulas.columnIds]).has(c.id),

@@ -7,6 +7,7 @@ import { parseModelSpec, type ProviderName } from "../model-spec.ts";
 import { fillSchema, isGenerated, type Fill } from "../fill/schema.ts";
 import { fillInputs } from "../fill/resolve.ts";
 import { assertNoFormulaReads } from "../formulas/resolve.ts";
+import { resolveRunIf, type StoredRunIf } from "./run-if.ts";
 
 const toolRef = z
   .union([
@@ -54,6 +55,12 @@ export const columnFields = {
     ),
   index: z.number().int().min(0).describe("0-based position of the column; at the end when omitted or larger."),
   fill: fillSchema,
+  runIf: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      'Generated columns: run only for rows that match this condition, a filter tree of Query Rows (and, or, not; conditions { "column", "op", "value" } or a state such as { "column", "status" } on another AI column), e.g. {"and":[{"column":"Email","op":"isEmpty"},{"column":"Website","op":"isNotEmpty"}]}. A row that does not match gets a skipped cell: no model call, no credits. The columns it names are dependencies, like inputs. Given back with column ids; null removes it.',
+    ),
 };
 
 /** What a client (REST, the chat assistant, the UI) may send to create or change a column. */
@@ -75,20 +82,21 @@ export interface ResolvedColumnFields {
   tools: string[];
   columnOptions: Record<string, unknown>;
   fill: Fill | null;
+  runIf: StoredRunIf | null;
 }
 
 /**
  * Validates a column against the rest of its base and returns the fields to store. The one
  * place these rules live; REST, the assistant and the UI all come through here.
  */
-export function resolveColumnFields(
+export async function resolveColumnFields(
   others: readonly ColumnRecord[],
   current: ResolvedColumnFields,
   input: ColumnInput,
   selfId: string,
   /** The deployment's configured providers: a bare model id names the only one, as in AI_MODEL. */
   providers: readonly ProviderName[],
-): ResolvedColumnFields {
+): Promise<ResolvedColumnFields> {
   const name = input.name?.normalize("NFC").trim() ?? current.name;
   if (!name || name.length > 100) throw appError("validation_failed", "A column name is 1 to 100 characters.");
   const clash = others.find((c) => c.id !== selfId && c.nameKey === nameKey(name));
@@ -113,13 +121,21 @@ export function resolveColumnFields(
       field: "fill",
     });
   }
-  if (isGenerated({ isAiEnabled, fill }) && !isGenerated(current)) assertNoFormulaReads(others, selfId, name);
+  const generated = isGenerated({ isAiEnabled, fill });
+  if (generated && !isGenerated(current)) assertNoFormulaReads(others, selfId, name);
   const stated = resolveInputs(others, input, current.fill?.kind === "formula" ? [] : current.inputColumnIds, selfId);
-  const inputColumnIds = fill ? fillInputs(others, fill, selfId, stated) : stated;
-  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds }]);
+  const inputColumnIds = fill ? await fillInputs(others, fill, selfId, stated) : stated;
+  // A column that stops being generated drops its condition; one sent is checked against the base.
+  const runIf =
+    input.runIf !== undefined
+      ? resolveRunIf(input.runIf, others, { id: selfId, name, generated })
+      : generated
+        ? current.runIf
+        : null;
+  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds, runIf }]);
   if (cycle) {
     const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));
-    throw appError("dependency_cycle", `These inputs would form a cycle: ${names.join(" → ")}.`, {
+    throw appError("dependency_cycle", `These inputs (or run condition) would form a cycle: ${names.join(" → ")}.`, {
       path: cycle,
       names,
     });
@@ -135,6 +151,7 @@ export function resolveColumnFields(
     tools,
     columnOptions,
     fill,
+    runIf,
   };
 }
 

@@ -6,16 +6,17 @@ import { columnType } from "../column-types/index.ts";
 import { nameKey, toColumnView, type ColumnRecord, type ColumnView } from "../column-model.ts";
 import { resolveColumnFields, type ColumnInput, type ResolvedColumnFields } from "./input.ts";
 import { loadBase, loadColumns, touchBase, type BaseContext } from "../base-context.ts";
-import { directDependents } from "../graph.ts";
+import { directDependents, runIfColumnIds } from "../graph.ts";
 import { assertBelow, lockOwner, QUOTAS } from "../limits.ts";
 import { finishedCellsOfColumn, markStale } from "../cells/index.ts";
 import { inputHashIn } from "../input-hash.ts";
 import { dropColumnValues, setColumnValues } from "../rows/values.ts";
 import type { ProviderName } from "../model-spec.ts";
-import { Prisma } from "../../db/generated/client.ts";
 import { fillOf } from "../fill/schema.ts";
 import { renameInFill } from "../fill/resolve.ts";
 import { refreshFormulas } from "./formula-refresh.ts";
+import type { StoredRunIf } from "./run-if.ts";
+import { prismaFields, writeJsonFields } from "./json-fields.ts";
 
 const EMPTY: ResolvedColumnFields = {
   name: "",
@@ -27,10 +28,20 @@ const EMPTY: ResolvedColumnFields = {
   tools: [],
   columnOptions: {},
   fill: null,
+  runIf: null,
 };
 
 // Fields whose change makes existing AI values out of date.
-const AI_FIELDS = ["type", "isAiEnabled", "instructions", "inputColumnIds", "tools", "columnOptions", "fill"] as const;
+const AI_FIELDS = [
+  "type",
+  "isAiEnabled",
+  "instructions",
+  "inputColumnIds",
+  "tools",
+  "columnOptions",
+  "fill",
+  "runIf",
+] as const;
 
 /** `providers`: the deployment's configured model providers (a bare columnOptions.model names the only one). */
 export async function createColumn(
@@ -73,7 +84,13 @@ export async function insertColumn(
   const others = await loadColumns(tx, baseCtx.sheetId);
   assertBelow(others.length, QUOTAS.columnsPerBase, `A base has at most ${QUOTAS.columnsPerBase} columns`);
   const id = newId.column();
-  const fields = resolveColumnFields(others, { ...EMPTY, type: input.type ?? "short-text" }, input, id, providers);
+  const fields = await resolveColumnFields(
+    others,
+    { ...EMPTY, type: input.type ?? "short-text" },
+    input,
+    id,
+    providers,
+  );
   if (fields.isPrimary && others.some((c) => c.isPrimary)) {
     const primary = others.find((c) => c.isPrimary)!;
     throw appError(
@@ -83,17 +100,22 @@ export async function insertColumn(
   }
   const position = Math.min(input.index ?? others.length, others.length);
   await shiftPositions(tx, baseCtx.sheetId, position, +1);
-  const column = await tx.column.create({
+  const created = await tx.column.create({
     data: {
       id,
       sheetId: baseCtx.sheetId,
       position,
       nameKey: nameKey(fields.name),
-      ...fields,
+      ...prismaFields(fields),
       columnOptions: fields.columnOptions as object,
-      fill: fields.fill ? (fields.fill as object) : Prisma.DbNull,
     },
   });
+  if (fields.fill || fields.runIf) await writeJsonFields(tx, id, fields);
+  const column = {
+    ...created,
+    fill: fields.fill as ColumnRecord["fill"],
+    runIf: fields.runIf as ColumnRecord["runIf"],
+  };
   if (fields.fill) await refreshFormulas(tx, baseCtx.sheetId, [...others, column], [id]);
   return column;
 }
@@ -112,8 +134,9 @@ export async function updateColumnRecord(
     ...current,
     columnOptions: current.columnOptions as Record<string, unknown>,
     fill: fillOf(current),
+    runIf: current.runIf as StoredRunIf | null,
   };
-  const fields = resolveColumnFields(others, before, input, columnId, providers);
+  const fields = await resolveColumnFields(others, before, input, columnId, providers);
 
   if (current.isPrimary && input.isPrimary === false) {
     throw appError(
@@ -133,14 +156,17 @@ export async function updateColumnRecord(
   const updated = await tx.column.update({
     where: { id: columnId },
     data: {
-      ...fields,
+      ...prismaFields(fields),
       nameKey: nameKey(fields.name),
       columnOptions: fields.columnOptions as object,
-      fill: fields.fill ? (fields.fill as object) : Prisma.DbNull,
       ...(aiChanged ? { configVersion: { increment: 1 } } : {}),
       updatedAt: new Date(),
     },
   });
+  if (JSON.stringify([fields.fill, fields.runIf]) !== JSON.stringify([before.fill, before.runIf]))
+    await writeJsonFields(tx, columnId, fields);
+  updated.fill = fields.fill as ColumnRecord["fill"];
+  updated.runIf = fields.runIf as ColumnRecord["runIf"];
   const columns = others.map((c) => (c.id === columnId ? updated : c));
   if (fields.name !== current.name) await renameInFills(tx, columns, current.name, fields.name);
   if (aiChanged) await markChangedStale(tx, columns, updated);
@@ -154,9 +180,9 @@ async function renameInFills(tx: Tx, columns: readonly ColumnRecord[], from: str
   for (const c of columns) {
     const fill = fillOf(c);
     if (!fill) continue;
-    const renamed = renameInFill(fill, from, to);
+    const renamed = await renameInFill(fill, from, to);
     if (JSON.stringify(renamed) !== JSON.stringify(fill))
-      await tx.column.update({ where: { id: c.id }, data: { fill: renamed as object } });
+      await writeJsonFields(tx, c.id, { fill: renamed, runIf: c.runIf as StoredRunIf | null });
   }
 }
 
@@ -183,7 +209,7 @@ export async function deleteColumn(
     const names = dependents.map((id) => columns.find((c) => c.id === id)!.name);
     throw appError(
       "column_in_use",
-      `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input; pass ?force=true to delete it anyway.`,
+      `Columns ${names.map((n) => `"${n}"`).join(", ")} use this column as input or in their run condition; pass ?force=true to delete it anyway.`,
       { dependents },
     );
   }
@@ -192,6 +218,8 @@ export async function deleteColumn(
       where: { id: d.id },
       data: { inputColumnIds: d.inputColumnIds.filter((i) => i !== columnId), configVersion: { increment: 1 } },
     });
+    // A condition cannot lose one of its columns and keep its meaning: it goes as a whole.
+    if (runIfColumnIds(d.runIf).includes(columnId)) await writeJsonFields(tx, d.id, { fill: fillOf(d), runIf: null });
   }
   await tx.column.delete({ where: { id: columnId } });
   await shiftPositions(tx, baseCtx.sheetId, column.position + 1, -1);

@@ -13,21 +13,21 @@ const invalid = (field: string, message: string, details: Record<string, unknown
   appError("invalid_fill", message, { field, ...details });
 
 /** The column ids a fill reads; throws invalid_fill (or invalid_formula) naming the problem. */
-export function fillInputs(
+export async function fillInputs(
   others: readonly ColumnRecord[],
   fill: Fill,
   selfId: string,
   explicit: readonly string[],
-): string[] {
+): Promise<string[]> {
   if (fill.kind === "formula") return formulaInputs(others, fill, selfId);
   const names = new Set<string>();
   if (fill.kind === "http") {
-    checkHttp(fill, "fill");
+    await checkHttp(fill, "fill");
     for (const n of placeholdersOf(fill.request).columns) names.add(n);
   } else {
-    fill.steps.forEach((step, i) => {
-      for (const n of stepColumns(step, `fill.steps[${i}]`)) names.add(n);
-    });
+    for (const [i, step] of fill.steps.entries()) {
+      for (const n of await stepColumns(step, `fill.steps[${i}]`)) names.add(n);
+    }
   }
   const ids = new Set(explicit);
   for (const name of names) {
@@ -40,36 +40,36 @@ export function fillInputs(
   return [...ids];
 }
 
-function stepColumns(step: WaterfallStep, path: string): Set<string> {
+async function stepColumns(step: WaterfallStep, path: string): Promise<Set<string>> {
   if (step.kind === "http") {
-    checkHttp(step, path);
-    checkExpression(step.validate, `${path}.validate`);
+    await checkHttp(step, path);
+    await checkExpression(step.validate, `${path}.validate`);
     return placeholdersOf(step.request).columns;
   }
   if (step.kind === "tool") {
-    checkExpression(step.extract, `${path}.extract`);
-    checkExpression(step.validate, `${path}.validate`);
+    await checkExpression(step.extract, `${path}.extract`);
+    await checkExpression(step.validate, `${path}.validate`);
     const found: Placeholders = { columns: new Set(), secrets: new Set() };
     for (const v of Object.values(step.input)) scanInto(v, found);
     return found.columns;
   }
   if (step.kind === "formula") {
-    checkExpression(step.validate, `${path}.validate`);
-    return compileFormula(step.expression).names;
+    await checkExpression(step.validate, `${path}.validate`);
+    return (await compileFormula(step.expression)).names;
   }
-  checkExpression(step.validate, `${path}.validate`);
+  await checkExpression(step.validate, `${path}.validate`);
   return new Set();
 }
 
-function checkHttp(call: { extract: string; notFound?: { when?: string } }, path: string) {
-  checkExpression(call.extract, `${path}.extract`);
-  checkExpression(call.notFound?.when, `${path}.notFound.when`);
+async function checkHttp(call: { extract: string; notFound?: { when?: string } }, path: string) {
+  await checkExpression(call.extract, `${path}.extract`);
+  await checkExpression(call.notFound?.when, `${path}.notFound.when`);
 }
 
-function checkExpression(expression: string | undefined, field: string) {
+async function checkExpression(expression: string | undefined, field: string) {
   if (expression === undefined) return;
   try {
-    compileFormula(expression);
+    await compileFormula(expression);
   } catch (e) {
     if (isAppError(e))
       throw invalid(field, `${field}: ${e.message}`, {
@@ -80,19 +80,21 @@ function checkExpression(expression: string | undefined, field: string) {
 }
 
 /** The fill after a column it names was renamed: its references follow the column. */
-export function renameInFill(fill: Fill, from: string, to: string): Fill {
-  if (fill.kind === "formula") return { ...fill, expression: renameInFormula(fill.expression, from, to) };
+export async function renameInFill(fill: Fill, from: string, to: string): Promise<Fill> {
+  if (fill.kind === "formula") return { ...fill, expression: await renameInFormula(fill.expression, from, to) };
   if (fill.kind === "http") return { ...fill, request: renameInRequest(fill.request, from, to) };
   return {
     ...fill,
-    steps: fill.steps.map((step) => {
-      if (step.kind === "http") return { ...step, request: renameInRequest(step.request, from, to) };
-      if (step.kind === "formula") return { ...step, expression: renameInFormula(step.expression, from, to) };
-      if (step.kind === "tool") {
-        const input = Object.fromEntries(Object.entries(step.input).map(([k, v]) => [k, renameInText(v, from, to)]));
-        return { ...step, input };
-      }
-      return step;
-    }),
+    steps: await Promise.all(
+      fill.steps.map(async (step) => {
+        if (step.kind === "http") return { ...step, request: renameInRequest(step.request, from, to) };
+        if (step.kind === "formula") return { ...step, expression: await renameInFormula(step.expression, from, to) };
+        if (step.kind === "tool") {
+          const input = Object.fromEntries(Object.entries(step.input).map(([k, v]) => [k, renameInText(v, from, to)]));
+          return { ...step, input };
+        }
+        return step;
+      }),
+    ),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FORMULA_LIMITS } from "../formulas/compile.ts";
+import { FORMULA_LIMITS } from "../formulas/limits.ts";
 import { httpCallFields } from "./http-schema.ts";
 import { waterfallFields } from "./waterfall-schema.ts";
 
@@ -42,12 +42,10 @@ export const fillSchema = fillKinds
     `How the column fills itself when it is neither entered by hand nor AI-generated: kind ${FILL_KINDS.join(", ")}. null: by hand or by the AI (isAiEnabled).`,
   );
 
-/** What the column object shows: present only on a column that fills itself, so others keep the spec's fields. */
+/** What the column object shows: null on columns entered by hand or by the AI. */
 export const fillViewSchema = fillKinds
-  .optional()
-  .describe(
-    `How the column fills itself (kind ${FILL_KINDS.join(", ")}); absent on columns entered by hand or by the AI.`,
-  );
+  .nullable()
+  .describe(`How the column fills itself (kind ${FILL_KINDS.join(", ")}); null when by hand or by the AI.`);
 
 export type Fill = z.infer<typeof fillKinds>;
 export type HttpFill = z.infer<typeof httpFillSchema>;

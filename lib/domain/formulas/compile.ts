@@ -1,4 +1,4 @@
-import jsonata from "jsonata";
+import type jsonataType from "jsonata";
 import { appError } from "../../errors.ts";
 
 // Formulas are JSONata expressions over the row, addressed by column name. JSONata is a
@@ -8,7 +8,9 @@ import { appError } from "../../errors.ts";
 // past these checks), and the clock and dice (`$now`, `$millis`, `$random`), because a formula is
 // deterministic: the same row always gives the same value.
 
-export const FORMULA_LIMITS = { chars: 4_000, depth: 200, evaluationMs: 50 } as const;
+import { FORMULA_LIMITS } from "./limits.ts";
+
+export { FORMULA_LIMITS } from "./limits.ts";
 
 const REFUSED_FUNCTIONS = ["eval", "now", "millis", "random"] as const;
 
@@ -30,13 +32,19 @@ export interface CompiledFormula {
 const invalid = (message: string, details?: Record<string, unknown>) =>
   appError("invalid_formula", message, { field: "fill.expression", ...details });
 
+// The language loads with the first formula, not with the server: its edge reads the column
+// schemas, and a base without formulas never needs it.
+let language: Promise<typeof jsonataType> | undefined;
+const loadLanguage = () => (language ??= import("jsonata").then((m) => m.default));
+
 /** Parses and checks a formula; throws invalid_formula with the position of the problem. */
-export function compileFormula(expression: string): CompiledFormula {
+export async function compileFormula(expression: string): Promise<CompiledFormula> {
+  const jsonata = await loadLanguage();
   if (expression.trim() === "") throw invalid("A formula needs an expression.");
   if (expression.length > FORMULA_LIMITS.chars) {
     throw invalid(`A formula is at most ${FORMULA_LIMITS.chars.toLocaleString("en-US")} characters.`);
   }
-  let expr: ReturnType<typeof jsonata>;
+  let expr: ReturnType<typeof jsonataType>;
   try {
     expr = jsonata(expression);
   } catch (err) {
@@ -79,7 +87,7 @@ const EXIT = Symbol.for("jsonata.__evaluate_exit");
 // node, so a deep recursion or a long loop stops at the bound. The state is per call: the
 // expression object is shared by the rows of one write, which are evaluated one after another.
 async function evaluateBounded(
-  expr: ReturnType<typeof jsonata>,
+  expr: ReturnType<typeof jsonataType>,
   input: unknown,
   bindings?: Record<string, unknown>,
 ): Promise<unknown> {
@@ -115,7 +123,8 @@ export class FormulaLimitError extends Error {
  * backquotes unless it is a plain identifier. Text in strings is left alone, because only name
  * nodes of the syntax tree are rewritten.
  */
-export function renameInFormula(expression: string, from: string, to: string): string {
+export async function renameInFormula(expression: string, from: string, to: string): Promise<string> {
+  const jsonata = await loadLanguage();
   let ast: JsonataNode;
   try {
     ast = jsonata(expression).ast() as JsonataNode;

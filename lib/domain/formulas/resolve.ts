@@ -9,12 +9,12 @@ import { formulaOf, isGenerated, type Fill } from "../fill/schema.ts";
  * A formula reads entered values and other formulas: a value still being generated would give it
  * an answer that changes later without a write to recompute it.
  */
-export function formulaInputs(
+export async function formulaInputs(
   others: readonly ColumnRecord[],
   fill: Extract<Fill, { kind: "formula" }>,
   selfId: string,
-): string[] {
-  const compiled = compileFormula(fill.expression);
+): Promise<string[]> {
+  const compiled = await compileFormula(fill.expression);
   const ids: string[] = [];
   for (const name of compiled.names) {
     const column = others.find((c) => c.name === name && c.id !== selfId);

@@ -18,14 +18,17 @@ export interface RowFormulas {
  * The formulas among `columns`, or null when there are none (a write then costs nothing more).
  * `only` limits them to these column ids (a schema change recomputes the formulas it touched).
  */
-export function rowFormulas(columns: readonly ColumnRecord[], only?: ReadonlySet<string>): RowFormulas | null {
+export async function rowFormulas(
+  columns: readonly ColumnRecord[],
+  only?: ReadonlySet<string>,
+): Promise<RowFormulas | null> {
   const byId = new Map(columns.map((c) => [c.id, c]));
   const ordered: { column: ColumnRecord; formula: CompiledFormula }[] = [];
   for (const id of topologicalOrder(columns)) {
     const column = byId.get(id);
     const expression = column ? formulaOf(column) : null;
     if (!column || expression === null || (only && !only.has(id))) continue;
-    ordered.push({ column, formula: compileFormula(expression) });
+    ordered.push({ column, formula: await compileFormula(expression) });
   }
   if (ordered.length === 0) return null;
   const byName = new Map(columns.map((c) => [c.name, c]));

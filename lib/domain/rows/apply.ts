@@ -61,7 +61,7 @@ export async function applyWrites(
   const { workspaceId, baseId, sheetId } = baseCtx;
   // COPY for a large insert (an import batch, a large Add Rows): no array of the rows' JSON to
   // encode, send and take apart again. A small one keeps the INSERT, which needs no extra round trip.
-  const formulas = rowFormulas(columns);
+  const formulas = await rowFormulas(columns);
   if (formulas) for (const row of plan.inserts) row.values = await formulas.compute(row.values);
   const copyIn = opts.copyIn ?? (plan.inserts.length >= COPY_AFTER_ROWS ? w.copyIn : undefined);
   if (copyIn) await copyNewRows(tx, copyIn, sheetId, plan.inserts);

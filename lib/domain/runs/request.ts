@@ -9,7 +9,7 @@ import { balanceOf } from "../../credits/ledger.ts";
 import { startRun, type RunPolicy } from "./record.ts";
 import { clearValues } from "../rows/values.ts";
 
-export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled"] as const;
+export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled", "skipped"] as const;
 
 export const runRequestSchema = z
   .object({
@@ -21,9 +21,15 @@ export const runRequestSchema = z
     rowIds: z.array(z.string()).max(100_000).optional().describe("Rows to run, at most 100,000; default every row."),
     onlyEmpty: z.boolean().optional().describe("true to run only cells without a value."),
     statuses: z
-      .array(z.enum(RUN_SELECTABLE_STATUSES).describe("A cell status: idle (never run), done, error or cancelled."))
+      .array(
+        z
+          .enum(RUN_SELECTABLE_STATUSES)
+          .describe(
+            "A cell status: idle (never run), done, error, cancelled or skipped (its run condition was false).",
+          ),
+      )
       .min(1)
-      .max(4)
+      .max(RUN_SELECTABLE_STATUSES.length)
       .optional()
       .describe('Run only cells in these statuses, e.g. ["error", "cancelled"] to retry what failed.'),
     onlyStale: z

@@ -34,6 +34,8 @@ export type RunCounts = {
   done: number;
   error: number;
   cancelled: number;
+  /** Cells whose run condition left their row out: finished, never charged. */
+  skipped: number;
 };
 
 export type RunView = {

@@ -137,7 +137,7 @@ async function runStep(
     };
   }
   if (step.kind === "formula") {
-    const formula = compileFormula(step.expression);
+    const formula = await compileFormula(step.expression);
     const byColumnName = new Map(deps.columns.map((c) => [c.name, c]));
     const value = cellValueOf(await formula.evaluate(formulaInput(formula, byColumnName, values)), column) ?? "";
     return { status: value ? "found" : "not_found", value, credits: 0, provider: "formula" };
@@ -147,7 +147,7 @@ async function runStep(
       Object.entries(step.input).map(([k, v]) => [k, v.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_, n) => byName[n] ?? "")]),
     );
     const output = (await deps.runTool(step, input, signal)) as { confidence?: unknown };
-    const extracted = await compileFormula(step.extract ?? "email ? email : value").evaluate(output);
+    const extracted = await (await compileFormula(step.extract ?? "email ? email : value")).evaluate(output);
     const value = cellValueOf(extracted, column) ?? "";
     const confidence = typeof output?.confidence === "number" ? output.confidence : null;
     return {
@@ -176,7 +176,7 @@ async function passes(step: WaterfallStep, result: StepResult): Promise<boolean>
   if (min !== undefined && (result.confidence ?? 0) < min) return false;
   if (!step.validate) return true;
   try {
-    const verdict = await compileFormula(step.validate).evaluate({}, { value: result.value });
+    const verdict = await (await compileFormula(step.validate)).evaluate({}, { value: result.value });
     return verdict !== undefined && verdict !== null && verdict !== false && verdict !== "" && verdict !== 0;
   } catch {
     return false;

@@ -130,7 +130,7 @@ async function readAnswer(
 
 async function evaluate(expression: string, json: unknown, host: string): Promise<unknown> {
   try {
-    return await compileFormula(expression).evaluate(json as Record<string, unknown>);
+    return await (await compileFormula(expression)).evaluate(json);
   } catch (e) {
     throw appError("provider_invalid_answer", `Reading ${host}'s answer failed: ${(e as Error).message ?? "error"}.`, {
       retryable: false,

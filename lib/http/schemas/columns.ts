@@ -17,6 +17,7 @@ const COLUMN_AUDIT_FIELDS = [
   "tools",
   "instructions",
   "columnOptions",
+  "runIf",
 ] as const;
 
 export const columnParams = z.object({

@@ -32,9 +32,9 @@ export const standardRowSchema = z
   .describe("A row in the standard form: every cell a string.");
 
 export const cellStatusSchema = z
-  .enum(["idle", "pending", "running", "done", "error", "cancelled"])
+  .enum(["idle", "pending", "running", "done", "error", "cancelled", "skipped"])
   .describe(
-    "The state of an AI cell: idle (never asked to run), pending, running, done, error or cancelled (its run was cancelled).",
+    "The state of an AI cell: idle (never asked to run), pending, running, done, error, cancelled (its run was cancelled) or skipped (its column's run condition was false for the row; metadata.additionalDetails says so).",
   );
 
 export const cellMetadataSchema = z
@@ -143,6 +143,12 @@ export const columnViewSchema = z
         `Options: model ("provider:model"), autoRun (${AUTO_RUN_MODES.join(", ")}), options (the choices of a select column), reviewThreshold and reviewBy (AI columns: when a done cell needs review).`,
       ),
     fill: fillViewSchema,
+    runIf: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe(
+        "Generated columns: the run condition, a filter tree of Query Rows naming columns by id (send it back as it is); rows that do not match get a skipped cell. null when the column runs for every row.",
+      ),
   })
   .describe("A column of a sheet.");
 

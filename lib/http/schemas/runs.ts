@@ -25,6 +25,7 @@ export const runSchema = z
         done: count("done"),
         error: count("that ended in error"),
         cancelled: count("that were cancelled"),
+        skipped: count("skipped by their column's run condition (finished, not charged)"),
       })
       .describe("Its cells by status; a cell queued again by a later run counts there instead."),
     creditsSpent: z.number().int().min(0).describe("Credits charged for its cells so far."),
