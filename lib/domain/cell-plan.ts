@@ -59,9 +59,9 @@ export interface HashDecision {
   stale: string[];
 }
 
-const FINISHED = new Set(["done", "error", "cancelled", "skipped"]);
+const FINISHED = new Set(["done", "error", "cancelled", "skipped", "not_found"]);
 /** Outcomes a same hash keeps: the value (or the skip) came from exactly these inputs and settings. */
-const KEPT = new Set(["done", "skipped"]);
+const KEPT = new Set(["done", "skipped", "not_found"]);
 
 /**
  * Update Rows with input hashes: a dependent whose hash (its inputs' values, instructions, tools

@@ -100,6 +100,7 @@ const BADGES: Record<string, string> = {
   idle: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
   cancelled: "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200",
   skipped: "bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400",
+  not_found: "bg-sky-100 text-sky-800 dark:bg-sky-900/60 dark:text-sky-200",
 };
 
 export function StatusBadge({ cell }: { cell: CellView | undefined }) {
@@ -114,6 +115,7 @@ export function StatusBadge({ cell }: { cell: CellView | undefined }) {
       supplied: "Entered by hand",
       cancelled: "Cancelled",
       skipped: "Skipped (run condition not met)",
+      not_found: "No data found",
     }[status] ?? status;
   return (
     <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${BADGES[status] ?? BADGES.idle}`}>{label}</span>

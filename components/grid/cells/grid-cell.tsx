@@ -49,6 +49,16 @@ export function CellContent({
       </span>
     );
   }
+  if (status === "not_found") {
+    return (
+      <span
+        className="flex min-w-0 items-center gap-1.5 text-sky-700 italic dark:text-sky-400"
+        title="No data: every provider this column asked had nothing for this row"
+      >
+        <span className="truncate text-xs">no data</span>
+      </span>
+    );
+  }
   if (status === "cancelled" && value === "") {
     return (
       <span

@@ -19,7 +19,7 @@ export interface RunRequest {
   rowIds?: string[];
   onlyEmpty?: boolean;
   onlyStale?: boolean;
-  statuses?: ("idle" | "done" | "error" | "cancelled" | "skipped")[];
+  statuses?: ("idle" | "done" | "error" | "cancelled" | "skipped" | "not_found")[];
   maxCredits?: number;
 }
 

@@ -9,7 +9,7 @@ import { balanceOf } from "../../credits/ledger.ts";
 import { startRun, type RunPolicy } from "./record.ts";
 import { clearValues } from "../rows/values.ts";
 
-export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled", "skipped"] as const;
+export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled", "skipped", "not_found"] as const;
 
 export const runRequestSchema = z
   .object({
@@ -25,7 +25,7 @@ export const runRequestSchema = z
         z
           .enum(RUN_SELECTABLE_STATUSES)
           .describe(
-            "A cell status: idle (never run), done, error, cancelled or skipped (its run condition was false).",
+            "A cell status: idle (never run), done, error, cancelled, skipped (its run condition was false) or not_found (no provider had data).",
           ),
       )
       .min(1)

@@ -36,7 +36,7 @@ export async function runHttpFill(
     value: r.value,
     credits: r.credits,
     metadata: {
-      sources: [r.source.url],
+      sources: [`[${step.provider}](${r.source.url})`],
       additionalDetails: describeCall(step, r.source.cached),
       confidenceScore: null,
       steps: [step],

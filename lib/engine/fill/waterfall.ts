@@ -100,7 +100,9 @@ export async function runWaterfall(
   if (!winner && ran.length > 0 && ran.every((s) => s.status === "error")) throw lastError(errors);
   const metadata: CellMetadata = winner
     ? {
-        sources: winner.result.metadata?.sources ?? (winner.result.url ? [winner.result.url] : null),
+        sources:
+          winner.result.metadata?.sources ??
+          (winner.result.url ? [`[${winner.result.provider}](${winner.result.url})`] : null),
         confidenceScore: winner.result.metadata?.confidenceScore ?? null,
         additionalDetails: `Found by step ${winner.index + 1} of ${fill.steps.length} (${stepName(fill.steps[winner.index], winner.result.provider)}).`,
         ...(winner.result.metadata?.excerpts ? { excerpts: winner.result.metadata.excerpts } : {}),
