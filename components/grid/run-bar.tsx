@@ -42,8 +42,7 @@ export function RunBar({ baseId }: { baseId: string }) {
   if (!run) return null;
   const { counts } = run;
   const { skipped, not_found: notFound } = counts;
-  const total =
-    counts.pending + counts.running + counts.done + counts.error + counts.cancelled + skipped + notFound;
+  const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled + skipped + notFound;
   const failed = counts.error + counts.cancelled;
   const active = run.status === "running" || run.status === "paused";
   // An evaluation's rows are not the base's cells: retrying "failed" would re-run nothing of it.

@@ -1,6 +1,7 @@
 import type { CellView } from "../../data/types";
 import { AlertIcon, CheckIcon, ExternalIcon } from "../../ui/icons";
 import { hostOf, isLowConfidence, parseSources } from "./cell-state";
+import { StepTrace } from "./step-trace";
 
 /** What an AI cell holds: its error, value, confidence, sources with excerpts and details. */
 export function CellDetails({ cell, threshold }: { cell: CellView | undefined; threshold: number }) {
@@ -72,6 +73,7 @@ export function CellDetails({ cell, threshold }: { cell: CellView | undefined; t
           </ol>
         </section>
       ) : null}
+      <StepTrace cell={cell} />
       {meta?.additionalDetails ? (
         <section aria-label="Additional details">
           <h3 className="mb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Details</h3>

@@ -163,13 +163,19 @@ function HeaderCell({
           AI
         </span>
       ) : null}
-      {column.fill?.kind === "formula" ? (
+      {column.fill ? (
         <span
-          title={`Formula: ${column.fill.expression}`}
+          title={
+            column.fill.kind === "formula"
+              ? `Formula: ${column.fill.expression}`
+              : column.fill.kind === "http"
+                ? `HTTP: ${column.fill.request.method} ${column.fill.request.url}`
+                : `Waterfall of ${column.fill.steps.length} steps`
+          }
           className="inline-flex shrink-0 items-center gap-0.5 rounded-full bg-sky-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-sky-800 dark:bg-sky-900/70 dark:text-sky-200"
         >
-          <FunctionIcon className="text-[9px]" />
-          Formula
+          {column.fill.kind === "formula" ? <FunctionIcon className="text-[9px]" /> : null}
+          {{ formula: "Formula", http: "HTTP", waterfall: "Waterfall" }[column.fill.kind]}
         </span>
       ) : null}
       <Menu
