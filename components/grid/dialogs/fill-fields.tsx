@@ -36,7 +36,7 @@ export function FillModePicker({ mode, onChange }: { mode: FillMode; onChange: (
                 {MODE_ICONS[m.value]}
                 {m.label}
               </span>
-              <span className="block text-xs text-zinc-500 dark:text-zinc-400">{m.hint}</span>
+              <span className="block text-xs text-zinc-600 dark:text-zinc-300">{m.hint}</span>
             </span>
           </label>
         ))}
