@@ -29,7 +29,7 @@ export function StepTrace({ cell }: { cell: CellView | undefined }) {
             <span className={`rounded-full px-1.5 py-px font-medium ${STATUS[s.status].className}`}>
               {STATUS[s.status].label}
             </span>
-            <span className="w-16 shrink-0 text-right text-zinc-500 tabular-nums dark:text-zinc-400">
+            <span className="shrink-0 text-right whitespace-nowrap text-zinc-500 tabular-nums dark:text-zinc-400">
               {s.status === "skipped" ? "" : `${s.credits} cr · ${s.ms} ms`}
             </span>
           </li>

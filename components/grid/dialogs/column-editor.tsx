@@ -8,7 +8,16 @@ import { Button } from "../../ui/button";
 import { Dialog, DialogFooter } from "../../ui/dialog";
 import { TYPE_OPTIONS } from "../cells/column-kinds";
 import { ConfigField, FillModePicker, FormulaField } from "./fill-fields";
-import { AUTO_RUN, fieldErrors, formFor, requestBody, TOOLS, type ColumnForm, type Field } from "./column-form";
+import {
+  AUTO_RUN,
+  fieldErrors,
+  formFor,
+  requestBody,
+  TOOLS,
+  withMode,
+  type ColumnForm,
+  type Field,
+} from "./column-form";
 import { RunIfEditor } from "./run-if-editor";
 
 const INPUT =
@@ -132,7 +141,7 @@ export function ColumnEditor({
             </label>
           </div>
           {err("isPrimary")}
-          <FillModePicker mode={form.mode} onChange={(m) => set("mode", m)} />
+          <FillModePicker mode={form.mode} onChange={(m) => setForm((f) => withMode(f, m, column))} />
           <label className="block font-medium">
             {form.mode === "ai" ? "Instructions" : "Description"}
             <textarea

@@ -92,6 +92,20 @@ export function formFor(column: ColumnView | null): ColumnForm {
   };
 }
 
+/**
+ * The form in another fill mode. HTTP and waterfall settings share one text field: while it still
+ * holds what either kind started from, it starts over from the new kind's, so picking
+ * Waterfall does not offer an HTTP request as its steps. Text the user wrote is kept.
+ */
+export function withMode(form: ColumnForm, mode: FillMode, column: ColumnView | null): ColumnForm {
+  const untouched = [configText(column?.fill, "http"), configText(column?.fill, "waterfall")].includes(form.config);
+  return {
+    ...form,
+    mode,
+    ...((mode === "http" || mode === "waterfall") && untouched ? { config: configText(column?.fill, mode) } : {}),
+  };
+}
+
 /** The POST/PATCH body. Options the form does not manage are kept as they were. */
 export function requestBody(form: ColumnForm, column: ColumnView | null, columns: ColumnView[]) {
   const columnOptions: Record<string, unknown> = { ...(column?.columnOptions ?? {}) };
