@@ -73,6 +73,7 @@ export const ERROR_CATALOG = {
   primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
   default_view: { status: 409, message: "The default view cannot be deleted." },
   not_reviewable: { status: 409, message: "This cell cannot take this review action." },
+  no_steps: { status: 409, message: "Only HTTP and waterfall columns trace their steps." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
   already_member: { status: 409, message: "This person is already a member of the workspace." },
   last_owner: { status: 409, message: "A workspace keeps at least one owner." },

@@ -7,6 +7,7 @@ import * as quality from "../http/schemas/quality.ts";
 import * as review from "../http/schemas/review.ts";
 import * as run from "../http/schemas/run.ts";
 import * as runs from "../http/schemas/runs.ts";
+import * as stepsApi from "../http/schemas/steps.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
 import { callEndpoint, pageThatFits, ToolError } from "./call.ts";
 import { PEOPLE_TOOLS } from "./people-tools.ts";
@@ -180,6 +181,14 @@ export const TOOLS: readonly McpTool[] = [
     annotations: READ,
     summary: (r) =>
       `${plural(r.reviewed, "reviewed cell")}, agreement ${r.agreement ?? "n/a"}, calibration error ${r.expectedCalibrationError ?? "n/a"}; suggested review threshold ${r.suggestedReviewThreshold ?? "none yet"}; ${r.needsReview} need review.`,
+  },
+  {
+    name: "column_steps",
+    title: "Measure the steps of a waterfall",
+    endpoints: [stepsApi.columnSteps],
+    annotations: READ,
+    summary: (r) =>
+      `${plural(r.rows, "traced row")}; suggested order ${r.suggestedOrder.join(", ")}, ${r.estimatedCreditsPerFound.suggested ?? "n/a"} credits per value found (now ${r.estimatedCreditsPerFound.current ?? "n/a"}).`,
   },
   {
     name: "evaluate_column",

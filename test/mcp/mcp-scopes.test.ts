@@ -24,6 +24,7 @@ const READ_TOOLS = [
   "estimate_run",
   "get_run",
   "column_quality",
+  "column_steps",
   "get_evaluation",
   "list_members",
 ];

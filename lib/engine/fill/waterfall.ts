@@ -2,6 +2,7 @@ import { appError, isAppError } from "../../errors.ts";
 import type { ColumnRecord } from "../../domain/column-model.ts";
 import type { CellMetadata, StepTrace } from "../../domain/cell-view.ts";
 import type { WaterfallFill } from "../../domain/fill/schema.ts";
+import { stepProvider } from "../../domain/fill/step-stats.ts";
 import type { WaterfallStep } from "../../domain/fill/waterfall-schema.ts";
 import { compileFormula } from "../../domain/formulas/compile.ts";
 import { cellValueOf } from "../../domain/formulas/cell-value.ts";
@@ -62,7 +63,7 @@ export async function runWaterfall(
   for (const [index, step] of fill.steps.entries()) {
     const base = { step: index, kind: step.kind, ...(step.label ? { label: step.label } : {}) };
     if (winner) {
-      steps.push({ ...base, provider: providerOf(step), status: "skipped", credits: 0, ms: 0 });
+      steps.push({ ...base, provider: stepProvider(step), status: "skipped", credits: 0, ms: 0 });
       continue;
     }
     const started = performance.now();
@@ -87,7 +88,7 @@ export async function runWaterfall(
       const { code, message } = isAppError(e) ? e : { code: "internal_error", message: "The step failed." };
       steps.push({
         ...base,
-        provider: providerOf(step),
+        provider: stepProvider(step),
         status: "error",
         credits: 0,
         ms: ms(),
@@ -183,13 +184,6 @@ async function passes(step: WaterfallStep, result: StepResult): Promise<boolean>
   } catch {
     return false;
   }
-}
-
-function providerOf(step: WaterfallStep): string {
-  if (step.kind === "http") return URL.canParse(step.request.url) ? new URL(step.request.url).host : "http";
-  if (step.kind === "tool") return step.tool;
-  if (step.kind === "ai") return step.model ?? "ai";
-  return "formula";
 }
 
 const stepName = (step: WaterfallStep, provider: string) => step.label ?? provider;

@@ -19,6 +19,7 @@ import * as runs from "./runs.ts";
 import * as secrets from "./secrets.ts";
 import * as session from "./session.ts";
 import * as sso from "./sso.ts";
+import * as steps from "./steps.ts";
 import * as views from "./views.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
@@ -56,6 +57,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   review.reviewHistory,
   review.undoReview,
   quality.columnQuality,
+  steps.columnSteps,
   quality.estimateEvaluation,
   quality.evaluateColumn,
   quality.getEvaluation,
