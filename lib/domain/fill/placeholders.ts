@@ -2,7 +2,19 @@ import type { HttpCall } from "./http-schema.ts";
 
 // The {{Column name}} and {{secret:NAME}} placeholders of request templates and tool inputs.
 
-export const PLACEHOLDER = /\{\{\s*(secret:)?([^{}]+?)\s*\}\}/g;
+// The name is trimmed in code rather than by the pattern: `\s*` beside a lazy name would make the
+// pattern backtrack polynomially on long runs of spaces (the ReDoS check refuses it).
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+
+/** A placeholder's inside: a secret's name after "secret:", else a column's name. */
+function parse(inner: string): { secret: boolean; name: string } {
+  const text = inner.trim();
+  return text.startsWith("secret:") ? { secret: true, name: text.slice(7).trim() } : { secret: false, name: text };
+}
+
+/** `text` with each placeholder replaced by what `f` gives for it. */
+export const replacePlaceholders = (text: string, f: (p: { secret: boolean; name: string; whole: string }) => string) =>
+  text.replace(PLACEHOLDER, (whole, inner: string) => f({ ...parse(inner), whole }));
 
 export interface Placeholders {
   columns: Set<string>;
@@ -20,7 +32,10 @@ export function placeholdersOf(request: HttpCall["request"]): Placeholders {
 }
 
 export function scanInto(text: string, found: Placeholders): Placeholders {
-  for (const m of text.matchAll(PLACEHOLDER)) (m[1] ? found.secrets : found.columns).add(m[2]);
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const p = parse(m[1]);
+    if (p.name) (p.secret ? found.secrets : found.columns).add(p.name);
+  }
   return found;
 }
 
@@ -46,9 +61,7 @@ function eachString(value: unknown, f: (s: string) => void): void {
 /** A request with every {{from}} column placeholder renamed to {{to}}. */
 export function renameInRequest(request: HttpCall["request"], from: string, to: string): HttpCall["request"] {
   const swap = (text: string) =>
-    text.replace(PLACEHOLDER, (whole, secret: string | undefined, name: string) =>
-      !secret && name === from ? `{{${to}}}` : whole,
-    );
+    replacePlaceholders(text, (p) => (!p.secret && p.name === from ? `{{${to}}}` : p.whole));
   return {
     ...request,
     url: swap(request.url),

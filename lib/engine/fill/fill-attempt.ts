@@ -4,7 +4,7 @@ import type { AttemptRecord } from "../../domain/cells/index.ts";
 import { calibrationOf, type ColumnRecord } from "../../domain/column-model.ts";
 import { calibrate } from "../../domain/isotonic.ts";
 import type { HttpFill, WaterfallFill } from "../../domain/fill/schema.ts";
-import { placeholdersOf, scanInto, type Placeholders } from "../../domain/fill/placeholders.ts";
+import { placeholdersOf } from "../../domain/fill/placeholders.ts";
 import { readSecretValues } from "../../secrets/index.ts";
 import { getTool, toolLimitsFromConfig } from "../../tools/index.ts";
 import type { AskDeps } from "../ask-column.ts";
@@ -48,15 +48,11 @@ export async function answerByFill(
 const byName = (context: CellContext) =>
   Object.fromEntries(context.columns.map((c) => [c.name, context.values[c.id] ?? ""]));
 
-/** Every secret a fill names, read once per attempt. */
+/** Every secret a fill's requests name, read once per attempt (tool steps take none). */
 function secretNames(fill: HttpFill | WaterfallFill): string[] {
-  const found: Placeholders = { columns: new Set(), secrets: new Set() };
   const requests =
     fill.kind === "http" ? [fill.request] : fill.steps.flatMap((s) => (s.kind === "http" ? [s.request] : []));
-  for (const r of requests) for (const name of placeholdersOf(r).secrets) found.secrets.add(name);
-  if (fill.kind === "waterfall")
-    for (const s of fill.steps) if (s.kind === "tool") for (const v of Object.values(s.input)) scanInto(v, found);
-  return [...found.secrets];
+  return [...new Set(requests.flatMap((r) => [...placeholdersOf(r).secrets]))];
 }
 
 function waterfallDeps(

@@ -7,6 +7,7 @@ import type { WaterfallStep } from "../../domain/fill/waterfall-schema.ts";
 import { compileFormula } from "../../domain/formulas/compile.ts";
 import { cellValueOf } from "../../domain/formulas/cell-value.ts";
 import { formulaInput } from "../../domain/formulas/row-formulas.ts";
+import { replacePlaceholders } from "../../domain/fill/placeholders.ts";
 import { callHttp, type HttpDeps } from "../http/http-call.ts";
 import type { FillOutcome } from "./http-fill.ts";
 
@@ -147,7 +148,10 @@ async function runStep(
   }
   if (step.kind === "tool") {
     const input = Object.fromEntries(
-      Object.entries(step.input).map(([k, v]) => [k, v.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_, n) => byName[n] ?? "")]),
+      Object.entries(step.input).map(([k, v]) => [
+        k,
+        replacePlaceholders(v, (p) => (p.secret ? "" : (byName[p.name] ?? ""))),
+      ]),
     );
     const output = (await deps.runTool(step, input, signal)) as { confidence?: unknown };
     const extracted = await (await compileFormula(step.extract ?? "email ? email : value")).evaluate(output);

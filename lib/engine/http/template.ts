@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { appError } from "../../errors.ts";
 import type { HttpCall } from "../../domain/fill/http-schema.ts";
-import { mapStrings, PLACEHOLDER } from "../../domain/fill/placeholders.ts";
+import { mapStrings, replacePlaceholders } from "../../domain/fill/placeholders.ts";
 import { redactSecrets } from "../../secrets/index.ts";
 
 // A column's request template, resolved for one row. Values from the row are data: URL-encoded in
@@ -33,7 +33,7 @@ export function resolveRequest(
 ): ResolvedRequest {
   const used = new Map<string, string>();
   const fill = (text: string, encode: (v: string) => string) =>
-    text.replace(PLACEHOLDER, (_, secret: string | undefined, name: string) => {
+    replacePlaceholders(text, ({ secret, name }) => {
       if (!secret) return encode(values[name] ?? "");
       const value = secrets.get(name);
       if (value === undefined) throw appError("secret_not_found", `No workspace secret is named ${name}.`, { name });
