@@ -113,6 +113,22 @@ test("an email waterfall over two providers: built in the editor, run on 50 rows
     await page.getByRole("button", { name: "Column", exact: true }).click();
     const editor = page.getByRole("dialog", { name: "New column" });
     await editor.getByLabel("Name", { exact: true }).fill("Email");
+    // First one provider as an HTTP column, tried on the first row before anything is saved.
+    await editor.getByLabel("Filled by HTTP").check();
+    const {
+      kind: _,
+      label: __,
+      validate: ___,
+      ...pattern
+    } = step("Pattern", `${providers.url}/pattern?domain={{Domain}}&name={{Name}}`, "email");
+    await editor.getByLabel("Request", { exact: true }).fill(JSON.stringify(pattern, null, 2));
+    await editor.getByRole("button", { name: "Test on this row" }).click();
+    const preview = editor.getByTestId("fill-preview");
+    await expect(preview).toContainText("Found");
+    await expect(preview).toContainText(`person0@${domain(0)}`);
+    await page.screenshot({ path: `${ARTIFACTS}/http-test-on-row.png` });
+    expect(providers.calls).toEqual([{ path: "/pattern", domain: domain(0), authorized: true }]);
+    providers.calls.splice(0);
     await editor.getByLabel("Filled by waterfall").check();
     const steps = editor.getByLabel("Steps", { exact: true });
     await expect(steps).toHaveValue(/"steps"/);

@@ -19,6 +19,7 @@ import * as queryRows from "../api/v1/bases/[baseId]/rows/query/route";
 import * as review from "../api/v1/bases/[baseId]/review/route";
 import * as quality from "../api/v1/bases/[baseId]/columns/[columnId]/quality/route";
 import * as steps from "../api/v1/bases/[baseId]/columns/[columnId]/steps/route";
+import * as fillPreview from "../api/v1/bases/[baseId]/fill-preview/route";
 import * as evaluate from "../api/v1/bases/[baseId]/columns/[columnId]/evaluate/route";
 import * as evaluation from "../api/v1/evaluations/[evaluationId]/route";
 import * as members from "../api/v1/members/route";
@@ -51,6 +52,7 @@ const handlers = handlersOf([
   review,
   quality,
   steps,
+  fillPreview,
   evaluate,
   evaluation,
   members,

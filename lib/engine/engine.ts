@@ -7,8 +7,7 @@ import { storedFiles } from "../files/file-store.ts";
 import { createCompletionBatcher } from "./completion-batch.ts";
 import type { Completion } from "../domain/cells/index.ts";
 import { startEvaluationWorker } from "./evaluation-worker.ts";
-import { localHostGate, sharedHostGate } from "./http/host-gate.ts";
-import { dbHttpCache } from "./http/cache.ts";
+import { httpDepsOf } from "./http/deps.ts";
 
 export interface EngineOptions {
   tools?: AttemptDeps["tools"];
@@ -27,17 +26,7 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
     queue.answered?.(c.job);
     return batcher.complete(c);
   };
-  const http = {
-    // One process owns the embedded database, so its host limits are kept in memory (host-gate.ts).
-    gate: rt.db.exclusive ? localHostGate() : sharedHostGate(rt.db.prisma, queue.owner),
-    cache: dbHttpCache(rt.db.prisma),
-    fetch: {
-      maxBytes: rt.config.fetch.maxBytes,
-      connectTimeoutMs: rt.config.fetch.connectTimeoutMs,
-      allowedPrivateHosts: rt.config.fetch.allowedPrivateHosts,
-      lookup: tools.lookup,
-    },
-  };
+  const http = httpDepsOf(rt, queue.owner, tools.lookup);
   const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete, tools, http });
   queue.start(worker);
   startEvaluationWorker(rt, { limiter: rt.limiter, tools });

@@ -8,6 +8,7 @@ import * as review from "../http/schemas/review.ts";
 import * as run from "../http/schemas/run.ts";
 import * as runs from "../http/schemas/runs.ts";
 import * as stepsApi from "../http/schemas/steps.ts";
+import * as fillPreviewApi from "../http/schemas/fill-preview.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
 import { callEndpoint, pageThatFits, ToolError } from "./call.ts";
 import { PEOPLE_TOOLS } from "./people-tools.ts";
@@ -189,6 +190,14 @@ export const TOOLS: readonly McpTool[] = [
     annotations: READ,
     summary: (r) =>
       `${plural(r.rows, "traced row")}; suggested order ${r.suggestedOrder.join(", ")}, ${r.estimatedCreditsPerFound.suggested ?? "n/a"} credits per value found (now ${r.estimatedCreditsPerFound.current ?? "n/a"}).`,
+  },
+  {
+    name: "preview_http_column",
+    title: "Test an HTTP column on one row",
+    endpoints: [fillPreviewApi.previewFill],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    summary: (r) =>
+      r.error ? `Failed: ${r.error.code}: ${r.error.message}` : `${r.outcome}: "${r.value}" (HTTP ${r.status}).`,
   },
   {
     name: "evaluate_column",

@@ -154,6 +154,44 @@ describe("HTTP columns", () => {
     expect(provider.requests.map((r) => r.query.get("domain"))).toEqual(["b.example"]);
   });
 
+  it("tests a request on one row before the column exists: the answer and the value, nothing stored", async () => {
+    const base = await createBase(t.app, { columns: [{ name: "Domain", type: "short-text", isPrimary: true }] });
+    const [row] = await addRows(t.app, base.baseId, [{ Domain: "preview.example" }]);
+    const fill = { ...sizeColumn().fill, cacheTtlSeconds: 0 };
+    const res = await t.app.api("POST", `/api/v1/bases/${base.baseId}/fill-preview`, {
+      body: { fill, rowId: row.id, type: "number" },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      outcome: "found",
+      value: "150",
+      status: 200,
+      cached: false,
+      credits: 2,
+      error: null,
+    });
+    expect(JSON.parse(res.body.answer)).toEqual({ data: { employees: 150, domain: "preview.example" } });
+    const refused = await t.app.api("POST", `/api/v1/bases/${base.baseId}/fill-preview`, {
+      body: {
+        fill: { ...fill, request: { method: "GET", url: `${provider.url}/company?domain={{Domain}}` } },
+        rowId: row.id,
+      },
+    });
+    expect(refused.body).toMatchObject({ outcome: "error", status: 401, error: { code: "provider_refused" } });
+    const missing = await t.app.api("POST", `/api/v1/bases/${base.baseId}/fill-preview`, {
+      body: { fill, rowId: "sr_nope" },
+    });
+    expect(missing.status).toBe(404);
+    const other = await t.app.api("POST", `/api/v1/bases/${base.baseId}/fill-preview`, {
+      key: t.app.keyB,
+      body: { fill, rowId: row.id },
+    });
+    expect(other.status).toBe(404);
+    expect(await ledger(base.col.Domain)).toEqual([]);
+    const cells = await t.app.rt.db.prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM cells WHERE row_id = $1`, row.id);
+    expect(cells).toHaveLength(0);
+  });
+
   it("refuses a template naming a column the base lacks, and changes nothing", async () => {
     const base = await createBase(t.app, { columns: [{ name: "Domain", type: "short-text", isPrimary: true }] });
     const res = await t.app.api("POST", `/api/v1/bases/${base.baseId}/columns`, {

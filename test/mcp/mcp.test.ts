@@ -31,6 +31,7 @@ const EXPECTED = [
   "review_cells",
   "column_quality",
   "column_steps",
+  "preview_http_column",
   "evaluate_column",
   "get_evaluation",
   "configure_base",
@@ -184,6 +185,7 @@ describe("isolation", () => {
       ["review_cells", { baseId, cells: [{ rowId: row.id, columnId: "scol_none", action: "accept" }] }],
       ["column_quality", { baseId, columnId: "scol_none" }],
       ["column_steps", { baseId, columnId: "scol_none" }],
+      ["preview_http_column", { baseId, rowId: row.id, fill: { kind: "http", request: { url: "x" }, extract: "a" } }],
       ["evaluate_column", { baseId, columnId: "scol_none" }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];

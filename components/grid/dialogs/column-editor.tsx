@@ -8,6 +8,7 @@ import { Button } from "../../ui/button";
 import { Dialog, DialogFooter } from "../../ui/dialog";
 import { TYPE_OPTIONS } from "../cells/column-kinds";
 import { ConfigField, FillModePicker, FormulaField } from "./fill-fields";
+import { FillPreview } from "./fill-preview";
 import {
   AUTO_RUN,
   fieldErrors,
@@ -174,6 +175,14 @@ export function ColumnEditor({
               onChange={(v) => set("config", v)}
               error={errors.config ?? errors.expression}
               errorId={`${id}-config-error`}
+            />
+          ) : null}
+          {form.mode === "http" ? (
+            <FillPreview
+              baseId={baseId}
+              config={form.config}
+              type={form.type}
+              primary={columns.find((c) => c.isPrimary)}
             />
           ) : null}
           {form.mode === "ai" || form.mode === "waterfall" ? (

@@ -31,6 +31,8 @@ export interface HttpCallSource {
 
 export interface HttpCallResult {
   outcome: "found" | "not_found";
+  /** The answer's text, secret values redacted (the column editor's preview shows it). */
+  answer: string;
   /** The column's value; "" on a miss. */
   value: string;
   credits: number;
@@ -70,6 +72,7 @@ export async function callHttp(
   const credits = hit ? 0 : read.outcome === "found" ? (call.credits?.found ?? 1) : (call.credits?.notFound ?? 0);
   return {
     outcome: read.outcome,
+    answer: answer.text,
     value: read.value,
     credits,
     source: {

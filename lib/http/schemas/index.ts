@@ -20,6 +20,7 @@ import * as secrets from "./secrets.ts";
 import * as session from "./session.ts";
 import * as sso from "./sso.ts";
 import * as steps from "./steps.ts";
+import * as fillPreview from "./fill-preview.ts";
 import * as views from "./views.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
@@ -58,6 +59,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   review.undoReview,
   quality.columnQuality,
   steps.columnSteps,
+  fillPreview.previewFill,
   quality.estimateEvaluation,
   quality.evaluateColumn,
   quality.getEvaluation,
