@@ -17,6 +17,7 @@ export const ERROR_CATALOG = {
   too_many_rows: { status: 400, message: "Too many rows in one request (at most 10,000)." },
   invalid_filter: { status: 400, message: "The filter is not valid." },
   invalid_formula: { status: 400, message: "The formula is not valid." },
+  invalid_fill: { status: 400, message: "The column's fill is not valid." },
   invalid_run_if: {
     status: 400,
     message: "The run condition is not valid: only a generated column has one, and it cannot read the column itself.",
@@ -72,6 +73,7 @@ export const ERROR_CATALOG = {
   primary_column_required: { status: 409, message: "The primary column cannot be deleted." },
   default_view: { status: 409, message: "The default view cannot be deleted." },
   not_reviewable: { status: 409, message: "This cell cannot take this review action." },
+  no_steps: { status: 409, message: "Only HTTP and waterfall columns trace their steps." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
   already_member: { status: 409, message: "This person is already a member of the workspace." },
   last_owner: { status: 409, message: "A workspace keeps at least one owner." },
@@ -130,6 +132,10 @@ export const ERROR_CATALOG = {
   blocked_url: { status: 400, message: "The URL is not allowed." },
   fetch_failed: { status: 502, message: "The URL could not be fetched." },
   disposable_domain: { status: 400, message: "The domain belongs to a disposable email provider." },
+  request_invalid: { status: 500, message: "The column's request cannot be sent for this row." },
+  provider_refused: { status: 500, message: "The provider refused the request." },
+  provider_failed: { status: 500, message: "The provider failed after its retries." },
+  provider_invalid_answer: { status: 500, message: "The provider's answer is not JSON the column can read." },
   // ours
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -3,6 +3,7 @@ import type { Tx } from "./db/database.ts";
 import { pruneCellAttempts } from "./domain/cells/index.ts";
 import { pruneWebhookMessages } from "./webhooks/retention.ts";
 import { pruneSearchCache } from "./engine/search-cache.ts";
+import { pruneHttpCache } from "./engine/http/cache.ts";
 import { pruneAuditEntries } from "./audit/index.ts";
 
 // Retention: records that only grow are pruned on a schedule, in every process that runs the
@@ -20,6 +21,7 @@ export interface PruneCounts {
   webhookMessages: number;
   webhookAttempts: number;
   cellAttempts: number;
+  /** Expired answers of web search and of HTTP columns. */
   searchCache: number;
   /** Audit entries older than their workspace's audit_retention_days (null keeps them). */
   auditEntries: number;
@@ -81,7 +83,7 @@ export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCou
     [
       true,
       async (tx) => {
-        const n = await pruneSearchCache(tx, now, PRUNE_BATCH);
+        const n = (await pruneSearchCache(tx, now, PRUNE_BATCH)) + (await pruneHttpCache(tx, now, PRUNE_BATCH));
         counts.searchCache += n;
         return n;
       },
@@ -114,7 +116,7 @@ export function startRetention(rt: Runtime): void {
         const total = c.webhookMessages + c.cellAttempts + c.searchCache + c.auditEntries;
         if (total > 0)
           console.log(
-            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} search cache entries, ${c.auditEntries} audit entries`,
+            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} cached answers (web search and HTTP columns), ${c.auditEntries} audit entries`,
           );
       })
       .catch((e) => console.error("[cellwright] retention pass failed:", e))

@@ -18,6 +18,8 @@ import * as cancelRun from "../api/v1/runs/[runId]/cancel/route";
 import * as queryRows from "../api/v1/bases/[baseId]/rows/query/route";
 import * as review from "../api/v1/bases/[baseId]/review/route";
 import * as quality from "../api/v1/bases/[baseId]/columns/[columnId]/quality/route";
+import * as steps from "../api/v1/bases/[baseId]/columns/[columnId]/steps/route";
+import * as fillPreview from "../api/v1/bases/[baseId]/fill-preview/route";
 import * as evaluate from "../api/v1/bases/[baseId]/columns/[columnId]/evaluate/route";
 import * as evaluation from "../api/v1/evaluations/[evaluationId]/route";
 import * as members from "../api/v1/members/route";
@@ -49,6 +51,8 @@ const handlers = handlersOf([
   queryRows,
   review,
   quality,
+  steps,
+  fillPreview,
   evaluate,
   evaluation,
   members,

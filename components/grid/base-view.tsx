@@ -1,4 +1,5 @@
 "use client";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -93,7 +94,7 @@ export function BaseView({ baseId, side, maxScrollHeight }: BaseViewProps) {
     (rowId: string) => (primaryName ? rows.store.get(rowId)?.cells[primaryName]?.value || undefined : undefined),
     [rows.store, primaryName],
   );
-  const aiIds = useMemo(() => new Set(columns.filter((c) => c.isAiEnabled).map((c) => c.id)), [columns]);
+  const aiIds = useMemo(() => new Set(columns.filter(isGenerated).map((c) => c.id)), [columns]);
 
   const rerunRequest = (): RunRequest | null => {
     if (selectedRowIds.length) return { rowIds: selectedRowIds };

@@ -16,7 +16,7 @@ import { useLatestRun } from "./use-latest-run";
 function useEta(run: RunView | null): string | null {
   const first = useRef<{ id: string; at: number; finished: number } | null>(null);
   if (run?.status !== "running") return null;
-  const finished = run.counts.done + run.counts.error + run.counts.skipped;
+  const finished = run.counts.done + run.counts.error + run.counts.skipped + run.counts.not_found;
   if (first.current?.id !== run.id) first.current = { id: run.id, at: Date.now(), finished };
   const elapsed = (Date.now() - first.current.at) / 1000;
   const rate = (finished - first.current.finished) / Math.max(elapsed, 0.001);
@@ -41,8 +41,8 @@ export function RunBar({ baseId }: { baseId: string }) {
   const eta = useEta(run ?? null);
   if (!run) return null;
   const { counts } = run;
-  const { skipped } = counts;
-  const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled + skipped;
+  const { skipped, not_found: notFound } = counts;
+  const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled + skipped + notFound;
   const failed = counts.error + counts.cancelled;
   const active = run.status === "running" || run.status === "paused";
   // An evaluation's rows are not the base's cells: retrying "failed" would re-run nothing of it.
@@ -87,6 +87,7 @@ export function RunBar({ baseId }: { baseId: string }) {
         <div className="bg-red-500" style={{ width: pct(counts.error) }} />
         <div className="bg-zinc-400" style={{ width: pct(counts.cancelled) }} />
         <div className="bg-zinc-300 dark:bg-zinc-600" style={{ width: pct(skipped) }} />
+        <div className="bg-sky-400" style={{ width: pct(notFound) }} />
         <div className="bg-indigo-400" style={{ width: pct(counts.running) }} />
       </div>
       <span className="text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="run-counts">
@@ -94,6 +95,7 @@ export function RunBar({ baseId }: { baseId: string }) {
         {formatCount(counts.pending + counts.running)} pending
         {counts.cancelled ? ` · ${formatCount(counts.cancelled)} cancelled` : ""}
         {skipped ? ` · ${formatCount(skipped)} skipped` : ""}
+        {notFound ? ` · ${formatCount(notFound)} not found` : ""}
       </span>
       <span className="text-zinc-600 tabular-nums dark:text-zinc-400">
         {plural(run.creditsSpent, "credit")}

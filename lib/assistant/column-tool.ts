@@ -66,7 +66,7 @@ export const manageColumnArgs = z.object({
   fill: columnFields.fill
     .optional()
     .describe(
-      'A formula column: { "kind": "formula", "expression": "<JSONata over the row>" }, e.g. $substringAfter(Email, "@"), Price * Quantity, $join([First, Last], " "); column names with spaces in backquotes. Its inputs are the columns it names. null turns it back into a column entered by hand.',
+      'How the column fills itself. A formula: { "kind": "formula", "expression": "<JSONata over the row>" }, e.g. $substringAfter(Email, "@"), Price * Quantity; column names with spaces in backquotes. An HTTP column: { "kind": "http", "request": { "method", "url", "headers", "body" } with {{Column}} and {{secret:NAME}} placeholders, "extract": "<JSONata on the JSON answer>", "notFound", "credits" }. A waterfall: { "kind": "waterfall", "steps": [ http, tool, ai or formula steps, each with an optional "validate" ] }. Its inputs are the columns it names. null turns it back into a column entered by hand.',
     ),
   runIf: columnFields.runIf.optional(),
   position: columnFields.index

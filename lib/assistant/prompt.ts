@@ -34,6 +34,11 @@ Follow the user's description exactly:
 - A value computed from other columns of the row without judgement (a domain from an email or a
   URL, a full name from first and last, arithmetic) is a formula column (fill), not an AI column:
   it costs nothing and is exact. A formula reads entered values and other formulas, not AI columns.
+- A value from a data provider's API is an HTTP column (fill kind http: request, extract, notFound,
+  credits); several sources tried in order until one gives a valid value is a waterfall (fill kind
+  waterfall: steps of kind http, tool, ai or formula, each with an optional validate check).
+  Name workspace secrets in requests as {{secret:NAME}}, only those listed below; you never see
+  their values, and never ask the user to paste a key into the chat: they add it under Settings.
 - When the user says an AI column should run only for some rows ("only if Email is empty"), set
   its runIf, a filter of Query Rows naming columns by name; rows that do not match are skipped.
 - To change an existing column, update it (address it with columnId or columnName); do not delete
@@ -52,7 +57,9 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
   const bits = [`${c.index}. "${c.name}" (id ${c.id}) type ${c.type}`];
   if (c.isPrimary) bits.push("PRIMARY");
   if (c.isAiEnabled) bits.push("AI-enabled");
-  if (c.fill) bits.push(`formula: ${JSON.stringify(c.fill.expression)}`);
+  if (c.fill?.kind === "formula") bits.push(`formula: ${JSON.stringify(c.fill.expression)}`);
+  if (c.fill?.kind === "http") bits.push(`HTTP: ${c.fill.request.method} ${JSON.stringify(c.fill.request.url)}`);
+  if (c.fill?.kind === "waterfall") bits.push(`waterfall: ${c.fill.steps.map((s) => s.label ?? s.kind).join(" → ")}`);
   if (c.inputColumnIds.length)
     bits.push(`inputs: ${c.inputColumnIds.map((id) => `"${names.get(id) ?? id}"`).join(", ")}`);
   if (c.tools.length) bits.push(`tools: ${c.tools.map((t) => t.name).join(", ")}`);
@@ -65,7 +72,12 @@ function describeColumn(c: BaseStructure["sheetColumns"][number], names: Map<str
   return `  ${bits.join("; ")}`;
 }
 
-export function systemPrompt(structure: BaseStructure, baseName: string, created: boolean): string {
+export function systemPrompt(
+  structure: BaseStructure,
+  baseName: string,
+  created: boolean,
+  secretNames: readonly string[] = [],
+): string {
   const types = Object.values(COLUMN_TYPES)
     .map((t) => `${t.name} (${t.label})`)
     .join(", ");
@@ -87,6 +99,7 @@ Column types: ${types}.
 Column tools:
 ${tools}
 columnOptions.autoRun: ${AUTO_RUN_MODES.join(" | ")} (when AI cells run: on every change of their inputs, only for new rows, or only when asked).
+Workspace secrets (names only): ${secretNames.length ? secretNames.join(", ") : "none"}.
 
 ${state}`;
 }

@@ -12,6 +12,7 @@ import type { Runtime } from "../runtime.ts";
 import { appendTurn } from "./history.ts";
 import { fromResponseMessages, toModelMessages, type ChatMessage } from "./messages.ts";
 import { systemPrompt } from "./prompt.ts";
+import { listSecrets } from "../secrets/index.ts";
 import type { ToolSession } from "./session.ts";
 import { assistantTools } from "./tools.ts";
 
@@ -85,7 +86,8 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
       );
     }
     const baseCtx = await loadBase(w.tx, workspaceId, baseId);
-    return { baseId, structure: await getBaseStructure(w.tx, workspaceId, baseId), name: baseCtx.name };
+    const secretNames = (await listSecrets(w.tx, workspaceId)).map((s) => s.name);
+    return { baseId, structure: await getBaseStructure(w.tx, workspaceId, baseId), name: baseCtx.name, secretNames };
   });
   return {
     workspaceId,
@@ -94,7 +96,7 @@ export async function startTurn(rt: Rt, workspaceId: string, input: ConfigureInp
     cost,
     chargeKey,
     model,
-    system: systemPrompt(setup.structure, setup.name, created),
+    system: systemPrompt(setup.structure, setup.name, created, setup.secretNames),
     request: input.messages,
     session: {
       rt,

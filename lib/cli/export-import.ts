@@ -62,6 +62,8 @@ export const SKIPPED_TABLES = [
   "search_cache",
   "rate_limit_buckets",
   "api_rate_buckets",
+  "http_cache",
+  "host_slots",
   "idempotency_keys",
 ];
 

@@ -1,4 +1,5 @@
 // Pure rules for which AI cells run when rows are written (spec §4.4 plus autoRun).
+import { isGenerated } from "./fill/kinds.ts";
 import { autoRunOf, type ColumnRecord } from "./column-model.ts";
 import { dependenciesOf, topologicalOrder, transitiveDependents } from "./graph.ts";
 import { inputHashIn } from "./input-hash.ts";
@@ -35,7 +36,7 @@ export function planUpdate(
   written: ReadonlyMap<string, string>,
   changed: ReadonlySet<string>,
 ): UpdatePlan {
-  const ai = new Map(columns.filter((c) => c.isAiEnabled).map((c) => [c.id, c]));
+  const ai = new Map(columns.filter(isGenerated).map((c) => [c.id, c]));
   const supplied: string[] = [];
   const rerun = new Set<string>();
   for (const [columnId, value] of written) {
@@ -58,9 +59,9 @@ export interface HashDecision {
   stale: string[];
 }
 
-const FINISHED = new Set(["done", "error", "cancelled", "skipped"]);
+const FINISHED = new Set(["done", "error", "cancelled", "skipped", "not_found"]);
 /** Outcomes a same hash keeps: the value (or the skip) came from exactly these inputs and settings. */
-const KEPT = new Set(["done", "skipped"]);
+const KEPT = new Set(["done", "skipped", "not_found"]);
 
 /**
  * Update Rows with input hashes: a dependent whose hash (its inputs' values, instructions, tools
@@ -75,7 +76,7 @@ export function decideByHash(
   next: Readonly<Record<string, string>>,
   stored: (columnId: string) => { status: string; inputHash: string | null } | undefined,
 ): HashDecision {
-  const ai = new Map(columns.filter((c) => c.isAiEnabled).map((c) => [c.id, c]));
+  const ai = new Map(columns.filter(isGenerated).map((c) => [c.id, c]));
   const rerun = new Set([...written].filter(([id, v]) => ai.has(id) && v === "").map(([id]) => id));
   const stale: string[] = [];
   const triggers = [...changed].filter((id) => !rerun.has(id));

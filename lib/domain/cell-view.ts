@@ -1,3 +1,4 @@
+import { isGenerated } from "./fill/kinds.ts";
 import type { Cell } from "../db/generated/client.ts";
 import { calibrationOf, reviewThresholdOf, type ColumnRecord } from "./column-model.ts";
 import { calibrate } from "./isotonic.ts";
@@ -13,6 +14,26 @@ export interface CellMetadata {
   aiValue?: string;
   /** The confidence mapped through the column's calibration (columns with 30 or more reviews). */
   calibratedConfidence?: number;
+  /** HTTP and waterfall cells: each step tried, in order (docs/providers.md). */
+  steps?: StepTrace[];
+}
+
+export const STEP_STATUSES = ["found", "cached", "not_found", "invalid", "error", "skipped"] as const;
+
+/** One step of a generated cell: what it asked, how it ended, what it cost and how long it took. */
+export interface StepTrace {
+  step: number;
+  kind: "http" | "tool" | "ai" | "formula";
+  label?: string;
+  /** The host, tool or model asked. */
+  provider: string;
+  status: (typeof STEP_STATUSES)[number];
+  credits: number;
+  ms: number;
+  /** The URL asked, secret values replaced by their names. */
+  url?: string;
+  httpStatus?: number;
+  error?: { code: string; message: string };
 }
 
 export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale"> & {
@@ -34,11 +55,11 @@ export interface ExpandedCell {
  * cancelled cell carries error.code "cancelled"; a skipped one no error, its reason in metadata.
  */
 export function expandCell(
-  column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>,
+  column: Pick<ColumnRecord, "isAiEnabled"> & Partial<Pick<ColumnRecord, "fill" | "columnOptions" | "calibration">>,
   value: string,
   cell: CellState | undefined,
 ): ExpandedCell {
-  if (!column.isAiEnabled && !cell) return { value };
+  if (!isGenerated(column) && !cell) return { value };
   if (!cell) return { value, status: "idle", needsReview: false, verified: false };
   const meta = (cell.metadata ?? {}) as Partial<CellMetadata>;
   const fit = calibrationOf(column);
@@ -51,6 +72,7 @@ export function expandCell(
       ...(meta.suppliedByUser ? { suppliedByUser: true } : {}),
       ...(meta.excerpts ? { excerpts: meta.excerpts } : {}),
       ...(typeof meta.aiValue === "string" ? { aiValue: meta.aiValue } : {}),
+      ...(Array.isArray(meta.steps) ? { steps: meta.steps } : {}),
       ...(fit && typeof meta.confidenceScore === "number"
         ? { calibratedConfidence: calibrate(fit, meta.confidenceScore) }
         : {}),

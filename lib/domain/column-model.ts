@@ -1,11 +1,10 @@
 import type { Column } from "../db/generated/client.ts";
 import { rawThresholdFor, type CalibrationFit } from "./isotonic.ts";
-import { fillOf, type Fill } from "./formulas/fill.ts";
+import { fillOf, type Fill } from "./fill/schema.ts";
 
 export type ColumnRecord = Column;
 
-export const TOOL_NAMES = ["web-search", "scrape-url", "file-analysis", "email-enrichment"] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+export { TOOL_NAMES, type ToolName } from "./tool-names.ts";
 
 export const AUTO_RUN_MODES = ["always", "onInsert", "never"] as const;
 export type AutoRunMode = (typeof AUTO_RUN_MODES)[number];

@@ -18,10 +18,14 @@ import { runIfHolds } from "../domain/columns/index.ts";
 import { isAppError } from "../errors.ts";
 import { backoffMs } from "./backoff.ts";
 import { inputHashIn } from "../domain/input-hash.ts";
+import { fillOf } from "../domain/fill/schema.ts";
+import type { HttpDeps } from "./http/http-call.ts";
 
 export interface AttemptDeps extends AskDeps {
   owner: string;
   complete: (c: Completion) => Promise<unknown>;
+  /** What HTTP columns and waterfall steps call providers with. */
+  http: HttpDeps;
 }
 
 const chargeKey = (job: CellJob) => `cell:${job.rowId}:${job.columnId}:${job.generation}`;
@@ -71,7 +75,40 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
       return void (await fail("input_failed", `Input column ${names} ended in error.`));
     }
     let attempt: AttemptRecord | undefined;
+    // A newer generation may have superseded this attempt while it was in flight: then its result
+    // is dropped, uncharged. The slot is held until the batched write lands, so answers never
+    // pile up unsaved beyond the worker's slots: a crash re-asks at most one cell per slot.
+    // Until then the cell stays running under this worker's lease, so a crash means another
+    // attempt, never a second charge.
+    const store = async (answer: Pick<Completion, "value" | "metadata" | "charge" | "attempt" | "outcome">) => {
+      try {
+        await deps.complete({
+          job,
+          baseCtx: context.baseCtx,
+          inputHash: inputHashIn(context.columns, context.column, context.values),
+          ...answer,
+        });
+      } catch (e) {
+        if (e instanceof InsufficientCredits) return void (await noCredits());
+        console.error("[cellwright] storing a cell's value failed:", e);
+      }
+    };
+    const fill = fillOf(context.column);
     try {
+      if (fill?.kind === "http" || fill?.kind === "waterfall") {
+        // Providers are paid for by the call: an empty balance asks none of them.
+        if (context.credits !== null && context.credits <= 0) return void (await noCredits());
+        const { answerByFill } = await import("./fill/fill-attempt.ts");
+        const filled = await answerByFill(rt, { http: deps.http, ask: deps }, context, fill, signal);
+        attempt = filled.attempt;
+        return void (await store({
+          value: filled.value,
+          metadata: filled.metadata,
+          charge: { ...charge, amount: filled.credits, reason: "provider_call" },
+          attempt,
+          outcome: filled.outcome === "found" ? "done" : "not_found",
+        }));
+      }
       const { askColumn, startAsking } = await import("./ask-column.ts");
       const asking = startAsking(rt, context.column, context.callsSpent);
       attempt = asking.attempt;
@@ -93,25 +130,7 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
           `The model's answer did not fit the column: ${checked.problem}`,
           attempt,
         ));
-      // A newer generation may have superseded this attempt while it was in flight: then its result
-      // is dropped, uncharged. The slot is held until the batched write lands, so answers never
-      // pile up unsaved beyond the worker's slots: a crash re-asks at most one cell per slot.
-      // Until then the cell stays running under this worker's lease, so a crash means another
-      // attempt, never a second charge.
-      try {
-        await deps.complete({
-          job,
-          baseCtx: context.baseCtx,
-          value: checked.value,
-          metadata: checked.metadata,
-          charge,
-          attempt,
-          inputHash: inputHashIn(context.columns, context.column, context.values),
-        });
-      } catch (e) {
-        if (e instanceof InsufficientCredits) return void (await noCredits());
-        console.error("[cellwright] storing a cell's value failed:", e);
-      }
+      await store({ value: checked.value, metadata: checked.metadata, charge, attempt });
     } catch (e) {
       if (e instanceof InsufficientCredits) return void (await noCredits());
       const c = classifyError(e);

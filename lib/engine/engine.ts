@@ -7,6 +7,7 @@ import { storedFiles } from "../files/file-store.ts";
 import { createCompletionBatcher } from "./completion-batch.ts";
 import type { Completion } from "../domain/cells/index.ts";
 import { startEvaluationWorker } from "./evaluation-worker.ts";
+import { httpDepsOf } from "./http/deps.ts";
 
 export interface EngineOptions {
   tools?: AttemptDeps["tools"];
@@ -25,7 +26,8 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
     queue.answered?.(c.job);
     return batcher.complete(c);
   };
-  const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete, tools });
+  const http = httpDepsOf(rt, queue.owner, tools.lookup);
+  const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete, tools, http });
   queue.start(worker);
   startEvaluationWorker(rt, { limiter: rt.limiter, tools });
   const off = rt.bus.on((e) => {

@@ -1,3 +1,4 @@
+import { isGenerated } from "../domain/fill/kinds.ts";
 import { inTransaction, type Work } from "../db/work.ts";
 import { loadBase, loadColumns, type BaseContext } from "../domain/base-context.ts";
 import { columnOptionsOf, type ColumnRecord } from "../domain/column-model.ts";
@@ -163,7 +164,7 @@ async function castLines(columns: readonly ColumnRecord[], plan: StoredPlan, opt
         });
       else if (result.value !== "") {
         if (result.newOption !== undefined) {
-          if (column.isAiEnabled) {
+          if (isGenerated(column)) {
             problems.push({
               line,
               column: column.name,

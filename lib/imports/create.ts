@@ -1,3 +1,4 @@
+import { isGenerated } from "../domain/fill/kinds.ts";
 import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { inTransaction } from "../db/work.ts";
@@ -33,7 +34,7 @@ export async function createImport(
   // is refused now, before any byte is read, when the new rows would queue the base's AI columns.
   if (options.runAi && spend.mayQueue === false) {
     const columns = await loadColumns(rt.db.prisma, baseCtx.sheetId);
-    const running = columns.filter((c) => c.isAiEnabled && autoRunOf(c) !== "never").length;
+    const running = columns.filter((c) => isGenerated(c) && autoRunOf(c) !== "never").length;
     assertMayQueue(
       spend,
       running,

@@ -1,3 +1,4 @@
+import { isGenerated } from "../domain/fill/kinds.ts";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { appError } from "../errors.ts";
@@ -60,7 +61,7 @@ export async function previewImport(
       if (!known.has(nameKey(m)) && !columns.some((c) => c.nameKey === nameKey(m)))
         throw appError("unknown_column", `mergeOn: no column or header is named "${m}".`, { column: m });
     }
-    const ai = placeholder ? [] : columns.filter((c) => c.isAiEnabled && autoRunOf(c) !== "never");
+    const ai = placeholder ? [] : columns.filter((c) => isGenerated(c) && autoRunOf(c) !== "never");
     return {
       format,
       linesTotal: plan.lines,

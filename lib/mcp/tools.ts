@@ -7,6 +7,8 @@ import * as quality from "../http/schemas/quality.ts";
 import * as review from "../http/schemas/review.ts";
 import * as run from "../http/schemas/run.ts";
 import * as runs from "../http/schemas/runs.ts";
+import * as stepsApi from "../http/schemas/steps.ts";
+import * as fillPreviewApi from "../http/schemas/fill-preview.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
 import { callEndpoint, pageThatFits, ToolError } from "./call.ts";
 import { PEOPLE_TOOLS } from "./people-tools.ts";
@@ -180,6 +182,22 @@ export const TOOLS: readonly McpTool[] = [
     annotations: READ,
     summary: (r) =>
       `${plural(r.reviewed, "reviewed cell")}, agreement ${r.agreement ?? "n/a"}, calibration error ${r.expectedCalibrationError ?? "n/a"}; suggested review threshold ${r.suggestedReviewThreshold ?? "none yet"}; ${r.needsReview} need review.`,
+  },
+  {
+    name: "column_steps",
+    title: "Measure the steps of a waterfall",
+    endpoints: [stepsApi.columnSteps],
+    annotations: READ,
+    summary: (r) =>
+      `${plural(r.rows, "traced row")}; suggested order ${r.suggestedOrder.join(", ")}, ${r.estimatedCreditsPerFound.suggested ?? "n/a"} credits per value found (now ${r.estimatedCreditsPerFound.current ?? "n/a"}).`,
+  },
+  {
+    name: "preview_http_column",
+    title: "Test an HTTP column on one row",
+    endpoints: [fillPreviewApi.previewFill],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    summary: (r) =>
+      r.error ? `Failed: ${r.error.code}: ${r.error.message}` : `${r.outcome}: "${r.value}" (HTTP ${r.status}).`,
   },
   {
     name: "evaluate_column",

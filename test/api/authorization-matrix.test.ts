@@ -57,6 +57,8 @@ const REQUIRED: Record<string, Need> = {
   "GET /api/v1/bases/{}/review": "rows:read",
   "POST /api/v1/bases/{}/review/{}/undo": "rows:write",
   "GET /api/v1/bases/{}/columns/{}/quality": "rows:read",
+  "GET /api/v1/bases/{}/columns/{}/steps": "rows:read",
+  "POST /api/v1/bases/{}/fill-preview": "schema:write",
   "POST /api/v1/bases/{}/columns/{}/evaluate/estimate": "rows:read",
   "POST /api/v1/bases/{}/columns/{}/evaluate": "runs:write",
   "GET /api/v1/evaluations/{}": "rows:read",

@@ -8,6 +8,8 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { freshDatabaseTarget } from "../support/database.ts";
 import { TEST_SECRETS_KEY } from "../support/rate-limit-env.ts";
 import { call, callError, connect } from "../mcp/helpers.ts";
+import { startFakeProvider, type FakeProvider } from "../support/fake-provider.ts";
+import { waitFor } from "../support/wait.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { createRuntime, stopRuntime } from "../../lib/runtime.ts";
 import type { Prisma } from "../../lib/db/database.ts";
@@ -31,6 +33,8 @@ interface Harness {
   tool(name: string, args?: Record<string, unknown>, fail?: boolean): Promise<unknown>;
   /** Files written on the way (exports), swept like answers. */
   files: string[];
+  /** A data provider that echoes whatever it is sent, the secret included. */
+  provider: FakeProvider;
 }
 
 /** Every way a secret travels. Each leaves the canary stored (or stores it again) when it is done. */
@@ -74,6 +78,49 @@ const PATHS: Record<string, (h: Harness) => Promise<void>> = {
     const values = await readSecretValues(h.app.rt.db.prisma, h.app.rt.secrets, h.app.workspaceA, [NAME]);
     expect(values.get(NAME)).toBe(CANARY);
     expect(redactSecrets(`echo: ${CANARY}`, values)).toBe(`echo: [secret:${NAME}]`);
+  },
+  "HTTP and waterfall columns send it to a provider that echoes it back, in values and errors": async (h) => {
+    const request = (path: string) => ({
+      method: "POST",
+      url: `${h.provider.url}${path}?q={{Name}}&key={{secret:${NAME}}}`,
+      headers: { Authorization: `Bearer {{secret:${NAME}}}` },
+      body: { token: `{{secret:${NAME}}}`, name: "{{Name}}" },
+    });
+    const res = await h.api("POST", "/api/v1/bases", {
+      body: {
+        baseName: "Canary providers",
+        columns: [
+          { name: "Name", type: "short-text", isPrimary: true },
+          { name: "Echo", type: "long-text", fill: { kind: "http", request: request("/echo"), extract: "$string($)" } },
+          { name: "Fails", fill: { kind: "http", request: request("/fail"), extract: "x", retries: 0 } },
+          {
+            name: "Chain",
+            fill: {
+              kind: "waterfall",
+              steps: [
+                { kind: "http", request: request("/fail"), extract: "x", retries: 0 },
+                { kind: "http", request: request("/echo"), extract: "headers.authorization" },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const baseId = res.body.baseId;
+    await h.api("POST", `/api/v1/bases/${baseId}/add-rows`, { body: { rows: [{ cells: { Name: "acme" } }] } });
+    const row = await waitFor(async () => {
+      const rows = (await h.api("GET", `/api/v1/bases/${baseId}/rows?expand=true`)).body.rows;
+      const cells = Object.values(rows[0].cells) as { status?: string }[];
+      return cells.some((c) => c.status === "pending" || c.status === "running") ? undefined : rows[0];
+    }, "the provider columns to settle");
+    // The provider saw the secret, so it was sent; what it echoed comes back redacted.
+    expect(JSON.stringify(h.provider.requests)).toContain(CANARY);
+    expect(row.cells.Echo).toMatchObject({ status: "done" });
+    expect(row.cells.Echo.value).toContain(`[secret:${NAME}]`);
+    expect(row.cells.Fails).toMatchObject({ status: "error", error: { code: "provider_failed" } });
+    expect(row.cells.Chain.value).toBe(`Bearer [secret:${NAME}]`);
+    await h.api("GET", `/api/v1/bases/${baseId}/export?format=jsonl&metadata=true`);
   },
   "export, then import into an empty database with the same key": async (h) => {
     const dir = mkdtempSync(path.join(tmpdir(), "cw-canary-"));
@@ -144,7 +191,12 @@ function captureLog() {
 
 beforeAll(async () => {
   captureLog();
-  const app = await createTestApp();
+  const provider = await startFakeProvider((r) =>
+    r.path === "/fail"
+      ? { status: 500, text: `upstream refused ${JSON.stringify(r.headers)} ${r.body}` }
+      : { json: { headers: r.headers, query: Object.fromEntries(r.query), body: r.body } },
+  );
+  const app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1" }, { engine: true });
   const mcp = await connect(app.keyA);
   const api: TestApp["api"] = async (method, p, opts) => {
     const res = await app.api(method, p, opts);
@@ -156,12 +208,13 @@ beforeAll(async () => {
     answers.push(`MCP ${name}\n${JSON.stringify(out)}`);
     return out;
   };
-  h = { app, mcp, api, tool, files: [] };
+  h = { app, mcp, api, tool, files: [], provider };
 }, 60_000);
 
 afterAll(async () => {
   await h?.mcp.close();
   await h?.app.close();
+  await h?.provider.close();
   for (const f of h?.files ?? []) rmSync(path.dirname(f), { recursive: true, force: true });
   for (const r of restore.reverse()) r();
 });

@@ -165,7 +165,7 @@ describe("formula columns", () => {
     for (const [expression, text] of [
       ["$substringAfter(Email", "does not parse"],
       ["Emial", 'names "Emial"'],
-      ["Bio & 'x'", "AI column"],
+      ["Bio & 'x'", "a generated column"],
       ["$match(Email, /(a+)+$/)", "regular expressions"],
       ['$eval("1+1")', "$eval"],
       ["$now()", "$now"],

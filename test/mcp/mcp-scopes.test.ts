@@ -24,6 +24,7 @@ const READ_TOOLS = [
   "estimate_run",
   "get_run",
   "column_quality",
+  "column_steps",
   "get_evaluation",
   "list_members",
 ];
@@ -66,7 +67,7 @@ describe("MCP tools by scope", () => {
 
   it("the assistant's tool needs runs:write as well as schema:write, since it spends credits", async () => {
     const schemaOnly = await toolNames(await client(["schema:write"]));
-    expect(schemaOnly).toEqual(["create_base", "manage_column"]);
+    expect(schemaOnly).toEqual(["create_base", "manage_column", "preview_http_column"]);
     const error = await callError(await client(["schema:write"]), "configure_base", { messages: [] });
     expect([error.code, error.details]).toEqual(["insufficient_scope", { scope: "runs:write" }]);
     expect(await toolNames(await client(["schema:write", "runs:write"]))).toContain("configure_base");

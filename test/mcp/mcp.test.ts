@@ -30,6 +30,8 @@ const EXPECTED = [
   "cancel_run",
   "review_cells",
   "column_quality",
+  "column_steps",
+  "preview_http_column",
   "evaluate_column",
   "get_evaluation",
   "configure_base",
@@ -100,12 +102,8 @@ describe("tools/call", () => {
     });
     expect(modified.text).toContain("HQ country");
     const structure = await call(a, "get_base_structure", { baseId });
-    expect(structure.result.sheetColumns.map((c: any) => c.name)).toEqual([
-      "Company",
-      "Notes",
-      "Summary",
-      "HQ country",
-    ]);
+    const names = structure.result.sheetColumns.map((c: any) => c.name);
+    expect(names).toEqual(["Company", "Notes", "Summary", "HQ country"]);
     expect(
       (await call(a, "manage_column", { action: "delete", baseId, columnId: column.result.id })).result,
     ).toMatchObject({ deleted: true });
@@ -186,6 +184,8 @@ describe("isolation", () => {
       ["run_cells", { baseId }],
       ["review_cells", { baseId, cells: [{ rowId: row.id, columnId: "scol_none", action: "accept" }] }],
       ["column_quality", { baseId, columnId: "scol_none" }],
+      ["column_steps", { baseId, columnId: "scol_none" }],
+      ["preview_http_column", { baseId, rowId: row.id, fill: { kind: "http", request: { url: "x" }, extract: "a" } }],
       ["evaluate_column", { baseId, columnId: "scol_none" }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];

@@ -12,13 +12,15 @@ import {
 // The cell state machine: the table is the whole truth, and everything not in it is refused.
 
 const ALLOWED: Record<string, (CellStatus | null)[]> = {
-  pending: [null, "pending", "running", "done", "error", "cancelled", "skipped"],
+  pending: [null, "pending", "running", "done", "error", "cancelled", "skipped", "not_found"],
   running: ["pending"],
-  done: [null, "pending", "running", "done", "error", "cancelled", "skipped"],
+  done: [null, "pending", "running", "done", "error", "cancelled", "skipped", "not_found"],
   error: ["running", "pending"],
   cancelled: ["pending", "running"],
   // Only a claimed cell is judged by its run condition.
   skipped: ["running"],
+  // Only an attempt's outcome: every provider it asked had no data.
+  not_found: ["running"],
 };
 
 describe("cell transitions", () => {
@@ -38,12 +40,12 @@ describe("cell transitions", () => {
     expect(fromStatusSql("claim", "c")).toBe("c.status IN ('pending')");
     expect(fromStatusSql("complete")).toBe("cells.status IN ('running')");
     expect(fromStatusSql("queue")).toBe(
-      "cells.status IN ('pending', 'running', 'done', 'error', 'cancelled', 'skipped')",
+      "cells.status IN ('pending', 'running', 'done', 'error', 'cancelled', 'skipped', 'not_found')",
     );
     expect(fromStatusSql("skip")).toBe("cells.status IN ('running')");
     expect(fromStatusSql("cancel")).toBe("cells.status IN ('pending', 'running')");
     for (const t of Object.keys(CELL_TRANSITIONS) as (keyof typeof CELL_TRANSITIONS)[]) {
-      expect(fromStatusSql(t)).toMatch(/^cells\.status IN \('[a-z]+'(, '[a-z]+')*\)$/);
+      expect(fromStatusSql(t)).toMatch(/^cells\.status IN \('[a-z_]+'(, '[a-z_]+')*\)$/);
     }
   });
 });

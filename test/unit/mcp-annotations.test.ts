@@ -17,6 +17,11 @@ const EXPECTED: Record<string, Expected> = {
   get_row: { hints: read, reason: "reads one row" },
   estimate_run: { hints: read, reason: "counts cells and credits, queues nothing" },
   column_quality: { hints: read, reason: "reads the review history" },
+  column_steps: { hints: read, reason: "reads the step traces of a column's cells" },
+  preview_http_column: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    reason: "calls the column's provider for one row (open world); stores nothing, so calling it again is safe",
+  },
   get_evaluation: { hints: read, reason: "reads an evaluation" },
   get_run: { hints: read, reason: "reads a run" },
   list_members: { hints: read, reason: "lists members" },

@@ -1,6 +1,7 @@
 import type { CellView } from "../../data/types";
 import { AlertIcon, CheckIcon, ExternalIcon } from "../../ui/icons";
 import { hostOf, isLowConfidence, parseSources } from "./cell-state";
+import { StepTrace } from "./step-trace";
 
 /** What an AI cell holds: its error, value, confidence, sources with excerpts and details. */
 export function CellDetails({ cell, threshold }: { cell: CellView | undefined; threshold: number }) {
@@ -72,6 +73,7 @@ export function CellDetails({ cell, threshold }: { cell: CellView | undefined; t
           </ol>
         </section>
       ) : null}
+      <StepTrace cell={cell} />
       {meta?.additionalDetails ? (
         <section aria-label="Additional details">
           <h3 className="mb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Details</h3>
@@ -100,6 +102,7 @@ const BADGES: Record<string, string> = {
   idle: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
   cancelled: "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200",
   skipped: "bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400",
+  not_found: "bg-sky-100 text-sky-800 dark:bg-sky-900/60 dark:text-sky-200",
 };
 
 export function StatusBadge({ cell }: { cell: CellView | undefined }) {
@@ -114,6 +117,7 @@ export function StatusBadge({ cell }: { cell: CellView | undefined }) {
       supplied: "Entered by hand",
       cancelled: "Cancelled",
       skipped: "Skipped (run condition not met)",
+      not_found: "No data found",
     }[status] ?? status;
   return (
     <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ${BADGES[status] ?? BADGES.idle}`}>{label}</span>

@@ -89,7 +89,7 @@ export function CellPopover({
       data-testid="cell-popover"
     >
       <header className="flex items-center gap-2 border-b border-zinc-100 px-4 py-2.5 dark:border-zinc-800">
-        <SparkleIcon className="text-violet-500" />
+        {column.isAiEnabled ? <SparkleIcon className="text-violet-500" /> : null}
         <p className="min-w-0 flex-1 truncate font-semibold">{column.name}</p>
         <StatusBadge cell={cell} />
         <button

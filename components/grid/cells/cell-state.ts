@@ -24,7 +24,12 @@ export function hasDetails(cell: CellView | undefined): boolean {
   if (!cell) return false;
   const m = cell.metadata;
   return Boolean(
-    cell.error || cell.stale || m?.sources?.length || m?.additionalDetails || typeof m?.confidenceScore === "number",
+    cell.error ||
+      cell.stale ||
+      m?.sources?.length ||
+      m?.additionalDetails ||
+      m?.steps?.length ||
+      typeof m?.confidenceScore === "number",
   );
 }
 

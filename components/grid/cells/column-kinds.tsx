@@ -1,3 +1,4 @@
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import { COLUMN_TYPES, COLUMN_TYPE_NAMES, columnType } from "@/lib/domain/column-types/index.ts";
 import type { ColumnView } from "../../data/types";
 import {
@@ -50,7 +51,7 @@ export const TYPE_OPTIONS = COLUMN_TYPE_NAMES.map((name) => ({ value: name, labe
 
 export function defaultWidth(column: ColumnView): number {
   if (column.isPrimary) return 240;
-  return WIDTHS[editorKind(column)] ?? (column.isAiEnabled ? 260 : 200);
+  return WIDTHS[editorKind(column)] ?? (isGenerated(column) ? 260 : 200);
 }
 
 export function selectChoices(column: ColumnView): string[] {

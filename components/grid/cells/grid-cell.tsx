@@ -1,4 +1,5 @@
 "use client";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import type { CellView, ColumnView } from "../../data/types";
 import { AlertIcon, CheckboxIcon, CheckIcon } from "../../ui/icons";
 import { Spinner } from "../../ui/spinner";
@@ -16,7 +17,7 @@ export function CellContent({
   threshold: number;
 }) {
   const status = cell?.status;
-  if (column.isAiEnabled && isBusy(cell)) {
+  if (isGenerated(column) && isBusy(cell)) {
     const running = status === "running";
     return (
       <span className="flex min-w-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
@@ -45,6 +46,16 @@ export function CellContent({
         title="Skipped: this row does not match the column's run condition"
       >
         <span className="truncate text-xs">skipped</span>
+      </span>
+    );
+  }
+  if (status === "not_found") {
+    return (
+      <span
+        className="flex min-w-0 items-center gap-1.5 text-sky-700 italic dark:text-sky-400"
+        title="No data: every provider this column asked had nothing for this row"
+      >
+        <span className="truncate text-xs">no data</span>
       </span>
     );
   }

@@ -1,4 +1,5 @@
 "use client";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import { useMemo } from "react";
 import { api, ApiError, basePath, errorMessage } from "../../data/api";
 import type { ColumnView, RowRecord, RunEstimate, UpdateRowsResult } from "../../data/types";
@@ -18,7 +19,7 @@ export interface RunRequest {
   rowIds?: string[];
   onlyEmpty?: boolean;
   onlyStale?: boolean;
-  statuses?: ("idle" | "done" | "error" | "cancelled" | "skipped")[];
+  statuses?: ("idle" | "done" | "error" | "cancelled" | "skipped" | "not_found")[];
   maxCredits?: number;
 }
 
@@ -37,7 +38,7 @@ type ExpandedUpdate = ExpandedWrite & Pick<UpdateRowsResult, "errors">;
 
 /** How many AI cells adding these rows would queue: absent or empty, in a column that runs on insert. */
 function aiCellsOf(rows: readonly Record<string, string>[], columns: readonly ColumnView[]): number {
-  const ai = columns.filter((c) => c.isAiEnabled && (c.columnOptions as { autoRun?: string }).autoRun !== "never");
+  const ai = columns.filter((c) => isGenerated(c) && (c.columnOptions as { autoRun?: string }).autoRun !== "never");
   return rows.reduce((n, r) => n + ai.filter((c) => (r[c.name] ?? "") === "").length, 0);
 }
 

@@ -7,8 +7,18 @@ import type { ColumnView } from "../../data/types";
 import { Button } from "../../ui/button";
 import { Dialog, DialogFooter } from "../../ui/dialog";
 import { TYPE_OPTIONS } from "../cells/column-kinds";
-import { FillModePicker, FormulaField } from "./fill-fields";
-import { AUTO_RUN, fieldErrors, formFor, requestBody, TOOLS, type ColumnForm, type Field } from "./column-form";
+import { ConfigField, FillModePicker, FormulaField } from "./fill-fields";
+import { FillPreview } from "./fill-preview";
+import {
+  AUTO_RUN,
+  fieldErrors,
+  formFor,
+  requestBody,
+  TOOLS,
+  withMode,
+  type ColumnForm,
+  type Field,
+} from "./column-form";
 import { RunIfEditor } from "./run-if-editor";
 
 const INPUT =
@@ -132,7 +142,7 @@ export function ColumnEditor({
             </label>
           </div>
           {err("isPrimary")}
-          <FillModePicker mode={form.mode} onChange={(m) => set("mode", m)} />
+          <FillModePicker mode={form.mode} onChange={(m) => setForm((f) => withMode(f, m, column))} />
           <label className="block font-medium">
             {form.mode === "ai" ? "Instructions" : "Description"}
             <textarea
@@ -158,32 +168,51 @@ export function ColumnEditor({
               errorId={`${id}-expression-error`}
             />
           ) : null}
+          {form.mode === "http" || form.mode === "waterfall" ? (
+            <ConfigField
+              kind={form.mode}
+              value={form.config}
+              onChange={(v) => set("config", v)}
+              error={errors.config ?? errors.expression}
+              errorId={`${id}-config-error`}
+            />
+          ) : null}
+          {form.mode === "http" ? (
+            <FillPreview
+              baseId={baseId}
+              config={form.config}
+              type={form.type}
+              primary={columns.find((c) => c.isPrimary)}
+            />
+          ) : null}
+          {form.mode === "ai" || form.mode === "waterfall" ? (
+            <fieldset aria-describedby={errors.inputColumnIds ? `${id}-inputColumnIds-error` : undefined}>
+              <legend className="font-medium">Input columns</legend>
+              <p className="text-xs text-zinc-500 dark:text-zinc-400">
+                The values the AI reads for each row. A column cannot depend on itself through others.
+              </p>
+              <div className="mt-1.5 flex flex-wrap gap-1.5">
+                {others.length === 0 ? <span className="text-xs text-zinc-500">No other columns yet.</span> : null}
+                {others.map((c) => (
+                  <label
+                    key={c.id}
+                    className="flex cursor-pointer items-center gap-1.5 rounded-full border border-zinc-300 px-2.5 py-1 text-xs has-checked:border-indigo-500 has-checked:bg-indigo-50 has-checked:text-indigo-900 dark:border-zinc-700 dark:has-checked:bg-indigo-950 dark:has-checked:text-indigo-100"
+                  >
+                    <input
+                      type="checkbox"
+                      className="size-3.5 accent-indigo-600"
+                      checked={form.inputColumnIds.includes(c.id)}
+                      onChange={() => toggle("inputColumnIds", c.id)}
+                    />
+                    {c.name}
+                  </label>
+                ))}
+              </div>
+              {err("inputColumnIds")}
+            </fieldset>
+          ) : null}
           {form.mode === "ai" ? (
             <>
-              <fieldset aria-describedby={errors.inputColumnIds ? `${id}-inputColumnIds-error` : undefined}>
-                <legend className="font-medium">Input columns</legend>
-                <p className="text-xs text-zinc-500 dark:text-zinc-400">
-                  The values the AI reads for each row. A column cannot depend on itself through others.
-                </p>
-                <div className="mt-1.5 flex flex-wrap gap-1.5">
-                  {others.length === 0 ? <span className="text-xs text-zinc-500">No other columns yet.</span> : null}
-                  {others.map((c) => (
-                    <label
-                      key={c.id}
-                      className="flex cursor-pointer items-center gap-1.5 rounded-full border border-zinc-300 px-2.5 py-1 text-xs has-checked:border-indigo-500 has-checked:bg-indigo-50 has-checked:text-indigo-900 dark:border-zinc-700 dark:has-checked:bg-indigo-950 dark:has-checked:text-indigo-100"
-                    >
-                      <input
-                        type="checkbox"
-                        className="size-3.5 accent-indigo-600"
-                        checked={form.inputColumnIds.includes(c.id)}
-                        onChange={() => toggle("inputColumnIds", c.id)}
-                      />
-                      {c.name}
-                    </label>
-                  ))}
-                </div>
-                {err("inputColumnIds")}
-              </fieldset>
               <fieldset aria-describedby={errors.tools ? `${id}-tools-error` : undefined}>
                 <legend className="font-medium">Tools</legend>
                 <div className="mt-1.5 grid gap-1.5 sm:grid-cols-2">
@@ -235,15 +264,17 @@ export function ColumnEditor({
                   </select>
                 </label>
               </div>
-              <RunIfEditor
-                rows={form.runIf}
-                raw={column?.runIf ?? null}
-                columns={others}
-                onChange={(rows) => set("runIf", rows)}
-                onClearRaw={() => set("runIf", [])}
-                error={err("runIf")}
-              />
             </>
+          ) : null}
+          {form.mode !== "manual" && form.mode !== "formula" ? (
+            <RunIfEditor
+              rows={form.runIf}
+              raw={column?.runIf ?? null}
+              columns={others}
+              onChange={(rows) => set("runIf", rows)}
+              onClearRaw={() => set("runIf", [])}
+              error={err("runIf")}
+            />
           ) : null}
           {errors.form ? (
             <p

@@ -1,5 +1,6 @@
 import { AUTO_RUN_MODES, TOOL_NAMES, type ToolName } from "@/lib/domain/column-model.ts";
 import { ApiError } from "../../data/api";
+import { configText, fillFromConfig } from "./fill-templates";
 import type { ColumnView } from "../../data/types";
 import { rowsOfRunIf, runIfOfRows, type RunIfRow } from "./run-if-editor";
 
@@ -29,6 +30,13 @@ export const FILL_MODES = [
     hint: "The AI fills each row from its instructions, inputs and tools.",
   },
   { value: "formula", label: "Formula", name: "Filled by formula", hint: "Computed from the row at once; no credits." },
+  { value: "http", label: "HTTP", name: "Filled by HTTP", hint: "A data provider's API, asked for each row." },
+  {
+    value: "waterfall",
+    label: "Waterfall",
+    name: "Filled by waterfall",
+    hint: "Providers in order until one finds a valid value.",
+  },
 ] as const;
 export type FillMode = (typeof FILL_MODES)[number]["value"];
 
@@ -39,6 +47,8 @@ export interface ColumnForm {
   isPrimary: boolean;
   mode: FillMode;
   expression: string;
+  /** An HTTP or waterfall column's settings, as JSON. */
+  config: string;
   instructions: string;
   inputColumnIds: string[];
   tools: string[];
@@ -58,6 +68,7 @@ export type Field =
   | "tools"
   | "model"
   | "expression"
+  | "config"
   | "runIf"
   | "form";
 
@@ -68,14 +79,30 @@ export function formFor(column: ColumnView | null): ColumnForm {
     type: column?.type ?? "short-text",
     options: Array.isArray(o.options) ? (o.options as string[]).join("\n") : "",
     isPrimary: column?.isPrimary ?? false,
-    mode: column?.fill?.kind === "formula" ? "formula" : column?.isAiEnabled ? "ai" : "manual",
+    mode: column?.fill?.kind ?? (column?.isAiEnabled ? "ai" : "manual"),
     expression: column?.fill?.kind === "formula" ? column.fill.expression : "",
+    config:
+      column?.fill?.kind === "waterfall" ? configText(column.fill, "waterfall") : configText(column?.fill, "http"),
     instructions: column?.instructions ?? "",
     inputColumnIds: column?.inputColumnIds ?? [],
     tools: column?.tools.map((t) => t.name) ?? [],
     model: typeof o.model === "string" ? o.model : "",
     autoRun: typeof o.autoRun === "string" ? o.autoRun : "always",
     runIf: rowsOfRunIf(column?.runIf ?? null),
+  };
+}
+
+/**
+ * The form in another fill mode. HTTP and waterfall settings share one text field: while it still
+ * holds what either kind started from, it starts over from the new kind's, so picking
+ * Waterfall does not offer an HTTP request as its steps. Text the user wrote is kept.
+ */
+export function withMode(form: ColumnForm, mode: FillMode, column: ColumnView | null): ColumnForm {
+  const untouched = [configText(column?.fill, "http"), configText(column?.fill, "waterfall")].includes(form.config);
+  return {
+    ...form,
+    mode,
+    ...((mode === "http" || mode === "waterfall") && untouched ? { config: configText(column?.fill, mode) } : {}),
   };
 }
 
@@ -91,6 +118,8 @@ export function requestBody(form: ColumnForm, column: ColumnView | null, columns
       .map((s) => s.trim())
       .filter(Boolean);
   const ai = form.mode === "ai";
+  const provider = form.mode === "http" || form.mode === "waterfall";
+  const generated = ai || provider;
   if (ai && form.model.trim()) columnOptions.model = form.model.trim();
   if (ai && form.autoRun !== "always") columnOptions.autoRun = form.autoRun;
   return {
@@ -102,12 +131,18 @@ export function requestBody(form: ColumnForm, column: ColumnView | null, columns
     instructions: form.instructions,
     tools: ai ? form.tools : [],
     columnOptions,
-    // A formula's inputs are the columns its expression names; the API derives them.
+    // A formula's inputs are the columns its expression names, an HTTP column's the columns its
+    // request names; the API derives them. A waterfall's AI steps read the inputs chosen too.
     ...(form.mode === "formula"
       ? { fill: { kind: "formula" as const, expression: form.expression } }
-      : { inputColumnIds: ai ? form.inputColumnIds : [], ...(column?.fill ? { fill: null } : {}) }),
-    // A condition the rows cannot show is left as stored; a column that is not AI has none.
-    ...(form.runIf === null && ai ? {} : { runIf: ai ? runIfOfRows(form.runIf ?? [], columns) : null }),
+      : provider
+        ? {
+            fill: fillFromConfig(form.mode as "http" | "waterfall", form.config),
+            inputColumnIds: form.mode === "waterfall" ? form.inputColumnIds : [],
+          }
+        : { inputColumnIds: ai ? form.inputColumnIds : [], ...(column?.fill ? { fill: null } : {}) }),
+    // A condition the rows cannot show is left as stored; a column that is not generated has none.
+    ...(form.runIf === null && generated ? {} : { runIf: generated ? runIfOfRows(form.runIf ?? [], columns) : null }),
   };
 }
 
@@ -121,6 +156,7 @@ const BY_CODE: Record<string, Field> = {
   primary_column_conflict: "isPrimary",
   primary_column_required: "isPrimary",
   invalid_formula: "expression",
+  invalid_fill: "config",
   invalid_run_if: "runIf",
 };
 

@@ -117,3 +117,49 @@ export function FormulaField({
     </div>
   );
 }
+
+const CONFIG_HINTS = {
+  http: "The request for each row ({{Column}} and {{secret:NAME}} placeholders), the JSONata that reads the value from the answer (extract), when an answer means no data (notFound), retries, cache and credits.",
+  waterfall:
+    "Steps tried in order until one gives a valid value: http, tool, ai or formula, each with an optional check (validate, minConfidence). Reorder them by moving their blocks.",
+};
+
+/** An HTTP or waterfall column's settings, edited as JSON; the API checks them and names the field at fault. */
+export function ConfigField({
+  kind,
+  value,
+  onChange,
+  error,
+  errorId,
+}: {
+  kind: "http" | "waterfall";
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  errorId: string;
+}) {
+  const fieldId = useId();
+  return (
+    <div>
+      <label htmlFor={fieldId} className="block font-medium">
+        {kind === "http" ? "Request" : "Steps"}
+      </label>
+      <textarea
+        id={fieldId}
+        className={INPUT}
+        rows={12}
+        value={value}
+        spellCheck={false}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{CONFIG_HINTS[kind]}</p>
+      {error ? (
+        <p id={errorId} role="alert" className="mt-1 text-xs text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

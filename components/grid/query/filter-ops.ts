@@ -1,3 +1,4 @@
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import {
   comparisonOf,
   FILTERABLE_STATUSES,
@@ -91,7 +92,7 @@ export function operatorChoices(column: ColumnView): OperatorChoice[] {
       return { column: col, op, value: typedValue(comparison, v) };
     },
   }));
-  return column.isAiEnabled ? [...values, ...STATE_CHOICES] : values;
+  return isGenerated(column) ? [...values, ...STATE_CHOICES] : values;
 }
 
 /** The choice and the value text a condition was built from (for editing it again). */

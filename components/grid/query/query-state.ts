@@ -1,3 +1,4 @@
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import type { ColumnView } from "../../data/types";
 
 // What the grid shows (filter, sort, search, view, review mode) as URL search parameters, so a
@@ -93,7 +94,7 @@ export function filterOf(conditions: readonly Condition[]): FilterTree | null {
 
 /** Rows with at least one AI cell to review. */
 export function needsReviewFilter(columns: readonly ColumnView[]): FilterTree | null {
-  const ai = columns.filter((c) => c.isAiEnabled);
+  const ai = columns.filter(isGenerated);
   if (ai.length === 0) return null;
   const each = ai.map((c) => ({ column: c.id, needsReview: true }));
   return each.length === 1 ? each[0] : { or: each };

@@ -1,4 +1,5 @@
 "use client";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore } from "react";
 import type { ColumnView } from "../../data/types";
 import type { RowHandle, RowStore } from "../data/row-store";
@@ -22,7 +23,7 @@ const after = (a: Position, b: Position) => a.row > b.row || (a.row === b.row &&
  */
 export function useReviewWalker(store: RowStore, handles: RowHandle[], columns: readonly ColumnView[]) {
   const version = useDeferredValue(useSyncExternalStore(store.subscribeAny, store.getVersion, store.getVersion));
-  const ai = useMemo(() => columns.filter((c) => c.isAiEnabled), [columns]);
+  const ai = useMemo(() => columns.filter(isGenerated), [columns]);
   const targets = useMemo(() => {
     void version;
     const out: (ReviewTarget & Position)[] = [];

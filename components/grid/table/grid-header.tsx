@@ -1,4 +1,5 @@
 "use client";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import type { VirtualItem } from "@tanstack/react-virtual";
 import type { ColumnView } from "../../data/types";
 import { usePermissions } from "../../auth/use-permissions";
@@ -96,8 +97,8 @@ function HeaderCell({
   actions: ColumnMenuActions;
 }) {
   const perms = usePermissions();
-  const runHint = perms.reason("runs:write") ?? (!column.isAiEnabled ? "Only AI columns run" : undefined);
-  const estimateHint = !column.isAiEnabled ? "Only AI columns run" : undefined;
+  const runHint = perms.reason("runs:write") ?? (!isGenerated(column) ? "Only generated columns run" : undefined);
+  const estimateHint = !isGenerated(column) ? "Only generated columns run" : undefined;
   const editHint = perms.reason("schema:write", "edit columns");
   const deleteHint = perms.reason("schema:write", "delete columns");
   const items: MenuItem[] = [
@@ -164,11 +165,17 @@ function HeaderCell({
       ) : null}
       {column.fill ? (
         <span
-          title={`Formula: ${column.fill.expression}`}
+          title={
+            column.fill.kind === "formula"
+              ? `Formula: ${column.fill.expression}`
+              : column.fill.kind === "http"
+                ? `HTTP: ${column.fill.request.method} ${column.fill.request.url}`
+                : `Waterfall of ${column.fill.steps.length} steps`
+          }
           className="inline-flex shrink-0 items-center gap-0.5 rounded-full bg-sky-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-sky-800 dark:bg-sky-900/70 dark:text-sky-200"
         >
-          <FunctionIcon className="text-[9px]" />
-          Formula
+          {column.fill.kind === "formula" ? <FunctionIcon className="text-[9px]" /> : null}
+          {{ formula: "Formula", http: "HTTP", waterfall: "Waterfall" }[column.fill.kind]}
         </span>
       ) : null}
       <Menu

@@ -26,6 +26,8 @@ export interface Completion {
   attempt: AttemptRecord;
   /** What the value was generated from (see domain/input-hash.ts). */
   inputHash: string;
+  /** not_found: every provider asked had no data (HTTP and waterfall cells); the value is "". Default done. */
+  outcome?: "done" | "not_found";
 }
 
 export type CompleteResult = "done" | "superseded";
@@ -75,9 +77,9 @@ export async function storeValues(
   // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
   const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
     prepared(`WITH t AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[], $7::text[]) AS t(row_id, column_id, generation, meta, hash, value)),
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[], $7::text[], $8::boolean[]) AS t(row_id, column_id, generation, meta, hash, value, found)),
      done AS (
-       UPDATE cells SET status = ${toStatusSql("complete")}, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
+       UPDATE cells SET status = CASE WHEN t.found THEN ${toStatusSql("complete")} ELSE ${toStatusSql("notFound")} END, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
          input_hash = t.hash, previous_value = NULL,
          finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
        FROM t
@@ -87,7 +89,7 @@ export async function storeValues(
        ${patchValuesSql("(SELECT t.row_id, t.column_id, t.value FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id) AS answered")}),
      records AS (
        INSERT INTO cell_runs (${ATTEMPT_RECORD_COLUMNS})
-       SELECT r.* FROM ${attemptRecordsFrom(8)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
+       SELECT r.* FROM ${attemptRecordsFrom(9)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
      SELECT row_id, column_id FROM done`),
     within.map((p) => p.job.rowId),
     within.map((p) => p.job.columnId),
@@ -96,8 +98,14 @@ export async function storeValues(
     owner,
     within.map((p) => p.inputHash),
     within.map((p) => p.value),
+    within.map((p) => p.outcome !== "not_found"),
     ...attemptRecordParams(
-      within.map((p) => ({ job: p.job, workspaceId: p.baseCtx.workspaceId, outcome: "done", attempt: p.attempt })),
+      within.map((p) => ({
+        job: p.job,
+        workspaceId: p.baseCtx.workspaceId,
+        outcome: p.outcome ?? "done",
+        attempt: p.attempt,
+      })),
     ),
   );
   const ok = new Set(stored.map((s) => cellKey({ rowId: s.row_id, columnId: s.column_id })));
@@ -123,7 +131,7 @@ export async function storeValues(
     ))
   )
     throw new InsufficientCredits();
-  for (const p of done) w.emit(cellEvent(p.baseCtx, p.job, "done"));
+  for (const p of done) w.emit(cellEvent(p.baseCtx, p.job, p.outcome ?? "done"));
   await settleFinished(
     w,
     done.map((p) => ({ baseCtx: p.baseCtx, rowId: p.job.rowId })),

@@ -91,7 +91,7 @@ export async function markStale(tx: Tx, refs: readonly CellRef[]): Promise<void>
   if (refs.length === 0) return;
   await tx.$executeRawUnsafe(
     `UPDATE cells SET stale = true, updated_at = now()
-     WHERE (row_id, column_id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND status IN ('done', 'error', 'cancelled', 'skipped')`,
+     WHERE (row_id, column_id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND status IN ('done', 'error', 'cancelled', 'skipped', 'not_found')`,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
   );
@@ -101,7 +101,7 @@ export async function markStale(tx: Tx, refs: readonly CellRef[]): Promise<void>
 export async function finishedCellsOfColumn(tx: Tx, columnId: string) {
   return tx.$queryRawUnsafe<{ row_id: string; input_hash: string | null; values: Record<string, string> }[]>(
     `SELECT c.row_id, c.input_hash, r."values" FROM cells c JOIN rows r ON r.id = c.row_id
-     WHERE c.column_id = $1 AND c.status IN ('done', 'error', 'cancelled', 'skipped') AND NOT c.stale
+     WHERE c.column_id = $1 AND c.status IN ('done', 'error', 'cancelled', 'skipped', 'not_found') AND NOT c.stale
        AND NOT COALESCE((c.metadata->>'suppliedByUser')::boolean, false)`,
     columnId,
   );

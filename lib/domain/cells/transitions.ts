@@ -2,8 +2,12 @@
 // of these transitions, and its WHERE clause is built from the transition's `from` states, so the
 // database itself refuses a move the table does not allow.
 
-/** `skipped`: the column's run condition (runIf) was false for the row, so the cell was never asked. */
-export const CELL_STATUSES = ["pending", "running", "done", "error", "cancelled", "skipped"] as const;
+/**
+ * `skipped`: the column's run condition (runIf) was false for the row, so the cell was never asked.
+ * `not_found`: an HTTP or waterfall cell whose providers all answered that they have no data: an
+ * outcome, not an error, charged only what its misses cost.
+ */
+export const CELL_STATUSES = ["pending", "running", "done", "error", "cancelled", "skipped", "not_found"] as const;
 export type CellStatus = (typeof CELL_STATUSES)[number];
 
 /** `null` stands for "no cell yet": the transition inserts it. */
@@ -11,15 +15,15 @@ type From = readonly (CellStatus | null)[];
 
 export const CELL_TRANSITIONS = {
   /** Queued (again): any cell may be, a skipped one too (its row or its condition changed); a newer generation supersedes an attempt in flight. */
-  queue: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped"], to: "pending" },
+  queue: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped", "not_found"], to: "pending" },
   /** The user wrote the value of an AI cell: it is theirs, and done. */
-  supply: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped"], to: "done" },
+  supply: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped", "not_found"], to: "done" },
   /** A reviewer accepted the value as it is: it is verified, and never regenerated unless forced. */
   accept: { from: ["done"], to: "done" },
   /** A reviewer took back an accept or a correction: the cell is as it was before it. */
   unverify: { from: ["done"], to: "done" },
   /** A reviewer corrected the value: it is theirs, verified, and the model's answer is kept aside. */
-  correct: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped"], to: "done" },
+  correct: { from: [null, "pending", "running", "done", "error", "cancelled", "skipped", "not_found"], to: "done" },
   /** A worker takes a ready cell under a lease. */
   claim: { from: ["pending"], to: "running" },
   /** The answer is stored (with its charge). */
@@ -30,6 +34,8 @@ export const CELL_TRANSITIONS = {
    * an AI cell of the row, which is final only once this cell is ready to run.
    */
   skip: { from: ["running"], to: "skipped" },
+  /** Every provider the cell asked had no data for the row: stored with what the misses cost. */
+  notFound: { from: ["running"], to: "not_found" },
   /** The attempt ended in an error that is not retried. */
   fail: { from: ["running"], to: "error" },
   /** An input cell of the row failed, so a waiting dependent cannot run. */

@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import type { Tx } from "../../db/database.ts";
 import type { ColumnRecord } from "../column-model.ts";
 import { transitiveDependents } from "../graph.ts";
@@ -24,7 +25,7 @@ export async function refreshFormulas(
   const formulas = await rowFormulas(columns, touched);
   if (!formulas) return;
   const dependentAi = columns.filter(
-    (c) => c.isAiEnabled && transitiveDependents(columns, [...formulas.columnIds]).has(c.id),
+    (c) => isGenerated(c) && transitiveDependents(columns, [...formulas.columnIds]).has(c.id),
   );
   let after = -1n;
   for (;;) {

@@ -4,8 +4,9 @@ import { columnType, COLUMN_TYPE_NAMES } from "../column-types/index.ts";
 import { AUTO_RUN_MODES, REVIEW_BY, TOOL_NAMES, nameKey, type ColumnRecord } from "../column-model.ts";
 import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
-import { fillSchema, type Fill } from "../formulas/fill.ts";
-import { assertNoFormulaReads, formulaInputs } from "../formulas/resolve.ts";
+import { fillSchema, isGenerated, type Fill } from "../fill/schema.ts";
+import { fillInputs } from "../fill/resolve.ts";
+import { assertNoFormulaReads } from "../formulas/resolve.ts";
 import { resolveRunIf, type StoredRunIf } from "./run-if.ts";
 
 const toolRef = z
@@ -120,15 +121,15 @@ export async function resolveColumnFields(
       field: "fill",
     });
   }
-  if (isAiEnabled && !current.isAiEnabled) assertNoFormulaReads(others, selfId, name);
-  const inputColumnIds = fill
-    ? await formulaInputs(others, fill, selfId)
-    : resolveInputs(others, input, current.fill ? [] : current.inputColumnIds, selfId);
+  const generated = isGenerated({ isAiEnabled, fill });
+  if (generated && !isGenerated(current)) assertNoFormulaReads(others, selfId, name);
+  const stated = resolveInputs(others, input, current.fill?.kind === "formula" ? [] : current.inputColumnIds, selfId);
+  const inputColumnIds = fill ? await fillInputs(others, fill, selfId, stated) : stated;
   // A column that stops being generated drops its condition; one sent is checked against the base.
   const runIf =
     input.runIf !== undefined
-      ? resolveRunIf(input.runIf, others, { id: selfId, name, generated: isAiEnabled })
-      : isAiEnabled
+      ? resolveRunIf(input.runIf, others, { id: selfId, name, generated })
+      : generated
         ? current.runIf
         : null;
   const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds, runIf }]);

@@ -12,8 +12,8 @@ import { finishedCellsOfColumn, markStale } from "../cells/index.ts";
 import { inputHashIn } from "../input-hash.ts";
 import { dropColumnValues, setColumnValues } from "../rows/values.ts";
 import type { ProviderName } from "../model-spec.ts";
-import { fillOf } from "../formulas/fill.ts";
-import { renameInFormula } from "../formulas/compile.ts";
+import { fillOf } from "../fill/schema.ts";
+import { renameInFill } from "../fill/resolve.ts";
 import { refreshFormulas } from "./formula-refresh.ts";
 import type { StoredRunIf } from "./run-if.ts";
 import { prismaFields, writeJsonFields } from "./json-fields.ts";
@@ -168,21 +168,21 @@ export async function updateColumnRecord(
   updated.fill = fields.fill as ColumnRecord["fill"];
   updated.runIf = fields.runIf as ColumnRecord["runIf"];
   const columns = others.map((c) => (c.id === columnId ? updated : c));
-  if (fields.name !== current.name) await renameInFormulas(tx, columns, current.name, fields.name);
+  if (fields.name !== current.name) await renameInFills(tx, columns, current.name, fields.name);
   if (aiChanged) await markChangedStale(tx, columns, updated);
   if (aiChanged && (fields.fill || before.fill || fields.type !== current.type))
     await refreshFormulas(tx, baseCtx.sheetId, columns, [columnId]);
   return updated;
 }
 
-/** The formulas that name a renamed column follow it, so they keep reading the same column. */
-async function renameInFormulas(tx: Tx, columns: readonly ColumnRecord[], from: string, to: string) {
+/** The fills that name a renamed column follow it, so they keep reading the same column. */
+async function renameInFills(tx: Tx, columns: readonly ColumnRecord[], from: string, to: string) {
   for (const c of columns) {
     const fill = fillOf(c);
     if (!fill) continue;
-    const expression = await renameInFormula(fill.expression, from, to);
-    if (expression !== fill.expression)
-      await writeJsonFields(tx, c.id, { fill: { ...fill, expression }, runIf: c.runIf as StoredRunIf | null });
+    const renamed = await renameInFill(fill, from, to);
+    if (JSON.stringify(renamed) !== JSON.stringify(fill))
+      await writeJsonFields(tx, c.id, { fill: renamed, runIf: c.runIf as StoredRunIf | null });
   }
 }
 

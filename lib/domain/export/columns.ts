@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import { appError } from "../../errors.ts";
 import type { CellMetadata, CellState } from "../cell-view.ts";
 import type { ColumnRecord } from "../column-model.ts";
@@ -96,7 +97,7 @@ export function exportColumns(all: readonly ColumnRecord[], choice: ColumnChoice
       read: (r) => r.values[c.id] ?? "",
       sql: `COALESCE(r."values"->>${sqlId(c.id)}, '')`,
     });
-    if (choice.metadata && c.isAiEnabled) out.push(...metadataColumns(c));
+    if (choice.metadata && isGenerated(c)) out.push(...metadataColumns(c));
   }
   return out;
 }

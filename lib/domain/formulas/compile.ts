@@ -25,7 +25,8 @@ export interface CompiledFormula {
   expression: string;
   /** Field names the expression reads: column names, exactly as written. */
   names: Set<string>;
-  evaluate(input: Record<string, unknown>): Promise<unknown>;
+  /** `bindings` become $variables (a waterfall's check reads its value as $value). */
+  evaluate(input: unknown, bindings?: Record<string, unknown>): Promise<unknown>;
 }
 
 const invalid = (message: string, details?: Record<string, unknown>) =>
@@ -64,7 +65,7 @@ export async function compileFormula(expression: string): Promise<CompiledFormul
     }
     if (node.type === "name" && typeof node.value === "string") names.add(node.value);
   });
-  return { expression, names, evaluate: (input) => evaluateBounded(expr, input) };
+  return { expression, names, evaluate: (input, bindings) => evaluateBounded(expr, input, bindings) };
 }
 
 /** Visits every node of a JSONata syntax tree. */
@@ -85,7 +86,11 @@ const EXIT = Symbol.for("jsonata.__evaluate_exit");
 // JSONata has no time limit of its own; its documented hooks run on entry to and exit from each
 // node, so a deep recursion or a long loop stops at the bound. The state is per call: the
 // expression object is shared by the rows of one write, which are evaluated one after another.
-async function evaluateBounded(expr: ReturnType<typeof jsonataType>, input: Record<string, unknown>): Promise<unknown> {
+async function evaluateBounded(
+  expr: ReturnType<typeof jsonataType>,
+  input: unknown,
+  bindings?: Record<string, unknown>,
+): Promise<unknown> {
   const started = performance.now();
   let depth = 0;
   const check = () => {
@@ -106,7 +111,7 @@ async function evaluateBounded(expr: ReturnType<typeof jsonataType>, input: Reco
     depth--;
     check();
   });
-  return expr.evaluate(input);
+  return expr.evaluate(input, bindings);
 }
 
 export class FormulaLimitError extends Error {

@@ -1,7 +1,7 @@
 import { appError } from "../../errors.ts";
 import type { ColumnRecord } from "../column-model.ts";
 import { compileFormula } from "./compile.ts";
-import { formulaOf, type Fill } from "./fill.ts";
+import { formulaOf, isGenerated, type Fill } from "../fill/schema.ts";
 
 /**
  * A formula column's inputs are the columns its expression names, so the DAG (order, cycles,
@@ -9,7 +9,11 @@ import { formulaOf, type Fill } from "./fill.ts";
  * A formula reads entered values and other formulas: a value still being generated would give it
  * an answer that changes later without a write to recompute it.
  */
-export async function formulaInputs(others: readonly ColumnRecord[], fill: Fill, selfId: string): Promise<string[]> {
+export async function formulaInputs(
+  others: readonly ColumnRecord[],
+  fill: Extract<Fill, { kind: "formula" }>,
+  selfId: string,
+): Promise<string[]> {
   const compiled = await compileFormula(fill.expression);
   const ids: string[] = [];
   for (const name of compiled.names) {
@@ -22,10 +26,10 @@ export async function formulaInputs(others: readonly ColumnRecord[], fill: Fill,
         { field: "fill.expression", name },
       );
     }
-    if (column.isAiEnabled) {
+    if (isGenerated(column)) {
       throw appError(
         "invalid_formula",
-        `The formula reads "${name}", an AI column; a formula reads entered values and other formulas.`,
+        `The formula reads "${name}", a generated column (AI, HTTP or waterfall); a formula reads entered values and other formulas.`,
         { field: "fill.expression", name },
       );
     }
@@ -40,7 +44,7 @@ export function assertNoFormulaReads(others: readonly ColumnRecord[], selfId: st
   if (reader) {
     throw appError(
       "validation_failed",
-      `"${name}" cannot be an AI column: the formula of "${reader.name}" reads it, and formulas read entered values.`,
+      `"${name}" cannot be generated (AI, HTTP or waterfall): the formula of "${reader.name}" reads it, and formulas read entered values.`,
       { field: "isAiEnabled", column: reader.name },
     );
   }

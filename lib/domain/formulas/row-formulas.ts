@@ -1,9 +1,8 @@
-import { columnType } from "../column-types/index.ts";
-import { columnOptionsOf, type ColumnRecord } from "../column-model.ts";
+import type { ColumnRecord } from "../column-model.ts";
 import { topologicalOrder } from "../graph.ts";
-import { MAX_CELL_CHARS } from "../limits.ts";
+import { cellValueOf } from "./cell-value.ts";
 import { compileFormula, type CompiledFormula } from "./compile.ts";
-import { formulaOf } from "./fill.ts";
+import { formulaOf } from "../fill/schema.ts";
 
 /** A row's values by column id (as rows store them). */
 type RowValues = Record<string, string>;
@@ -47,8 +46,8 @@ export async function rowFormulas(
   };
 }
 
-/** The fields a formula reads, typed as the column stores them; an empty cell is absent. */
-function formulaInput(formula: CompiledFormula, byName: ReadonlyMap<string, ColumnRecord>, values: RowValues) {
+/** The fields an expression over the row reads, typed as the columns store them; an empty cell is absent. */
+export function formulaInput(formula: CompiledFormula, byName: ReadonlyMap<string, ColumnRecord>, values: RowValues) {
   const input: Record<string, unknown> = {};
   for (const name of formula.names) {
     const column = byName.get(name);
@@ -67,29 +66,14 @@ function typed(type: string, text: string): unknown {
   return text;
 }
 
-/** A formula's result as the column's stored text; "" when it has none or it does not fit the type. */
+/** A formula's result for one row; "" when it fails for this row (a type mismatch, a limit). */
 async function formulaValue(column: ColumnRecord, formula: CompiledFormula, input: Record<string, unknown>) {
   let result: unknown;
   try {
     result = await formula.evaluate(input);
   } catch {
-    // A row the formula cannot compute (a type mismatch, a limit) has no value; other rows keep theirs.
+    // A row the formula cannot compute has no value; other rows keep theirs.
     return "";
   }
-  const raw = asCellInput(result);
-  if (raw === null) return "";
-  const normalized = columnType(column.type)?.normalize(raw, columnOptionsOf(column));
-  return normalized?.ok && normalized.value.length <= MAX_CELL_CHARS ? normalized.value : "";
-}
-
-function asCellInput(result: unknown): string | number | boolean | null {
-  if (result === undefined || result === null) return null;
-  if (typeof result === "string") return result === "" ? null : result;
-  if (typeof result === "number") return Number.isFinite(result) ? result : null;
-  if (typeof result === "boolean") return result;
-  if (Array.isArray(result) && result.every((v) => ["string", "number", "boolean"].includes(typeof v))) {
-    return result.length === 0 ? null : result.join(", ");
-  }
-  if (typeof result === "function") return null;
-  return JSON.stringify(result);
+  return cellValueOf(result, column) ?? "";
 }

@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import { appError } from "../../errors.ts";
 import { columnOptionsOf, nameKey, reviewThresholdOf, type ColumnRecord } from "../column-model.ts";
 import { columnType, selectOptions } from "../column-types/index.ts";
@@ -109,8 +110,11 @@ function parseStateCondition(
   key: (typeof STATE_KEYS)[number],
   path: string,
 ): StateCondition {
-  if (!column.isAiEnabled)
-    throw bad(`${path}.${key}`, `"${key}" applies to AI columns only, and "${column.name}" is not one`);
+  if (!isGenerated(column))
+    throw bad(
+      `${path}.${key}`,
+      `"${key}" applies to generated columns only (AI, HTTP, waterfall), and "${column.name}" is not one`,
+    );
   if ("value" in node) throw bad(path, `A "${key}" condition takes no "value"`);
   const v = node[key];
   if (key === "status") {

@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import type { Work } from "../../db/work.ts";
 import type { Tx } from "../../db/database.ts";
 import type { ErrorCode } from "../../errors.ts";
@@ -74,8 +75,8 @@ export async function reviewCells(
       columns.find((c) => c.id === item.columnId) ?? columns.find((c) => c.nameKey === nameKey(item.columnId));
     const key = column ? cellKey({ rowId: item.rowId, columnId: column.id }) : "";
     if (!column) fail("column_not_found", `No column "${item.columnId}" in this base.`);
-    else if (!column.isAiEnabled)
-      fail("not_reviewable", `"${column.name}" is not an AI column; only AI cells are reviewed.`);
+    else if (!isGenerated(column))
+      fail("not_reviewable", `"${column.name}" is not a generated column; only generated cells are reviewed.`);
     else if (!values.has(item.rowId)) fail("row_not_found", `No row "${item.rowId}" in this base.`);
     else if (seen.has(key)) fail("not_reviewable", "This cell is listed twice in the request.");
     else {

@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import type { Work } from "../../db/work.ts";
 import type { Tx } from "../../db/database.ts";
 import type { BaseContext } from "../base-context.ts";
@@ -115,7 +116,7 @@ const COPY_AFTER_ROWS = 1_000;
 const ANALYZE_TARGET = 10;
 
 function planNewRowCells(columns: readonly ColumnRecord[], rows: WritePlan["inserts"], runAi: boolean) {
-  const aiColumns = columns.filter((c) => c.isAiEnabled);
+  const aiColumns = columns.filter(isGenerated);
   const cells: { rowId: string; columnId: string; status: "done" | "pending" }[] = [];
   const settled: string[] = [];
   for (const row of rows) {
@@ -144,7 +145,7 @@ async function planRowChanges(
 ) {
   // Only AI cells are re-run, marked stale or kept for review, so only theirs are read: a base
   // without AI columns reads no cells at all.
-  const aiColumnIds = columns.filter((c) => c.isAiEnabled).map((c) => c.id);
+  const aiColumnIds = columns.filter(isGenerated).map((c) => c.id);
   const states = await cellStates(tx, [...updates.keys()], aiColumnIds);
   const updated = new Map<string, RowValues>();
   const rerun: Pair[] = [];

@@ -53,7 +53,7 @@ export async function cellStatesOfRows(
 export async function getRow(read: Read, workspaceId: string, baseId: string, rowId: string, expand: boolean) {
   const [hit] = await read<{ row_id: string | null; values: unknown; columns: ViewColumn[] | null; cells?: unknown }>(
     `SELECT r.id AS row_id, r."values",${expand ? ` ${cellsOfRow()} AS cells,` : ""}
-       (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled, 'columnOptions', c.column_options, 'calibration', c.calibration) ORDER BY c.position)
+       (SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'isAiEnabled', c.is_ai_enabled, 'fill', c.fill, 'columnOptions', c.column_options, 'calibration', c.calibration) ORDER BY c.position)
           FROM columns c WHERE c.sheet_id = s.id) AS columns
      FROM bases b JOIN sheets s ON s.base_id = b.id LEFT JOIN rows r ON r.sheet_id = s.id AND r.id = $3
      WHERE b.id = $1 AND b.workspace_id = $2`,

@@ -6,7 +6,7 @@ export type RowValues = Record<string, string>;
 
 /** What rendering a row needs of a column (Get Row loads just this much). */
 export type ViewColumn = Pick<ColumnRecord, "id" | "name" | "isAiEnabled"> &
-  Partial<Pick<ColumnRecord, "columnOptions" | "calibration">>;
+  Partial<Pick<ColumnRecord, "fill" | "columnOptions" | "calibration">>;
 
 /** The spec's standard row: every column by name, "" where there is no value. */
 export function standardRow(columns: readonly ViewColumn[], id: string, values: RowValues) {

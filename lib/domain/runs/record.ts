@@ -102,7 +102,8 @@ export const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseI
        max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
        paused_reason AS "pausedReason", key_id AS "keyId", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
-const noCounts = (): RunCounts => ({ pending: 0, running: 0, done: 0, error: 0, cancelled: 0, skipped: 0 });
+const NO_CELLS = { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 };
+const noCounts = (): RunCounts => ({ ...NO_CELLS, skipped: 0, not_found: 0 });
 
 /**
  * The runs read again with their cell counts, in one statement: one snapshot. Read apart, a batch

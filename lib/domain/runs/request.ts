@@ -1,3 +1,4 @@
+import { isGenerated } from "../fill/kinds.ts";
 import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
@@ -8,7 +9,7 @@ import { balanceOf } from "../../credits/ledger.ts";
 import { startRun, type RunPolicy } from "./record.ts";
 import { clearValues } from "../rows/values.ts";
 
-export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled", "skipped"] as const;
+export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled", "skipped", "not_found"] as const;
 
 export const runRequestSchema = z
   .object({
@@ -24,7 +25,7 @@ export const runRequestSchema = z
         z
           .enum(RUN_SELECTABLE_STATUSES)
           .describe(
-            "A cell status: idle (never run), done, error, cancelled or skipped (its run condition was false).",
+            "A cell status: idle (never run), done, error, cancelled, skipped (its run condition was false) or not_found (no provider had data).",
           ),
       )
       .min(1)
@@ -57,7 +58,7 @@ export type RunRequest = z.infer<typeof runRequestSchema>;
 async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: RunRequest) {
   const baseCtx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, baseCtx.sheetId);
-  const ai = columns.filter((c) => c.isAiEnabled);
+  const ai = columns.filter(isGenerated);
   let columnIds = ai.map((c) => c.id);
   if (req.columnIds) {
     const unknown = req.columnIds.filter((id) => !ai.some((c) => c.id === id));

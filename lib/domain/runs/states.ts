@@ -36,6 +36,7 @@ export type RunCounts = {
   cancelled: number;
   /** Cells whose run condition left their row out: finished, never charged. */
   skipped: number;
+  not_found: number;
 };
 
 export type RunView = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { fillViewSchema } from "../../domain/formulas/fill.ts";
+import { fillViewSchema } from "../../domain/fill/schema.ts";
+import { STEP_STATUSES } from "../../domain/cell-view.ts";
 import { booleanQuery, pathId } from "../endpoint.ts";
 import { AUTO_RUN_MODES, TOOL_NAMES } from "../../domain/column-model.ts";
 import { COLUMN_TYPE_NAMES } from "../../domain/column-types/index.ts";
@@ -32,10 +33,32 @@ export const standardRowSchema = z
   .describe("A row in the standard form: every cell a string.");
 
 export const cellStatusSchema = z
-  .enum(["idle", "pending", "running", "done", "error", "cancelled", "skipped"])
+  .enum(["idle", "pending", "running", "done", "error", "cancelled", "skipped", "not_found"])
   .describe(
-    "The state of an AI cell: idle (never asked to run), pending, running, done, error, cancelled (its run was cancelled) or skipped (its column's run condition was false for the row; metadata.additionalDetails says so).",
+    "The state of an AI cell: idle (never asked to run), pending, running, done, error, cancelled (its run was cancelled) skipped (its column's run condition was false for the row; metadata.additionalDetails says so) or not_found (an HTTP or waterfall cell: no provider had data; metadata.steps traces each).",
   );
+
+const stepTraceSchema = z
+  .strictObject({
+    step: z.number().int().min(0).describe("The step's position, from 0."),
+    kind: z.enum(["http", "tool", "ai", "formula"]).describe("What the step is."),
+    label: z.string().optional().describe("The step's name, when it has one."),
+    provider: z.string().describe("The host, tool or model asked."),
+    status: z
+      .enum(STEP_STATUSES)
+      .describe(
+        "found; cached (found, from the cache); not_found (no data); invalid (a value that failed the step's check); error; skipped (not reached: an earlier step found the value).",
+      ),
+    credits: z.number().int().min(0).describe("What the step cost."),
+    ms: z.number().int().min(0).describe("How long it took."),
+    url: z.string().optional().describe("The URL asked, secret values replaced by their names."),
+    httpStatus: z.number().int().optional().describe("The provider's HTTP status."),
+    error: z
+      .strictObject({ code: z.string().describe("A stable code."), message: z.string().describe("What went wrong.") })
+      .optional()
+      .describe("Why the step failed."),
+  })
+  .describe("One step of an HTTP or waterfall cell.");
 
 export const cellMetadataSchema = z
   .strictObject({
@@ -67,8 +90,9 @@ export const cellMetadataSchema = z
       .describe(
         "Present once the column has 30 or more reviews: confidenceScore mapped through an isotonic fit of the column's review history (see Measuring quality).",
       ),
+    steps: z.array(stepTraceSchema).optional().describe("HTTP and waterfall cells: each step tried, in order."),
   })
-  .describe("Metadata of an AI cell.");
+  .describe("Metadata of a generated cell.");
 
 export const expandedCellSchema = z
   .strictObject({

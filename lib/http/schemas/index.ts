@@ -19,6 +19,8 @@ import * as runs from "./runs.ts";
 import * as secrets from "./secrets.ts";
 import * as session from "./session.ts";
 import * as sso from "./sso.ts";
+import * as steps from "./steps.ts";
+import * as fillPreview from "./fill-preview.ts";
 import * as views from "./views.ts";
 import * as webhooks from "./webhooks.ts";
 import * as writeRows from "./write-rows.ts";
@@ -56,6 +58,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   review.reviewHistory,
   review.undoReview,
   quality.columnQuality,
+  steps.columnSteps,
+  fillPreview.previewFill,
   quality.estimateEvaluation,
   quality.evaluateColumn,
   quality.getEvaluation,

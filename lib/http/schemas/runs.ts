@@ -26,6 +26,7 @@ export const runSchema = z
         error: count("that ended in error"),
         cancelled: count("that were cancelled"),
         skipped: count("skipped by their column's run condition (finished, not charged)"),
+        not_found: count("ended not_found: no provider had data (finished, charged what the misses cost)"),
       })
       .describe("Its cells by status; a cell queued again by a later run counts there instead."),
     creditsSpent: z.number().int().min(0).describe("Credits charged for its cells so far."),

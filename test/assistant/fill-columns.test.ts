@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { CONFIGURE, calls, createLeadsBase, structure, toolResults, useAssistantApp, user } from "./helpers.ts";
 
-// The assistant builds formula columns with manageColumn's fill, and sees them in the base it is shown.
+// The assistant builds formula and HTTP columns with manageColumn's fill, and sees them in the base it is shown.
 const t = useAssistantApp();
 
 it("builds a formula column, names it to the model, and reports a bad formula as an error result", async () => {
@@ -36,4 +36,29 @@ it("builds a formula column, names it to the model, and reports a bad formula as
   expect(t.llm.requests.at(-1)!.system).toMatch(
     /"Slug" \(id scol_\w+\) type short-text; formula: .*; inputs: "Company"/,
   );
+});
+
+it("builds an HTTP column naming a workspace secret it knows by name only", async () => {
+  const secret = await t.app.api("POST", "/api/v1/secrets", { body: { name: "SIZE_API", value: "sk_never_shown_42" } });
+  expect(secret.status, secret.text).toBe(201);
+  const { baseId } = await createLeadsBase(t);
+  const fill = {
+    kind: "http",
+    request: {
+      method: "GET",
+      url: "https://api.example.com/size?company={{Company}}",
+      headers: { Authorization: "Bearer {{secret:SIZE_API}}" },
+    },
+    extract: "employees",
+  };
+  t.llm.enqueue(calls({ args: { columnOperation: "create", name: "Employees", type: "number", fill } }), {
+    text: "Added Employees.",
+  });
+  const res = await t.app.api("POST", CONFIGURE, { body: { baseId, messages: [user("Add the company size.")] } });
+  expect(res.status, res.text).toBe(200);
+  const employees = (await structure(t.app, baseId)).sheetColumns.find((c) => c.name === "Employees")!;
+  expect(employees).toMatchObject({ isAiEnabled: false, fill: { kind: "http", extract: "employees" } });
+  const system = t.llm.requests.at(-2)!.system;
+  expect(system).toContain("Workspace secrets (names only): SIZE_API.");
+  expect(JSON.stringify(t.llm.requests)).not.toContain("sk_never_shown_42");
 });

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { FORMULA_LIMITS } from "./limits.ts";
+import { FORMULA_LIMITS } from "../formulas/limits.ts";
+import { httpCallFields } from "./http-schema.ts";
+import { waterfallFields } from "./waterfall-schema.ts";
 
 // How a column is filled, when it is not by hand or by the AI: one field, `fill`, whose `kind`
 // names the way. The schema here drives validation, OpenAPI, MCP and the UI's types.
@@ -16,10 +18,22 @@ export const formulaFillSchema = z
   })
   .describe("A formula column: computed from the row whenever the columns it names change; no credits, no queue.");
 
-export const FILL_KINDS = ["formula"] as const;
-export type FillKind = (typeof FILL_KINDS)[number];
+export const httpFillSchema = z
+  .strictObject({
+    kind: z.literal("http").describe("http: a request to a data provider for each row."),
+    ...httpCallFields,
+  })
+  .describe("An HTTP column: a request for each row, its answer read into the value; a miss ends not_found.");
 
-const fillKinds = z.discriminatedUnion("kind", [formulaFillSchema]);
+export const waterfallFillSchema = z
+  .strictObject({ kind: z.literal("waterfall").describe("waterfall: steps tried in order."), ...waterfallFields })
+  .describe("A waterfall column: steps tried in order, stopping at the first valid value.");
+
+import { FILL_KINDS } from "./kinds.ts";
+
+export { FILL_KINDS, type FillKind, isGenerated } from "./kinds.ts";
+
+const fillKinds = z.discriminatedUnion("kind", [formulaFillSchema, httpFillSchema, waterfallFillSchema]);
 
 /** What a client sends: a fill, or null to make the column one entered by hand (or by the AI). */
 export const fillSchema = fillKinds
@@ -33,13 +47,18 @@ export const fillViewSchema = fillKinds
   .nullable()
   .describe(`How the column fills itself (kind ${FILL_KINDS.join(", ")}); null when by hand or by the AI.`);
 
-export type Fill = z.infer<typeof formulaFillSchema>;
+export type Fill = z.infer<typeof fillKinds>;
+export type HttpFill = z.infer<typeof httpFillSchema>;
+export type WaterfallFill = z.infer<typeof waterfallFillSchema>;
 
 /** The column's stored fill, or null. */
 export function fillOf(c: { fill?: unknown }): Fill | null {
-  const parsed = formulaFillSchema.safeParse(c.fill);
+  const parsed = fillKinds.safeParse(c.fill);
   return parsed.success ? parsed.data : null;
 }
 
 /** The column's formula expression, or null when it is not a formula column. */
-export const formulaOf = (c: { fill?: unknown }): string | null => fillOf(c)?.expression ?? null;
+export function formulaOf(c: { fill?: unknown }): string | null {
+  const fill = fillOf(c);
+  return fill?.kind === "formula" ? fill.expression : null;
+}
