@@ -114,7 +114,9 @@ export async function resolveColumnFields(
   const optionProblem = typeDef.validateOptions?.(columnOptions);
   if (optionProblem) throw appError("validation_failed", optionProblem, { field: "columnOptions" });
 
-  const fill = input.fill === undefined ? current.fill : input.fill;
+  // Parsed here as well as by the endpoints' schemas: a caller inside the app (base creation, an
+  // import, a benchmark) must not store a fill that fillOf() would then not read back.
+  const fill = input.fill === undefined ? current.fill : parseFill(input.fill);
   const isAiEnabled = input.isAiEnabled ?? (input.fill ? false : current.isAiEnabled);
   if (fill && isAiEnabled) {
     throw appError("validation_failed", "A column is filled either by the AI (isAiEnabled) or by its fill, not both.", {
@@ -207,4 +209,12 @@ function validateColumnOptions(options: Record<string, unknown>, providers: read
       field: "columnOptions.reviewBy",
     });
   }
+}
+
+function parseFill(raw: unknown): Fill | null {
+  const parsed = fillSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = ["fill", ...(issue?.path ?? [])].join(".");
+  throw appError("invalid_fill", `${field}: ${issue?.message ?? "not a valid fill"}.`, { field });
 }
