@@ -14,7 +14,7 @@ import { inTransaction } from "../lib/db/work.ts";
 import { createBase } from "../lib/domain/bases.ts";
 import { addRows } from "../lib/domain/rows/write.ts";
 import { startEngine } from "../lib/engine/engine.ts";
-import { startFakeLlmProcess, peakRss, mb, secs, table } from "./support.ts";
+import { startFakeLlmProcess, peakRss, mb, secs, table, waitForRuns } from "./support.ts";
 import { freshPostgres } from "./rows-floor.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
@@ -114,20 +114,7 @@ async function run(label: string, llmArgs: string[]) {
     ),
   );
   await startEngine(rt);
-  // The run that Add Rows started finishes when none of its cells is open. Polled by its one row:
-  // counting the open cells instead cost up to 30 ms a poll at 50,000 cells, on the embedded
-  // database's one thread, which the engine shares. A paused run would never finish: it fails the
-  // benchmark rather than end its wait early with cells left open.
-  for (;;) {
-    const runs = await rt.db.prisma.run.findMany({
-      where: { baseId: base.baseId },
-      select: { status: true, pausedReason: true },
-    });
-    const paused = runs.find((r) => r.status === "paused");
-    if (paused) throw new Error(`bench:engine: the run paused (${paused.pausedReason}) with cells left to run`);
-    if (!runs.some((r) => r.status === "running")) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitForRuns(rt, base.baseId, "bench:engine");
   const wall = Date.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const peak = rss.stop();

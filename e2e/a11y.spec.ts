@@ -1,23 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { ARTIFACTS, cellAt, expect, grid, signIn, test } from "./support/fixtures";
+import { expectNoSeriousViolations } from "./support/axe";
 
 // axe-core on every page and on the grid's open states: no serious or critical violations.
-
-async function expectNoSeriousViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = serious.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(" "))
-        .join("\n  ")}`,
-  );
-  expect(report, `axe on ${what}`).toEqual([]);
-}
 
 test("sign-in, bases and the grid have no serious accessibility violations", async ({ page, api }) => {
   await page.goto("/sign-in");
@@ -64,6 +48,11 @@ test("sign-in, bases and the grid have no serious accessibility violations", asy
   await expect(page.getByRole("dialog", { name: "Edit “Summary”" })).toBeVisible();
   await expectNoSeriousViolations(page, "column editor");
   await page.screenshot({ path: `${ARTIFACTS}/column-editor.png` });
+  // A waterfall's steps: sortable cards with drag handles, move and remove buttons.
+  const editor = page.getByRole("dialog", { name: "Edit “Summary”" });
+  await editor.getByLabel("Filled by waterfall").check();
+  await expect(editor.getByTestId("waterfall-step")).toHaveCount(3);
+  await expectNoSeriousViolations(page, "waterfall steps editor");
   await page.keyboard.press("Escape");
 
   await (await cellAt(page, 1, "Summary")).click();
@@ -81,4 +70,10 @@ test("dark mode follows the system and stays accessible", async ({ page, api }) 
   expect(bg).not.toBe("rgb(255, 255, 255)");
   await expectNoSeriousViolations(page, "grid in dark mode");
   await page.screenshot({ path: `${ARTIFACTS}/grid-dark.png` });
+  await page.getByRole("button", { name: "Column", exact: true }).click();
+  const editor = page.getByRole("dialog", { name: "New column" });
+  await editor.getByLabel("Filled by waterfall").check();
+  await editor.getByRole("button", { name: "Drag step 1, Pattern guess" }).scrollIntoViewIfNeeded();
+  await expectNoSeriousViolations(page, "waterfall steps editor in dark mode");
+  await page.screenshot({ path: `${ARTIFACTS}/waterfall-steps-dark.png` });
 });

@@ -10,6 +10,8 @@ import { API_KEY } from "./support/env";
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 const LLM_PORT = PORT + 1;
+// The fake world's search and company sites (test/support/fake-world.ts), run by the fake LLM's process.
+const WORLD_PORT = PORT + 2;
 const external = process.env.E2E_BASE_URL;
 // Workers load this file again; the environment carries the first choice over to them.
 if (!external) process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "cellwright-e2e-"));
@@ -51,7 +53,7 @@ export default defineConfig({
     : [
         {
           // The fake LLM answers cell attempts and scripted assistant turns over HTTP (see the file).
-          command: `node e2e/support/fake-llm-server.ts --port ${LLM_PORT}`,
+          command: `node e2e/support/fake-llm-server.ts --port ${LLM_PORT} --world-port ${WORLD_PORT}`,
           cwd: root,
           url: `http://127.0.0.1:${LLM_PORT}/v1/models`,
           timeout: 30_000,
@@ -73,7 +75,11 @@ export default defineConfig({
             PORT: String(PORT),
             DATA_DIR: process.env.E2E_DATA_DIR!,
             API_KEY,
-            ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1",
+            // 127.0.0.0/8: the fake world's company sites, one loopback address each.
+            ALLOWED_PRIVATE_HOSTS: "127.0.0.0/8,::1",
+            SEARCH_PROVIDER: "searxng",
+            SEARCH_BASE_URL: `http://127.0.0.1:${WORLD_PORT}`,
+            SEARCH_MAX_RESULTS: "10",
             // The suite's fixtures call the API far faster than a person would.
             API_RATE_LIMIT: "100000",
             API_RATE_BURST: "100000",

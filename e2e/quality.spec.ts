@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { ARTIFACTS, expect, signIn, test, type Api } from "./support/fixtures";
+import { expectNoSeriousViolations } from "./support/axe";
 import { leadName, truth, V1, V2 } from "./support/quality-script.ts";
 
 // Column quality: 48 leads whose Sector the fake model answers by a script (support/
@@ -58,18 +57,6 @@ async function seed(api: Api) {
   return { baseId: base.baseId, sectorId: sector.id };
 }
 
-async function expectNoSeriousViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .include('[data-testid="quality-panel"]')
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target.join(" ")})`),
-    `axe on ${what}`,
-  ).toEqual([]);
-}
-
 test("quality panel: agreement, reliability, threshold; evaluate new instructions and apply them", async ({
   page,
   api,
@@ -112,7 +99,7 @@ test("quality panel: agreement, reliability, threshold; evaluate new instruction
   await expect(chart.locator('[data-bucket="0.5–0.6"] title')).toHaveText(/10 cells, 0% agreement/);
   await expect(chart.locator('[data-bucket="0.9–1.0"] title')).toHaveText(/10 cells, 100% agreement/);
   await expect(panel.getByTestId("suggested-threshold")).toHaveText("0.65");
-  await expectNoSeriousViolations(page, "quality panel");
+  await expectNoSeriousViolations(page, "quality panel", '[data-testid="quality-panel"]');
   await page.screenshot({ path: `${ARTIFACTS}/quality-panel.png` });
 
   // Applying the suggestion keeps the column's other options (PATCH replaces columnOptions whole).
@@ -157,7 +144,7 @@ test("quality panel: agreement, reliability, threshold; evaluate new instruction
   await expect(fixed).toContainText(/Niche 4\s*Sector 4 \(wrong\)\s*Niche 4 \(right\)/);
   const broken = changed.getByRole("row", { name: /^Lead 13 / });
   await expect(broken).toContainText(/Sector 13\s*Sector 13 \(right\)\s*Unknown 13 \(wrong\)/);
-  await expectNoSeriousViolations(page, "evaluation results");
+  await expectNoSeriousViolations(page, "evaluation results", '[data-testid="quality-panel"]');
   await changed.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${ARTIFACTS}/quality-evaluation.png` });
 

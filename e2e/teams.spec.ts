@@ -1,21 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { ARTIFACTS, cellAt, expect, signIn, test } from "./support/fixtures";
+import { expectNoSeriousViolations } from "./support/axe";
 
 // Teams and access in the web app: the owner (signed in with the workspace key) invites a viewer;
 // the viewer accepts the link in another browser, sees the grid's write controls disabled with
 // their reasons and the settings pages read-only; the owner then finds the invitation in the
 // audit log.
-
-async function expectNoSeriousViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
-  expect(serious, `axe on ${what}`).toEqual([]);
-}
 
 test("an invited viewer sees read-only controls with their reasons; the owner audits the invitation", async ({
   page,

@@ -1,5 +1,5 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Locator, Page } from "@playwright/test";
+import { CREDITS, domain, kindOf, startProviders } from "./support/email-providers";
 import { ARTIFACTS, cellAt, expect, grid, signIn, test } from "./support/fixtures";
 
 // An email waterfall built in the UI: a workspace secret stored on the Secrets page, a column
@@ -10,60 +10,13 @@ import { ARTIFACTS, cellAt, expect, grid, signIn, test } from "./support/fixture
 const ROWS = 50;
 const SECRET = "PROVIDER_KEY";
 
-// Row i's kind, by i % 5: the pattern provider finds 0 and 1; it answers 2 with a value that fails
-// the check; it has nothing for 3 and 4. The premium provider finds 2 and 3, and has nothing for 4.
-const kindOf = (i: number) => (["pattern", "pattern", "invalid", "premium", "none"] as const)[i % 5];
-const domain = (i: number) => `co${i}.example`;
 const name = (i: number) => `Person ${i}`;
-const CREDITS = { pattern: { found: 1, notFound: 0 }, premium: { found: 3, notFound: 1 } };
 const expectedCredits = {
   pattern: CREDITS.pattern.found,
   invalid: CREDITS.pattern.found + CREDITS.premium.found,
   premium: CREDITS.pattern.notFound + CREDITS.premium.found,
   none: CREDITS.pattern.notFound + CREDITS.premium.notFound,
 };
-
-interface Call {
-  path: string;
-  domain: string;
-  authorized: boolean;
-}
-
-/** The two providers on one local server: /pattern and /premium, both behind the bearer token. */
-async function startProviders(token: string) {
-  const calls: Call[] = [];
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const d = url.searchParams.get("domain") ?? "";
-    const authorized = req.headers.authorization === `Bearer ${token}`;
-    calls.push({ path: url.pathname, domain: d, authorized });
-    const i = Number(/^co(\d+)\.example$/.exec(d)?.[1] ?? -1);
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
-    if (!authorized) return send(401, { error: "missing or wrong API key" });
-    if (i < 0) return send(404, {});
-    const kind = kindOf(i);
-    if (url.pathname === "/pattern") {
-      if (kind === "pattern") return send(200, { email: `person${i}@${d}` });
-      if (kind === "invalid") return send(200, { email: "unknown" });
-      return send(404, { email: null });
-    }
-    if (url.pathname === "/premium") {
-      if (kind === "invalid" || kind === "premium") return send(200, { data: { email: `ceo@${d}` } });
-      return send(404, { data: null });
-    }
-    send(404, {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const step = (label: "Pattern" | "Premium", url: string, extract: string) => ({
   kind: "http",
@@ -80,6 +33,26 @@ const step = (label: "Pattern" | "Premium", url: string, extract: string) => ({
   retries: 0,
   cacheTtlSeconds: 0,
 });
+
+/** A step's settings as its card shows them: the step without its kind and label. */
+const settingsOf = ({ kind: _, label: __, ...rest }: ReturnType<typeof step>) => JSON.stringify(rest, null, 2);
+
+/** A mouse drag by a handle onto another element in small moves, dropped once the live region
+ * says the step is over it (a busy machine may measure the list late). */
+async function drag(page: Page, from: Locator, to: Locator, live: Locator, over: RegExp) {
+  await from.hover(); // it waits for the handle to stand still: a keyboard move scrolls smoothly
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 - 10, { steps: 4 });
+  await expect(live).toHaveText(/^Picked up/);
+  let wiggle = 0;
+  await expect(async () => {
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2 - 10 - (wiggle++ % 2), { steps: 8 });
+    await expect(live).toHaveText(over, { timeout: 1000 });
+  }).toPass();
+  await page.mouse.up();
+}
 
 test("an email waterfall over two providers: built in the editor, run on 50 rows, traced", async ({ page, api }) => {
   test.setTimeout(180_000);
@@ -130,26 +103,79 @@ test("an email waterfall over two providers: built in the editor, run on 50 rows
     expect(providers.calls).toEqual([{ path: "/pattern", domain: domain(0), authorized: true }]);
     providers.calls.splice(0);
     await editor.getByLabel("Filled by waterfall").check();
-    const steps = editor.getByLabel("Steps", { exact: true });
-    // What was written for the HTTP column is kept when the kind changes: the steps replace it.
-    const settings = {
-      steps: [
-        step("Pattern", `${providers.url}/pattern?domain={{Domain}}&name={{Name}}`, "email"),
-        step("Premium", `${providers.url}/premium?domain={{Domain}}`, "data.email"),
-      ],
+    // The waterfall starts from the template's three steps, one card each; they are removed.
+    const cards = editor.getByTestId("waterfall-step");
+    const box = (i: number) => cards.nth(i).locator("textarea");
+    const labels = () =>
+      cards.getByPlaceholder("Label").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    await expect.poll(labels).toEqual(["Pattern guess", "Provider", "Web search"]);
+    for (let i = 0; i < 3; i++) await editor.getByRole("button", { name: "Remove step 1" }).click();
+    await expect(cards).toHaveCount(0);
+    // The providers are added in the wrong order, with a formula step between them for a while.
+    const patternStep = step("Pattern", `${providers.url}/pattern?domain={{Domain}}&name={{Name}}`, "email");
+    const premiumStep = step("Premium", `${providers.url}/premium?domain={{Domain}}`, "data.email");
+    const add = async (kind: string, s?: typeof patternStep, settings = s && settingsOf(s)) => {
+      await editor.getByLabel("Kind of step to add").selectOption(kind);
+      await editor.getByRole("button", { name: "Add step" }).click();
+      const card = cards.last();
+      if (s) await card.getByPlaceholder("Label").fill(s.label);
+      if (settings) await card.locator("textarea").fill(settings);
     };
-    await steps.fill(JSON.stringify(settings, null, 2));
+    // Premium's settings start with a slip in its JSON, shown on its card as it is typed.
+    await add("HTTP request", premiumStep, "{ nope");
+    await expect(cards.nth(0)).toContainText("Not valid JSON");
+    // Then with an empty extract, which only the API refuses.
+    await box(0).fill(settingsOf({ ...premiumStep, extract: "" }));
+    await add("HTTP request", patternStep);
+    await add("Formula");
+    await expect.poll(labels).toEqual(["Premium", "Pattern", "Formula"]);
+    // By keyboard: Space on Pattern's handle picks it up, ArrowUp moves it, Space drops it.
+    const live = editor.locator('[id^="DndLiveRegion"]');
+    await editor.getByRole("button", { name: "Drag step 2, Pattern" }).focus();
+    await page.keyboard.press("Space");
+    await expect(live).toHaveText("Picked up step 2, Pattern.");
+    // The first arrow may come before the lifted list is measured on a busy machine; at the top, more do nothing.
+    await expect(async () => {
+      await page.keyboard.press("ArrowUp");
+      await expect(live).toHaveText("Step 2, Pattern, is over position 1.", { timeout: 1000 });
+    }).toPass();
+    await page.screenshot({ path: `${ARTIFACTS}/waterfall-steps-keyboard.png` });
+    await page.keyboard.press("Space");
+    await expect(live).toHaveText("Step 2, Pattern, moved to position 1.");
+    await expect.poll(labels).toEqual(["Pattern", "Premium", "Formula"]);
+    // Escape puts a picked-up step back where it was, and leaves the dialog open. Each key waits
+    // for its announcement: a key pressed before the last one landed can be lost.
+    await page.keyboard.press("Space");
+    await expect(live).toHaveText("Picked up step 1, Pattern.");
+    await page.keyboard.press("ArrowDown");
+    await expect(live).toHaveText(/is over position 2\.$/);
+    await page.keyboard.press("Escape");
+    await expect(live).toHaveText("Moving step 1, Pattern, was cancelled; it stays at position 1.");
+    await expect.poll(labels).toEqual(["Pattern", "Premium", "Formula"]);
+    // By mouse: the formula step dragged by its handle to the top, then removed.
+    const formulaHandle = editor.getByRole("button", { name: "Drag step 3, Formula" });
+    await drag(page, formulaHandle, cards.nth(0).getByRole("button").first(), live, /is over position 1\.$/);
+    await expect.poll(labels).toEqual(["Formula", "Pattern", "Premium"]);
+    await expect(live).toHaveText("Step 3, Formula, moved to position 1.");
+    await editor.getByRole("button", { name: "Move step 1 down" }).click();
+    await expect.poll(labels).toEqual(["Pattern", "Formula", "Premium"]);
+    await editor.getByRole("button", { name: "Remove step 2" }).click();
+    await expect.poll(labels).toEqual(["Pattern", "Premium"]);
+    // The API's error about steps[1] lands on Premium's card, now the second.
+    await editor.getByRole("button", { name: "Add column" }).click();
+    await expect(cards.nth(1).getByRole("alert")).toContainText("extract: Too small");
+    await expect(cards.nth(0).getByRole("alert")).toHaveCount(0);
+    await page.screenshot({ path: `${ARTIFACTS}/waterfall-steps-error.png` });
+    await box(1).fill(settingsOf(premiumStep));
     await page.screenshot({ path: `${ARTIFACTS}/waterfall-editor.png` });
     await editor.getByRole("button", { name: "Add column" }).click();
     await expect(editor).toBeHidden();
     const header = grid(page).locator('[data-column="Email"]');
     await expect(header).toBeVisible();
 
-    // The column is saved with its steps as written; creating it asked no provider.
-    const structure = await api.call<{ sheetColumns: { name: string; fill: any }[] }>(
-      "GET",
-      `/api/v1/bases/${base.baseId}/base-structure`,
-    );
+    // The column is saved with its steps in the order they were moved to; creating it asked no provider.
+    type Structure = { sheetColumns: { name: string; fill: any }[] };
+    const structure = await api.call<Structure>("GET", `/api/v1/bases/${base.baseId}/base-structure`);
     const email = structure.sheetColumns.find((c) => c.name === "Email");
     expect(email?.fill).toMatchObject({ kind: "waterfall", steps: [{ label: "Pattern" }, { label: "Premium" }] });
     expect(providers.calls).toEqual([]);

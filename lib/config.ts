@@ -71,6 +71,10 @@ const schema = z.object({
   CREDITS_COST_CONFIGURE_CREATE: int(5),
   CREDITS_COST_CONFIGURE_MODIFY: int(2),
   CREDITS_COST_CELL_RUN: int(1),
+  CREDITS_COST_FIND_PLAN: int(1),
+  CREDITS_COST_FIND_SEARCH: int(1),
+  CREDITS_COST_FIND_SCRAPE: int(1),
+  CREDITS_COST_FIND_VERIFY: int(1),
   DEFAULT_RUN_MAX_CREDITS: z.coerce.number().int().positive().optional(),
 
   RETENTION_WEBHOOK_DAYS: int(30),
@@ -168,11 +172,11 @@ function buildConfig(e: z.infer<typeof schema>) {
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
       /** Credits one cell generation costs, whatever its attempts. */
       cellCost: e.CREDITS_COST_CELL_RUN,
+      /** Find rows, per step: planning the searches, a page of results read for candidates, a page of a candidate read, its verification. */
+      // biome-ignore format: four settings of one kind read best on one line
+      find: { plan: e.CREDITS_COST_FIND_PLAN, search: e.CREDITS_COST_FIND_SEARCH, scrape: e.CREDITS_COST_FIND_SCRAPE, verify: e.CREDITS_COST_FIND_VERIFY },
     },
-    /**
-     * The running Cellwright that the CLI's client commands (mcp, import --base, export --base,
-     * eval) talk to: CELLWRIGHT_URL, else the server this environment starts.
-     */
+    /** The Cellwright the CLI's client commands talk to: CELLWRIGHT_URL, else the one this environment starts. */
     remote: { url: e.CELLWRIGHT_URL ?? `http://127.0.0.1:${e.PORT}`, apiKey: e.CELLWRIGHT_API_KEY },
     /** What every run starts with: the cost of a cell, and the cap a run gets when none is asked for. */
     runs: { cellCost: e.CREDITS_COST_CELL_RUN, defaultMaxCredits: e.DEFAULT_RUN_MAX_CREDITS ?? null },

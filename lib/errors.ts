@@ -59,6 +59,7 @@ export const ERROR_CATALOG = {
   review_action_not_found: { status: 404, message: "Review action not found." },
   import_not_found: { status: 404, message: "Import not found." },
   evaluation_not_found: { status: 404, message: "Evaluation not found." },
+  find_not_found: { status: 404, message: "Find not found." },
   member_not_found: { status: 404, message: "Member not found." },
   secret_not_found: { status: 404, message: "Secret not found." },
   invitation_not_found: { status: 404, message: "Invitation not found." },
@@ -74,6 +75,7 @@ export const ERROR_CATALOG = {
   default_view: { status: 409, message: "The default view cannot be deleted." },
   not_reviewable: { status: 409, message: "This cell cannot take this review action." },
   no_steps: { status: 409, message: "Only HTTP and waterfall columns trace their steps." },
+  find_in_progress: { status: 409, message: "The find is still looking; extend it once it has stopped." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
   already_member: { status: 409, message: "This person is already a member of the workspace." },
   last_owner: { status: 409, message: "A workspace keeps at least one owner." },
@@ -113,6 +115,7 @@ export const ERROR_CATALOG = {
   rate_limited: { status: 429, message: "Too many requests." },
   ai_not_configured: { status: 503, message: "No AI provider is configured." },
   ai_provider_error: { status: 502, message: "The AI provider failed." },
+  search_not_configured: { status: 503, message: "Web search is not configured (SEARCH_PROVIDER)." },
   secrets_key_missing: {
     status: 503,
     message: "Workspace secrets need SECRETS_KEY on a shared PostgreSQL (docs/secrets.md).",

@@ -21,6 +21,7 @@ const BRIDGED = new Set<AppEvent["type"]>([
   "cells.cancelled",
   "evaluation.cancelled",
   "import.updated",
+  "find.updated",
 ]);
 /** Wake-ups carry no data: one per flush is enough. */
 const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued"]);

@@ -22,6 +22,8 @@ export type AppEvent =
   | { type: "work.available" }
   /** A run's progress or state changed (its cells, its spending, pause, resume, cancel, done). */
   | { type: "run.updated"; workspaceId: string; baseId: string; runId: string }
+  /** A find's progress or state changed (candidates found, verified, added; stopped). */
+  | { type: "find.updated"; workspaceId: string; baseId: string; findId: string }
   /** An import's progress or state changed (after each committed batch, and when it ends). */
   | {
       type: "import.updated";
@@ -57,7 +59,9 @@ export type TxEvent =
   | { type: "cells.queued"; refs: readonly { rowId: string; columnId: string }[] }
   | { type: "rows.settled"; base: BaseRef; rowIds: readonly string[] }
   /** A run finished (none of its cells is pending or running): the outbox writes `run.completed`. */
-  | { type: "run.completed"; workspaceId: string; baseId: string; run: Record<string, unknown> & { id: string } };
+  | { type: "run.completed"; workspaceId: string; baseId: string; run: Record<string, unknown> & { id: string } }
+  /** A find stopped (its target reached, its search exhausted, its budget spent, or cancelled): the outbox writes `find.completed`. */
+  | { type: "find.completed"; workspaceId: string; baseId: string; find: Record<string, unknown> & { id: string } };
 
 type Listener = (event: AppEvent) => void;
 

@@ -29,9 +29,13 @@ import * as invitation from "../api/v1/invitations/[invitationId]/route";
 import * as audit from "../api/v1/audit/route";
 import * as secrets from "../api/v1/secrets/route";
 import * as secret from "../api/v1/secrets/[name]/route";
+import * as finds from "../api/v1/bases/[baseId]/finds/route";
+import * as find from "../api/v1/bases/[baseId]/finds/[findId]/route";
+import * as extendFind from "../api/v1/bases/[baseId]/finds/[findId]/extend/route";
+import * as findCandidates from "../api/v1/bases/[baseId]/finds/[findId]/candidates/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
-// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts, secrets-tools.ts).
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts, secrets-tools.ts, find-tools.ts).
 const handlers = handlersOf([
   bases,
   base,
@@ -62,6 +66,10 @@ const handlers = handlersOf([
   audit,
   secrets,
   secret,
+  finds,
+  find,
+  extendFind,
+  findCandidates,
 ]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });

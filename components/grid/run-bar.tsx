@@ -11,6 +11,8 @@ import { formatCount, plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
 import { useToast } from "../ui/toast";
 import { useLatestRun } from "./use-latest-run";
+import { FindMoreButton, useRunFind } from "./find-run";
+import { findCounts } from "../finds/find-progress";
 
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {
@@ -39,6 +41,7 @@ export function RunBar({ baseId }: { baseId: string }) {
   const runDenied = usePermissions().reason("runs:write", "control runs");
   const { data: run } = useLatestRun(baseId);
   const eta = useEta(run ?? null);
+  const find = useRunFind(baseId, run);
   if (!run) return null;
   const { counts } = run;
   const { skipped, not_found: notFound } = counts;
@@ -47,7 +50,9 @@ export function RunBar({ baseId }: { baseId: string }) {
   const active = run.status === "running" || run.status === "paused";
   // An evaluation's rows are not the base's cells: retrying "failed" would re-run nothing of it.
   const evaluation = run.trigger === "evaluation";
-  if (!active && (failed === 0 || evaluation)) return null;
+  // A find's candidates are not cells either; a stopped find stays, to look for more.
+  const finding = run.trigger === "find";
+  if (!active && !finding && (failed === 0 || evaluation)) return null;
 
   const act = async (path: string, body?: unknown) => {
     try {
@@ -66,10 +71,14 @@ export function RunBar({ baseId }: { baseId: string }) {
       : run.status === "running"
         ? evaluation
           ? "Evaluating"
-          : "Running"
+          : finding
+            ? "Finding rows…"
+            : "Running"
         : run.status === "cancelled"
           ? "Cancelled"
-          : "Finished";
+          : finding
+            ? "Find finished"
+            : "Finished";
 
   return (
     <div
@@ -83,14 +92,31 @@ export function RunBar({ baseId }: { baseId: string }) {
         {label}
       </span>
       <div className="flex h-2 w-40 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" aria-hidden>
-        <div className="bg-emerald-500" style={{ width: pct(counts.done) }} />
-        <div className="bg-red-500" style={{ width: pct(counts.error) }} />
-        <div className="bg-zinc-400" style={{ width: pct(counts.cancelled) }} />
-        <div className="bg-zinc-300 dark:bg-zinc-600" style={{ width: pct(skipped) }} />
-        <div className="bg-sky-400" style={{ width: pct(notFound) }} />
-        <div className="bg-indigo-400" style={{ width: pct(counts.running) }} />
+        {finding && find ? (
+          <div
+            className="bg-emerald-500"
+            style={{ width: `${Math.min(100, (100 * find.candidates.added) / Math.max(find.count, 1))}%` }}
+          />
+        ) : (
+          <>
+            <div className="bg-emerald-500" style={{ width: pct(counts.done) }} />
+            <div className="bg-red-500" style={{ width: pct(counts.error) }} />
+            <div className="bg-zinc-400" style={{ width: pct(counts.cancelled) }} />
+            <div className="bg-zinc-300 dark:bg-zinc-600" style={{ width: pct(skipped) }} />
+            <div className="bg-sky-400" style={{ width: pct(notFound) }} />
+            <div className="bg-indigo-400" style={{ width: pct(counts.running) }} />
+          </>
+        )}
       </div>
-      <span className="text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="run-counts">
+      {finding && find ? (
+        <span className="text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="find-counts">
+          {findCounts(find)} of {formatCount(find.count)} wanted
+        </span>
+      ) : null}
+      <span
+        className={`text-zinc-600 tabular-nums dark:text-zinc-400 ${finding ? "hidden" : ""}`}
+        data-testid="run-counts"
+      >
         {formatCount(counts.done)} done · {formatCount(counts.error)} errors ·{" "}
         {formatCount(counts.pending + counts.running)} pending
         {counts.cancelled ? ` · ${formatCount(counts.cancelled)} cancelled` : ""}
@@ -142,7 +168,8 @@ export function RunBar({ baseId }: { baseId: string }) {
             Cancel run
           </Button>
         ) : null}
-        {!active && failed > 0 ? (
+        {finding && find && !active ? <FindMoreButton find={find} deniedReason={runDenied} /> : null}
+        {!active && !finding && failed > 0 ? (
           <Button
             size="sm"
             variant="secondary"

@@ -7,6 +7,7 @@ import { formatCount, plural } from "../ui/format";
 import { Spinner } from "../ui/spinner";
 import type { LiveStatus } from "./data/use-live-updates";
 import { ExportButton } from "./dialogs/export-dialog";
+import { FindRowsButton } from "../finds/find-dialog";
 
 export interface ToolbarProps {
   baseId: string;
@@ -77,6 +78,7 @@ export function Toolbar(p: ToolbarProps) {
         <RefreshIcon /> Re-run selection
         {rerunWhy && (!p.rerun.enabled || runDenied) ? <span className="sr-only">({rerunWhy})</span> : null}
       </Button>
+      <FindRowsButton baseId={p.baseId} />
       <ExportButton baseId={p.baseId} />
       {p.selectedRows > 0 ? (
         <Button

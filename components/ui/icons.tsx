@@ -143,6 +143,12 @@ export const FilterIcon = (p: IconProps) => (
     <path d="M2 3h12l-4.5 5.5V13l-3-1.5v-3z" />
   </Svg>
 );
+export const SearchIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="7" cy="7" r="4.5" />
+    <path d="m10.5 10.5 3 3" />
+  </Svg>
+);
 export const ExternalIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M9 2.5h4.5V7M13.5 2.5 7 9M11.5 9.5v3a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1v-7a1 1 0 0 1 1-1h3" />
@@ -164,5 +170,20 @@ export const ChartIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M2.5 2.5v11h11" />
     <path d="M5 11V8.5M8 11V6.5M11 11V4" />
+  </Svg>
+);
+export const GripIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 3.5h.01M10 3.5h.01M6 8h.01M10 8h.01M6 12.5h.01M10 12.5h.01" strokeWidth={2.5} />
+  </Svg>
+);
+export const ArrowUpIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 13V3M4 7l4-4 4 4" />
+  </Svg>
+);
+export const ArrowDownIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 3v10M4 9l4 4 4-4" />
   </Svg>
 );

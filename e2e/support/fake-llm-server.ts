@@ -5,7 +5,9 @@
 // tool call too), then explains. Plain erasable TypeScript: Node runs this file directly.
 import { startFakeLlm, type FakeLlmRequest, type FakeReply } from "../../test/support/fake-llm.ts";
 import { startPageServer } from "../../test/support/page-server.ts";
+import { worldModel } from "../../test/support/world-model.ts";
 import { qualityAnswer } from "./quality-script.ts";
+import { startFakeWorld } from "../../test/support/fake-world.ts";
 
 // Cells of a column with scrape-url really browse: the model asks for the article page served
 // here, the product fetches it through its URL guard, and the answer cites it, so the popover
@@ -94,16 +96,24 @@ function assistantReply(req: FakeLlmRequest): FakeReply | undefined {
   };
 }
 
-const i = process.argv.indexOf("--port");
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : 0;
+};
+// Finds search the fake world of companies and the model verifies them honestly (find-rows.spec.ts).
+// Each company at a loopback address of its own: the server process reaches them without a resolver.
+const sites = await startFakeWorld({ companies: 120, addressing: "loopback", port: arg("--world-port") });
+const world = worldModel();
+
 const llm = await startFakeLlm({
-  port: i >= 0 ? Number(process.argv[i + 1]) : 0,
+  port: arg("--port"),
   host: "127.0.0.1",
   latencyMs: 300,
   streamChunkDelayMs: 15,
   maxRecorded: 1_000,
-  handler: assistantReply,
+  handler: (req) => world(req) ?? assistantReply(req),
 });
-process.stdout.write(`${JSON.stringify({ baseUrl: llm.baseUrl })}\n`);
-const stop = () => void Promise.all([llm.close(), pages.close()]).then(() => process.exit(0));
+process.stdout.write(`${JSON.stringify({ baseUrl: llm.baseUrl, searchUrl: sites.searchUrl })}\n`);
+const stop = () => void Promise.all([llm.close(), pages.close(), sites.close()]).then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -33,9 +33,9 @@ Follow the user's description exactly:
   its inputs. Columns the user fills in (like the primary) are not AI-enabled.
 - A value computed from other columns of the row without judgement (a domain from an email or a
   URL, a full name from first and last, arithmetic) is a formula column (fill), not an AI column:
-  it costs nothing and is exact. A formula reads entered values and other formulas, not AI columns.
+  it costs nothing and is exact. A formula may read any column, AI-generated ones included.
 - A value from a data provider's API is an HTTP column (fill kind http: request, extract, notFound,
-  credits); several sources tried in order until one gives a valid value is a waterfall (fill kind
+  credits; outputs write other, hand-entered columns from the same answer); several sources tried in order until one gives a valid value is a waterfall (fill kind
   waterfall: steps of kind http, tool, ai or formula, each with an optional validate check).
   Name workspace secrets in requests as {{secret:NAME}}, only those listed below; you never see
   their values, and never ask the user to paste a key into the chat: they add it under Settings.

@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 
 /** What a command receives: its parsed options, its positional arguments and where to write. */
 export interface CommandInput {
-  options: Record<string, string | boolean | undefined>;
+  options: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
   out: (line: string) => void;
   /** Notes and warnings, apart from the result on `out` (which --json keeps machine-readable). */
@@ -18,7 +18,8 @@ interface CommandShape {
   summary: string;
   /** The arguments after the path, for help, e.g. "--name <name> [--credits <n>]". */
   usage: string;
-  options: Record<string, { type: "string" | "boolean"; required?: boolean }>;
+  /** `multiple`: the option may be given more than once (its value is then a list). */
+  options: Record<string, { type: "string" | "boolean"; required?: boolean; multiple?: boolean }>;
   /** Positional arguments allowed after the options (export/import take a file). */
   positionals?: { min: number; max: number };
 }

@@ -6,12 +6,13 @@ import { intOption, stringOption, table, UsageError, type CliCommand, type Comma
 import { CREDITS_COMMANDS } from "./credits-command.ts";
 import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
 import { EVAL_COMMAND } from "./eval-command.ts";
+import { FIND_COMMAND } from "./find-command.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
 import { linkOriginOf, passwordResetLinkFromServer, signInLinkFromServer } from "./control.ts";
 import { passwordResetForEmail } from "../auth/people.ts";
 import { recordAudit } from "../audit/index.ts";
 
-// The command table. A new command (credits add, export, import, eval) is one more entry here.
+// The command table. A new command (credits add, export, import, eval, find) is one more entry here.
 
 async function workspaceId(rt: Runtime, input: CommandInput): Promise<{ id: string; name: string }> {
   return findWorkspaceByName(rt.db.prisma, stringOption(input, "workspace"));
@@ -153,6 +154,7 @@ export const COMMANDS: CliCommand[] = [
   ...CREDITS_COMMANDS,
   ...EXPORT_IMPORT_COMMANDS,
   EVAL_COMMAND,
+  FIND_COMMAND,
 ];
 
 /**

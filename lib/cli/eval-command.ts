@@ -3,7 +3,8 @@ import { nameKey, type ColumnRecord } from "../domain/column-model.ts";
 import { answersMatch } from "../domain/evaluations/index.ts";
 import { MAX_EVALUATION_ROWS } from "../domain/evaluations/index.ts";
 import { MAX_REVIEW_CELLS } from "../domain/review/index.ts";
-import { ApiError, apiClient, pages, type ApiClient } from "./api-client.ts";
+import { ApiError, pages, type ApiClient } from "./api-client.ts";
+import { REMOTE_OPTIONS, remoteApi } from "./remote.ts";
 import { stringOption, UsageError, type CommandInput, type ServerClientCommand } from "./command.ts";
 import { MAX_LABELS_BYTES, planReview, readLabels, type LabelledCell, type ReviewItem } from "./eval-labels.ts";
 import { finished, progressBar, progressLine, summaryLines, type Evaluation } from "./eval-report.ts";
@@ -53,18 +54,11 @@ export const EVAL_COMMAND: ServerClientCommand = {
     key: { type: "string" },
     instructions: { type: "string" },
     model: { type: "string" },
-    url: { type: "string" },
-    "api-key": { type: "string" },
-    json: { type: "boolean" },
+    ...REMOTE_OPTIONS,
   },
   runtime: false,
   async run(config, input) {
-    const apiKey = input.options["api-key"] === undefined ? config.remote.apiKey : stringOption(input, "api-key");
-    if (!apiKey) throw new UsageError("An API key is needed: pass --api-key <key> or set CELLWRIGHT_API_KEY.");
-    const api = apiClient({
-      url: input.options.url === undefined ? config.remote.url : stringOption(input, "url"),
-      apiKey,
-    });
+    const api = remoteApi(config, input);
     const baseId = stringOption(input, "base");
     const labelsText = await readTextFile(stringOption(input, "labels"), "labels", MAX_LABELS_BYTES);
     const instructions =

@@ -35,7 +35,9 @@ function help(io: CliIo, commands: CliCommand[]) {
 const usageLine = (c: CliCommand) => `Usage: npm run cli -- ${c.path} ${c.usage}`;
 
 function parse(command: CliCommand, args: string[]) {
-  const options = Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, { type: o.type }]));
+  const options = Object.fromEntries(
+    Object.entries(command.options).map(([k, o]) => [k, { type: o.type, multiple: o.multiple ?? false }]),
+  );
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
@@ -53,7 +55,10 @@ function parse(command: CliCommand, args: string[]) {
         : `Expected ${min === max ? min : `${min} to ${max}`} argument(s).`,
     );
   }
-  return { options: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  return {
+    options: parsed.values as Record<string, string | boolean | string[] | undefined>,
+    positionals: parsed.positionals,
+  };
 }
 
 /**

@@ -6,6 +6,8 @@ export interface GraphNode {
   inputColumnIds: readonly string[];
   /** The stored run condition (a filter tree naming columns by id), or null. */
   runIf?: unknown;
+  /** The columns whose extra outputs this one reads (fill/outputs.ts): waited for as inputs are. */
+  writerColumnIds?: readonly string[];
 }
 
 /** The column ids a stored run condition names: every "column" of its tree. */
@@ -24,12 +26,14 @@ export function runIfColumnIds(tree: unknown): string[] {
 }
 
 /**
- * What a column waits for and is re-planned by: its inputs, and the columns its run condition
- * reads (a condition on an AI column is decided once that column's cell is finished).
+ * What a column waits for and is re-planned by: its inputs, the columns its run condition reads
+ * (a condition on an AI column is decided once that column's cell is finished), and the columns
+ * that write the ones it reads.
  */
 export function dependenciesOf(n: GraphNode): readonly string[] {
-  if (n.runIf === null || n.runIf === undefined) return n.inputColumnIds;
-  return [...new Set([...n.inputColumnIds, ...runIfColumnIds(n.runIf)])];
+  const writers = n.writerColumnIds ?? [];
+  if ((n.runIf === null || n.runIf === undefined) && writers.length === 0) return n.inputColumnIds;
+  return [...new Set([...n.inputColumnIds, ...runIfColumnIds(n.runIf), ...writers])];
 }
 
 /** Returns a cycle as a path of ids that starts and ends with the same id, or null. */

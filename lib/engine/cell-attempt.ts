@@ -4,7 +4,7 @@ import { CellCancelled } from "../jobs/worker-slots.ts";
 import { inTransaction } from "../db/work.ts";
 // The module, not the llm barrel: the AI SDK loads with the first question, not at boot.
 import { classifyError } from "./llm/classify-error.ts";
-import { createCellContextLoader } from "./cell-context.ts";
+import { createCellContextLoader, type CellContext } from "./cell-context.ts";
 import type { AskDeps } from "./ask-column.ts";
 import {
   failCell,
@@ -19,6 +19,7 @@ import { isAppError } from "../errors.ts";
 import { backoffMs } from "./backoff.ts";
 import { inputHashIn } from "../domain/input-hash.ts";
 import { fillOf } from "../domain/fill/schema.ts";
+import { formulasAfterWrite } from "../domain/formulas/after-write.ts";
 import type { HttpDeps } from "./http/http-call.ts";
 
 export interface AttemptDeps extends AskDeps {
@@ -26,6 +27,19 @@ export interface AttemptDeps extends AskDeps {
   complete: (c: Completion) => Promise<unknown>;
   /** What HTTP columns and waterfall steps call providers with. */
   http: HttpDeps;
+}
+
+// Loaded with the first cell that needs them, then held: a dynamic import costs a module lookup
+// per call, and these run for every cell.
+let fillModule: Promise<typeof import("./fill/fill-attempt.ts")> | undefined;
+let askModule: Promise<typeof import("./ask-column.ts")> | undefined;
+
+// The contexts loaded together share their column records, so a column's fill is parsed once a
+// batch rather than once a cell.
+const fills = new WeakMap<CellContext["column"], ReturnType<typeof fillOf>>();
+function fillOfColumn(column: CellContext["column"]): ReturnType<typeof fillOf> {
+  if (!fills.has(column)) fills.set(column, fillOf(column));
+  return fills.get(column) ?? null;
 }
 
 const chargeKey = (job: CellJob) => `cell:${job.rowId}:${job.columnId}:${job.generation}`;
@@ -80,25 +94,31 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
     // pile up unsaved beyond the worker's slots: a crash re-asks at most one cell per slot.
     // Until then the cell stays running under this worker's lease, so a crash means another
     // attempt, never a second charge.
-    const store = async (answer: Pick<Completion, "value" | "metadata" | "charge" | "attempt" | "outcome">) => {
+    const store = async (
+      answer: Pick<Completion, "value" | "metadata" | "charge" | "attempt" | "outcome" | "outputs">,
+    ) => {
       try {
+        // Formulas over this column (or over the outputs it writes) follow its value at once.
+        const written = { ...answer.outputs, [job.columnId]: answer.value };
+        const formulas = await formulasAfterWrite(context.columns, context.values, written);
         await deps.complete({
           job,
           baseCtx: context.baseCtx,
           inputHash: inputHashIn(context.columns, context.column, context.values),
           ...answer,
+          outputs: { ...answer.outputs, ...formulas },
         });
       } catch (e) {
         if (e instanceof InsufficientCredits) return void (await noCredits());
         console.error("[cellwright] storing a cell's value failed:", e);
       }
     };
-    const fill = fillOf(context.column);
+    const fill = fillOfColumn(context.column);
     try {
       if (fill?.kind === "http" || fill?.kind === "waterfall") {
         // Providers are paid for by the call: an empty balance asks none of them.
         if (context.credits !== null && context.credits <= 0) return void (await noCredits());
-        const { answerByFill } = await import("./fill/fill-attempt.ts");
+        const { answerByFill } = await (fillModule ??= import("./fill/fill-attempt.ts"));
         const filled = await answerByFill(rt, { http: deps.http, ask: deps }, context, fill, signal);
         attempt = filled.attempt;
         return void (await store({
@@ -107,9 +127,10 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
           charge: { ...charge, amount: filled.credits, reason: "provider_call" },
           attempt,
           outcome: filled.outcome === "found" ? "done" : "not_found",
+          outputs: filled.outputs,
         }));
       }
-      const { askColumn, startAsking } = await import("./ask-column.ts");
+      const { askColumn, startAsking } = await (askModule ??= import("./ask-column.ts"));
       const asking = startAsking(rt, context.column, context.callsSpent);
       attempt = asking.attempt;
       // Checked before the call so an empty balance costs no model call; the charge itself is made

@@ -128,6 +128,7 @@ const COLUMN_FIELDS = {
   calibration: "calibration",
   fill: "fill",
   runIf: "run_if",
+  writerColumnIds: "writer_column_ids",
   createdAt: "created_at",
   updatedAt: "updated_at",
 } satisfies Record<keyof ColumnRecord, string>;
@@ -227,15 +228,17 @@ function examplesByColumn(rows: ExampleRow[]): Map<string, ExampleRow[]> {
 
 const CONTEXT_SQL = prepared(`SELECT
        (SELECT COALESCE(json_agg(x), '[]') FROM (
-          SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner, r."values", b.id AS base_id,
+          SELECT c.row_id, c.column_id, c.generation, c.status, c.lease_owner,
+                 (SELECT r."values" FROM rows r WHERE r.id = c.row_id) AS "values", b.id AS base_id,
                  b.name AS base_name, b.workspace_id, w.credits::text AS credits,
                  ARRAY(SELECT d.column_id FROM ${inputCellsSql("c", inputIdsOf("c"))}
                        WHERE d.status = 'error') AS failed_inputs,
                  CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
                    WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent
+          -- Each job's cell and row by key: joined plainly, the planner (which takes the unnest for
+          -- 100 rows) hashed them against a scan of every cell or row of the database.
           FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)
-          JOIN cells c ON c.row_id = j.row_id AND c.column_id = j.column_id
-          JOIN rows r ON r.id = c.row_id
+          CROSS JOIN LATERAL (SELECT * FROM cells c WHERE c.row_id = j.row_id AND c.column_id = j.column_id OFFSET 0) c
           JOIN sheets s ON s.id = c.sheet_id
           JOIN bases b ON b.id = s.base_id
           JOIN workspaces w ON w.id = b.workspace_id) x) AS cells,

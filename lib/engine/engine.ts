@@ -6,6 +6,7 @@ import { systemDnsResolver } from "../tools/index.ts";
 import { storedFiles } from "../files/file-store.ts";
 import { createCompletionBatcher } from "./completion-batch.ts";
 import type { Completion } from "../domain/cells/index.ts";
+import { startFindWorker } from "./find/worker.ts";
 import { startEvaluationWorker } from "./evaluation-worker.ts";
 import { httpDepsOf } from "./http/deps.ts";
 
@@ -30,6 +31,7 @@ export async function startEngine(rt: Runtime, opts: EngineOptions = {}): Promis
   const worker = createCellWorker(rt, { limiter: rt.limiter, owner: queue.owner, complete, tools, http });
   queue.start(worker);
   startEvaluationWorker(rt, { limiter: rt.limiter, tools });
+  startFindWorker(rt, { limiter: rt.limiter, tools });
   const off = rt.bus.on((e) => {
     if (e.type === "work.available") queue.wake();
     else if (e.type === "cells.cancelled") queue.cancel(e.refs);

@@ -36,6 +36,12 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     baseName: "Leads",
     messages: [{ role: "user", content: "A table of companies with their website, industry and a one-line summary." }],
   },
+  "POST /api/v1/bases/{baseId}/finds": {
+    query: "B2B software companies in Berlin with 50–200 employees",
+    criteria: ["Based in Berlin", "Sells to businesses", "Has 50 to 200 employees"],
+    count: 25,
+    preview: true,
+  },
   "POST /api/v1/webhooks": { url: "https://example.com/cellwright", events: ["row.sheet.processed"] },
   "POST /api/v1/api-keys": { name: "CI" },
 };

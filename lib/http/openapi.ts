@@ -188,6 +188,7 @@ const TAGS: [RegExp, string][] = [
   [/^\/api\/v1\/bases\/\{baseId\}\/(run|runs|review)/, "Runs"],
   [/^\/api\/v1\/bases\/(ai-configure-base|\{baseId\}\/chat)/, "Assistant"],
   [/^\/api\/v1\/bases\/\{baseId\}\/events/, "Events"],
+  [/^\/api\/v1\/bases\/\{baseId\}\/finds/, "Finds"],
   [/\/files/, "Files"],
   [/\/openapi\.json$/, "OpenAPI"],
 ];

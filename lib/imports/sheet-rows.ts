@@ -11,11 +11,9 @@ import { spooledRecords, spoolPath } from "./spool.ts";
 // of the import, and a worker that resumes it, then stream those rows: the workbook is parsed
 // once, and never on the request thread.
 
-export const sheetRowsPath = spoolPath;
-
 /** Deletes an import's stored file and the rows read from it (spool.ts), whole or partly written. */
 export async function removeImportFile(file: string): Promise<void> {
-  const spool = sheetRowsPath(file);
+  const spool = spoolPath(file);
   await Promise.all([rm(file, { force: true }), rm(spool, { force: true }), rm(`${spool}.partial`, { force: true })]);
 }
 
@@ -23,7 +21,7 @@ export async function* sheetRows(
   file: string,
   sheet: string | undefined,
 ): AsyncGenerator<{ line: number; fields: string[] }> {
-  const out = sheetRowsPath(file);
+  const out = spoolPath(file);
   if (!existsSync(out)) await writeRows(file, sheet, out);
   yield* spooledRecords(out);
 }

@@ -41,7 +41,7 @@ export function llmsTxt(origin: string): string {
     "",
     `- [OpenAPI 3.1 document](${origin}/api/v1/openapi.json): every endpoint, parameter, body, limit and response, generated from the code`,
     `- [API reference](${origin}/docs): the same document, rendered`,
-    `- [This file](${origin}/llms.txt); the guides are in the repository's docs/ folder: api.md (envelopes, paging, column types, every error code), engine.md (how AI cells run), assistant.md (configuring a base by chat)`,
+    `- [This file](${origin}/llms.txt); the guides are in the repository's docs/ folder: api.md (envelopes, paging, column types, every error code), engine.md (how AI cells run), assistant.md (configuring a base by chat), finds.md (finding rows from a description)`,
     "",
     "## MCP",
     "",

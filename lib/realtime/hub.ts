@@ -12,9 +12,10 @@ export type LiveEventType =
   | "structure.changed"
   | "row.sheet.processed"
   | "run.updated"
-  | "import.updated";
+  | "import.updated"
+  | "find.updated";
 
-/** run.updated goes out at most this often per run (4 a second); the last update is never dropped. */
+/** run.updated and find.updated go out at most this often per run or find (4 a second); the last update is never dropped. */
 export const RUN_UPDATE_INTERVAL_MS = 250;
 
 export interface LiveEvent {
@@ -37,6 +38,10 @@ export interface HubOptions {
 }
 
 type Listener = (event: LiveEvent) => void;
+type Throttled = Extract<AppEvent, { type: "run.updated" | "find.updated" }>;
+
+// A run and a find have distinct id prefixes, but the key says which anyway.
+const throttleKey = (e: Throttled) => (e.type === "run.updated" ? `run:${e.runId}` : `find:${e.findId}`);
 
 export type Subscription =
   | { kind: "replay"; events: LiveEvent[]; headId: string; unsubscribe: () => void }
@@ -49,6 +54,7 @@ const FORWARDED = new Set<string>([
   "row.sheet.processed",
   "run.updated",
   "import.updated",
+  "find.updated",
 ]);
 
 export class RealtimeHub {
@@ -64,8 +70,8 @@ export class RealtimeHub {
   private readonly maxBases: number;
   private readonly maxRowIds: number;
   private detach?: () => void;
-  /** Per run: when its last run.updated went out, and the trailing one waiting, if any. */
-  private readonly runThrottle = new Map<string, { at: number; timer?: NodeJS.Timeout; event?: AppEvent }>();
+  /** Per run or find: when its last update went out, and the trailing one waiting, if any. */
+  private readonly runThrottle = new Map<string, { at: number; timer?: NodeJS.Timeout; event?: Throttled }>();
 
   constructor(opts: HubOptions = {}) {
     this.perBase = opts.perBase ?? 500;
@@ -91,7 +97,7 @@ export class RealtimeHub {
   }
 
   publish(event: AppEvent): void {
-    if (event.type === "run.updated" && this.throttled(event)) return;
+    if ((event.type === "run.updated" || event.type === "find.updated") && this.throttled(event)) return;
     this.publishForwarded(event);
   }
 
@@ -140,13 +146,14 @@ export class RealtimeHub {
     return { kind: "replay", events, headId, unsubscribe };
   }
 
-  /** True when the run's update must wait: it is sent later, as the trailing update of its window. */
-  private throttled(event: Extract<AppEvent, { type: "run.updated" }>): boolean {
+  /** True when the update must wait: it is sent later, as the trailing update of its window. */
+  private throttled(event: Throttled): boolean {
     const now = Date.now();
-    const t = this.runThrottle.get(event.runId);
+    const key = throttleKey(event);
+    const t = this.runThrottle.get(key);
     if (!t || now - t.at >= RUN_UPDATE_INTERVAL_MS) {
       if (t?.timer) clearTimeout(t.timer);
-      this.runThrottle.set(event.runId, { at: now });
+      this.runThrottle.set(key, { at: now });
       if (this.runThrottle.size > 10_000) this.forgetOldRuns(now);
       return false;
     }
@@ -165,8 +172,8 @@ export class RealtimeHub {
     return true;
   }
 
-  private publishNow(event: AppEvent): void {
-    const t = this.runThrottle.get((event as { runId: string }).runId);
+  private publishNow(event: Throttled): void {
+    const t = this.runThrottle.get(throttleKey(event));
     if (t) t.at = Date.now();
     this.publishForwarded(event);
   }
@@ -222,6 +229,8 @@ export class RealtimeHub {
         return { rowId: event.rowId };
       case "run.updated":
         return { runId: event.runId };
+      case "find.updated":
+        return { findId: event.findId };
       case "import.updated":
         return {
           importId: event.importId,

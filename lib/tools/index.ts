@@ -4,7 +4,7 @@ export { CELL_TOOLS, getTool, isToolName } from "./registry.ts";
 export { TOOL_NAMES } from "../domain/column-model.ts";
 export { fenceUntrusted } from "./fence.ts";
 export { toolLimitsFromConfig, extractLimitsFrom } from "./limits.ts";
-export { webSearchTool, type WebSearchInput } from "./web-search.ts";
+export { webSearchTool, searchPage, type WebSearchInput } from "./web-search.ts";
 export { scrapeUrlTool, type ScrapeUrlInput } from "./scrape-url.ts";
 export { fileAnalysisTool, parseFileReference, type FileAnalysisInput, type FileReference } from "./file-analysis.ts";
 export {

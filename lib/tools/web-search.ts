@@ -8,6 +8,8 @@ import { SEARCH_ADAPTERS, type SearchProviderName } from "./search/providers.ts"
 import type { CellTool, ConfiguredCheck, SearchHit, ToolContext, ToolResult } from "./types.ts";
 
 // web-search: one query to the configured provider, at most SEARCH_MAX_RESULTS hits, cached.
+// The tool reads page 1; searchPage serves callers that walk further pages (SearXNG and Brave
+// have pages, Tavily, Exa and OpenAI answer [] past page 1).
 // SEARCH_PROVIDER=openai uses OpenAI's hosted search (a search model over Chat Completions).
 
 const inputSchema = z.object({
@@ -36,18 +38,22 @@ function isConfigured(config: Config): ConfiguredCheck {
   return { ok: true };
 }
 
-async function search(query: string, ctx: ToolContext): Promise<SearchHit[]> {
+/** One page (1-based) of hits for a query, with the tool's configuration check, cache and limits. */
+export async function searchPage(query: string, page: number, ctx: ToolContext): Promise<SearchHit[]> {
+  if (!Number.isInteger(page) || page < 1) {
+    throw appError("validation_failed", `A search page is a whole number from 1, not ${page}.`);
+  }
   const { config } = ctx;
   const check = isConfigured(config);
   if (!check.ok) throw appError("tool_not_configured", check.message);
   const provider = config.search.provider as SearchProviderName;
   const count = config.search.maxResults;
-  const key = searchCacheKey(ctx.workspaceId ?? "-", provider, query, count);
+  const key = searchCacheKey(ctx.workspaceId ?? "-", provider, query, count, page);
   const cached = await ctx.cache?.get(key);
   if (cached) return cached;
 
   const retrievedAt = nowIso(ctx);
-  const raw = await SEARCH_ADAPTERS[provider]({ query, count, config, ctx });
+  const raw = await SEARCH_ADAPTERS[provider]({ query, count, page, config, ctx });
   const hits = raw
     .filter((h) => /^https?:\/\//i.test(h.url))
     .slice(0, count)
@@ -58,7 +64,7 @@ async function search(query: string, ctx: ToolContext): Promise<SearchHit[]> {
 }
 
 async function execute(input: WebSearchInput, ctx: ToolContext): Promise<ToolResult> {
-  const hits = await search(input.query, ctx);
+  const hits = await searchPage(input.query, 1, ctx);
   const documents = hits.map((h) => ({
     url: h.url,
     title: h.title,

@@ -98,33 +98,46 @@ export async function enqueueRowsProcessed(tx: Tx, ctx: BaseRef, rowIds: readonl
   return written;
 }
 
-/** Writes a `run.completed` message, with the run object, for each subscribed endpoint. */
-export async function enqueueRunCompleted(
+/** Writes a `run.completed` or `find.completed` message, with the run or find object, for each subscribed endpoint. */
+async function enqueueCompleted(
   tx: Tx,
   ctx: Pick<BaseRef, "workspaceId" | "baseId">,
-  run: Record<string, unknown>,
+  event: "run.completed" | "find.completed",
+  data: { run: Record<string, unknown> } | { find: Record<string, unknown> },
 ): Promise<number> {
-  const endpoints = await subscribers(tx, ctx, "run.completed");
+  const endpoints = await subscribers(tx, ctx, event);
   if (endpoints.length === 0) return 0;
   const body = JSON.stringify({
-    type: "run.completed",
+    type: event,
     timestamp: new Date().toISOString(),
-    data: { baseId: ctx.baseId, run },
+    data: { baseId: ctx.baseId, ...data },
   });
   await tx.webhookMessage.createMany({
     data: endpoints.map((e) => ({
       id: newId.webhookMessage(),
       endpointId: e.id,
       workspaceId: ctx.workspaceId,
-      eventType: "run.completed",
+      eventType: event,
       body,
     })),
   });
   return endpoints.length;
 }
 
+export const enqueueRunCompleted = (
+  tx: Tx,
+  ctx: Pick<BaseRef, "workspaceId" | "baseId">,
+  run: Record<string, unknown>,
+) => enqueueCompleted(tx, ctx, "run.completed", { run });
+
+export const enqueueFindCompleted = (
+  tx: Tx,
+  ctx: Pick<BaseRef, "workspaceId" | "baseId">,
+  find: Record<string, unknown>,
+) => enqueueCompleted(tx, ctx, "find.completed", { find });
+
 /**
- * The outbox's part of a transaction: rows settled and runs finished in it get their messages in
+ * The outbox's part of a transaction: rows settled and runs and finds finished in it get their messages in
  * it. Messages written wake the relays after commit (in every process, through the events
  * bridge); a settlement with no subscriber wakes nothing.
  */
@@ -132,5 +145,6 @@ export const outboxReaction: TxReaction = async (tx, event) => {
   let written = 0;
   if (event.type === "rows.settled") written = await enqueueRowsProcessed(tx, event.base, event.rowIds);
   else if (event.type === "run.completed") written = await enqueueRunCompleted(tx, event, event.run);
+  else if (event.type === "find.completed") written = await enqueueFindCompleted(tx, event, event.find);
   return written > 0 ? [{ type: "webhooks.queued" }] : undefined;
 };

@@ -71,6 +71,12 @@ const REQUIRED: Record<string, Need> = {
   "POST /api/v1/runs/{}/cancel": "runs:write",
   "POST /api/v1/runs/{}/pause": "runs:write",
   "POST /api/v1/runs/{}/resume": "runs:write",
+  // A find spends credits on searches, pages and the model; reading one is reading the base.
+  "POST /api/v1/bases/{}/finds": "runs:write",
+  "GET /api/v1/bases/{}/finds": "rows:read",
+  "GET /api/v1/bases/{}/finds/{}": "rows:read",
+  "POST /api/v1/bases/{}/finds/{}/extend": "runs:write",
+  "GET /api/v1/bases/{}/finds/{}/candidates": "rows:read",
   // The assistant changes the structure and bills every request.
   "POST /api/v1/bases/ai-configure-base": ["schema:write", "runs:write"],
   "GET /api/v1/bases/{}/chat": "rows:read",

@@ -91,11 +91,26 @@ describe("the OpenAPI document", () => {
   it("describes the event streams as text/event-stream, with their event types", () => {
     const events = doc.paths["/api/v1/bases/{baseId}/events"].get.responses["200"];
     expect(Object.keys(events.content)).toEqual(["text/event-stream"]);
-    for (const type of ["cell.updated", "rows.changed", "structure.changed", "row.sheet.processed"])
+    for (const type of [
+      "cell.updated",
+      "rows.changed",
+      "structure.changed",
+      "row.sheet.processed",
+      "run.updated",
+      "find.updated",
+    ])
       expect(events.description).toContain(type);
     const configure = doc.paths["/api/v1/bases/ai-configure-base"].post.responses["200"];
     expect(Object.keys(configure.content).sort()).toEqual(["application/json", "text/event-stream"]);
     expect(configure.description).toContain("data-result");
+  });
+
+  it("groups the find endpoints, and offers find.completed to webhooks", () => {
+    const finds = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/bases/{baseId}/finds"));
+    expect(finds).toHaveLength(4);
+    for (const p of finds) for (const op of Object.values<any>(doc.paths[p])) expect(op.tags).toEqual(["Finds"]);
+    const events = doc.paths["/api/v1/webhooks"].post.requestBody.content["application/json"].schema.properties.events;
+    expect(events.items.enum).toEqual(["row.sheet.processed", "run.completed", "find.completed"]);
   });
 
   it("has examples that fit their endpoints' schemas", () => {

@@ -124,6 +124,13 @@ describe("waterfall columns", () => {
     );
     expect(premium.requests).toHaveLength(4);
     expect(t.llm.requests).toHaveLength(2);
+
+    // A run's estimate counts what every step declares (1 + 5 + the AI cell's 3), not the AI cell cost.
+    const estimate = await t.app.api("POST", `/api/v1/bases/${base.baseId}/run/estimate`, {
+      body: { columnIds: [base.col.Email] },
+    });
+    expect(estimate.status, estimate.text).toBe(200);
+    expect(estimate.body).toMatchObject({ cells: 5, credits: 5 * (1 + 5 + 3) });
   });
 
   it("ends in error only when every step that ran failed", async () => {

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createServer, type Server } from "node:http";
-import { Readable } from "node:stream";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
-import { dispatch } from "../support/router.ts";
+import { startEdgeServer, type EdgeServer } from "../support/edge-server.ts";
 import { startImportWorker } from "../../lib/imports/worker.ts";
 import { runImportFile } from "../../lib/cli/import-file.ts";
 import { allRows } from "./helpers.ts";
@@ -16,32 +13,19 @@ import { allRows } from "./helpers.ts";
 // (the app's route handlers behind a node:http server).
 
 let app: TestApp;
-let server: Server;
+let server: EdgeServer;
 let url: string;
 let dir: string;
 
 beforeAll(async () => {
   app = await createTestApp();
   await startImportWorker(app.rt, { pollMs: 50 });
-  server = createServer(async (req, res) => {
-    const body = req.method === "GET" ? undefined : (Readable.toWeb(req) as ReadableStream);
-    const answer = await dispatch(
-      new Request(`http://localhost${req.url}`, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-        body,
-        duplex: "half",
-      } as RequestInit),
-    );
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startEdgeServer();
+  url = server.url;
   dir = mkdtempSync(path.join(tmpdir(), "cw-cli-import-"));
 });
 afterAll(async () => {
-  server.close();
+  await server.close();
   await app.close();
   rmSync(dir, { recursive: true, force: true });
 });

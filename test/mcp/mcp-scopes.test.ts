@@ -26,6 +26,8 @@ const READ_TOOLS = [
   "column_quality",
   "column_steps",
   "get_evaluation",
+  "get_find",
+  "find_candidates",
   "list_members",
 ];
 
@@ -74,7 +76,13 @@ describe("MCP tools by scope", () => {
   });
 
   it("a runs:write key lists the tools that spend credits", async () => {
-    expect(await toolNames(await client(["runs:write"]))).toEqual(["cancel_run", "evaluate_column", "run_cells"]);
+    expect(await toolNames(await client(["runs:write"]))).toEqual([
+      "cancel_run",
+      "evaluate_column",
+      "extend_find",
+      "find_rows",
+      "run_cells",
+    ]);
   });
 
   it("a key limited to one base sees that base only, and not the tools that make bases", async () => {

@@ -104,10 +104,11 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
       one.bus.emit([
         { type: "cell.updated", workspaceId: "w", baseId: "b", rowId: "r1", columnId: "c1", status: "done" },
         { type: "row.sheet.processed", workspaceId: "w", baseId: "b", sheetId: "s", rowId: "r1" },
+        { type: "find.updated", workspaceId: "w", baseId: "b", findId: "find_1" },
         { type: "work.available" },
         { type: "work.available" },
       ]);
-      await waitFor(() => seenTwo.length >= 3, "process two to receive the events", 5_000);
+      await waitFor(() => seenTwo.length >= 4, "process two to receive the events", 5_000);
       // Markers published after the batch, one each way: each process publishes in order and
       // NOTIFY keeps one sender's order, so a duplicate sent to two, or anything two published
       // back to one, would arrive before the marker does.
@@ -131,10 +132,11 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
       expect(seenTwo.filter((e) => !isMarker(e)).map((e) => e.type)).toEqual([
         "cell.updated",
         "row.sheet.processed",
+        "find.updated",
         "work.available",
       ]);
-      // Process one saw only its own four: nothing came back.
-      expect(seenOne.filter((e) => !isMarker(e))).toHaveLength(4);
+      // Process one saw only its own five: nothing came back.
+      expect(seenOne.filter((e) => !isMarker(e))).toHaveLength(5);
     } finally {
       for (const br of bridges) await br.stop();
     }

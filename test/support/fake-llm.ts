@@ -17,6 +17,7 @@ import type { FakeHandler, FakeLlmRequest, FakeReply } from "./fake-llm-types.ts
 import { parseOpenAi, renderOpenAi, renderOpenAiError, sendJson } from "./fake-llm-openai.ts";
 import { parseAnthropic, renderAnthropic, renderAnthropicError } from "./fake-llm-anthropic.ts";
 import { capabilityRefusal, resolveReply, type FakeCapabilities } from "./fake-llm-reply.ts";
+import { seededRandom } from "./prng.ts";
 
 export type * from "./fake-llm-types.ts";
 export type { FakeCapabilities } from "./fake-llm-reply.ts";
@@ -66,18 +67,6 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-/** mulberry32: a tiny seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -90,7 +79,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   const requests: FakeLlmRequest[] = [];
   const queue: FakeReply[] = [];
   const flaky = new Map<string, number>();
-  const random = prng(opts.seed ?? 1);
+  const random = seededRandom(opts.seed ?? 1);
   let handler = opts.handler;
   let inFlight = 0;
   let maxInFlight = 0;

@@ -28,13 +28,17 @@ export interface FakeSearch {
 
 export const FAKE_SEARCH_KEY = "test-search-key";
 
-export function fakeResults(query: string, n: number) {
+/** Result k of a query is numbered across pages: page 2 of 8 per page starts at 9. */
+export function fakeResults(query: string, n: number, page = 1) {
   const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-  return Array.from({ length: n }, (_, i) => ({
-    title: `Result ${i + 1} for <b>${query}</b>`,
-    url: `https://example.com/${slug}/${i + 1}`,
-    snippet: `Snippet ${i + 1} about <strong>${query}</strong> &amp; more.`,
-  }));
+  return Array.from({ length: n }, (_, i) => {
+    const k = (page - 1) * n + i + 1;
+    return {
+      title: `Result ${k} for <b>${query}</b>`,
+      url: `https://example.com/${slug}/${k}`,
+      snippet: `Snippet ${k} about <strong>${query}</strong> &amp; more.`,
+    };
+  });
 }
 
 export async function startFakeSearch(provider: FakeProvider): Promise<FakeSearch> {
@@ -73,7 +77,17 @@ export async function startFakeSearch(provider: FakeProvider): Promise<FakeSearc
     if (!authorised(provider, req.headers)) return json(401, { error: "bad key" });
 
     const query = String(provider === "tavily" || provider === "exa" ? body?.query : url.searchParams.get("q"));
-    const results = fakeResults(query, resultCount);
+    // SearXNG numbers pages from 1; Brave's offset counts pages from 0.
+    const page =
+      provider === "searxng"
+        ? Number(url.searchParams.get("pageno") ?? 1)
+        : provider === "brave"
+          ? Number(url.searchParams.get("offset") ?? 0) + 1
+          : 1;
+    // Brave's pages hold `count` results; SearXNG's page size is its own.
+    const perPage =
+      provider === "brave" ? Math.min(resultCount, Number(url.searchParams.get("count") ?? 20)) : resultCount;
+    const results = fakeResults(query, perPage, page);
     switch (provider) {
       case "searxng":
         return json(200, {

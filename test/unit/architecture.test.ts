@@ -82,7 +82,7 @@ describe("imports", () => {
   // would be a cycle: cells write rows' values and runs' spending, while rows, the run request and
   // run control queue and cancel cells; run control cancels evaluation items, which spend on runs.
   const STATEMENT_MODULES: Record<string, RegExp> = {
-    "lib/domain/runs/record.ts": /^lib\/domain\/(cells|evaluations)\//,
+    "lib/domain/runs/record.ts": /^lib\/domain\/(cells|evaluations|finds)\//,
     "lib/domain/rows/values.ts": /^lib\/domain\/(cells|columns|runs)\//,
     "lib/domain/rows/settled.ts": /^lib\/domain\/cells\//,
     // In the UI's bundle (the filter menu): it must not load the cells' statements.

@@ -24,6 +24,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   get_evaluation: { hints: read, reason: "reads an evaluation" },
   get_run: { hints: read, reason: "reads a run" },
+  get_find: { hints: read, reason: "reads a find's progress" },
+  find_candidates: { hints: read, reason: "reads what a find came across, with its verdicts" },
   list_members: { hints: read, reason: "lists members" },
   list_invitations: { hints: read, reason: "lists invitations, never their links" },
   read_audit_log: { hints: read, reason: "reads audit entries" },
@@ -84,6 +86,14 @@ const EXPECTED: Record<string, Expected> = {
   evaluate_column: {
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     reason: "never changes cells, but starts another charged evaluation on every call, asking the model",
+  },
+  find_rows: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    reason: "starts another charged find on every call, searching and reading the web; adds rows beside the others",
+  },
+  extend_find: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    reason: "looks for more rows on every call, charged, searching and reading the web; changes no row it has",
   },
   cancel_run: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

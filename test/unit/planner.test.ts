@@ -23,6 +23,7 @@ function col(id: string, o: { ai?: boolean; inputs?: string[]; autoRun?: string 
     configVersion: 1,
     calibration: null,
     runIf: null,
+    writerColumnIds: [],
     createdAt: new Date(),
     updatedAt: new Date(),
   } as ColumnRecord;

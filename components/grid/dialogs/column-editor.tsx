@@ -9,17 +9,10 @@ import { Dialog, DialogFooter } from "../../ui/dialog";
 import { TYPE_OPTIONS } from "../cells/column-kinds";
 import { ConfigField, FillModePicker, FormulaField } from "./fill-fields";
 import { FillPreview } from "./fill-preview";
-import {
-  AUTO_RUN,
-  fieldErrors,
-  formFor,
-  requestBody,
-  TOOLS,
-  withMode,
-  type ColumnForm,
-  type Field,
-} from "./column-form";
+import { AiFields } from "./ai-fields";
+import { fieldErrors, formFor, requestBody, type ColumnForm, type Field } from "./column-form";
 import { RunIfEditor } from "./run-if-editor";
+import { WaterfallStepsField } from "./waterfall-steps";
 
 const INPUT =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2.5 text-sm text-zinc-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100";
@@ -59,7 +52,12 @@ export function ColumnEditor({
       await qc.invalidateQueries({ queryKey: keys.structure(baseId) });
       onClose();
     } catch (err) {
-      setErrors(fieldErrors(err));
+      setErrors(
+        fieldErrors(
+          err,
+          form.waterfall.steps.map((s) => s.id),
+        ),
+      );
       setBusy(false);
     }
   }
@@ -142,7 +140,7 @@ export function ColumnEditor({
             </label>
           </div>
           {err("isPrimary")}
-          <FillModePicker mode={form.mode} onChange={(m) => setForm((f) => withMode(f, m, column))} />
+          <FillModePicker mode={form.mode} onChange={(m) => set("mode", m)} />
           <label className="block font-medium">
             {form.mode === "ai" ? "Instructions" : "Description"}
             <textarea
@@ -163,16 +161,24 @@ export function ColumnEditor({
             <FormulaField
               expression={form.expression}
               onChange={(v) => set("expression", v)}
-              columns={others.filter((c) => !c.isAiEnabled)}
+              columns={others}
               error={errors.expression}
               errorId={`${id}-expression-error`}
             />
           ) : null}
-          {form.mode === "http" || form.mode === "waterfall" ? (
+          {form.mode === "http" ? (
             <ConfigField
-              kind={form.mode}
               value={form.config}
               onChange={(v) => set("config", v)}
+              error={errors.config ?? errors.expression}
+              errorId={`${id}-config-error`}
+            />
+          ) : null}
+          {form.mode === "waterfall" ? (
+            <WaterfallStepsField
+              draft={form.waterfall}
+              onChange={(w) => set("waterfall", w)}
+              errorOf={(stepId) => errors[`step:${stepId}`]}
               error={errors.config ?? errors.expression}
               errorId={`${id}-config-error`}
             />
@@ -212,59 +218,7 @@ export function ColumnEditor({
             </fieldset>
           ) : null}
           {form.mode === "ai" ? (
-            <>
-              <fieldset aria-describedby={errors.tools ? `${id}-tools-error` : undefined}>
-                <legend className="font-medium">Tools</legend>
-                <div className="mt-1.5 grid gap-1.5 sm:grid-cols-2">
-                  {TOOLS.map((t) => (
-                    <label
-                      key={t.name}
-                      className="flex items-start gap-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700"
-                    >
-                      <input
-                        type="checkbox"
-                        className="mt-0.5 size-4 accent-indigo-600"
-                        checked={form.tools.includes(t.name)}
-                        onChange={() => toggle("tools", t.name)}
-                      />
-                      <span>
-                        <span className="block font-medium">{t.label}</span>
-                        <span className="block text-xs text-zinc-500 dark:text-zinc-400">{t.hint}</span>
-                      </span>
-                    </label>
-                  ))}
-                </div>
-                {err("tools")}
-              </fieldset>
-              <div className="grid gap-3 sm:grid-cols-2">
-                <label className="block font-medium">
-                  Model <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional)</span>
-                  <input
-                    className={`${INPUT} h-9 font-mono`}
-                    value={form.model}
-                    placeholder="provider:model"
-                    spellCheck={false}
-                    onChange={(e) => set("model", e.target.value)}
-                    {...a11y("model")}
-                  />
-                  {err("model")}
-                </label>
-                <label className="block font-medium">
-                  Runs
-                  <select
-                    className={`${INPUT} h-9`}
-                    value={form.autoRun}
-                    onChange={(e) => set("autoRun", e.target.value)}
-                  >
-                    {AUTO_RUN.map((m) => (
-                      <option key={m.value} value={m.value}>
-                        {m.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              </div>
-            </>
+            <AiFields form={form} set={set} toggle={(v) => toggle("tools", v)} err={err} a11y={a11y} />
           ) : null}
           {form.mode !== "manual" && form.mode !== "formula" ? (
             <RunIfEditor

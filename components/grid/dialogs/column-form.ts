@@ -1,6 +1,7 @@
 import { AUTO_RUN_MODES, TOOL_NAMES, type ToolName } from "@/lib/domain/column-model.ts";
 import { ApiError } from "../../data/api";
 import { configText, fillFromConfig } from "./fill-templates";
+import { draftOf, fillOfDraft, StepSettingsError, stepIndexOf, type WaterfallDraft } from "./waterfall-steps-model";
 import type { ColumnView } from "../../data/types";
 import { rowsOfRunIf, runIfOfRows, type RunIfRow } from "./run-if-editor";
 
@@ -47,8 +48,10 @@ export interface ColumnForm {
   isPrimary: boolean;
   mode: FillMode;
   expression: string;
-  /** An HTTP or waterfall column's settings, as JSON. */
+  /** An HTTP column's settings, as JSON. */
   config: string;
+  /** A waterfall column's steps, as cards. */
+  waterfall: WaterfallDraft;
   instructions: string;
   inputColumnIds: string[];
   tools: string[];
@@ -70,7 +73,9 @@ export type Field =
   | "expression"
   | "config"
   | "runIf"
-  | "form";
+  | "form"
+  /** One waterfall step's card, by its draft id. */
+  | `step:${string}`;
 
 export function formFor(column: ColumnView | null): ColumnForm {
   const o = column?.columnOptions ?? {};
@@ -81,28 +86,14 @@ export function formFor(column: ColumnView | null): ColumnForm {
     isPrimary: column?.isPrimary ?? false,
     mode: column?.fill?.kind ?? (column?.isAiEnabled ? "ai" : "manual"),
     expression: column?.fill?.kind === "formula" ? column.fill.expression : "",
-    config:
-      column?.fill?.kind === "waterfall" ? configText(column.fill, "waterfall") : configText(column?.fill, "http"),
+    config: configText(column?.fill),
+    waterfall: draftOf(column?.fill),
     instructions: column?.instructions ?? "",
     inputColumnIds: column?.inputColumnIds ?? [],
     tools: column?.tools.map((t) => t.name) ?? [],
     model: typeof o.model === "string" ? o.model : "",
     autoRun: typeof o.autoRun === "string" ? o.autoRun : "always",
     runIf: rowsOfRunIf(column?.runIf ?? null),
-  };
-}
-
-/**
- * The form in another fill mode. HTTP and waterfall settings share one text field: while it still
- * holds what either kind started from, it starts over from the new kind's, so picking
- * Waterfall does not offer an HTTP request as its steps. Text the user wrote is kept.
- */
-export function withMode(form: ColumnForm, mode: FillMode, column: ColumnView | null): ColumnForm {
-  const untouched = [configText(column?.fill, "http"), configText(column?.fill, "waterfall")].includes(form.config);
-  return {
-    ...form,
-    mode,
-    ...((mode === "http" || mode === "waterfall") && untouched ? { config: configText(column?.fill, mode) } : {}),
   };
 }
 
@@ -137,7 +128,7 @@ export function requestBody(form: ColumnForm, column: ColumnView | null, columns
       ? { fill: { kind: "formula" as const, expression: form.expression } }
       : provider
         ? {
-            fill: fillFromConfig(form.mode as "http" | "waterfall", form.config),
+            fill: form.mode === "http" ? fillFromConfig(form.config) : fillOfDraft(form.waterfall),
             inputColumnIds: form.mode === "waterfall" ? form.inputColumnIds : [],
           }
         : { inputColumnIds: ai ? form.inputColumnIds : [], ...(column?.fill ? { fill: null } : {}) }),
@@ -174,23 +165,37 @@ const BY_PATH: Record<string, Field> = {
   runIf: "runIf",
 };
 
-/** Puts the API's error next to the field it is about; anything else is shown above the buttons. */
-export function fieldErrors(e: unknown): Partial<Record<Field, string>> {
+const STEP_PREFIX = /^fill\.steps(?:\[\d+\]|\.\d+)\.?/;
+
+/**
+ * Puts the API's error next to the field it is about; anything else is shown above the buttons.
+ * `stepIds` are the waterfall's cards in the order sent, so "fill.steps[1]…" lands on the second.
+ */
+export function fieldErrors(e: unknown, stepIds: readonly string[] = []): Partial<Record<Field, string>> {
+  if (e instanceof StepSettingsError) return { [`step:${e.stepId}`]: e.message };
   if (!(e instanceof ApiError)) return { form: e instanceof Error ? e.message : "Saving failed." };
-  const byCode = BY_CODE[e.code];
-  if (byCode) return { [byCode]: e.message };
   const details = (e.details ?? {}) as {
     field?: string;
     path?: string;
     issues?: { path: string; message: string }[];
   };
+  const step = stepIndexOf(details.field) ?? stepIndexOf(details.path);
+  if (step !== null && stepIds[step]) return { [`step:${stepIds[step]}`]: e.message };
+  const byCode = BY_CODE[e.code];
+  if (byCode) return { [byCode]: e.message };
   // A filter error's path starts at the tree it is in: "runIf.and[1].op".
   if (details.path?.startsWith("runIf")) return { runIf: e.message };
   if (details.field && BY_PATH[details.field]) return { [BY_PATH[details.field]]: e.message };
   const out: Partial<Record<Field, string>> = {};
   for (const issue of details.issues ?? []) {
-    const f = BY_PATH[issue.path] ?? BY_PATH[issue.path.split(".")[0]] ?? "form";
-    out[f] = out[f] ? `${out[f]} ${issue.message}` : issue.message;
+    const i = stepIndexOf(issue.path);
+    const onStep = i !== null && stepIds[i];
+    const f: Field = onStep
+      ? `step:${stepIds[i]}`
+      : (BY_PATH[issue.path] ?? BY_PATH[issue.path.split(".")[0]] ?? "form");
+    // On a step's card, the setting within the step: "extract: Too small…".
+    const message = onStep ? `${issue.path.replace(STEP_PREFIX, "") || "step"}: ${issue.message}` : issue.message;
+    out[f] = out[f] ? `${out[f]} ${message}` : message;
   }
   return Object.keys(out).length ? out : { form: e.message };
 }

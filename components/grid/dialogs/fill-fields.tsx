@@ -118,21 +118,19 @@ export function FormulaField({
   );
 }
 
-const CONFIG_HINTS = {
+export const CONFIG_HINTS = {
   http: "The request for each row ({{Column}} and {{secret:NAME}} placeholders), the JSONata that reads the value from the answer (extract), when an answer means no data (notFound), retries, cache and credits.",
   waterfall:
-    "Steps tried in order until one gives a valid value: http, tool, ai or formula, each with an optional check (validate, minConfidence). Reorder them by moving their blocks.",
+    "Each step's settings are JSON: an http step's request, extract, notFound and credits; a tool step's tool and input; an ai step's instructions and tools; a formula step's expression. Any step may add a check: validate (JSONata on $value) or minConfidence.",
 };
 
-/** An HTTP or waterfall column's settings, edited as JSON; the API checks them and names the field at fault. */
+/** An HTTP column's settings, edited as JSON; the API checks them and names the field at fault. */
 export function ConfigField({
-  kind,
   value,
   onChange,
   error,
   errorId,
 }: {
-  kind: "http" | "waterfall";
   value: string;
   onChange: (v: string) => void;
   error?: string;
@@ -142,7 +140,7 @@ export function ConfigField({
   return (
     <div>
       <label htmlFor={fieldId} className="block font-medium">
-        {kind === "http" ? "Request" : "Steps"}
+        Request
       </label>
       <textarea
         id={fieldId}
@@ -154,7 +152,7 @@ export function ConfigField({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
       />
-      <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{CONFIG_HINTS[kind]}</p>
+      <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{CONFIG_HINTS.http}</p>
       {error ? (
         <p id={errorId} role="alert" className="mt-1 text-xs text-red-600 dark:text-red-400">
           {error}

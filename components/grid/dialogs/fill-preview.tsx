@@ -8,6 +8,7 @@ import { fillFromConfig } from "./fill-templates";
 interface Preview {
   outcome: "found" | "not_found" | "error";
   value: string;
+  outputs: Record<string, string>;
   url: string | null;
   status: number | null;
   cached: boolean;
@@ -66,7 +67,7 @@ export function FillPreview({
     setProblem(null);
     setResult(null);
     try {
-      const fill = fillFromConfig("http", config);
+      const fill = fillFromConfig(config);
       setResult(await api<Preview>(`${basePath(baseId)}/fill-preview`, { body: { fill, rowId, type } }));
     } catch (e) {
       setProblem(e instanceof Error ? e.message : "The test failed.");
@@ -119,6 +120,11 @@ export function FillPreview({
               Value: <span className="font-mono font-medium">{result.value}</span>
             </p>
           ) : null}
+          {Object.entries(result.outputs).map(([name, value]) => (
+            <p key={name}>
+              {name}: <span className="font-mono font-medium">{value}</span>
+            </p>
+          ))}
           {result.error ? (
             <p className="text-red-700 dark:text-red-400">
               <span className="font-mono">{result.error.code}</span>: {result.error.message}

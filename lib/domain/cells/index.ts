@@ -39,3 +39,4 @@ export {
   type ListedCellState,
 } from "./leases.ts";
 export { pruneCellAttempts } from "./retention.ts";
+export { storeVerifiedCells } from "./verified.ts";

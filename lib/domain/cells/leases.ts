@@ -49,11 +49,12 @@ export const inputIdsOf = (c: string) =>
   `(SELECT col.input_column_ids FROM columns col WHERE col.id = ${c}.column_id)::text[]`;
 
 /**
- * SQL: what column `col` waits for: its inputs and the columns its run condition names (every
- * "column" of the stored tree; none when it has no condition), as graph.ts dependenciesOf.
+ * SQL: what column `col` waits for: its inputs, the columns its run condition names (every
+ * "column" of the stored tree; none when it has no condition) and the columns that write what it
+ * reads, as graph.ts dependenciesOf.
  */
 export const dependencyIdsSql = (col: string) =>
-  `(${col}.input_column_ids || ARRAY(SELECT jsonb_path_query(${col}.run_if, 'strict $.**.column') #>> '{}'))`;
+  `(${col}.input_column_ids || ${col}.writer_column_ids || ARRAY(SELECT jsonb_path_query(${col}.run_if, 'strict $.**.column') #>> '{}'))`;
 
 /** SQL: cell `c`'s column's dependency ids (dependencyIdsSql), for the readiness test. */
 const dependencyIdsOf = (c: string) =>

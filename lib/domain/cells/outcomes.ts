@@ -7,7 +7,7 @@ import type { CellMetadata } from "../cell-view.ts";
 import { transitiveDependents } from "../graph.ts";
 import { storableJson, storableText } from "../../text.ts";
 import { budgetSplit, lockRunsOf, spend } from "./budget.ts";
-import { patchValuesSql } from "../rows/values.ts";
+import { patchValues, patchValuesSql } from "../rows/values.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import { cellKey, type ClaimedCell, type AttemptRecord } from "./types.ts";
@@ -28,6 +28,8 @@ export interface Completion {
   inputHash: string;
   /** not_found: every provider asked had no data (HTTP and waterfall cells); the value is "". Default done. */
   outcome?: "done" | "not_found";
+  /** Other columns of the row written with the value (column id → value): an HTTP column's outputs. */
+  outputs?: Readonly<Record<string, string>>;
 }
 
 export type CompleteResult = "done" | "superseded";
@@ -83,7 +85,10 @@ export async function storeValues(
          input_hash = t.hash, previous_value = NULL,
          finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
        FROM t
-       WHERE cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
+       -- The keys as arrays too: they lead the planner to the primary key. Given only the join, it
+       -- walked the status index's running entries, dead ones included, for every batch.
+       WHERE cells.row_id = ANY($1::text[]) AND cells.column_id = ANY($2::text[])
+         AND cells.row_id = t.row_id AND cells.column_id = t.column_id AND cells.generation = t.generation AND ${FENCE("$5")}
        RETURNING cells.row_id, cells.column_id),
      row_values AS (
        ${patchValuesSql("(SELECT t.row_id, t.column_id, t.value FROM t JOIN done ON done.row_id = t.row_id AND done.column_id = t.column_id) AS answered")}),
@@ -111,6 +116,11 @@ export async function storeValues(
   const ok = new Set(stored.map((s) => cellKey({ rowId: s.row_id, columnId: s.column_id })));
   const results = batch.map((p): CompleteResult => (ok.has(cellKey(p.job)) ? "done" : "superseded"));
   const done = batch.filter((_, i) => results[i] === "done");
+  // Outputs land with the value they came with, never for a superseded generation.
+  const outputs = done.flatMap((p) =>
+    Object.entries(p.outputs ?? {}).map(([columnId, value]) => ({ ...p.job, columnId, value })),
+  );
+  await patchValues(tx, outputs);
   const refused = batch.filter(over);
   await spend(
     w,

@@ -6,7 +6,7 @@ import { findCycle } from "../graph.ts";
 import { parseModelSpec, type ProviderName } from "../model-spec.ts";
 import { fillSchema, isGenerated, type Fill } from "../fill/schema.ts";
 import { fillInputs } from "../fill/resolve.ts";
-import { assertNoFormulaReads } from "../formulas/resolve.ts";
+import { checkOutputs, writerEdges } from "../fill/outputs.ts";
 import { resolveRunIf, type StoredRunIf } from "./run-if.ts";
 
 const toolRef = z
@@ -124,7 +124,6 @@ export async function resolveColumnFields(
     });
   }
   const generated = isGenerated({ isAiEnabled, fill });
-  if (generated && !isGenerated(current)) assertNoFormulaReads(others, selfId, name);
   const stated = resolveInputs(others, input, current.fill?.kind === "formula" ? [] : current.inputColumnIds, selfId);
   const inputColumnIds = fill ? await fillInputs(others, fill, selfId, stated) : stated;
   // A column that stops being generated drops its condition; one sent is checked against the base.
@@ -134,13 +133,23 @@ export async function resolveColumnFields(
       : generated
         ? current.runIf
         : null;
-  const cycle = findCycle([...others.filter((c) => c.id !== selfId), { id: selfId, inputColumnIds, runIf }]);
+  if (fill) await checkOutputs(others, fill, selfId);
+  const nodes = [
+    ...others.filter((c) => c.id !== selfId),
+    { id: selfId, name, fill, isAiEnabled, inputColumnIds, runIf },
+  ];
+  const writers = writerEdges(nodes);
+  const cycle = findCycle(nodes.map((n) => ({ ...n, writerColumnIds: writers.get(n.id) ?? [] })));
   if (cycle) {
     const names = cycle.map((id) => (id === selfId ? name : (others.find((c) => c.id === id)?.name ?? id)));
-    throw appError("dependency_cycle", `These inputs (or run condition) would form a cycle: ${names.join(" → ")}.`, {
-      path: cycle,
-      names,
-    });
+    throw appError(
+      "dependency_cycle",
+      `These inputs (run condition or outputs) would form a cycle: ${names.join(" → ")}.`,
+      {
+        path: cycle,
+        names,
+      },
+    );
   }
 
   return {

@@ -15,6 +15,7 @@ import type { ProviderName } from "../model-spec.ts";
 import { fillOf } from "../fill/schema.ts";
 import { renameInFill } from "../fill/resolve.ts";
 import { refreshFormulas } from "./formula-refresh.ts";
+import { refreshWriterEdges, releaseOutput } from "./writer-edges.ts";
 import type { StoredRunIf } from "./run-if.ts";
 import { prismaFields, writeJsonFields } from "./json-fields.ts";
 
@@ -117,6 +118,7 @@ export async function insertColumn(
     runIf: fields.runIf as ColumnRecord["runIf"],
   };
   if (fields.fill) await refreshFormulas(tx, baseCtx.sheetId, [...others, column], [id]);
+  column.writerColumnIds = await refreshWriterEdges(tx, baseCtx.sheetId, id);
   return column;
 }
 
@@ -172,6 +174,7 @@ export async function updateColumnRecord(
   if (aiChanged) await markChangedStale(tx, columns, updated);
   if (aiChanged && (fields.fill || before.fill || fields.type !== current.type))
     await refreshFormulas(tx, baseCtx.sheetId, columns, [columnId]);
+  updated.writerColumnIds = await refreshWriterEdges(tx, baseCtx.sheetId, columnId);
   return updated;
 }
 
@@ -198,7 +201,12 @@ export async function deleteColumn(
   const column = columns.find((c) => c.id === columnId);
   if (!column) throw appError("column_not_found", `No column "${columnId}" in this base.`);
   if (columns.length === 1) throw appError("primary_column_required", "The last column of a base cannot be deleted.");
-  const dependents = directDependents(columns, columnId);
+  // Reading what another column writes is not using it: only inputs and conditions count.
+  const dependents = directDependents(
+    columns.map((c) => ({ ...c, writerColumnIds: [] })),
+    columnId,
+  );
+  await releaseOutput(tx, columns, column, force);
   if (!force && column.isPrimary) {
     throw appError(
       "primary_column_required",
@@ -230,6 +238,7 @@ export async function deleteColumn(
   await dropColumnValues(tx, baseCtx.sheetId, columnId);
   const remaining = (await loadColumns(tx, baseCtx.sheetId)).filter((c) => c.id !== columnId);
   await refreshFormulas(tx, baseCtx.sheetId, remaining, dependents);
+  await refreshWriterEdges(tx, baseCtx.sheetId);
   await touchBase(tx, baseCtx.baseId);
   emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   return { id: columnId, deleted: true, cleanedDependents: dependents };

@@ -15,6 +15,7 @@ export const HTTP_LIMITS = {
   maxCacheTtlSeconds: 30 * 86_400,
   defaultCacheTtlSeconds: 86_400,
   maxCredits: 1_000,
+  outputs: 10,
 } as const;
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH"] as const;

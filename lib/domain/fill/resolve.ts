@@ -40,7 +40,7 @@ export async function fillInputs(
   return [...ids];
 }
 
-async function stepColumns(step: WaterfallStep, path: string): Promise<Set<string>> {
+async function stepColumns(step: WaterfallStep, path: string): Promise<ReadonlySet<string>> {
   if (step.kind === "http") {
     await checkHttp(step, path);
     await checkExpression(step.validate, `${path}.validate`);
@@ -82,7 +82,11 @@ async function checkExpression(expression: string | undefined, field: string) {
 /** The fill after a column it names was renamed: its references follow the column. */
 export async function renameInFill(fill: Fill, from: string, to: string): Promise<Fill> {
   if (fill.kind === "formula") return { ...fill, expression: await renameInFormula(fill.expression, from, to) };
-  if (fill.kind === "http") return { ...fill, request: renameInRequest(fill.request, from, to) };
+  if (fill.kind === "http") {
+    const outputs =
+      fill.outputs && Object.fromEntries(Object.entries(fill.outputs).map(([k, v]) => [k === from ? to : k, v]));
+    return { ...fill, request: renameInRequest(fill.request, from, to), ...(outputs ? { outputs } : {}) };
+  }
   return {
     ...fill,
     steps: await Promise.all(

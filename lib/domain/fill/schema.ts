@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FORMULA_LIMITS } from "../formulas/limits.ts";
-import { httpCallFields } from "./http-schema.ts";
+import { HTTP_LIMITS, httpCallFields } from "./http-schema.ts";
 import { waterfallFields } from "./waterfall-schema.ts";
 
 // How a column is filled, when it is not by hand or by the AI: one field, `fill`, whose `kind`
@@ -22,6 +22,13 @@ export const httpFillSchema = z
   .strictObject({
     kind: z.literal("http").describe("http: a request to a data provider for each row."),
     ...httpCallFields,
+    outputs: z
+      .record(z.string().min(1).max(100), z.string().min(1).max(HTTP_LIMITS.expressionChars))
+      .refine((o) => Object.keys(o).length <= HTTP_LIMITS.outputs, `At most ${HTTP_LIMITS.outputs} outputs.`)
+      .optional()
+      .describe(
+        'Other columns of the row this answer also writes: column name → a JSONata expression on the answer, e.g. { "Industry": "data.industry" }. Written when the cell is found; the columns must be entered by hand, each written by one column at most. Columns that read them wait for this one.',
+      ),
   })
   .describe("An HTTP column: a request for each row, its answer read into the value; a miss ends not_found.");
 

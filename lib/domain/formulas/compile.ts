@@ -24,7 +24,7 @@ export type JsonataNode = {
 export interface CompiledFormula {
   expression: string;
   /** Field names the expression reads: column names, exactly as written. */
-  names: Set<string>;
+  names: ReadonlySet<string>;
   /** `bindings` become $variables (a waterfall's check reads its value as $value). */
   evaluate(input: unknown, bindings?: Record<string, unknown>): Promise<unknown>;
 }
@@ -37,9 +37,18 @@ const invalid = (message: string, details?: Record<string, unknown>) =>
 let language: Promise<typeof jsonataType> | undefined;
 const loadLanguage = () => (language ??= import("jsonata").then((m) => m.default));
 
+// Compiled formulas by expression: an HTTP column reads every answer with the same few expressions,
+// and parsing one costs more than evaluating it. Bounded; the oldest goes first.
+const compiled = new Map<string, CompiledFormula>();
+const MAX_COMPILED = 500;
+/** Idle parsed copies kept per formula: one evaluation holds a copy (its hooks are per call). */
+const MAX_IDLE_COPIES = 8;
+
 /** Parses and checks a formula; throws invalid_formula with the position of the problem. */
 export async function compileFormula(expression: string): Promise<CompiledFormula> {
   const jsonata = await loadLanguage();
+  const known = compiled.get(expression);
+  if (known) return known;
   if (expression.trim() === "") throw invalid("A formula needs an expression.");
   if (expression.length > FORMULA_LIMITS.chars) {
     throw invalid(`A formula is at most ${FORMULA_LIMITS.chars.toLocaleString("en-US")} characters.`);
@@ -65,7 +74,24 @@ export async function compileFormula(expression: string): Promise<CompiledFormul
     }
     if (node.type === "name" && typeof node.value === "string") names.add(node.value);
   });
-  return { expression, names, evaluate: (input, bindings) => evaluateBounded(expr, input, bindings) };
+  // The bounds' hooks are set on the parsed expression for each evaluation, so evaluations that
+  // overlap (cells run concurrently) each take a copy of their own.
+  const idle = [expr];
+  const formula: CompiledFormula = {
+    expression,
+    names,
+    async evaluate(input, bindings) {
+      const copy = idle.pop() ?? jsonata(expression);
+      try {
+        return await evaluateBounded(copy, input, bindings);
+      } finally {
+        if (idle.length < MAX_IDLE_COPIES) idle.push(copy);
+      }
+    },
+  };
+  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(expression, formula);
+  return formula;
 }
 
 /** Visits every node of a JSONata syntax tree. */
@@ -84,8 +110,8 @@ const ENTRY = Symbol.for("jsonata.__evaluate_entry");
 const EXIT = Symbol.for("jsonata.__evaluate_exit");
 
 // JSONata has no time limit of its own; its documented hooks run on entry to and exit from each
-// node, so a deep recursion or a long loop stops at the bound. The state is per call: the
-// expression object is shared by the rows of one write, which are evaluated one after another.
+// node, so a deep recursion or a long loop stops at the bound. The state is per call, and
+// so is the parsed copy the hooks are set on (compileFormula).
 async function evaluateBounded(
   expr: ReturnType<typeof jsonataType>,
   input: unknown,

@@ -1,13 +1,12 @@
 import { appError } from "../../errors.ts";
 import type { ColumnRecord } from "../column-model.ts";
 import { compileFormula } from "./compile.ts";
-import { formulaOf, isGenerated, type Fill } from "../fill/schema.ts";
+import type { Fill } from "../fill/schema.ts";
 
 /**
  * A formula column's inputs are the columns its expression names, so the DAG (order, cycles,
  * what a change recomputes) follows the expression and never a list kept by hand beside it.
- * A formula reads entered values and other formulas: a value still being generated would give it
- * an answer that changes later without a write to recompute it.
+ * A formula over a generated column is recomputed when that column's cell stores its value.
  */
 export async function formulaInputs(
   others: readonly ColumnRecord[],
@@ -26,26 +25,7 @@ export async function formulaInputs(
         { field: "fill.expression", name },
       );
     }
-    if (isGenerated(column)) {
-      throw appError(
-        "invalid_formula",
-        `The formula reads "${name}", a generated column (AI, HTTP or waterfall); a formula reads entered values and other formulas.`,
-        { field: "fill.expression", name },
-      );
-    }
     ids.push(column.id);
   }
   return ids;
-}
-
-/** Refuses to make an AI column of a column a formula reads (see formulaInputs). */
-export function assertNoFormulaReads(others: readonly ColumnRecord[], selfId: string, name: string): void {
-  const reader = others.find((c) => c.id !== selfId && formulaOf(c) !== null && c.inputColumnIds.includes(selfId));
-  if (reader) {
-    throw appError(
-      "validation_failed",
-      `"${name}" cannot be generated (AI, HTTP or waterfall): the formula of "${reader.name}" reads it, and formulas read entered values.`,
-      { field: "isAiEnabled", column: reader.name },
-    );
-  }
 }

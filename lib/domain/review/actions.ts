@@ -122,6 +122,7 @@ export async function reviewCells(
   );
   await writeReviewedValues(
     tx,
+    columns,
     edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, value: p.value! })),
   );
 

@@ -1,6 +1,6 @@
 import type { Work } from "../../db/work.ts";
 import { appError } from "../../errors.ts";
-import { loadBase, touchBase } from "../base-context.ts";
+import { loadBase, loadColumns, touchBase } from "../base-context.ts";
 import { readReviewState, unverifyCell } from "../cells/index.ts";
 import { recordActions, snapshot } from "./actions.ts";
 import { writeReviewedValues } from "../rows/index.ts";
@@ -64,7 +64,8 @@ export async function undoReview(
     dropAiValue: action.action === "edit" && !before.verified,
   });
   if (!restored) throw notUndoable("The cell changed since this review action; review it again instead.");
-  if (action.action === "edit") await writeReviewedValues(tx, [{ ...ref, value: before.value }]);
+  if (action.action === "edit")
+    await writeReviewedValues(tx, await loadColumns(tx, baseCtx.sheetId), [{ ...ref, value: before.value }]);
   const [now] = await readReviewState(tx, [ref]);
   const [undoId] = await recordActions(tx, actor, baseCtx.baseId, [
     { ...ref, action: "undo", before: current, after: snapshot(before.value, now) },

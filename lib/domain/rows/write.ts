@@ -10,6 +10,8 @@ import type { RunPolicy } from "../runs/index.ts";
 import { applyWrites } from "./apply.ts";
 import { mergeKeyColumns, storedValues, upsertRows } from "./upsert.ts";
 import { patchValues, type ValueEdit } from "./values.ts";
+import { formulasAfterWrite } from "../formulas/after-write.ts";
+import type { ColumnRecord } from "../column-model.ts";
 import { eachInSlices, mapInSlices } from "../../slices.ts";
 
 /**
@@ -168,8 +170,25 @@ async function currentValues(tx: Tx, sheetId: string, ids: readonly string[]): P
   return new Map(rows.map((r) => [r.id, { ...(r.values ?? {}) }]));
 }
 
-/** Review corrections: the values reviewers wrote into AI cells (their cells are stored by cells/review.ts). */
-export const writeReviewedValues = (tx: Tx, edits: readonly ValueEdit[]) => patchValues(tx, edits);
+/**
+ * Review corrections: the values reviewers wrote into AI cells (their cells are stored by
+ * cells/review.ts), and the formulas over them recomputed.
+ */
+export async function writeReviewedValues(tx: Tx, columns: readonly ColumnRecord[], edits: readonly ValueEdit[]) {
+  await patchValues(tx, edits);
+  const rows = await currentValues(
+    tx,
+    columns[0]?.sheetId ?? "",
+    edits.map((e) => e.rowId),
+  );
+  const formulaEdits: ValueEdit[] = [];
+  for (const [rowId, values] of rows) {
+    const written = Object.fromEntries(edits.filter((e) => e.rowId === rowId).map((e) => [e.columnId, e.value]));
+    for (const [columnId, value] of Object.entries(await formulasAfterWrite(columns, values, written)))
+      if (value !== (values[columnId] ?? "")) formulaEdits.push({ rowId, columnId, value });
+  }
+  await patchValues(tx, formulaEdits);
+}
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {
   const { tx } = w;

@@ -1,7 +1,7 @@
 // The public face of lib/domain/runs/: the only module of it that other layers and aggregates import
 // (architecture.test.ts names the few statement modules a lower aggregate composes instead).
 export { cancelRun, pauseRun, resumeRun } from "./control.ts";
-export { extendRun, getRun, listRuns, type RunPolicy, startRun } from "./record.ts";
+export { createRun, extendRun, getRun, listRuns, type RunPolicy, startRun } from "./record.ts";
 export { assertMayQueue } from "./spend.ts";
-export type { RunTrigger } from "./states.ts";
+export { RUN_STATUSES, type RunStatus, type RunTrigger } from "./states.ts";
 export { estimateRun, runCells } from "./request.ts";

@@ -14,7 +14,8 @@ import { prepared } from "../../db/prepared.ts";
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
 // belongs to the last run that queued it), so the two can never disagree. An evaluation's run
-// counts the evaluation's rows instead, which wait in `evaluation_items` as cells do in `cells`.
+// counts the evaluation's rows instead, which wait in `evaluation_items` as cells do in `cells`;
+// a find's run counts its candidates, and the find itself while it is looking.
 
 const fromSql = (t: RunTransition) => `runs.status IN (${RUN_TRANSITIONS[t].from.map((s) => `'${s}'`).join(", ")})`;
 const toSql = (t: RunTransition) => `'${RUN_TRANSITIONS[t].to}'`;
@@ -115,8 +116,11 @@ async function withCounts(tx: Tx, ids: readonly string[]): Promise<Map<string, R
        (SELECT json_object_agg(u.status, u.n) FROM (
           SELECT status, sum(n)::int AS n FROM (
             SELECT status, count(*) AS n FROM cells WHERE run_id = runs.id GROUP BY status
-            UNION ALL
-            SELECT status, count(*) AS n FROM evaluation_items WHERE run_id = runs.id GROUP BY status) s
+            UNION ALL SELECT status, count(*) AS n FROM evaluation_items WHERE run_id = runs.id GROUP BY status
+            -- A find's verified candidates are done, whatever their verdict; the find looking is one running.
+            UNION ALL SELECT CASE WHEN status IN ('matched', 'rejected', 'unclear') THEN 'done' ELSE status END, count(*)
+              FROM find_candidates WHERE run_id = runs.id AND status <> 'excluded' GROUP BY status
+            UNION ALL SELECT 'running', count(*) AS n FROM finds WHERE run_id = runs.id AND phase <> 'done') s
           GROUP BY status) u) AS counts
      FROM runs WHERE id = ANY($1::text[])`,
     [...ids],
@@ -270,6 +274,7 @@ export async function finishRuns(w: Work, runIds: readonly string[]): Promise<vo
      WHERE id = ANY($1::text[]) AND ${fromSql("finish")}
        AND NOT EXISTS (SELECT 1 FROM cells c WHERE c.run_id = runs.id AND c.status IN ('pending', 'running'))
        AND NOT EXISTS (SELECT 1 FROM evaluation_items e WHERE e.run_id = runs.id AND e.status IN ('pending', 'running'))
+       AND NOT EXISTS (SELECT 1 FROM finds f WHERE f.run_id = runs.id AND f.phase <> 'done')
      RETURNING id`),
     ids,
   );

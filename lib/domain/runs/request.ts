@@ -1,3 +1,4 @@
+import { maxCellCost } from "../fill/cell-cost.ts";
 import { isGenerated } from "../fill/kinds.ts";
 import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
@@ -90,19 +91,27 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
   const stale = refs.filter((r) => r.stale).length;
   const unchanged = refs.filter((r) => r.unchanged).length;
   const chosen = req.onlyStale ? refs.filter((r) => r.stale) : refs;
-  return { baseCtx, stale, unchanged, refs: chosen.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })) };
+  return {
+    baseCtx,
+    columns,
+    stale,
+    unchanged,
+    refs: chosen.map((r): CellRef => ({ rowId: r.row_id, columnId: r.column_id })),
+  };
 }
 
 /**
- * What a run would do: the cells it queues and their cost, how many of the named cells are stale,
+ * What a run would do: the cells it queues and the most they can cost (each column's declared
+ * credits per cell: fill/cell-cost.ts), how many of the named cells are stale,
  * and how many are done and unchanged (skipped with onlyStale, regenerated without it).
  */
 export async function estimateRun(tx: Tx, workspaceId: string, baseId: string, req: RunRequest, costPerCell: number) {
-  const { refs, stale, unchanged } = await selectCells(tx, workspaceId, baseId, req);
+  const { columns, refs, stale, unchanged } = await selectCells(tx, workspaceId, baseId, req);
   const balance = await balanceOf(tx, workspaceId);
+  const costs = new Map(columns.map((c) => [c.id, maxCellCost(c, costPerCell)]));
   return {
     cells: refs.length,
-    credits: refs.length * costPerCell,
+    credits: refs.reduce((sum, r) => sum + (costs.get(r.columnId) ?? costPerCell), 0),
     balance: balance === -1 ? null : balance,
     stale,
     unchanged,

@@ -1,7 +1,7 @@
 // A run's vocabulary: its triggers, its statuses and the transitions between them, and the view the
 // API shows. No statements: the endpoint schemas read it without loading the runs table's owner.
 
-export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation"] as const;
+export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation", "find"] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;

@@ -32,7 +32,7 @@ export async function answerByFill(
   const attempt: AttemptRecord = { provider: fill.kind, model: "", inputTokens: 0, outputTokens: 0, latencyMs: 0 };
   const outcome =
     fill.kind === "http"
-      ? await runHttpFill(fill, context.column, byName(context), secrets, deps.http, signal)
+      ? await runHttpFill(fill, context.column, context.columns, byName(context), secrets, deps.http, signal)
       : await runWaterfall(
           fill,
           context.column,

@@ -8,6 +8,7 @@ import { placeholdersOf } from "../../domain/fill/placeholders.ts";
 import { readSecretValues } from "../../secrets/index.ts";
 import { callHttp } from "../http/http-call.ts";
 import { httpDepsOf } from "../http/deps.ts";
+import { readOutputs } from "./outputs.ts";
 
 // "Test on this row": an HTTP column's request sent for one row of the base before the column is
 // saved, showing the answer and the value read from it. Nothing is stored and nothing charged
@@ -46,9 +47,16 @@ export async function previewHttpFill(rt: Runtime, workspaceId: string, baseId: 
   );
   try {
     const r = await callHttp(input.fill, { type, columnOptions: {} }, byName, secrets, httpDepsOf(rt, "preview"));
+    const host = new URL(r.source.url).host;
+    const read =
+      r.outcome === "found" && input.fill.outputs
+        ? await readOutputs(input.fill.outputs, r.data, columns, host)
+        : { values: {} };
+    const names = new Map(columns.map((c) => [c.id, c.name]));
     return {
       outcome: r.outcome,
       value: r.value,
+      outputs: Object.fromEntries(Object.entries(read.values).map(([id, v]) => [names.get(id) ?? id, v])),
       url: r.source.url,
       status: r.source.status,
       cached: r.source.cached,
@@ -63,6 +71,7 @@ export async function previewHttpFill(rt: Runtime, workspaceId: string, baseId: 
     return {
       outcome: "error" as const,
       value: "",
+      outputs: {},
       url: null,
       status: (e.details as { status?: number } | undefined)?.status ?? null,
       cached: false,

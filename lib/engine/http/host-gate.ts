@@ -59,14 +59,19 @@ export function sharedHostGate(db: Tx, owner: string): HostGate {
       const leaveLocal = await local.enter(host, { ...limits, perMinute: 0 }, signal);
       try {
         const slot = await takeSlot(db, host, owner, limits, signal);
+        // The slot is freed in the database before the next waiter of this process is let in: the
+        // other way round, that waiter found every slot still held and slept before asking again.
         return async () => {
-          await leaveLocal();
-          await db.$executeRawUnsafe(
-            `UPDATE host_slots SET expires_at = '-infinity' WHERE host = $1 AND slot = $2 AND holder = $3`,
-            host,
-            slot,
-            owner,
-          );
+          try {
+            await db.$executeRawUnsafe(
+              `UPDATE host_slots SET expires_at = '-infinity' WHERE host = $1 AND slot = $2 AND holder = $3`,
+              host,
+              slot,
+              owner,
+            );
+          } finally {
+            await leaveLocal();
+          }
         };
       } catch (e) {
         await leaveLocal();

@@ -35,6 +35,8 @@ export interface HttpCallResult {
   answer: string;
   /** The column's value; "" on a miss. */
   value: string;
+  /** The answer's JSON, as the extraction read it (an HTTP column's outputs read it too); null on a miss by status. */
+  data: unknown;
   credits: number;
   source: HttpCallSource;
 }
@@ -73,6 +75,7 @@ export async function callHttp(
   return {
     outcome: read.outcome,
     answer: answer.text,
+    data: read.data,
     value: read.value,
     credits,
     source: {
@@ -93,7 +96,8 @@ async function readAnswer(
   host: string,
 ) {
   const miss = { outcome: "not_found" as const, value: "" };
-  if ((call.notFound?.statuses ?? [404]).includes(answer.status)) return { ...miss, cacheable: true, json: "" };
+  if ((call.notFound?.statuses ?? [404]).includes(answer.status))
+    return { ...miss, cacheable: true, json: "", data: null };
   if (answer.status >= 400) {
     throw appError("provider_refused", `${host} refused the request (HTTP ${answer.status}).`, {
       status: answer.status,
@@ -112,7 +116,7 @@ async function readAnswer(
   }
   const text = json === null ? "" : JSON.stringify(json);
   if (call.notFound?.when && truthy(await evaluate(call.notFound.when, json, host))) {
-    return { ...miss, cacheable: true, json: text };
+    return { ...miss, cacheable: true, json: text, data: json };
   }
   const value = cellValueOf(await evaluate(call.extract, json, host), column);
   if (value === null) {
@@ -126,9 +130,9 @@ async function readAnswer(
         retryable: false,
       });
     }
-    return { ...miss, cacheable: true, json: text };
+    return { ...miss, cacheable: true, json: text, data: json };
   }
-  return { outcome: "found" as const, value, cacheable: true, json: text };
+  return { outcome: "found" as const, value, cacheable: true, json: text, data: json };
 }
 
 async function evaluate(expression: string, json: unknown, host: string): Promise<unknown> {

@@ -8,7 +8,7 @@ export const baseEvents = defineEndpoint({
   scope: "rows:read",
   summary: "Live changes of a base",
   description:
-    "Server-Sent Events: cell.updated, rows.changed, structure.changed and row.sheet.processed, each with a JSON data line; " +
+    "Server-Sent Events: cell.updated, rows.changed, structure.changed, row.sheet.processed, run.updated, import.updated and find.updated, each with a JSON data line; " +
     "a ready event carries the current position. Reconnects resume after Last-Event-ID.",
   params: baseParams,
   query: z.object({

@@ -21,6 +21,9 @@ export const previewFill = defineEndpoint({
   response: z.strictObject({
     outcome: z.enum(["found", "not_found", "error"]).describe("What a cell would end with."),
     value: z.string().describe('The value read from the answer; "" on a miss or an error.'),
+    outputs: z
+      .record(z.string(), z.string())
+      .describe("The other columns the answer would write (the fill's outputs), by column name."),
     url: z.string().nullable().describe("The URL asked, secret values replaced by their names."),
     status: z.number().int().nullable().describe("The provider's HTTP status, when it answered."),
     cached: z.boolean().describe("Whether the answer came from the cache."),

@@ -8,6 +8,7 @@ import * as credits from "./credits.ts";
 import * as events from "./events.ts";
 import * as exportFile from "./export.ts";
 import * as files from "./files.ts";
+import * as finds from "./finds.ts";
 import * as imports from "./imports.ts";
 import * as members from "./members.ts";
 import * as openapi from "./openapi.ts";
@@ -57,6 +58,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   review.reviewCells,
   review.reviewHistory,
   review.undoReview,
+  finds.createFind,
+  finds.listFinds,
+  finds.getFind,
+  finds.extendFind,
+  finds.listCandidates,
   quality.columnQuality,
   steps.columnSteps,
   fillPreview.previewFill,

@@ -26,7 +26,12 @@ export const runCells = defineEndpoint({
 export const runEstimateSchema = z
   .strictObject({
     cells: z.number().int().min(0).describe("How many cells the run would generate."),
-    credits: z.number().min(0).describe("What they would cost."),
+    credits: z
+      .number()
+      .min(0)
+      .describe(
+        "The most they would cost: per cell, the AI cell cost, or what an HTTP column's call or a waterfall's steps declare (cached answers and steps a waterfall never reaches cost less).",
+      ),
     balance: z.number().nullable().describe("The workspace's credits; null means unlimited."),
     stale: z
       .number()

@@ -1,4 +1,5 @@
 import { appError } from "../../errors.ts";
+import { isIpv4, siteDomain } from "../../site-domain.ts";
 
 // Company domain handling: accept a domain or any website URL, reduce it to the mail domain,
 // and refuse throwaway-mail providers, whose addresses never belong to a company.
@@ -15,22 +16,10 @@ const disposableDomains = () =>
     },
   ));
 
-/** "https://www.Acme.com/about" → "acme.com"; IDNs become punycode. */
+/** "https://www.Acme.com/about" → "acme.com"; an IP address is no company's mail domain. */
 export function normalizeDomain(input: string): string {
-  const raw = input
-    .trim()
-    .replace(/^mailto:/i, "")
-    .replace(/^.*@/, "");
-  let host: string;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`).hostname;
-  } catch {
-    throw appError("invalid_value", `"${input}" is not a domain or website.`);
-  }
-  host = host.replace(/\.$/, "").replace(/^www\d*\./, "");
-  if (!/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z0-9-]{2,63}$/.test(host) || /^[\d.]+$/.test(host)) {
-    throw appError("invalid_value", `"${input}" is not a domain or website.`);
-  }
+  const host = siteDomain(input);
+  if (!host || isIpv4(host)) throw appError("invalid_value", `"${input}" is not a domain or website.`);
   return host;
 }
 

@@ -1,6 +1,6 @@
 import type { SearchCache, SearchHit } from "../types.ts";
 
-// Search results are cached per workspace, provider, result count and normalised query, so
+// Search results are cached per workspace, provider, result count, page and normalised query, so
 // rerunning a column (or many rows asking the same question) does not pay for the same search
 // twice, and one workspace's queries never answer another's.
 
@@ -8,8 +8,17 @@ export function normalizeQuery(query: string): string {
   return query.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
-export function searchCacheKey(workspaceId: string, provider: string, query: string, maxResults: number): string {
-  return `${workspaceId}:${provider}:${maxResults}:${normalizeQuery(query)}`;
+// Page 1 keeps the key it had before searches had pages, so entries cached then stay valid; a
+// later page rides on the count field ("10p2"), which a page-1 key (digits only) never matches.
+export function searchCacheKey(
+  workspaceId: string,
+  provider: string,
+  query: string,
+  maxResults: number,
+  page = 1,
+): string {
+  const slot = page === 1 ? `${maxResults}` : `${maxResults}p${page}`;
+  return `${workspaceId}:${provider}:${slot}:${normalizeQuery(query)}`;
 }
 
 /** In-process cache with TTL and a size bound (oldest entry evicted first). */

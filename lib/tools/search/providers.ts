@@ -12,6 +12,8 @@ export type SearchProviderName = "searxng" | "brave" | "tavily" | "exa" | "opena
 export interface SearchRequest {
   query: string;
   count: number;
+  /** 1-based page of results; 1 when absent. */
+  page?: number;
   config: Config;
   ctx: Pick<ToolContext, "limits" | "signal" | "fetchImpl" | "now">;
 }
@@ -39,6 +41,7 @@ const searxng: Adapter = async (req) => {
   const url = new URL(`${baseUrlFor("searxng", req.config)}/search`);
   url.searchParams.set("q", req.query);
   url.searchParams.set("format", "json");
+  url.searchParams.set("pageno", String(req.page ?? 1));
   const headers: Record<string, string> = { accept: "application/json" };
   // SearXNG has no key of its own; one set here is for a proxy in front of it.
   if (req.config.search.apiKey) headers.authorization = `Bearer ${req.config.search.apiKey}`;
@@ -46,10 +49,16 @@ const searxng: Adapter = async (req) => {
   return list(json, "results").map((r) => hit(r.title, r.url, r.content, r.publishedDate));
 };
 
+// Brave's offset counts pages of `count` results, not results, and stops at 9 (ten pages).
+const BRAVE_MAX_OFFSET = 9;
+
 const brave: Adapter = async (req) => {
+  const offset = (req.page ?? 1) - 1;
+  if (offset > BRAVE_MAX_OFFSET) return [];
   const url = new URL(`${baseUrlFor("brave", req.config)}/res/v1/web/search`);
   url.searchParams.set("q", req.query);
   url.searchParams.set("count", String(Math.min(20, req.count)));
+  if (offset > 0) url.searchParams.set("offset", String(offset));
   const { json } = await call(req, "Brave Search", url.href, {
     headers: { accept: "application/json", "x-subscription-token": req.config.search.apiKey ?? "" },
   });
@@ -57,7 +66,12 @@ const brave: Adapter = async (req) => {
   return list(web, "results").map((r) => hit(r.title, r.url, r.description, r.page_age ?? r.age));
 };
 
+// Tavily, Exa and OpenAI's hosted search have no pages: their one answer is page 1, and later
+// pages are empty without asking them (a repeated call would only return the same hits).
+const firstPageOnly = (req: SearchRequest) => (req.page ?? 1) > 1;
+
 const tavily: Adapter = async (req) => {
+  if (firstPageOnly(req)) return [];
   const { json } = await call(req, "Tavily", `${baseUrlFor("tavily", req.config)}/search`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${req.config.search.apiKey ?? ""}` },
@@ -67,6 +81,7 @@ const tavily: Adapter = async (req) => {
 };
 
 const exa: Adapter = async (req) => {
+  if (firstPageOnly(req)) return [];
   const { json } = await call(req, "Exa", `${baseUrlFor("exa", req.config)}/search`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": req.config.search.apiKey ?? "" },
@@ -88,6 +103,7 @@ const exa: Adapter = async (req) => {
  * answer is the snippet).
  */
 const openai: Adapter = async (req) => {
+  if (firstPageOnly(req)) return [];
   const base = trimChar(req.config.ai.openaiBaseUrl ?? "https://api.openai.com/v1", "/", "end");
   const { json } = await call(req, "OpenAI web search", `${base}/chat/completions`, {
     method: "POST",
