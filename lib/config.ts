@@ -79,6 +79,7 @@ const schema = z.object({
 
   RETENTION_WEBHOOK_DAYS: int(30),
   RETENTION_CELL_RUN_DAYS: int(90),
+  HISTORY_RETENTION_DAYS: int(90),
   RETENTION_INTERVAL_MINUTES: int(60),
 
   WEBHOOK_RETRY_SCHEDULE: optionalString,
@@ -184,6 +185,7 @@ function buildConfig(e: z.infer<typeof schema>) {
     retention: {
       webhookDays: e.RETENTION_WEBHOOK_DAYS,
       cellAttemptDays: e.RETENTION_CELL_RUN_DAYS,
+      historyDays: e.HISTORY_RETENTION_DAYS,
       intervalMs: e.RETENTION_INTERVAL_MINUTES * 60_000,
     },
     /**

@@ -22,6 +22,7 @@ const BRIDGED = new Set<AppEvent["type"]>([
   "evaluation.cancelled",
   "import.updated",
   "find.updated",
+  "cell.changed",
 ]);
 /** Wake-ups carry no data: one per flush is enough. */
 const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued"]);

@@ -22,6 +22,8 @@ export type AppEvent =
   | { type: "work.available" }
   /** A run's progress or state changed (its cells, its spending, pause, resume, cancel, done). */
   | { type: "run.updated"; workspaceId: string; baseId: string; runId: string }
+  /** A stored answer replaced a different value (compared by the column's type): monitors watch for it. */
+  | ({ type: "cell.changed"; workspaceId: string; baseId: string } & CellChangedData)
   /** A find's progress or state changed (candidates found, verified, added; stopped). */
   | { type: "find.updated"; workspaceId: string; baseId: string; findId: string }
   /** An import's progress or state changed (after each committed batch, and when it ends). */
@@ -43,6 +45,18 @@ export type AppEvent =
   /** Stored files whose records were deleted (with their base): their bytes can go. */
   | { type: "files.released"; storagePaths: string[] };
 
+/** One real change of a generated cell: the values on both sides, where the new one came from, and why it counts. */
+export interface CellChangedData {
+  rowId: string;
+  columnId: string;
+  runId: string | null;
+  before: string;
+  after: string;
+  sources: string[];
+  confidence: number | null;
+  reason: string;
+}
+
 /** The base a transactional event concerns. */
 export interface BaseRef {
   baseId: string;
@@ -58,6 +72,8 @@ export interface BaseRef {
 export type TxEvent =
   | { type: "cells.queued"; refs: readonly { rowId: string; columnId: string }[] }
   | { type: "rows.settled"; base: BaseRef; rowIds: readonly string[] }
+  /** Generated cells whose value really changed: the outbox writes `cell.changed`. */
+  | { type: "cells.changed"; workspaceId: string; baseId: string; changes: readonly CellChangedData[] }
   /** A run finished (none of its cells is pending or running): the outbox writes `run.completed`. */
   | { type: "run.completed"; workspaceId: string; baseId: string; run: Record<string, unknown> & { id: string } }
   /** A find stopped (its target reached, its search exhausted, its budget spent, or cancelled): the outbox writes `find.completed`. */

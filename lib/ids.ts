@@ -54,6 +54,8 @@ export const newId = {
   evaluation: () => `eval_${randomBase62(20)}`,
   find: () => `find_${randomBase62(20)}`,
   findCandidate: () => `fc_${randomBase62(20)}`,
+  // Unique within its cell, where it is looked up; short, as a cell keeps many.
+  historyEntry: () => `chg_${randomBase62(12)}`,
   user: () => `usr_${randomBase62(16)}`,
   invitation: () => `inv_${randomBase62(16)}`,
   auditEntry: () => `aud_${sortableStamp()}${randomBase62(8)}`,

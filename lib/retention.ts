@@ -5,6 +5,7 @@ import { pruneWebhookMessages } from "./webhooks/retention.ts";
 import { pruneSearchCache } from "./engine/search-cache.ts";
 import { pruneHttpCache } from "./engine/http/cache.ts";
 import { pruneAuditEntries } from "./audit/index.ts";
+import { pruneHistory } from "./domain/history/index.ts";
 
 // Retention: records that only grow are pruned on a schedule, in every process that runs the
 // background work, one process at a time. Each batch is its own short transaction that first
@@ -25,6 +26,8 @@ export interface PruneCounts {
   searchCache: number;
   /** Audit entries older than their workspace's audit_retention_days (null keeps them). */
   auditEntries: number;
+  /** Cells whose history lost changes older than HISTORY_RETENTION_DAYS. */
+  cellHistories: number;
   /** Another process held the lock: this pass pruned nothing. */
   skipped: boolean;
 }
@@ -52,13 +55,14 @@ async function inBatches(rt: Runtime, step: Step): Promise<number | null> {
 
 /** One pass over every table with a retention period (RETENTION_* settings; 0 keeps forever). */
 export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCounts> {
-  const { webhookDays, cellAttemptDays } = rt.config.retention;
+  const { webhookDays, cellAttemptDays, historyDays } = rt.config.retention;
   const counts: PruneCounts = {
     webhookMessages: 0,
     webhookAttempts: 0,
     cellAttempts: 0,
     searchCache: 0,
     auditEntries: 0,
+    cellHistories: 0,
     skipped: false,
   };
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -77,6 +81,14 @@ export async function pruneOnce(rt: Runtime, now = new Date()): Promise<PruneCou
       async (tx) => {
         const n = await pruneCellAttempts(tx, ago(cellAttemptDays), PRUNE_BATCH);
         counts.cellAttempts += n;
+        return n;
+      },
+    ],
+    [
+      historyDays > 0,
+      async (tx) => {
+        const n = await pruneHistory(tx, ago(historyDays), PRUNE_BATCH);
+        counts.cellHistories += n;
         return n;
       },
     ],
@@ -116,7 +128,7 @@ export function startRetention(rt: Runtime): void {
         const total = c.webhookMessages + c.cellAttempts + c.searchCache + c.auditEntries;
         if (total > 0)
           console.log(
-            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} cached answers (web search and HTTP columns), ${c.auditEntries} audit entries`,
+            `[cellwright] retention: pruned ${c.webhookMessages} webhook messages (${c.webhookAttempts} attempts), ${c.cellAttempts} cell attempts, ${c.searchCache} cached answers (web search and HTTP columns), ${c.auditEntries} audit entries, ${c.cellHistories} cell histories`,
           );
       })
       .catch((e) => console.error("[cellwright] retention pass failed:", e))

@@ -1,5 +1,5 @@
 import type { Tx } from "../db/database.ts";
-import { appError } from "../errors.ts";
+import { decodeTimeCursor, encodeTimeCursor } from "../time-cursor.ts";
 
 // GET /api/v1/audit: a workspace's entries, newest first, filtered, paged by an opaque keyset
 // cursor on (at, id), so a page never repeats or skips an entry while new ones arrive.
@@ -32,28 +32,13 @@ export interface AuditEntryView {
   ip: string | null;
 }
 
-function encodeCursor(e: { at: Date; id: string }): string {
-  return Buffer.from(JSON.stringify([e.at.toISOString(), e.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    const date = typeof at === "string" ? new Date(at) : new Date(Number.NaN);
-    if (typeof id === "string" && !Number.isNaN(date.getTime())) return { at: date, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw appError("invalid_cursor", "cursor is not a cursor this endpoint returned.");
-}
-
 export async function listAuditEntries(
   tx: Tx,
   workspaceId: string,
   f: AuditFilter,
 ): Promise<{ entries: AuditEntryView[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(f.limit ?? DEFAULT_AUDIT_PAGE, 1), MAX_AUDIT_PAGE);
-  const after = f.cursor ? decodeCursor(f.cursor) : undefined;
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : undefined;
   const at = { ...(f.since ? { gte: f.since } : {}), ...(f.until ? { lt: f.until } : {}) };
   const rows = await tx.auditEntry.findMany({
     where: {
@@ -80,6 +65,6 @@ export async function listAuditEntries(
       summary: (e.summary as Record<string, unknown> | null) ?? null,
       ip: e.ip,
     })),
-    nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+    nextCursor: rows.length > limit ? encodeTimeCursor(page[page.length - 1].at, page[page.length - 1].id) : null,
   };
 }

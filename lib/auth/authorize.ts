@@ -59,8 +59,9 @@ export const maySpend = (auth: Principal) => auth.permissions.has("runs:write");
 export const spendingPolicy = <P extends object>(
   policy: P,
   auth: Principal,
-): P & { mayQueue: boolean; keyId: string | null } => ({
+): P & { mayQueue: boolean; keyId: string | null; actorId: string } => ({
   ...policy,
   mayQueue: maySpend(auth),
   keyId: auth.keyId,
+  actorId: auth.actorId,
 });

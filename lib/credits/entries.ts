@@ -1,5 +1,5 @@
 import type { Tx } from "../db/database.ts";
-import { appError } from "../errors.ts";
+import { decodeTimeCursor, encodeTimeCursor } from "../time-cursor.ts";
 import { balanceOf } from "./ledger.ts";
 
 // GET /api/v1/credits: the balance and the ledger, newest first, paged with an opaque cursor
@@ -26,33 +26,18 @@ export interface CreditsPage {
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
-function encodeCursor(e: { createdAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify([e.createdAt.toISOString(), e.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const createdAt = typeof at === "string" ? new Date(at) : new Date(Number.NaN);
-    if (typeof id === "string" && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw appError("invalid_cursor", "cursor is not a cursor this endpoint returned.");
-}
-
 export async function listCredits(
   tx: Tx,
   workspaceId: string,
   opts: { limit?: number; cursor?: string } = {},
 ): Promise<CreditsPage> {
   const limit = Math.min(Math.max(opts.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
-  const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
+  const after = opts.cursor ? decodeTimeCursor(opts.cursor) : undefined;
   const rows = await tx.creditEntry.findMany({
     where: {
       workspaceId,
       ...(after
-        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] }
         : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -71,6 +56,6 @@ export async function listCredits(
       columnId: e.columnId,
       createdAt: e.createdAt.toISOString(),
     })),
-    nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+    nextCursor: rows.length > limit ? encodeTimeCursor(page[page.length - 1].createdAt, page[page.length - 1].id) : null,
   };
 }

@@ -107,6 +107,7 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
           inputHash: inputHashIn(context.columns, context.column, context.values),
           ...answer,
           outputs: { ...answer.outputs, ...formulas },
+          columns: context.columns,
         });
       } catch (e) {
         if (e instanceof InsufficientCredits) return void (await noCredits());

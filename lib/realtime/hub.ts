@@ -13,7 +13,8 @@ export type LiveEventType =
   | "row.sheet.processed"
   | "run.updated"
   | "import.updated"
-  | "find.updated";
+  | "find.updated"
+  | "cell.changed";
 
 /** run.updated and find.updated go out at most this often per run or find (4 a second); the last update is never dropped. */
 export const RUN_UPDATE_INTERVAL_MS = 250;
@@ -55,6 +56,7 @@ const FORWARDED = new Set<string>([
   "run.updated",
   "import.updated",
   "find.updated",
+  "cell.changed",
 ]);
 
 export class RealtimeHub {
@@ -231,6 +233,10 @@ export class RealtimeHub {
         return { runId: event.runId };
       case "find.updated":
         return { findId: event.findId };
+      case "cell.changed": {
+        const { rowId, columnId, runId, before, after, sources, confidence, reason } = event;
+        return { rowId, columnId, runId, before, after, sources, confidence, reason };
+      }
       case "import.updated":
         return {
           importId: event.importId,

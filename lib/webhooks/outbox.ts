@@ -1,5 +1,5 @@
 import type { Tx } from "../db/database.ts";
-import type { BaseRef } from "../events.ts";
+import type { BaseRef, CellChangedData } from "../events.ts";
 import type { TxReaction } from "../db/work.ts";
 import { loadColumns } from "../domain/base-context.ts";
 import type { CellState } from "../domain/cell-view.ts";
@@ -136,6 +136,34 @@ export const enqueueFindCompleted = (
   find: Record<string, unknown>,
 ) => enqueueCompleted(tx, ctx, "find.completed", { find });
 
+/** Writes one `cell.changed` message per change for each subscribed endpoint: old and new values, sources and why. */
+async function enqueueCellsChanged(
+  tx: Tx,
+  ctx: Pick<BaseRef, "workspaceId" | "baseId">,
+  changes: readonly CellChangedData[],
+): Promise<number> {
+  const endpoints = await subscribers(tx, ctx, "cell.changed");
+  if (endpoints.length === 0) return 0;
+  const timestamp = new Date().toISOString();
+  for (let i = 0; i < changes.length; i += CHUNK) {
+    const bodies = changes
+      .slice(i, i + CHUNK)
+      .map((change) => JSON.stringify({ type: "cell.changed", timestamp, data: { baseId: ctx.baseId, ...change } }));
+    await tx.webhookMessage.createMany({
+      data: bodies.flatMap((body) =>
+        endpoints.map((e) => ({
+          id: newId.webhookMessage(),
+          endpointId: e.id,
+          workspaceId: ctx.workspaceId,
+          eventType: "cell.changed",
+          body,
+        })),
+      ),
+    });
+  }
+  return changes.length * endpoints.length;
+}
+
 /**
  * The outbox's part of a transaction: rows settled and runs and finds finished in it get their messages in
  * it. Messages written wake the relays after commit (in every process, through the events
@@ -146,5 +174,6 @@ export const outboxReaction: TxReaction = async (tx, event) => {
   if (event.type === "rows.settled") written = await enqueueRowsProcessed(tx, event.base, event.rowIds);
   else if (event.type === "run.completed") written = await enqueueRunCompleted(tx, event, event.run);
   else if (event.type === "find.completed") written = await enqueueFindCompleted(tx, event, event.find);
+  else if (event.type === "cells.changed") written = await enqueueCellsChanged(tx, event, event.changes);
   return written > 0 ? [{ type: "webhooks.queued" }] : undefined;
 };

@@ -15,6 +15,7 @@ export const CHECKED_OWNERS: readonly CheckedOwner[] = [
   { table: "audit_entries", model: "auditEntry", owner: "lib/audit/record.ts" },
   { table: "cells", model: "cell", owner: "lib/domain/cells/" },
   { table: "cell_runs", model: "cellAttempt", owner: "lib/domain/cells/" },
+  { table: "cell_history", model: "cellHistory", owner: "lib/domain/history/" },
   { table: "credit_entries", model: "creditEntry", owner: "lib/credits/ledger.ts" },
   { table: "runs", model: "run", owner: "lib/domain/runs/record.ts" },
   { table: "rows", model: "row", owner: "lib/domain/rows/" },

@@ -85,6 +85,7 @@ describe("imports", () => {
     "lib/domain/runs/record.ts": /^lib\/domain\/(cells|evaluations|finds)\//,
     "lib/domain/rows/values.ts": /^lib\/domain\/(cells|columns|runs)\//,
     "lib/domain/rows/settled.ts": /^lib\/domain\/cells\//,
+    "lib/domain/history/append.ts": /^lib\/domain\/(cells|review)\//,
     // In the UI's bundle (the filter menu): it must not load the cells' statements.
     "lib/domain/cells/transitions.ts": /^lib\/domain\/query\/operators\.ts$/,
   };

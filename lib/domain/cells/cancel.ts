@@ -20,7 +20,7 @@ export async function cancelRunCells(w: Work, baseCtx: BaseContext, runId: strin
     `WITH old AS (
        SELECT row_id, column_id, status, previous_value FROM cells WHERE run_id = $1 AND ${fromStatusSql("cancel")} FOR UPDATE)
      UPDATE cells SET status = ${toStatusSql("cancel")}, error_code = 'cancelled', error_message = 'The run was cancelled.',
-       lease_owner = NULL, lease_until = NULL, finished_at = now(), updated_at = now(), previous_value = NULL
+       lease_owner = NULL, lease_until = NULL, finished_at = now(), updated_at = now(), previous_value = NULL, previous_status = NULL
      FROM old WHERE cells.row_id = old.row_id AND cells.column_id = old.column_id AND ${fromStatusSql("cancel")}
      RETURNING cells.row_id, cells.column_id, old.status AS was, old.previous_value`,
     runId,

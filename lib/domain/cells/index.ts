@@ -40,3 +40,5 @@ export {
 } from "./leases.ts";
 export { pruneCellAttempts } from "./retention.ts";
 export { storeVerifiedCells } from "./verified.ts";
+export { recordWrittenValues, type WrittenValue } from "./answer-history.ts";
+export { restoreCells, type RestoredCell } from "./restore.ts";

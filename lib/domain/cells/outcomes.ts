@@ -1,6 +1,5 @@
 import type { Tx } from "../../db/database.ts";
 import type { Work } from "../../db/work.ts";
-import { newId } from "../../ids.ts";
 import { debitMany, type CreditCharge } from "../../credits/ledger.ts";
 import type { BaseContext } from "../base-context.ts";
 import type { CellMetadata } from "../cell-view.ts";
@@ -10,8 +9,11 @@ import { budgetSplit, lockRunsOf, spend } from "./budget.ts";
 import { patchValues, patchValuesSql } from "../rows/values.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
-import { cellKey, type ClaimedCell, type AttemptRecord } from "./types.ts";
+import { cellKey, type CellRef, type ClaimedCell, type AttemptRecord } from "./types.ts";
 import { prepared } from "../../db/prepared.ts";
+import { ATTEMPT_RECORD_COLUMNS, attemptRecordParams, attemptRecordsFrom, recordAttempts } from "./attempt-records.ts";
+import { recordWrittenValues } from "./answer-history.ts";
+import { answerWritten, currentValues, endedWithoutValue, outputsWritten } from "./written-values.ts";
 
 // The worker side of the cells table: an attempt's outcome. Each outcome is fenced by the claim
 // (this generation, still running under this worker's lease): an outcome for a superseded
@@ -28,9 +30,13 @@ export interface Completion {
   inputHash: string;
   /** not_found: every provider asked had no data (HTTP and waterfall cells); the value is "". Default done. */
   outcome?: "done" | "not_found";
-  /** Other columns of the row written with the value (column id → value): an HTTP column's outputs. */
+  /** Other columns of the row written with the value (column id → value): an HTTP column's outputs and formulas over them. */
   outputs?: Readonly<Record<string, string>>;
+  /** The base's columns: how the history compares values and names what wrote each (optional: exact, "answer"). */
+  columns?: readonly HistoryColumn[];
 }
+
+type HistoryColumn = { id: string; type: string; columnOptions?: unknown; fill?: unknown };
 
 export type CompleteResult = "done" | "superseded";
 
@@ -77,12 +83,18 @@ export async function storeValues(
   // One statement for the cells, their rows' values and the attempt records: each statement is a round
   // trip (PostgreSQL) or a turn of the event loop (the embedded database), and the worker's slot
   // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
-  const stored = await tx.$queryRawUnsafe<{ row_id: string; column_id: string }[]>(
+  const stored = await tx.$queryRawUnsafe<
+    { row_id: string; column_id: string; previous_value: string | null; previous_status: string | null; run_id: string | null }[]
+  >(
     prepared(`WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[], $7::text[], $8::boolean[]) AS t(row_id, column_id, generation, meta, hash, value, found)),
+     -- What the cells held before this statement (its snapshot): the history's "before".
+     prev AS (
+       SELECT row_id, column_id, previous_value, previous_status, run_id FROM cells
+       WHERE row_id = ANY($1::text[]) AND column_id = ANY($2::text[])),
      done AS (
        UPDATE cells SET status = CASE WHEN t.found THEN ${toStatusSql("complete")} ELSE ${toStatusSql("notFound")} END, error_code = NULL, error_message = NULL, metadata = t.meta::jsonb,
-         input_hash = t.hash, previous_value = NULL,
+         input_hash = t.hash, previous_value = NULL, previous_status = NULL, checked_at = now(),
          finished_at = now(), stale = false, lease_owner = NULL, lease_until = NULL, updated_at = now()
        FROM t
        -- The keys as arrays too: they lead the planner to the primary key. Given only the join, it
@@ -95,7 +107,8 @@ export async function storeValues(
      records AS (
        INSERT INTO cell_runs (${ATTEMPT_RECORD_COLUMNS})
        SELECT r.* FROM ${attemptRecordsFrom(9)} JOIN done ON done.row_id = r.row_id AND done.column_id = r.column_id)
-     SELECT row_id, column_id FROM done`),
+     SELECT done.row_id, done.column_id, prev.previous_value, prev.previous_status, prev.run_id
+     FROM done JOIN prev ON prev.row_id = done.row_id AND prev.column_id = done.column_id`),
     within.map((p) => p.job.rowId),
     within.map((p) => p.job.columnId),
     within.map((p) => p.job.generation),
@@ -113,14 +126,19 @@ export async function storeValues(
       })),
     ),
   );
-  const ok = new Set(stored.map((s) => cellKey({ rowId: s.row_id, columnId: s.column_id })));
-  const results = batch.map((p): CompleteResult => (ok.has(cellKey(p.job)) ? "done" : "superseded"));
+  const before = new Map(stored.map((s) => [cellKey({ rowId: s.row_id, columnId: s.column_id }), s]));
+  const results = batch.map((p): CompleteResult => (before.has(cellKey(p.job)) ? "done" : "superseded"));
   const done = batch.filter((_, i) => results[i] === "done");
   // Outputs land with the value they came with, never for a superseded generation.
   const outputs = done.flatMap((p) =>
     Object.entries(p.outputs ?? {}).map(([columnId, value]) => ({ ...p.job, columnId, value })),
   );
+  const outputsBefore = await currentValues(tx, outputs);
   await patchValues(tx, outputs);
+  await recordWrittenValues(w, [
+    ...done.map((p) => answerWritten(p, before.get(cellKey(p.job))!)),
+    ...done.flatMap((p) => outputsWritten(p, before.get(cellKey(p.job))!.run_id, outputsBefore)),
+  ]);
   const refused = batch.filter(over);
   await spend(
     w,
@@ -174,6 +192,7 @@ export async function failCell(
     await recordAttempts(w.tx, [
       { job, workspaceId: baseCtx.workspaceId, outcome: "error", attempt, errorCode: error.code },
     ]);
+  const ended: CellRef[] = [job];
   w.emit(cellEvent(baseCtx, job, "error"));
   const failedName = columns.find((c) => c.id === job.columnId)?.name ?? job.columnId;
   // Inputs only: a column whose run condition reads this one still runs, and its condition may
@@ -189,8 +208,12 @@ export async function failCell(
       downstream,
       `Input column "${failedName}" ended in error (${error.code}).`,
     );
-    for (const h of hit) w.emit(cellEvent(baseCtx, { rowId: job.rowId, columnId: h.column_id }, "error"));
+    for (const h of hit) {
+      ended.push({ rowId: job.rowId, columnId: h.column_id });
+      w.emit(cellEvent(baseCtx, { rowId: job.rowId, columnId: h.column_id }, "error"));
+    }
   }
+  await recordWrittenValues(w, await endedWithoutValue(w.tx, baseCtx, ended, "error"));
   await w.tx.$executeRawUnsafe(`SELECT 1 FROM rows WHERE id = $1 FOR UPDATE`, job.rowId);
   await settleFinished(w, [{ baseCtx, rowId: job.rowId }]);
   return true;
@@ -235,65 +258,4 @@ async function fenced(tx: Tx, job: ClaimedCell, owner: string, set: string, para
     ...params,
   );
   return n > 0;
-}
-
-type AttemptRecordOf = {
-  job: ClaimedCell;
-  workspaceId: string;
-  outcome: string;
-  attempt: AttemptRecord;
-  errorCode?: string;
-};
-
-const ATTEMPT_RECORD_COLUMNS = `id, row_id, column_id, workspace_id, generation, attempt, outcome, error_code,
-  provider, model, input_tokens, output_tokens, latency_ms, model_calls, cost_usd`;
-
-/** The attempt records as a set `r`, from fifteen array parameters starting at $first (see attemptRecordParams). */
-const attemptRecordsFrom = (first: number) => {
-  const types = [
-    "text",
-    "text",
-    "text",
-    "text",
-    "int",
-    "int",
-    "text",
-    "text",
-    "text",
-    "text",
-    "int",
-    "int",
-    "int",
-    "int",
-    "float8",
-  ];
-  return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(", ")}) AS r(${ATTEMPT_RECORD_COLUMNS})`;
-};
-
-const attemptRecordParams = (attempts: readonly AttemptRecordOf[]) => [
-  attempts.map(() => newId.cellAttempt()),
-  attempts.map((a) => a.job.rowId),
-  attempts.map((a) => a.job.columnId),
-  attempts.map((a) => a.workspaceId),
-  attempts.map((a) => a.job.generation),
-  attempts.map((a) => a.job.attempts + 1),
-  attempts.map((a) => a.outcome),
-  attempts.map((a) => a.errorCode ?? null),
-  attempts.map((a) => a.attempt.provider),
-  attempts.map((a) => a.attempt.model),
-  attempts.map((a) => a.attempt.inputTokens),
-  attempts.map((a) => a.attempt.outputTokens),
-  attempts.map((a) => a.attempt.latencyMs),
-  attempts.map((a) => a.attempt.modelCalls ?? 0),
-  attempts.map((a) => a.attempt.costUsd ?? null),
-];
-
-// One statement text whatever the batch's size (createMany writes a VALUES list per size), so the
-// embedded database's statement cache keeps one prepared statement for it.
-async function recordAttempts(tx: Tx, attempts: readonly AttemptRecordOf[]) {
-  if (attempts.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO cell_runs (${ATTEMPT_RECORD_COLUMNS}) SELECT * FROM ${attemptRecordsFrom(1)}`,
-    ...attemptRecordParams(attempts),
-  );
 }

@@ -61,7 +61,8 @@ export async function queueCells(w: Work, sheetId: string, refs: readonly CellRe
      FROM unnest($1::text[], $2::text[]) AS t(r, c) JOIN rows rw ON rw.id = t.r
      ON CONFLICT (row_id, column_id) DO UPDATE SET status = ${toStatusSql("queue")}, metadata = NULL, finished_at = NULL,
        available_at = now(), run_id = excluded.run_id, input_hash = NULL,
-       previous_value = CASE WHEN cells.status IN ('pending', 'running') THEN cells.previous_value ELSE excluded.previous_value END, verified = false, ${RESET}
+       previous_value = CASE WHEN cells.status IN ('pending', 'running') THEN cells.previous_value ELSE excluded.previous_value END,
+       previous_status = CASE WHEN cells.status IN ('pending', 'running') THEN cells.previous_status ELSE cells.status END, verified = false, ${RESET}
      WHERE ${fromStatusSql("queue")}`,
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),

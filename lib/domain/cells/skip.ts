@@ -6,6 +6,8 @@ import { lockRunsOf } from "./budget.ts";
 import { settleFinished } from "./settle.ts";
 import { fromStatusSql, toStatusSql } from "./transitions.ts";
 import type { ClaimedCell } from "./types.ts";
+import { recordWrittenValues } from "./answer-history.ts";
+import { endedWithoutValue } from "./written-values.ts";
 
 /** What a skipped cell's metadata says: there is no value because the row did not match. */
 export const skippedMetadata = (): CellMetadata => ({
@@ -30,7 +32,7 @@ export async function skipCell(
   await lockRunsOf(w.tx, [job]);
   const n = await w.tx.$executeRawUnsafe(
     `UPDATE cells SET status = ${toStatusSql("skip")}, error_code = NULL, error_message = NULL, metadata = $5::jsonb,
-       input_hash = $6, previous_value = NULL, stale = false, finished_at = now(), lease_owner = NULL,
+       input_hash = $6, stale = false, checked_at = now(), finished_at = now(), lease_owner = NULL,
        lease_until = NULL, updated_at = now()
      WHERE row_id = $1 AND column_id = $2 AND generation = $3 AND lease_owner = $4 AND ${fromStatusSql("skip")}`,
     job.rowId,
@@ -44,6 +46,7 @@ export async function skipCell(
   // A skipped cell has no value (a queued cell may still hold its last one); this also takes the
   // row's lock, which settleFinished relies on.
   await clearValues(w.tx, [job]);
+  await recordWrittenValues(w, await endedWithoutValue(w.tx, baseCtx, [job], "skipped"));
   w.emit({
     type: "cell.updated",
     workspaceId: baseCtx.workspaceId,

@@ -48,6 +48,8 @@ export const CELL_TRANSITIONS = {
   abandon: { from: ["running"], to: "error" },
   /** Its run was cancelled: a waiting cell never runs, a running one is aborted and not charged. */
   cancel: { from: ["pending", "running"], to: "cancelled" },
+  /** A value from the cell's history is put back (a revert): done with that value's sources, unverified. */
+  restore: { from: [null, "done", "error", "cancelled", "skipped", "not_found"], to: "done" },
   /** Its answer came back after its run spent its budget: not stored, not charged, run again on resume. */
   overBudget: { from: ["running"], to: "pending" },
 } as const satisfies Record<string, { from: From; to: CellStatus }>;

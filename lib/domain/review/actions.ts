@@ -16,6 +16,7 @@ import type { CellMetadata } from "../cell-view.ts";
 import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
 import { columnType } from "../column-types/index.ts";
 import { MAX_CELL_CHARS, settleRows, writeReviewedValues } from "../rows/index.ts";
+import { appendHistory } from "../history/append.ts";
 import { runCells } from "../runs/index.ts";
 import { refitCalibration } from "../quality/index.ts";
 import type { RunPolicy } from "../runs/index.ts";
@@ -210,8 +211,8 @@ function modelValue(state: ReviewedCellState | undefined, value: string): string
 
 interface RecordedAction extends CellRef {
   action: (typeof HISTORY_ACTIONS)[number];
-  before: object;
-  after: object;
+  before: ReturnType<typeof snapshot>;
+  after: ReturnType<typeof snapshot>;
 }
 
 /** Appends to the review history; answers the new actions' ids, in order. */
@@ -236,6 +237,20 @@ export async function recordActions(
       after,
     })),
   });
+  // Each review is also a change in its cell's history, even one that keeps the value (an accept).
+  await appendHistory(
+    tx,
+    baseId,
+    list.map((a) => ({
+      rowId: a.rowId,
+      columnId: a.columnId,
+      kind: "review" as const,
+      before: { value: a.before.value, status: a.before.status },
+      after: { value: a.after.value, status: a.after.status },
+      actorId: actor.actorId,
+      reason: a.action,
+    })),
+  );
   return ids;
 }
 

@@ -7,7 +7,8 @@ import type { ColumnRecord } from "../column-model.ts";
 import type { RowValues } from "./view.ts";
 import { decideByHash, planInsert, planUpdate } from "../cell-plan.ts";
 import { settleRows } from "./settled.ts";
-import { cellStates, insertCellsOfNewRows, markStale, queueCells, supplyCells } from "../cells/index.ts";
+import { cellStates, insertCellsOfNewRows, markStale, queueCells, recordWrittenValues, supplyCells } from "../cells/index.ts";
+import { editsWritten } from "./edit-history.ts";
 import { assertMayQueue, extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
 import { chunksByBytes } from "../../db/statement-chunks.ts";
 import type { CopyIn } from "../../db/copy-in.ts";
@@ -46,6 +47,8 @@ export interface ApplyOptions {
   analyze?: boolean;
   /** Add the new rows by COPY on this transaction's connection (PostgreSQL; bulk.ts) rather than INSERT. */
   copyIn?: CopyIn;
+  /** How the cells' history names the values written; default an edit (an import's: import). */
+  historyKind?: "revert";
 }
 
 export async function applyWrites(
@@ -98,6 +101,10 @@ export async function applyWrites(
   // Before the values change: a queued cell keeps the value it had, for a cancelled run to restore.
   if (runId) await queueCells(w, sheetId, changes.rerun, runId);
   await writeRowValues(tx, changes.updated);
+  const rerun = new Set(changes.rerun.map((p) => `${p.rowId}:${p.columnId}`));
+  const kind = opts.historyKind ?? (trigger === "import" ? "import" : "edit");
+  const who = { runId, actorId: policy.actorId ?? policy.keyId ?? null, kind } as const;
+  await recordWrittenValues(w, editsWritten(baseCtx, columns, plan.updates, plan.current, changes.updated, rerun, who));
   const waiting = new Set(changes.rerun.map((p) => p.rowId));
   await settleRows(w, baseCtx, [...fresh.settled, ...[...changes.updated.keys()].filter((id) => !waiting.has(id))]);
 

@@ -26,4 +26,6 @@ export interface RunPolicy {
   /** The request's API key: the run is charged to it, and refused past its daily cap unless keyCapCheck is false. */
   keyId?: string | null;
   keyCapCheck?: boolean;
+  /** Who makes the request (`key_…` or `usr_…`): named in the history of the cells it writes. */
+  actorId?: string | null;
 }

@@ -9,6 +9,7 @@ import * as events from "./events.ts";
 import * as exportFile from "./export.ts";
 import * as files from "./files.ts";
 import * as finds from "./finds.ts";
+import * as history from "./history.ts";
 import * as imports from "./imports.ts";
 import * as members from "./members.ts";
 import * as openapi from "./openapi.ts";
@@ -33,6 +34,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   rows.getRows,
   rows.getRow,
   rows.queryRows,
+  history.rowHistory,
+  history.revertCell,
+  history.revertRun,
   exportFile.exportRows,
   writeRows.addRows,
   writeRows.updateRows,

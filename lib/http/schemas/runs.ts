@@ -43,7 +43,7 @@ export const runSchema = z
   })
   .describe("A run: the AI cells one request queued, their progress and cost.");
 
-const runParams = z.object({ runId: pathId("The run's id (run_…).", "run_not_found") });
+export const runParams = z.object({ runId: pathId("The run's id (run_…).", "run_not_found") });
 
 export const getRun = defineEndpoint({
   method: "GET",

@@ -21,4 +21,6 @@ CREATE INDEX "cell_history_last_run_id_idx" ON "cell_history" ("last_run_id");
 CREATE INDEX "cell_history_oldest_at_idx" ON "cell_history" ("oldest_at");
 
 -- When a generated cell's answer was last checked, and last changed (the changedSince filter).
-ALTER TABLE "cells" ADD COLUMN "checked_at" TIMESTAMPTZ(3), ADD COLUMN "changed_at" TIMESTAMPTZ(3);
+ALTER TABLE "cells" ADD COLUMN "checked_at" TIMESTAMPTZ(3), ADD COLUMN "changed_at" TIMESTAMPTZ(3),
+  -- The status a queued cell had before, as previous_value keeps its value: the history's "before".
+  ADD COLUMN "previous_status" TEXT;
