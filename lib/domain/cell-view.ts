@@ -38,6 +38,8 @@ export interface StepTrace {
 
 export type CellState = Pick<Cell, "status" | "errorCode" | "errorMessage" | "metadata" | "stale"> & {
   verified?: boolean;
+  /** When a stored answer last really changed the value (history: cell.changed). */
+  changedAt?: string | Date | null;
 };
 
 export interface ExpandedCell {
@@ -48,6 +50,7 @@ export interface ExpandedCell {
   stale?: boolean;
   needsReview?: boolean;
   verified?: boolean;
+  changedAt?: string;
 }
 
 /**
@@ -87,6 +90,7 @@ export function expandCell(
   if (cell.status === "error" || cell.status === "cancelled")
     out.error = { code: cell.errorCode ?? "internal_error", message: cell.errorMessage ?? "" };
   if (cell.stale) out.stale = true;
+  if (cell.changedAt) out.changedAt = new Date(cell.changedAt).toISOString();
   return out;
 }
 

@@ -52,6 +52,8 @@ export function storedTree(node: FilterNode): StoredRunIf {
       return { column: node.column.id, status: node.status };
     case "confidence":
       return { column: node.column.id, confidence: { [node.op]: node.value } };
+    case "changedSince":
+      return { column: node.column.id, changedSince: node.since.toISOString() };
     case "flag":
       return { column: node.column.id, [node.flag]: node.value };
   }

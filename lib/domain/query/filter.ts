@@ -38,6 +38,7 @@ export type ValueCondition = {
 export type StateCondition =
   | { kind: "status"; column: ColumnRecord; status: string }
   | { kind: "confidence"; column: ColumnRecord; op: ConfidenceOp; value: number }
+  | { kind: "changedSince"; column: ColumnRecord; since: Date }
   | {
       kind: "flag";
       column: ColumnRecord;
@@ -86,7 +87,10 @@ export function parseFilter(raw: unknown, columns: readonly ColumnRecord[], root
   return walk(raw, root, 1);
 }
 
-const STATE_KEYS = ["status", "confidence", "needsReview", "verified", "stale"] as const;
+// A date, optionally with a time and a zone: what Date parses the same everywhere.
+const ISO_TIME = /^\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d(?:\.\d{1,3})?)?(?:Z|[+-]\d\d:\d\d)?)?$/;
+
+const STATE_KEYS = ["status", "confidence", "needsReview", "verified", "stale", "changedSince"] as const;
 
 function parseCondition(node: Record<string, unknown>, columns: readonly ColumnRecord[], path: string): FilterNode {
   if (typeof node.column !== "string" || node.column === "")
@@ -98,7 +102,7 @@ function parseCondition(node: Record<string, unknown>, columns: readonly ColumnR
   if (state.length + ("op" in node ? 1 : 0) !== 1)
     throw bad(
       path,
-      'A condition has exactly one of "op", "status", "confidence", "needsReview", "verified" or "stale"',
+      'A condition has exactly one of "op", "status", "confidence", "needsReview", "verified", "stale" or "changedSince"',
     );
   if (state.length === 1) return parseStateCondition(node, column, state[0], path);
   return parseValueCondition(node, column, path);
@@ -131,6 +135,12 @@ function parseStateCondition(
       throw bad(`${path}.confidence`, 'confidence is { "lt" | "lte" | "gt" | "gte": <number> }');
     }
     return { kind: "confidence", column, op, value: n };
+  }
+  if (key === "changedSince") {
+    const since = typeof v === "string" && ISO_TIME.test(v) ? new Date(v) : null;
+    if (!since || Number.isNaN(since.getTime()))
+      throw bad(`${path}.changedSince`, "changedSince is an ISO 8601 date or date-time, e.g. 2026-11-01T00:00:00Z");
+    return { kind: "changedSince", column, since };
   }
   if (typeof v !== "boolean") throw bad(`${path}.${key}`, `${key} is true or false`);
   return { kind: "flag", column, flag: key, value: v, threshold: reviewThresholdOf(column) };

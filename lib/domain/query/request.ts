@@ -32,6 +32,10 @@ export const conditionSchema = z
     needsReview: z.boolean().optional().describe("AI columns: whether the cell needs review."),
     verified: z.boolean().optional().describe("AI columns: whether a reviewer verified the cell."),
     stale: z.boolean().optional().describe("AI columns: whether the cell is out of date."),
+    changedSince: z
+      .string()
+      .optional()
+      .describe("AI columns: the stored answer really changed (by its column's type) at or after this ISO 8601 time."),
   })
   .describe('A condition on one column: an "op" (with its "value"), or one cell-state predicate of an AI column.');
 

@@ -133,6 +133,7 @@ function stateCondition(s: StateCondition, p: Params): string {
       return `(NOT EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id AND c.column_id = ${sqlId(s.column.id)}))`;
     return cell(`c.status = ${p.add(s.status)}::text`);
   }
+  if (s.kind === "changedSince") return cell(`c.changed_at >= ${p.add(s.since.toISOString())}::timestamptz`);
   if (s.kind === "confidence")
     return cell(`(c.metadata->>'confidenceScore')::float8 ${SQL_OP[s.op]} ${p.add(s.value)}::float8`);
   const test = s.flag === "needsReview" ? needsReviewSql("c", s.threshold) : `c.${s.flag}`;

@@ -22,7 +22,7 @@ type RawRow = { id: string; seq: bigint; values: unknown };
 export const cellsOfRow = (
   row = "r",
 ) => `(SELECT json_agg(json_build_object('columnId', c.column_id, 'status', c.status, 'errorCode', c.error_code,
-    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified)) FROM cells c WHERE c.row_id = ${row}.id)`;
+    'errorMessage', c.error_message, 'metadata', c.metadata, 'stale', c.stale, 'verified', c.verified, 'changedAt', c.changed_at)) FROM cells c WHERE c.row_id = ${row}.id)`;
 
 type RawCell = CellState & { columnId: string };
 

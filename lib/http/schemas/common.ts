@@ -122,6 +122,12 @@ export const expandedCellSchema = z
       .boolean()
       .optional()
       .describe("AI cells: a reviewer accepted or corrected the value; it is never regenerated unless forced."),
+    changedAt: z
+      .string()
+      .optional()
+      .describe(
+        "Generated cells: when a stored answer last replaced a different value (compared by the column's type); absent if never.",
+      ),
   })
   .describe("A cell in the expanded form (expand=true).");
 
