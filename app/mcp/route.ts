@@ -33,9 +33,12 @@ import * as finds from "../api/v1/bases/[baseId]/finds/route";
 import * as find from "../api/v1/bases/[baseId]/finds/[findId]/route";
 import * as extendFind from "../api/v1/bases/[baseId]/finds/[findId]/extend/route";
 import * as findCandidates from "../api/v1/bases/[baseId]/finds/[findId]/candidates/route";
+import * as rowHistory from "../api/v1/bases/[baseId]/rows/[rowId]/history/route";
+import * as revertCell from "../api/v1/bases/[baseId]/rows/[rowId]/cells/[columnId]/revert/route";
+import * as revertRun from "../api/v1/runs/[runId]/revert/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
-// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts, secrets-tools.ts, find-tools.ts).
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-, secrets-, find- or history-tools.ts).
 const handlers = handlersOf([
   bases,
   base,
@@ -70,6 +73,9 @@ const handlers = handlersOf([
   find,
   extendFind,
   findCandidates,
+  rowHistory,
+  revertCell,
+  revertRun,
 ]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });

@@ -33,6 +33,7 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "runs", key: ["id"] },
   { name: "cells", key: ["row_id", "column_id"] },
   { name: "cell_runs", key: ["id"] },
+  { name: "cell_history", key: ["row_id", "column_id"] },
   { name: "credit_entries", key: ["id"] },
   { name: "chat_messages", key: ["id"] },
   { name: "webhook_endpoints", key: ["id"] },
