@@ -53,6 +53,7 @@ export const newId = {
   reviewAction: () => `rev_${randomBase62(20)}`,
   evaluation: () => `eval_${randomBase62(20)}`,
   find: () => `find_${randomBase62(20)}`,
+  schedule: () => `sch_${randomBase62(16)}`,
   findCandidate: () => `fc_${randomBase62(20)}`,
   user: () => `usr_${randomBase62(16)}`,
   invitation: () => `inv_${randomBase62(16)}`,
