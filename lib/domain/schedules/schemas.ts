@@ -106,7 +106,9 @@ const fields = {
     .nullable()
     .describe("The generated columns to refresh; null or absent: every generated column when it runs."),
   rows: rowsSelectionSchema,
-  find: scheduleFindSchema.nullable(),
+  find: scheduleFindSchema
+    .nullable()
+    .describe("behavior find: { query, criteria, count, entity?, includeUnclear? } per execution; null for refresh."),
   maxCredits: z
     .number()
     .int()
