@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { TestApp } from "../support/app.ts";
 import { useEngineApp } from "../engine/helpers.ts";
 import { startScheduler, type Scheduler } from "../../lib/engine/scheduler.ts";
@@ -17,8 +17,14 @@ export const answer = (value: string, confidenceScore = 0.9, delayMs = 0) => ({
   delayMs,
 });
 
-export const useScheduleApp = (env: Record<string, string> = {}) =>
-  useEngineApp({ AI_CONCURRENCY: "8", ...env }, { credits: 100_000 });
+/** The suites' app; each test's schedules are disabled after it, so the next test's passes see only its own. */
+export function useScheduleApp(env: Record<string, string> = {}) {
+  const t = useEngineApp({ AI_CONCURRENCY: "8", ...env }, { credits: 100_000 });
+  afterEach(async () => {
+    await t.app.rt.db.prisma.schedule.updateMany({ data: { enabled: false } });
+  });
+  return t;
+}
 
 /** A clock a test sets and moves. */
 export class TestClock {
