@@ -61,7 +61,7 @@ export type RunRequest = z.infer<typeof runRequestSchema>;
 export interface CellScope {
   /** A Query Rows filter the rows must match. */
   filter?: unknown;
-  /** Only cells last checked before this time (checked_at, else finished_at), or never generated. */
+  /** Only cells last checked before this time (the later of checked_at and finished_at), or never generated. */
   checkedBefore?: Date;
   /** Only cells with a confidence score below this. */
   confidenceBelow?: number;
@@ -80,7 +80,7 @@ function scopeSql(scope: CellScope, columns: Parameters<typeof parseFilter>[1], 
     conds.push(compileFilter(parseFilter(scope.filter, columns, "rows.filter"), p));
   if (scope.checkedBefore)
     conds.push(
-      `(c.status IS NULL OR COALESCE(c.checked_at, c.finished_at, c.created_at) < ${p.add(scope.checkedBefore)}::timestamptz)`,
+      `(c.status IS NULL OR COALESCE(GREATEST(c.checked_at, c.finished_at), c.created_at) < ${p.add(scope.checkedBefore)}::timestamptz)`,
     );
   if (scope.confidenceBelow !== undefined)
     conds.push(`COALESCE((c.metadata->>'confidenceScore')::float8 < ${p.add(scope.confidenceBelow)}::float8, false)`);
