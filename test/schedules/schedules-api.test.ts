@@ -54,7 +54,11 @@ describe("cadence", () => {
       expect(["02:30", "03:00"]).toContain(local);
     }
     const { checkCron, nextRunTimes } = await import("../../lib/domain/schedules/index.ts");
-    const cadence = { cron: checkCron("30 2 * * *", "Europe/Berlin", new Date()), timezone: "Europe/Berlin", everySeconds: null };
+    const cadence = {
+      cron: checkCron("30 2 * * *", "Europe/Berlin", new Date()),
+      timezone: "Europe/Berlin",
+      everySeconds: null,
+    };
     const spring = nextRunTimes(cadence, new Date("2026-03-28T12:00:00Z"), 3).map((d) => d.toISOString());
     expect(spring).toEqual(["2026-03-29T01:00:00.000Z", "2026-03-30T00:30:00.000Z", "2026-03-31T00:30:00.000Z"]);
     const autumn = nextRunTimes(cadence, new Date("2026-10-24T12:00:00Z"), 2).map((d) => d.toISOString());
@@ -70,7 +74,13 @@ describe("cadence", () => {
     expect(next).toBeGreaterThanOrEqual(before + 21_600_000);
     expect(next).toBeLessThan(Date.now() + 21_600_000 + 1);
     expect(s.nextRunTimes.map((x: string) => new Date(x).getTime() - next)).toEqual([0, 21_600_000, 43_200_000]);
-    for (const [every, seconds] of [[3600, 3600], ["PT12H", 43_200], ["P1D", 86_400], ["2w", 1_209_600], ["90m", 5_400]]) {
+    for (const [every, seconds] of [
+      [3600, 3600],
+      ["PT12H", 43_200],
+      ["P1D", 86_400],
+      ["2w", 1_209_600],
+      ["90m", 5_400],
+    ]) {
       const res = await t.app.api("PATCH", `/api/v1/bases/${baseId}/schedules/${s.id}`, { body: { every } });
       expect(res.status, res.text).toBe(200);
       expect(res.body.every).toBe(seconds);
@@ -81,7 +91,9 @@ describe("cadence", () => {
     expect(cron.body).toMatchObject({ cron: "0 9 * * 1", every: null, timezone: "America/New_York" });
     const off = await t.app.api("PATCH", `/api/v1/bases/${baseId}/schedules/${s.id}`, { body: { enabled: false } });
     expect(off.body).toMatchObject({ enabled: false, nextRunAt: null, nextRunTimes: [] });
-    const bad = await t.app.api("PATCH", `/api/v1/bases/${baseId}/schedules/${s.id}`, { body: { timezone: "Nowhere" } });
+    const bad = await t.app.api("PATCH", `/api/v1/bases/${baseId}/schedules/${s.id}`, {
+      body: { timezone: "Nowhere" },
+    });
     expect(bad.body.error).toMatchObject({ code: "invalid_schedule", details: { field: "timezone" } });
     const kept = await t.app.api("GET", `/api/v1/bases/${baseId}/schedules/${s.id}`);
     expect(kept.body).toMatchObject({ timezone: "America/New_York", enabled: false });
@@ -89,7 +101,9 @@ describe("cadence", () => {
     expect(list.body.schedules.map((x: { id: string }) => x.id)).toEqual([s.id]);
     const del = await t.app.api("DELETE", `/api/v1/bases/${baseId}/schedules/${s.id}`);
     expect(del.body).toEqual({ id: s.id, deleted: true });
-    expect((await t.app.api("GET", `/api/v1/bases/${baseId}/schedules/${s.id}`)).body.error.code).toBe("schedule_not_found");
+    expect((await t.app.api("GET", `/api/v1/bases/${baseId}/schedules/${s.id}`)).body.error.code).toBe(
+      "schedule_not_found",
+    );
   });
 });
 
@@ -107,7 +121,11 @@ describe("trigger", () => {
     t.llm.setHandler(() => answer("Rockets", 0.9, 400));
     const res = await t.app.api("POST", `/api/v1/bases/${baseId}/schedules/${empty.id}/trigger`);
     expect(res.status, res.text).toBe(202);
-    expect(res.body).toMatchObject({ outcome: "started", queued: 2, run: { trigger: "schedule", scheduleId: empty.id } });
+    expect(res.body).toMatchObject({
+      outcome: "started",
+      queued: 2,
+      run: { trigger: "schedule", scheduleId: empty.id },
+    });
     expect(res.body.schedule).toMatchObject({ lastRunId: res.body.run.id, lastStatus: "started" });
     expect(res.body.schedule.nextRunAt).toBe(empty.nextRunAt);
     const busy = await t.app.api("POST", `/api/v1/bases/${baseId}/schedules/${empty.id}/trigger`);
@@ -126,7 +144,12 @@ describe("isolation", () => {
     const { baseId } = await createBase(t.app, { columns: COLUMNS });
     const s = await createSchedule(t.app, baseId, { every: "1d" });
     const path = `/api/v1/bases/${baseId}/schedules/${s.id}`;
-    for (const [method, p] of [["GET", path], ["PATCH", path], ["DELETE", path], ["POST", `${path}/trigger`]]) {
+    for (const [method, p] of [
+      ["GET", path],
+      ["PATCH", path],
+      ["DELETE", path],
+      ["POST", `${path}/trigger`],
+    ]) {
       const res = await t.app.api(method, p, { key: t.app.keyB, body: method === "PATCH" ? { name: "x" } : undefined });
       expect(res.status, `${method} ${p}`).toBe(404);
       expect(res.body.error.code).toBe("base_not_found");

@@ -23,7 +23,11 @@ const t = useScheduleApp();
 async function baseWithRows(n: number) {
   const base = await createBase(t.app, { columns: COLUMNS });
   t.llm.setHandler(() => answer("Rockets"));
-  const added = await addRows(t.app, base.baseId, Array.from({ length: n }, (_, i) => `Company ${i}`));
+  const added = await addRows(
+    t.app,
+    base.baseId,
+    Array.from({ length: n }, (_, i) => `Company ${i}`),
+  );
   await waitRun(t.app, added.runId!, (r) => r.status === "done", "the first run");
   return base;
 }
@@ -55,7 +59,11 @@ describe("every", () => {
     expect(await scheduler.pass()).toEqual([]);
     view = (await t.app.api("GET", `/api/v1/bases/${baseId}/schedules/${s.id}`)).body;
     expect(view.nextRunAt).toBe("2030-01-01T16:00:00.000Z");
-    expect(view.nextRunTimes).toEqual(["2030-01-01T16:00:00.000Z", "2030-01-01T17:00:00.000Z", "2030-01-01T18:00:00.000Z"]);
+    expect(view.nextRunTimes).toEqual([
+      "2030-01-01T16:00:00.000Z",
+      "2030-01-01T17:00:00.000Z",
+      "2030-01-01T18:00:00.000Z",
+    ]);
     expect(await scheduledRuns(t.app, s.id)).toHaveLength(2);
     await scheduler.stop();
   });
