@@ -28,7 +28,10 @@ export function useScheduleApp(env: Record<string, string> = {}) {
 
 /** A clock a test sets and moves. */
 export class TestClock {
-  constructor(public at: Date) {}
+  at: Date;
+  constructor(at: Date) {
+    this.at = at;
+  }
   now = () => new Date(this.at);
   advance(ms: number) {
     this.at = new Date(this.at.getTime() + ms);

@@ -114,7 +114,8 @@ describe("schedule.completed", () => {
     const { baseId, col, rowIds } = await answeredBase();
     const s = await createSchedule(t.app, baseId, { every: "1d", columnIds: [col.Industry] });
     const res = await t.app.api("POST", `/api/v1/bases/${baseId}/schedules/${s.id}/trigger`);
-    const run = await waitRun(t.app, res.body.run.id, (r) => r.status === "done", "the scheduled run");
+    const run = { ...(await waitRun(t.app, res.body.run.id, (r) => r.status === "done", "the run")), createdAt: "" };
+    run.createdAt = res.body.run.createdAt;
     // Change detection (cell history) stamps changed_at when a stored answer differs from the one before.
     await t.app.rt.db.prisma.cell.updateMany({
       where: { rowId: { in: rowIds.slice(0, 2) }, columnId: col.Industry },
