@@ -147,7 +147,7 @@ async function execute(w: Work, s: Schedule, now: Date, policies: SchedulePolici
   let runId: string | null;
   let queued = 0;
   if (s.behavior === "find") {
-    const find = s.find as ScheduleFind;
+    const find = s.find as unknown as ScheduleFind;
     const req = { ...find, includeUnclear: find.includeUnclear ?? false, excludeExisting: true, preview: false };
     const view = await createFind(
       w,

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { filterSchema } from "../query/index.ts";
-import { findRequestSchema } from "../finds/index.ts";
 
 // What a client sends to make or change a schedule (docs/monitors.md). No statements: the
 // endpoint schemas, MCP and the UI's types read it. Cron, timezone and every are checked by the
@@ -66,12 +65,17 @@ export type RowsSelection =
   | { olderThanDays: number }
   | { belowConfidence: number };
 
-export const scheduleFindSchema = findRequestSchema
-  .pick({ query: true, criteria: true, count: true, entity: true, includeUnclear: true })
-  .describe(
-    "behavior find: what each execution looks for (as POST /finds), always leaving out entities the base already has. count is per execution.",
-  );
-export type ScheduleFind = z.infer<typeof scheduleFindSchema>;
+/** The fields of a find request (finds' findRequestSchema) a schedule of behavior find keeps. */
+export const SCHEDULE_FIND_FIELDS = { query: true, criteria: true, count: true, entity: true, includeUnclear: true } as const;
+export interface ScheduleFind {
+  query: string;
+  criteria: string[];
+  count: number;
+  entity?: { type?: string; description?: string };
+  includeUnclear?: boolean;
+}
+// Checked against finds' own schema by the domain (store.ts), which loads the finds aggregate.
+const findInput = z.record(z.string(), z.unknown());
 
 const fields = {
   name: z.string().trim().min(1).max(SCHEDULE_LIMITS.nameChars).describe("A name for people, 1 to 200 characters."),
@@ -106,7 +110,7 @@ const fields = {
     .nullable()
     .describe("The generated columns to refresh; null or absent: every generated column when it runs."),
   rows: rowsSelectionSchema,
-  find: scheduleFindSchema
+  find: findInput
     .nullable()
     .describe("behavior find: { query, criteria, count, entity?, includeUnclear? } per execution; null for refresh."),
   maxCredits: z
@@ -118,6 +122,9 @@ const fields = {
     .describe("Each execution's credit cap: its run pauses (pausedReason budget) rather than spend more."),
   enabled: z.boolean().describe("false: no tick runs it (trigger still does). Default true."),
 };
+
+/** The body's fields; lib/http/schemas/schedules.ts documents find with finds' schema. */
+export const SCHEDULE_FIELDS = fields;
 
 export const createScheduleSchema = z
   .strictObject({

@@ -6,8 +6,10 @@ import { newId } from "../../ids.ts";
 import { loadBase, loadColumns } from "../base-context.ts";
 import { isGenerated } from "../fill/kinds.ts";
 import { parseFilter } from "../query/index.ts";
+import { findRequestSchema } from "../finds/index.ts";
 import { checkCron, checkTimezone, nextRunAt, nextRunTimes, parseEvery, type Cadence } from "./cadence.ts";
 import {
+  SCHEDULE_FIND_FIELDS,
   SCHEDULE_LIMITS,
   type CreateScheduleInput,
   type RowsSelection,
@@ -84,7 +86,9 @@ export async function loadSchedule(tx: Tx, workspaceId: string, baseId: string, 
   return s;
 }
 
-type Settings = Required<Omit<CreateScheduleInput, "every" | "enabled" | "rows">> & {
+type Settings = Required<Omit<CreateScheduleInput, "every" | "enabled" | "rows" | "find">> & {
+  /** Checked against finds' schema by checkSettings, which stores what it parsed. */
+  find: unknown;
   everySeconds: number | null;
   rows: RowsSelection;
 };
@@ -99,6 +103,12 @@ async function checkSettings(tx: Tx, sheetId: string, s: Settings, now: Date): P
   if (s.behavior === "find") {
     if (!s.find)
       throw appError("invalid_schedule", 'behavior "find" needs find: { query, criteria, count }.', { field: "find" });
+    const find = findRequestSchema.pick(SCHEDULE_FIND_FIELDS).strict().safeParse(s.find);
+    if (!find.success) {
+      const issue = find.error.issues[0];
+      throw appError("invalid_schedule", `find.${issue.path.join(".")}: ${issue.message}`, { field: "find" });
+    }
+    s.find = find.data;
   } else if (s.find) {
     throw appError("invalid_schedule", 'find is for behavior "find" only.', { field: "find" });
   }

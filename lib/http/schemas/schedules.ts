@@ -6,16 +6,24 @@ import {
   createScheduleSchema,
   rowsSelectionSchema,
   SCHEDULE_BEHAVIORS,
+  SCHEDULE_FIND_FIELDS,
   SCHEDULE_OUTCOMES,
-  scheduleFindSchema,
   updateScheduleInputSchema,
   updateScheduleSchema,
 } from "../../domain/schedules/schemas.ts";
+import { findRequestSchema } from "../../domain/finds/schemas.ts";
 import { runSchema } from "./runs.ts";
 
 // Schedules (docs/monitors.md): a base's cells refreshed, or rows found, on a cron or an interval.
 // Each execution is a run (trigger schedule). Making, changing and triggering one spends credits
 // later without asking, so they need runs:write.
+
+const scheduleFindSchema = findRequestSchema
+  .pick(SCHEDULE_FIND_FIELDS)
+  .describe(
+    "behavior find: what each execution looks for (as POST /finds), always leaving out entities the base already has; count is per execution.",
+  );
+const findField = scheduleFindSchema.nullable().optional().describe("behavior find: what to look for; null for refresh.");
 
 export const scheduleSchema = z
   .strictObject({
@@ -78,7 +86,7 @@ export const createSchedule = defineEndpoint({
   description:
     "Refreshes the chosen cells (or finds new rows) on a cron in a time zone, or every 1 hour to 30 days. Its first tick is the next cron time, or one interval from now. 400 invalid_schedule names the bad field (details.field: cron, timezone, every, columnIds or find).",
   params: baseParams,
-  body: createScheduleSchema,
+  body: createScheduleSchema.extend({ find: findField }),
   parseBody: createScheduleInputSchema,
   status: 201,
   response: scheduleSchema,
@@ -102,7 +110,7 @@ export const updateSchedule = defineEndpoint({
   description:
     "Changes the fields given. A new cron, every or timezone, or enabling it again, counts from now: ticks missed meanwhile do not run.",
   params: scheduleParams,
-  body: updateScheduleSchema,
+  body: updateScheduleSchema.extend({ find: findField }),
   parseBody: updateScheduleInputSchema,
   response: scheduleSchema,
 });
