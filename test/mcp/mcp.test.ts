@@ -65,7 +65,7 @@ afterAll(async () => {
 describe("tools/list", () => {
   it("lists every tool with input and output schemas from the endpoints, and annotations", async () => {
     const { tools } = await a.listTools();
-    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS].map((x) => x.name); // pinned in mcp-people, -secrets, -finds (with its isolation)
+    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS].map((x) => x.name); // pinned in mcp-people, -secrets, -finds, -schedules (with their isolation)
     expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED, ...others].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -188,12 +188,9 @@ describe("isolation", () => {
       ["preview_http_column", { baseId, rowId: row.id, fill: { kind: "http", request: { url: "x" }, extract: "a" } }],
       ["evaluate_column", { baseId, columnId: "scol_none" }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
-      ["list_schedules", { baseId }],
-      ["create_schedule", { baseId, every: "1d" }],
-      ["trigger_schedule", { baseId, scheduleId: "sch_none" }],
     ];
     const withBaseId = TOOLS.filter(
-      (x) => x.endpoints.some((e) => /\{baseId\}(?!\/finds)/.test(e.path)) || x.name === "configure_base",
+      (x) => x.endpoints.some((e) => /\{baseId\}(?!\/(finds|schedules))/.test(e.path)) || x.name === "configure_base",
     ).map((x) => x.name);
     expect(attempts.map(([name]) => name).sort()).toEqual(withBaseId.sort());
     for (const [name, args] of attempts) expect((await callError(b, name, args)).code, name).toBe("base_not_found");
