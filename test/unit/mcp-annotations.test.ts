@@ -102,7 +102,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   trigger_schedule: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    reason: "regenerates the schedule's cells over their values now, charged on every call, asking the model and the web",
+    reason:
+      "regenerates the schedule's cells over their values now, charged on every call, asking the model and the web",
   },
   cancel_run: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

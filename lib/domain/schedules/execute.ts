@@ -50,7 +50,7 @@ export async function earliestTick(tx: Tx): Promise<Date | null> {
 /** Moves the tick due at `dueAt` on to the next one after `now`; the schedule when this call won it, else null. */
 async function claimTick(tx: Tx, id: string, dueAt: Date, now: Date): Promise<Schedule | null> {
   const s = await tx.schedule.findUnique({ where: { id } });
-  if (!s || !s.enabled || s.nextRunAt?.getTime() !== dueAt.getTime()) return null;
+  if (!s?.enabled || s.nextRunAt?.getTime() !== dueAt.getTime()) return null;
   const next = nextRunAt(s, now, s.everySeconds ? dueAt : undefined);
   const n = await tx.$executeRawUnsafe(
     `UPDATE schedules SET next_run_at = $3, updated_at = $4 WHERE id = $1 AND enabled AND next_run_at = $2`,

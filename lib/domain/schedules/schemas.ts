@@ -66,7 +66,13 @@ export type RowsSelection =
   | { belowConfidence: number };
 
 /** The fields of a find request (finds' findRequestSchema) a schedule of behavior find keeps. */
-export const SCHEDULE_FIND_FIELDS = { query: true, criteria: true, count: true, entity: true, includeUnclear: true } as const;
+export const SCHEDULE_FIND_FIELDS = {
+  query: true,
+  criteria: true,
+  count: true,
+  entity: true,
+  includeUnclear: true,
+} as const;
 export interface ScheduleFind {
   query: string;
   criteria: string[];

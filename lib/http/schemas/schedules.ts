@@ -23,7 +23,10 @@ const scheduleFindSchema = findRequestSchema
   .describe(
     "behavior find: what each execution looks for (as POST /finds), always leaving out entities the base already has; count is per execution.",
   );
-const findField = scheduleFindSchema.nullable().optional().describe("behavior find: what to look for; null for refresh.");
+const findField = scheduleFindSchema
+  .nullable()
+  .optional()
+  .describe("behavior find: what to look for; null for refresh.");
 
 export const scheduleSchema = z
   .strictObject({
