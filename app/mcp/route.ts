@@ -36,9 +36,11 @@ import * as findCandidates from "../api/v1/bases/[baseId]/finds/[findId]/candida
 import * as rowHistory from "../api/v1/bases/[baseId]/rows/[rowId]/history/route";
 import * as revertCell from "../api/v1/bases/[baseId]/rows/[rowId]/cells/[columnId]/revert/route";
 import * as revertRun from "../api/v1/runs/[runId]/revert/route";
+import * as schedules from "../api/v1/bases/[baseId]/schedules/route";
+import * as triggerSchedule from "../api/v1/bases/[baseId]/schedules/[scheduleId]/trigger/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
-// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-, secrets-, find- or history-tools.ts).
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-, secrets-, find-, history- or schedule-tools.ts).
 const handlers = handlersOf([
   bases,
   base,
@@ -76,6 +78,8 @@ const handlers = handlersOf([
   rowHistory,
   revertCell,
   revertRun,
+  schedules,
+  triggerSchedule,
 ]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });
