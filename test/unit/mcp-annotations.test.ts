@@ -96,6 +96,15 @@ const EXPECTED: Record<string, Expected> = {
     reason: "looks for more rows on every call, charged, searching and reading the web; changes no row it has",
   },
   list_schedules: { hints: read, reason: "lists a base's schedules" },
+  row_history: { hints: read, reason: "reads a row's cell history" },
+  revert_cell: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "overwrites the cell's value with an earlier one; the same revert twice ends the same",
+  },
+  revert_run: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    reason: "overwrites every cell the run changed; a second revert finds nothing left of the run",
+  },
   create_schedule: {
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     reason: "makes another schedule each call, which later asks the model and the web on its own, charged",

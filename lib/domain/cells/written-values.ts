@@ -1,17 +1,27 @@
 import type { Tx } from "../../db/database.ts";
-import type { Completion } from "./outcomes.ts";
 import type { WrittenValue } from "./answer-history.ts";
 import { cellKey, type CellRef } from "./types.ts";
 
 // A stored answer and its outputs as the history records them: what each cell held before (the
 // cell's value and status when it was queued, an output column's value in the row) and after.
 
+/** What storeValues stores of one answer (its Completion), as far as the history reads it. */
+interface StoredAnswer {
+  job: CellRef;
+  baseCtx: WrittenValue["baseCtx"];
+  value: string;
+  metadata: { sources: string[] | null; confidenceScore: number | null };
+  outcome?: "done" | "not_found";
+  outputs?: Readonly<Record<string, string>>;
+  columns?: readonly { id: string; type: string; columnOptions?: unknown; fill?: unknown }[];
+}
+
 type Before = { previous_value: string | null; previous_status: string | null; run_id: string | null };
 
-const columnOf = (p: Completion, id: string) => p.columns?.find((c) => c.id === id);
+const columnOf = (p: StoredAnswer, id: string) => p.columns?.find((c) => c.id === id);
 const isFormula = (fill: unknown) => (fill as { kind?: string } | null | undefined)?.kind === "formula";
 
-export const answerWritten = (p: Completion, b: Before): WrittenValue => ({
+export const answerWritten = (p: StoredAnswer, b: Before): WrittenValue => ({
   baseCtx: p.baseCtx,
   rowId: p.job.rowId,
   columnId: p.job.columnId,
@@ -27,7 +37,7 @@ export const answerWritten = (p: Completion, b: Before): WrittenValue => ({
   },
 });
 
-export const outputsWritten = (p: Completion, runId: string | null, before: ReadonlyMap<string, string>) =>
+export const outputsWritten = (p: StoredAnswer, runId: string | null, before: ReadonlyMap<string, string>) =>
   Object.entries(p.outputs ?? {}).map((entry): WrittenValue => {
     const [columnId, value] = entry;
     const column = columnOf(p, columnId);

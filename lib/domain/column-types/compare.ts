@@ -1,4 +1,5 @@
 import type { ColumnOptions, ColumnType } from "./types.ts";
+import { trimChar } from "../../text.ts";
 
 // Whether a refreshed value really changed: compared as its column's type reads it, so that
 // "1200.0" and "1200", "HTTPS://www.Acme.com/" and "https://acme.com", or a title that only gained
@@ -28,7 +29,7 @@ function canonicalUrl(text: string): string {
   try {
     const url = new URL(text);
     const host = url.hostname.toLowerCase().replace(/^www\./, "");
-    const path = url.pathname.replace(/\/+$/, "");
+    const path = trimChar(url.pathname, "/", "end");
     return `${host}${url.port ? `:${url.port}` : ""}${path}${url.search}`;
   } catch {
     return text.trim().toLowerCase();
