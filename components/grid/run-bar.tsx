@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { usePermissions } from "../auth/use-permissions";
 import { api, basePath, errorMessage } from "../data/api";
@@ -13,6 +13,7 @@ import { useToast } from "../ui/toast";
 import { useLatestRun } from "./use-latest-run";
 import { FindMoreButton, useRunFind } from "./find-run";
 import { findCounts } from "../finds/find-progress";
+import { REVERT_OFFER_MS, RevertRunButton } from "./run-revert";
 
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {
@@ -38,11 +39,14 @@ function useEta(run: RunView | null): string | null {
 export function RunBar({ baseId }: { baseId: string }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const runDenied = usePermissions().reason("runs:write", "control runs");
+  const permissions = usePermissions();
+  const runDenied = permissions.reason("runs:write", "control runs");
+  const rowsDenied = permissions.reason("rows:write", "revert runs");
   const { data: run } = useLatestRun(baseId);
   const eta = useEta(run ?? null);
   const find = useRunFind(baseId, run);
-  if (!run) return null;
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  if (!run || dismissed === run.id) return null;
   const { counts } = run;
   const { skipped, not_found: notFound } = counts;
   const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled + skipped + notFound;
@@ -52,7 +56,10 @@ export function RunBar({ baseId }: { baseId: string }) {
   const evaluation = run.trigger === "evaluation";
   // A find's candidates are not cells either; a stopped find stays, to look for more.
   const finding = run.trigger === "find";
-  if (!active && !finding && (failed === 0 || evaluation)) return null;
+  // A run that finished lately stays, to be reverted; older ones only while they have cells to retry.
+  const recent = run.finishedAt !== null && Date.now() - Date.parse(run.finishedAt) < REVERT_OFFER_MS;
+  const revertible = !active && !finding && !evaluation;
+  if (!active && !finding && (evaluation || (failed === 0 && !recent))) return null;
 
   const act = async (path: string, body?: unknown) => {
     try {
@@ -169,6 +176,7 @@ export function RunBar({ baseId }: { baseId: string }) {
           </Button>
         ) : null}
         {finding && find && !active ? <FindMoreButton find={find} deniedReason={runDenied} /> : null}
+        {revertible ? <RevertRunButton baseId={baseId} runId={run.id} deniedReason={rowsDenied} /> : null}
         {!active && !finding && failed > 0 ? (
           <Button
             size="sm"
@@ -188,6 +196,16 @@ export function RunBar({ baseId }: { baseId: string }) {
           >
             <RefreshIcon /> Retry {formatCount(failed)} failed
           </Button>
+        ) : null}
+        {!active ? (
+          <button
+            type="button"
+            aria-label="Hide the run bar"
+            onClick={() => setDismissed(run.id)}
+            className="rounded px-1.5 text-base leading-none text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          >
+            ×
+          </button>
         ) : null}
       </div>
     </div>

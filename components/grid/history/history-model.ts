@@ -8,6 +8,10 @@ import type { rowHistory } from "@/lib/http/schemas/history.ts";
 export type HistoryPage = z.infer<(typeof rowHistory)["response"]>;
 export type HistoryEntry = HistoryPage["entries"][number];
 
+/** The query key of a row's history: live `cell.changed` events invalidate every column's. */
+export const historyKey = (baseId: string, rowId: string, columnId?: string) =>
+  columnId ? (["history", baseId, rowId, columnId] as const) : (["history", baseId, rowId] as const);
+
 export interface DiffPart {
   text: string;
   kind: "same" | "removed" | "added";
