@@ -40,6 +40,10 @@ function cellReply(req: FakeLlmRequest): FakeReply | undefined {
   }
   const shifting = /"Company": "(Shifting [^"]*)"/.exec(req.lastUserText)?.[1];
   if (shifting) {
+    // It reads the article first when it may, so its answer has a source the engine fetched itself.
+    const canScrape = req.tools.some((t) => t.name === "scrape-url");
+    if (canScrape && !req.messages.some((m) => m.role === "tool"))
+      return { toolCalls: [{ name: "scrape-url", args: { url: `${pages.url}/article` } }] };
     const moved = shiftingSeen.has(shifting);
     shiftingSeen.add(shifting);
     return {

@@ -42,14 +42,20 @@ export interface Source {
 /** Sources are Markdown links, "[label](url)"; only http(s) targets become links. */
 export function parseSources(cell: CellView | undefined): Source[] {
   const out: Source[] = [];
+  const excerpts = cell?.metadata?.excerpts ?? {};
   for (const raw of cell?.metadata?.sources ?? []) {
-    const m = /^\s*\[([^\]]*)\]\((\S+?)\)\s*$/.exec(raw);
-    const url = m ? m[2] : raw.trim();
-    if (!/^https?:\/\//i.test(url)) continue;
-    const excerpts = cell?.metadata?.excerpts ?? {};
-    out.push({ label: (m?.[1] || hostOf(url)).trim(), url, excerpt: excerpts[url] });
+    const source = parseSource(raw);
+    if (source) out.push({ ...source, excerpt: excerpts[source.url] });
   }
   return out;
+}
+
+/** One source, "[label](url)" or a bare URL; null unless it points at http(s). */
+export function parseSource(raw: string): Source | null {
+  const m = /^\s*\[([^\]]*)\]\((\S+?)\)\s*$/.exec(raw);
+  const url = m ? m[2] : raw.trim();
+  if (!/^https?:\/\//i.test(url)) return null;
+  return { label: (m?.[1] || hostOf(url)).trim(), url };
 }
 
 export function hostOf(url: string): string {

@@ -129,7 +129,15 @@ function HistoryItem({
   return (
     <li className="rounded-lg border border-zinc-200 p-2.5 dark:border-zinc-700" data-testid="history-entry">
       <div className="mb-1.5 flex items-baseline justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
-        <span className="min-w-0 truncate font-medium text-zinc-700 dark:text-zinc-300">{describeOrigin(entry)}</span>
+        <span className="min-w-0 truncate">
+          <span className="font-medium text-zinc-700 dark:text-zinc-300">{describeOrigin(entry)}</span>
+          {entry.actor.runId ? (
+            <span title={`Run ${entry.actor.runId}`}>
+              {" · "}
+              <span className="font-mono">{entry.actor.runId}</span>
+            </span>
+          ) : null}
+        </span>
         <time dateTime={entry.at} title={exact} className="shrink-0">
           {timeAgo(entry.at)}
         </time>

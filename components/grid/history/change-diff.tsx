@@ -1,4 +1,5 @@
 import { ExternalIcon } from "../../ui/icons";
+import { hostOf, parseSource } from "../cells/cell-state";
 import { statusNote, wordDiff } from "./history-model";
 
 interface Side {
@@ -51,23 +52,25 @@ export function ChangeDiff({ before, after }: { before: Side; after: Side }) {
   );
 }
 
-/** The sources of the value after a change, as links. */
+/** The sources of the value after a change, as links with their titles and hosts. */
 export function ChangeSources({ sources }: { sources: string[] | null }) {
-  if (!sources?.length) return null;
+  const links = (sources ?? []).map(parseSource).filter((s) => s !== null);
+  if (!links.length) return null;
   return (
     <ul aria-label="Sources of the new value" className="mt-1.5 space-y-0.5">
-      {sources.map((url) => (
-        <li key={url} className="text-xs">
+      {links.map((s) => (
+        <li key={s.url} className="flex min-w-0 items-baseline gap-1.5 text-xs">
           <a
-            href={url}
+            href={s.url}
             target="_blank"
             rel="noopener noreferrer nofollow"
-            title={url}
-            className="inline-flex max-w-full items-center gap-1 text-indigo-700 hover:underline dark:text-indigo-300"
+            title={s.url}
+            className="inline-flex min-w-0 items-center gap-1 text-indigo-700 hover:underline dark:text-indigo-300"
           >
-            <span className="truncate">{url.replace(/^https?:\/\//, "")}</span>
+            <span className="truncate">{s.label}</span>
             <ExternalIcon className="shrink-0" />
           </a>
+          <span className="shrink-0 text-zinc-500 dark:text-zinc-400">{hostOf(s.url)}</span>
         </li>
       ))}
     </ul>
