@@ -4,17 +4,20 @@ import { startEngine } from "./engine/engine.ts";
 import { startWebhookRelay } from "./webhooks/relay.ts";
 import { startImportWorker } from "./imports/worker.ts";
 import { startRetention } from "./retention.ts";
+import { startScheduler } from "./engine/scheduler.ts";
 import { createFirstWorkspace } from "./workspaces.ts";
 import { createSignInLink } from "./auth/sign-in-link.ts";
 import { aiConfigProblem } from "./engine/llm/model-target.ts";
 
-/** Starts the background work of a process that runs enrichment: the engine, the webhook relay and imports. */
+/** Starts the background work of a process that runs enrichment: the engine, the webhook relay, imports and schedules. */
 export async function startWorkers(rt: Runtime): Promise<void> {
   await startEngine(rt);
   // Separate from the engine's queue: a slow receiver never holds up a cell.
   await startWebhookRelay(rt);
   await startImportWorker(rt);
   startRetention(rt);
+  // Every such process runs one: each tick is claimed by exactly one of them.
+  startScheduler(rt);
 }
 
 /**

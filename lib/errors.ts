@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
     message: "The run condition is not valid: only a generated column has one, and it cannot read the column itself.",
   },
   invalid_messages: { status: 400, message: "The messages are not valid." },
+  invalid_schedule: { status: 400, message: "The schedule is not valid: its cron, timezone, every or find." },
   unsupported_media_type: { status: 415, message: "Content-Type must be application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },
   // auth
@@ -61,6 +62,7 @@ export const ERROR_CATALOG = {
   evaluation_not_found: { status: 404, message: "Evaluation not found." },
   find_not_found: { status: 404, message: "Find not found." },
   history_entry_not_found: { status: 404, message: "No such change in this cell's history." },
+  schedule_not_found: { status: 404, message: "Schedule not found." },
   member_not_found: { status: 404, message: "Member not found." },
   secret_not_found: { status: 404, message: "Secret not found." },
   invitation_not_found: { status: 404, message: "Invitation not found." },
@@ -78,6 +80,7 @@ export const ERROR_CATALOG = {
   no_steps: { status: 409, message: "Only HTTP and waterfall columns trace their steps." },
   find_in_progress: { status: 409, message: "The find is still looking; extend it once it has stopped." },
   not_revertible: { status: 409, message: "This cannot be reverted now." },
+  schedule_busy: { status: 409, message: "The schedule's previous run is still running or paused." },
   duplicate_workspace: { status: 409, message: "A workspace with this name already exists." },
   already_member: { status: 409, message: "This person is already a member of the workspace." },
   last_owner: { status: 409, message: "A workspace keeps at least one owner." },

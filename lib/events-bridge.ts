@@ -23,9 +23,10 @@ const BRIDGED = new Set<AppEvent["type"]>([
   "import.updated",
   "find.updated",
   "cell.changed",
+  "schedules.changed",
 ]);
 /** Wake-ups carry no data: one per flush is enough. */
-const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued"]);
+const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued", "schedules.changed"]);
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 export const MAX_PAYLOAD_BYTES = 7_900;
 

@@ -40,6 +40,8 @@ export type AppEvent =
   | { type: "cells.cancelled"; refs: { rowId: string; columnId: string }[] }
   /** This evaluation run was cancelled: whichever worker runs one of its rows aborts the row's model calls. */
   | { type: "evaluation.cancelled"; runId: string }
+  /** A schedule was made, changed or deleted: wakes the schedulers to read the earliest tick again. */
+  | { type: "schedules.changed" }
   /** A webhook message became due outside a settle (a redelivery): wakes the relay. */
   | { type: "webhooks.queued" }
   /** Stored files whose records were deleted (with their base): their bytes can go. */

@@ -53,6 +53,7 @@ export const newId = {
   reviewAction: () => `rev_${randomBase62(20)}`,
   evaluation: () => `eval_${randomBase62(20)}`,
   find: () => `find_${randomBase62(20)}`,
+  schedule: () => `sch_${randomBase62(16)}`,
   findCandidate: () => `fc_${randomBase62(20)}`,
   // Unique within its cell, where it is looked up; short, as a cell keeps many.
   historyEntry: () => `chg_${randomBase62(12)}`,

@@ -33,9 +33,11 @@ import * as finds from "../api/v1/bases/[baseId]/finds/route";
 import * as find from "../api/v1/bases/[baseId]/finds/[findId]/route";
 import * as extendFind from "../api/v1/bases/[baseId]/finds/[findId]/extend/route";
 import * as findCandidates from "../api/v1/bases/[baseId]/finds/[findId]/candidates/route";
+import * as schedules from "../api/v1/bases/[baseId]/schedules/route";
+import * as triggerSchedule from "../api/v1/bases/[baseId]/schedules/[scheduleId]/trigger/route";
 
 // The MCP server (lib/mcp). Its tools call these API handlers in process; a tool for a new
-// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts, secrets-tools.ts, find-tools.ts).
+// endpoint needs its route module here and its entry in lib/mcp/tools.ts (or people-tools.ts, secrets-tools.ts, find-tools.ts, schedule-tools.ts).
 const handlers = handlersOf([
   bases,
   base,
@@ -70,6 +72,8 @@ const handlers = handlersOf([
   find,
   extendFind,
   findCandidates,
+  schedules,
+  triggerSchedule,
 ]);
 
 const mcp = route(async ({ req, rt }) => handleMcp(rt, req, handlers), { public: true });

@@ -7,6 +7,7 @@ import { CREDITS_COMMANDS } from "./credits-command.ts";
 import { EXPORT_IMPORT_COMMANDS } from "./export-import-command.ts";
 import { EVAL_COMMAND } from "./eval-command.ts";
 import { FIND_COMMAND } from "./find-command.ts";
+import { SCHEDULE_COMMANDS } from "./schedule-command.ts";
 import { createSignInLink } from "../auth/sign-in-link.ts";
 import { linkOriginOf, passwordResetLinkFromServer, signInLinkFromServer } from "./control.ts";
 import { passwordResetForEmail } from "../auth/people.ts";
@@ -155,6 +156,7 @@ export const COMMANDS: CliCommand[] = [
   ...EXPORT_IMPORT_COMMANDS,
   EVAL_COMMAND,
   FIND_COMMAND,
+  ...SCHEDULE_COMMANDS,
 ];
 
 /**

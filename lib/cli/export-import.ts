@@ -45,6 +45,7 @@ export const EXPORTED_TABLES: { name: string; key: string[] }[] = [
   { name: "evaluation_items", key: ["evaluation_id", "row_id"] },
   { name: "finds", key: ["id"] },
   { name: "find_candidates", key: ["id"] },
+  { name: "schedules", key: ["id"] },
   { name: "audit_entries", key: ["id"] },
   // Ciphertext only: it decrypts with the same key, so SECRETS_KEY (or DATA_DIR's secrets.key)
   // moves with the file; under another key, delete the secrets and create them again.

@@ -189,6 +189,7 @@ const TAGS: [RegExp, string][] = [
   [/^\/api\/v1\/bases\/(ai-configure-base|\{baseId\}\/chat)/, "Assistant"],
   [/^\/api\/v1\/bases\/\{baseId\}\/events/, "Events"],
   [/^\/api\/v1\/bases\/\{baseId\}\/finds/, "Finds"],
+  [/^\/api\/v1\/bases\/\{baseId\}\/schedules/, "Schedules"],
   [/\/files/, "Files"],
   [/\/openapi\.json$/, "OpenAPI"],
 ];

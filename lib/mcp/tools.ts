@@ -12,12 +12,13 @@ import * as fillPreviewApi from "../http/schemas/fill-preview.ts";
 import * as writeRows from "../http/schemas/write-rows.ts";
 import { callEndpoint, pageThatFits, ToolError } from "./call.ts";
 import { FIND_TOOLS } from "./find-tools.ts";
+import { SCHEDULE_TOOLS } from "./schedule-tools.ts";
 import { PEOPLE_TOOLS } from "./people-tools.ts";
 import { SECRETS_TOOLS } from "./secrets-tools.ts";
 import type { McpTool, ToolAnnotations } from "./tool-types.ts";
 
 export type { McpTool, ToolAnnotations } from "./tool-types.ts";
-export { FIND_TOOLS, SECRETS_TOOLS };
+export { FIND_TOOLS, SCHEDULE_TOOLS, SECRETS_TOOLS };
 
 // The MCP tools, one entry each: the endpoint(s) it calls (its input and output schemas come from
 // them), its annotations, tool-only limits and a one-line summary. A tool without `run` calls its
@@ -252,6 +253,7 @@ export const TOOLS: readonly McpTool[] = [
     },
   },
   ...FIND_TOOLS,
+  ...SCHEDULE_TOOLS,
   ...PEOPLE_TOOLS,
   ...SECRETS_TOOLS,
 ];

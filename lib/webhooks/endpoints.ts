@@ -11,7 +11,13 @@ import { assertBelow, QUOTAS } from "../domain/limits.ts";
 
 // Webhook endpoints of a workspace: registration, management and secret rotation.
 
-export const WEBHOOK_EVENTS = ["row.sheet.processed", "run.completed", "find.completed", "cell.changed"] as const;
+export const WEBHOOK_EVENTS = [
+  "row.sheet.processed",
+  "run.completed",
+  "find.completed",
+  "cell.changed",
+  "schedule.completed",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;

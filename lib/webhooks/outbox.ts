@@ -6,6 +6,7 @@ import type { CellState } from "../domain/cell-view.ts";
 import { rowJson } from "../domain/rows/index.ts";
 import { newId } from "../ids.ts";
 import type { WebhookEvent } from "./endpoints.ts";
+import { scheduleCompletion } from "../domain/schedules/index.ts";
 
 // The outbox: a message per (event, endpoint) is written in the same transaction as the state
 // change that causes it, so a delivery can be neither lost to a crash after the commit nor sent
@@ -102,8 +103,8 @@ export async function enqueueRowsProcessed(tx: Tx, ctx: BaseRef, rowIds: readonl
 async function enqueueCompleted(
   tx: Tx,
   ctx: Pick<BaseRef, "workspaceId" | "baseId">,
-  event: "run.completed" | "find.completed",
-  data: { run: Record<string, unknown> } | { find: Record<string, unknown> },
+  event: "run.completed" | "find.completed" | "schedule.completed",
+  data: Record<string, unknown>,
 ): Promise<number> {
   const endpoints = await subscribers(tx, ctx, event);
   if (endpoints.length === 0) return 0;
@@ -164,6 +165,24 @@ async function enqueueCellsChanged(
   return changes.length * endpoints.length;
 }
 
+/** A scheduled run's `schedule.completed` message, with its counts (checked, changed, unchanged, failed, credits). */
+async function enqueueScheduleCompleted(
+  tx: Tx,
+  ctx: Pick<BaseRef, "workspaceId" | "baseId">,
+  run: Record<string, unknown>,
+): Promise<number> {
+  const scheduleId = run.scheduleId;
+  if (typeof scheduleId !== "string") return 0;
+  if ((await subscribers(tx, ctx, "schedule.completed")).length === 0) return 0;
+  const completion = await scheduleCompletion(tx, {
+    id: String(run.id),
+    scheduleId,
+    createdAt: String(run.createdAt),
+    creditsSpent: Number(run.creditsSpent ?? 0),
+  });
+  return enqueueCompleted(tx, ctx, "schedule.completed", { ...completion, run });
+}
+
 /**
  * The outbox's part of a transaction: rows settled and runs and finds finished in it get their messages in
  * it. Messages written wake the relays after commit (in every process, through the events
@@ -172,7 +191,9 @@ async function enqueueCellsChanged(
 export const outboxReaction: TxReaction = async (tx, event) => {
   let written = 0;
   if (event.type === "rows.settled") written = await enqueueRowsProcessed(tx, event.base, event.rowIds);
-  else if (event.type === "run.completed") written = await enqueueRunCompleted(tx, event, event.run);
+  else if (event.type === "run.completed")
+    written =
+      (await enqueueRunCompleted(tx, event, event.run)) + (await enqueueScheduleCompleted(tx, event, event.run));
   else if (event.type === "find.completed") written = await enqueueFindCompleted(tx, event, event.find);
   else if (event.type === "cells.changed") written = await enqueueCellsChanged(tx, event, event.changes);
   return written > 0 ? [{ type: "webhooks.queued" }] : undefined;

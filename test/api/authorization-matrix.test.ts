@@ -77,6 +77,13 @@ const REQUIRED: Record<string, Need> = {
   "GET /api/v1/bases/{}/finds/{}": "rows:read",
   "POST /api/v1/bases/{}/finds/{}/extend": "runs:write",
   "GET /api/v1/bases/{}/finds/{}/candidates": "rows:read",
+  // A schedule spends credits later without asking: making, changing and triggering one is spending.
+  "GET /api/v1/bases/{}/schedules": "rows:read",
+  "POST /api/v1/bases/{}/schedules": "runs:write",
+  "GET /api/v1/bases/{}/schedules/{}": "rows:read",
+  "PATCH /api/v1/bases/{}/schedules/{}": "runs:write",
+  "DELETE /api/v1/bases/{}/schedules/{}": "runs:write",
+  "POST /api/v1/bases/{}/schedules/{}/trigger": "runs:write",
   // The assistant changes the structure and bills every request.
   "POST /api/v1/bases/ai-configure-base": ["schema:write", "runs:write"],
   "GET /api/v1/bases/{}/chat": "rows:read",

@@ -105,12 +105,18 @@ describe("the OpenAPI document", () => {
     expect(configure.description).toContain("data-result");
   });
 
-  it("groups the find endpoints, and offers find.completed to webhooks", () => {
+  it("groups the find endpoints, and offers find.completed and schedule.completed to webhooks", () => {
     const finds = Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/bases/{baseId}/finds"));
     expect(finds).toHaveLength(4);
     for (const p of finds) for (const op of Object.values<any>(doc.paths[p])) expect(op.tags).toEqual(["Finds"]);
     const events = doc.paths["/api/v1/webhooks"].post.requestBody.content["application/json"].schema.properties.events;
-    expect(events.items.enum).toEqual(["row.sheet.processed", "run.completed", "find.completed"]);
+    expect(events.items.enum).toEqual([
+      "row.sheet.processed",
+      "run.completed",
+      "find.completed",
+      "cell.changed",
+      "schedule.completed",
+    ]);
   });
 
   it("has examples that fit their endpoints' schemas", () => {

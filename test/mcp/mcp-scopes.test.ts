@@ -29,6 +29,7 @@ const READ_TOOLS = [
   "get_find",
   "find_candidates",
   "list_members",
+  "list_schedules",
 ];
 
 async function client(scopes: string[], baseIds?: string[]): Promise<Client> {
@@ -78,10 +79,12 @@ describe("MCP tools by scope", () => {
   it("a runs:write key lists the tools that spend credits", async () => {
     expect(await toolNames(await client(["runs:write"]))).toEqual([
       "cancel_run",
+      "create_schedule",
       "evaluate_column",
       "extend_find",
       "find_rows",
       "run_cells",
+      "trigger_schedule",
     ]);
   });
 

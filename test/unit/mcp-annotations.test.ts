@@ -95,6 +95,16 @@ const EXPECTED: Record<string, Expected> = {
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     reason: "looks for more rows on every call, charged, searching and reading the web; changes no row it has",
   },
+  list_schedules: { hints: read, reason: "lists a base's schedules" },
+  create_schedule: {
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    reason: "makes another schedule each call, which later asks the model and the web on its own, charged",
+  },
+  trigger_schedule: {
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    reason:
+      "regenerates the schedule's cells over their values now, charged on every call, asking the model and the web",
+  },
   cancel_run: {
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     reason: "drops the run's pending and in-flight cells; a cancelled run stays cancelled",

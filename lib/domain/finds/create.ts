@@ -33,12 +33,14 @@ export async function createFind(
   baseId: string,
   req: FindRequest,
   policy: FindPolicy,
+  /** The schedule whose execution this find is, if one started it: its run's trigger is then "schedule". */
+  scheduleId?: string,
 ): Promise<FindView> {
   // The base first: a base the caller cannot see is 404 whatever this deployment can do.
   const baseCtx = await loadBase(w.tx, workspaceId, baseId);
   assertCanFind(policy);
   const criteria = await criteriaColumns(w.tx, baseCtx, req.criteria, policy.providers);
-  const runId = await startFindRun(w, baseCtx, policy, req.maxCredits);
+  const runId = await startFindRun(w, baseCtx, policy, req.maxCredits, scheduleId);
   const id = newId.find();
   await w.tx.find.create({
     data: {
@@ -107,13 +109,20 @@ function assertCanFind(policy: FindPolicy) {
   if (policy.problem) throw appError(policy.problem.code, policy.problem.message);
 }
 
-async function startFindRun(w: Work, baseCtx: BaseContext, policy: FindPolicy, maxCredits: number | undefined) {
+async function startFindRun(
+  w: Work,
+  baseCtx: BaseContext,
+  policy: FindPolicy,
+  maxCredits: number | undefined,
+  scheduleId?: string,
+) {
   const cap = maxCredits ?? policy.defaultMaxCredits;
   if (policy.keyCapCheck !== false) await assertKeyRoom(w.tx, policy.keyId, Math.min(policy.cellCost, cap ?? Infinity));
   return createRun(w, {
     workspaceId: baseCtx.workspaceId,
     baseId: baseCtx.baseId,
-    trigger: "find",
+    trigger: scheduleId ? "schedule" : "find",
+    scheduleId: scheduleId ?? null,
     cells: 0,
     cellCost: policy.cellCost,
     maxCredits: cap,

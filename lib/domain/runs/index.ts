@@ -3,5 +3,5 @@
 export { cancelRun, pauseRun, resumeRun } from "./control.ts";
 export { createRun, extendRun, getRun, listRuns, type RunPolicy, startRun } from "./record.ts";
 export { assertMayQueue } from "./spend.ts";
-export { RUN_STATUSES, type RunStatus, type RunTrigger } from "./states.ts";
-export { estimateRun, runCells } from "./request.ts";
+export { RUN_STATUSES, type RunStatus, type RunTrigger, type RunView } from "./states.ts";
+export { type CellScope, estimateRun, type RunOrigin, runCells } from "./request.ts";

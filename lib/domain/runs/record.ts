@@ -4,12 +4,12 @@ import { appError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { parsed } from "../../db/json.ts";
 import { assertMayQueue, type RunPolicy } from "./spend.ts";
-
-export type { RunPolicy };
 import { PAUSED_REASON, RUN_TRANSITIONS } from "./states.ts";
 import { assertKeyRoom } from "../../credits/key-cap.ts";
 import type { RunCounts, RunStatus, RunTransition, RunTrigger, RunView } from "./states.ts";
 import { prepared } from "../../db/prepared.ts";
+
+export type { RunPolicy };
 
 // The one owner of the `runs` table. A run is the record of one request that queued AI cells:
 // its trigger, its budget and its control state. Its progress is read from its cells (a cell
@@ -33,6 +33,7 @@ export type RunRow = {
   pausedReason: string | null;
   /** The API key that started the run: its charges count against the key's daily cap. */
   keyId: string | null;
+  scheduleId: string | null;
   createdAt: Date;
   finishedAt: Date | null;
 };
@@ -79,6 +80,7 @@ export interface NewRun {
   cellCost: number;
   maxCredits: number | null;
   keyId?: string | null;
+  scheduleId?: string | null;
 }
 /** Records a run of `cells` queued cells; the caller queues them with the returned id. */
 export async function createRun(w: Work, run: NewRun): Promise<string> {
@@ -93,6 +95,7 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
       maxCredits: run.maxCredits,
       estimatedCredits: run.cells * run.cellCost,
       keyId: run.keyId ?? null,
+      scheduleId: run.scheduleId ?? null,
     },
   });
   w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: id });
@@ -101,7 +104,7 @@ export async function createRun(w: Work, run: NewRun): Promise<string> {
 
 export const RUN_COLUMNS = `id, workspace_id AS "workspaceId", base_id AS "baseId", trigger, status, cell_cost AS "cellCost",
        max_credits AS "maxCredits", estimated_credits AS "estimatedCredits", credits_spent AS "creditsSpent",
-       paused_reason AS "pausedReason", key_id AS "keyId", created_at AS "createdAt", finished_at AS "finishedAt"`;
+       paused_reason AS "pausedReason", key_id AS "keyId", schedule_id AS "scheduleId", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
 const NO_CELLS = { pending: 0, running: 0, done: 0, error: 0, cancelled: 0 };
 const noCounts = (): RunCounts => ({ ...NO_CELLS, skipped: 0, not_found: 0 });
@@ -153,15 +156,14 @@ function toView(r: RunRow, counts: RunCounts): RunView {
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt?.toISOString() ?? null,
     pausedReason: status === "paused" ? r.pausedReason : null,
+    scheduleId: r.scheduleId ?? null,
   };
 }
 
 /** The views of these runs, in their order; a run deleted meanwhile keeps the row it was read with. */
 async function views(tx: Tx, rows: RunRow[]): Promise<RunView[]> {
-  const fresh = await withCounts(
-    tx,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const fresh = await withCounts(tx, ids);
   return rows.map((r) => {
     const f = fresh.get(r.id);
     return f ? toView(f, f.counts) : toView(r, noCounts());
@@ -248,11 +250,8 @@ export async function setMaxCredits(
   run: Pick<RunRow, "id" | "workspaceId" | "baseId">,
   maxCredits: number | null,
 ): Promise<void> {
-  await w.tx.$executeRawUnsafe(
-    `UPDATE runs SET max_credits = $2, updated_at = now() WHERE id = $1`,
-    run.id,
-    maxCredits,
-  );
+  const sql = `UPDATE runs SET max_credits = $2, updated_at = now() WHERE id = $1`;
+  await w.tx.$executeRawUnsafe(sql, run.id, maxCredits);
   w.emit({ type: "run.updated", workspaceId: run.workspaceId, baseId: run.baseId, runId: run.id });
 }
 

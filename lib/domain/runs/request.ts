@@ -8,6 +8,8 @@ import { loadBase, loadColumns } from "../base-context.ts";
 import { queueCells, type CellRef } from "../cells/index.ts";
 import { balanceOf } from "../../credits/ledger.ts";
 import { startRun, type RunPolicy } from "./record.ts";
+import type { RunTrigger } from "./states.ts";
+import { compileFilter, Params, parseFilter } from "../query/index.ts";
 import { clearValues } from "../rows/values.ts";
 
 export const RUN_SELECTABLE_STATUSES = ["idle", "done", "error", "cancelled", "skipped", "not_found"] as const;
@@ -55,8 +57,38 @@ export const runRequestSchema = z
 
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
+/** Narrower selections a schedule makes; not part of POST /run's body. */
+export interface CellScope {
+  /** A Query Rows filter the rows must match. */
+  filter?: unknown;
+  /** Only cells last checked before this time (the later of checked_at and finished_at), or never generated. */
+  checkedBefore?: Date;
+  /** Only cells with a confidence score below this. */
+  confidenceBelow?: number;
+}
+
+/** What started a run: POST /run by default. */
+export interface RunOrigin {
+  trigger: RunTrigger;
+  scheduleId?: string;
+}
+
+/** The scope's extra conditions over `rows r` and `cells c`, their values added to `p`. */
+function scopeSql(scope: CellScope, columns: Parameters<typeof parseFilter>[1], p: Params): string {
+  const conds: string[] = [];
+  if (scope.filter !== undefined && scope.filter !== null)
+    conds.push(compileFilter(parseFilter(scope.filter, columns, "rows.filter"), p));
+  if (scope.checkedBefore)
+    conds.push(
+      `(c.status IS NULL OR COALESCE(GREATEST(c.checked_at, c.finished_at), c.created_at) < ${p.add(scope.checkedBefore)}::timestamptz)`,
+    );
+  if (scope.confidenceBelow !== undefined)
+    conds.push(`COALESCE((c.metadata->>'confidenceScore')::float8 < ${p.add(scope.confidenceBelow)}::float8, false)`);
+  return conds.map((c) => `AND ${c}`).join("\n       ");
+}
+
 /** The AI cells a run request names; cells already pending or running are left alone. */
-async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: RunRequest) {
+async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: RunRequest, scope: CellScope = {}) {
   const baseCtx = await loadBase(tx, workspaceId, baseId);
   const columns = await loadColumns(tx, baseCtx.sheetId);
   const ai = columns.filter(isGenerated);
@@ -69,6 +101,11 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
       });
     columnIds = [...new Set(req.columnIds)];
   }
+  const p = new Params();
+  for (const v of [baseCtx.sheetId, columnIds, req.rowIds ?? null, req.onlyEmpty ?? false, req.statuses ?? null])
+    p.add(v);
+  p.add(req.force ?? false);
+  const extra = scopeSql(scope, columns, p);
   const refs = await tx.$queryRawUnsafe<{ row_id: string; column_id: string; stale: boolean; unchanged: boolean }[]>(
     `SELECT r.id AS row_id, col AS column_id, COALESCE(c.stale, false) AS stale,
        (c.status = 'done' AND NOT c.stale) AS unchanged
@@ -80,13 +117,9 @@ async function selectCells(tx: Tx, workspaceId: string, baseId: string, req: Run
        AND (NOT $4::boolean OR COALESCE(r."values"->>col, '') = '')
        AND ($5::text[] IS NULL OR COALESCE(c.status, 'idle') = ANY($5::text[]))
        AND ($6::boolean OR c.verified IS NOT TRUE)
+       ${extra}
      ORDER BY r.seq`,
-    baseCtx.sheetId,
-    columnIds,
-    req.rowIds ?? null,
-    req.onlyEmpty ?? false,
-    req.statuses ?? null,
-    req.force ?? false,
+    ...p.values,
   );
   const stale = refs.filter((r) => r.stale).length;
   const unchanged = refs.filter((r) => r.unchanged).length;
@@ -120,12 +153,21 @@ export async function estimateRun(tx: Tx, workspaceId: string, baseId: string, r
 }
 
 /** (Re)generates exactly the named cells, as one run: they become pending with an empty value. */
-export async function runCells(w: Work, workspaceId: string, baseId: string, req: RunRequest, policy: RunPolicy) {
-  const { baseCtx, refs } = await selectCells(w.tx, workspaceId, baseId, req);
+export async function runCells(
+  w: Work,
+  workspaceId: string,
+  baseId: string,
+  req: RunRequest,
+  policy: RunPolicy,
+  origin: RunOrigin = { trigger: "run" },
+  scope: CellScope = {},
+) {
+  const { baseCtx, refs } = await selectCells(w.tx, workspaceId, baseId, req, scope);
   const runId = await startRun(w, policy, {
     workspaceId,
     baseId: baseCtx.baseId,
-    trigger: "run",
+    trigger: origin.trigger,
+    scheduleId: origin.scheduleId ?? null,
     cells: refs.length,
     maxCredits: req.maxCredits,
   });

@@ -1,7 +1,16 @@
 // A run's vocabulary: its triggers, its statuses and the transitions between them, and the view the
 // API shows. No statements: the endpoint schemas read it without loading the runs table's owner.
 
-export const RUN_TRIGGERS = ["add-rows", "update-rows", "run", "import", "assistant", "evaluation", "find"] as const;
+export const RUN_TRIGGERS = [
+  "add-rows",
+  "update-rows",
+  "run",
+  "import",
+  "assistant",
+  "evaluation",
+  "find",
+  "schedule",
+] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export const RUN_STATUSES = ["running", "paused", "done", "cancelled"] as const;
@@ -51,4 +60,6 @@ export type RunView = {
   createdAt: string;
   finishedAt: string | null;
   pausedReason: string | null;
+  /** The schedule whose execution this run is; null for a run a request started. */
+  scheduleId: string | null;
 };

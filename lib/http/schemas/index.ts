@@ -18,6 +18,7 @@ import * as review from "./review.ts";
 import * as rows from "./rows.ts";
 import * as run from "./run.ts";
 import * as runs from "./runs.ts";
+import * as schedules from "./schedules.ts";
 import * as secrets from "./secrets.ts";
 import * as session from "./session.ts";
 import * as sso from "./sso.ts";
@@ -67,6 +68,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   finds.getFind,
   finds.extendFind,
   finds.listCandidates,
+  schedules.listSchedules,
+  schedules.createSchedule,
+  schedules.getSchedule,
+  schedules.updateSchedule,
+  schedules.deleteSchedule,
+  schedules.triggerSchedule,
   quality.columnQuality,
   steps.columnSteps,
   fillPreview.previewFill,

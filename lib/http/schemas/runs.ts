@@ -15,7 +15,7 @@ export const runSchema = z
     trigger: z
       .enum(RUN_TRIGGERS)
       .describe(
-        "What started it: add-rows, update-rows, run, import, assistant or evaluation (whose counts are the evaluation's rows).",
+        "What started it: add-rows, update-rows, run, import, assistant, evaluation (whose counts are the evaluation's rows), find or schedule.",
       ),
     status: z.enum(RUN_STATUSES).describe("running, paused, done (no cell pending or running) or cancelled."),
     counts: z
@@ -40,6 +40,10 @@ export const runSchema = z
       .describe(
         "Why it is paused: budget (it reached maxCredits), key_cap (the API key that started it spent its daily credit cap) or user; null unless paused.",
       ),
+    scheduleId: z
+      .string()
+      .nullable()
+      .describe("The schedule whose execution this run is (sch_…); null when a request started it."),
   })
   .describe("A run: the AI cells one request queued, their progress and cost.");
 
