@@ -118,3 +118,57 @@ test("a finished run can be reverted after counting what it changed", async ({ p
   await expect(page.getByText("Reverted 1 cell in 1 row.")).toBeVisible();
   await expect(profile).toContainText(LYON);
 });
+
+test.describe("schedules", () => {
+  // The viewer is in New York: a cron at 06:00 in Berlin shows as midnight there.
+  test.use({ timezoneId: "America/New_York", locale: "en-US" });
+
+  test("a schedule made in the dialog is listed with its next runs in the viewer's time zone", async ({
+    page,
+    api,
+  }) => {
+    const base = await api.createBase("Scheduled", [
+      { name: "Company", type: "short-text", isPrimary: true },
+      { name: "Profile", type: "short-text", isAiEnabled: true, inputColumns: ["Company"], instructions: "Where?" },
+    ]);
+    await signIn(page, `/bases/${base.baseId}`);
+    await page.getByRole("toolbar", { name: "Table actions" }).getByRole("button", { name: "Schedules" }).click();
+    const dialog = page.getByRole("dialog", { name: "Schedules" });
+    await expect(dialog).toContainText("Times are shown in America/New_York");
+    await expect(dialog).toContainText("No schedules yet.");
+    await dialog.getByRole("button", { name: "New schedule" }).click();
+    const form = dialog.getByRole("form", { name: "New schedule" });
+    await form.getByLabel("Name").fill("Morning refresh");
+    await form.getByLabel("Cron expression").check();
+    await form.getByLabel("Cron", { exact: true }).fill("0 6 * * *");
+    await form.getByLabel("Time zone").fill("Europe/Berlin");
+    await form.getByLabel("Columns").selectOption("Profile");
+    await form.getByLabel("Rows").selectOption("olderThanDays");
+    await form.getByLabel("Older than (days)").fill("30");
+    await form.getByLabel("Max credits per run").fill("200");
+    await form.getByRole("button", { name: "Create schedule" }).click();
+
+    const item = dialog.getByTestId("schedule");
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText("Morning refresh");
+    await expect(item).toContainText("Cron 0 6 * * * (Europe/Berlin)");
+    await expect(item).toContainText("Refreshes Profile, cells older than 30 days, at most 200 credits a run.");
+    const next = item.getByTestId("next-run");
+    await expect(next).toHaveCount(3);
+    // 06:00 in Berlin is midnight in New York, winter or summer alike.
+    for (const t of await next.allTextContents()) expect(t).toMatch(/12:00\sAM\sE[SD]T$/);
+    const stored = await api.call("GET", `/api/v1/bases/${base.baseId}/schedules`);
+    expect(stored.schedules[0]).toMatchObject({ cron: "0 6 * * *", timezone: "Europe/Berlin", maxCredits: 200 });
+    expect(await next.first().getAttribute("datetime")).toBe(stored.schedules[0].nextRunTimes[0]);
+    await page.screenshot({ path: `${ARTIFACTS}/schedules-dialog.png` });
+    await expectNoSeriousViolations(page, "the schedules dialog", "dialog[open]");
+
+    await item.getByRole("button", { name: "Turn off" }).click();
+    await expect(item).toContainText("Paused: it does not run until turned on.");
+    await item.getByRole("button", { name: "Run now" }).click();
+    await expect(page.getByText("Nothing to refresh right now.")).toBeVisible();
+    await item.getByRole("button", { name: "Delete" }).click();
+    await item.getByRole("button", { name: "Delete “Morning refresh”?" }).click();
+    await expect(dialog).toContainText("No schedules yet.");
+  });
+});

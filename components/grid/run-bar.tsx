@@ -14,6 +14,7 @@ import { useLatestRun } from "./use-latest-run";
 import { FindMoreButton, useRunFind } from "./find-run";
 import { findCounts } from "../finds/find-progress";
 import { REVERT_OFFER_MS, RevertRunButton } from "./run-revert";
+import { useSchedules } from "../schedules/use-schedules";
 
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {
@@ -45,6 +46,7 @@ export function RunBar({ baseId }: { baseId: string }) {
   const { data: run } = useLatestRun(baseId);
   const eta = useEta(run ?? null);
   const find = useRunFind(baseId, run);
+  const schedules = useSchedules(baseId, run?.trigger === "schedule");
   const [dismissed, setDismissed] = useState<string | null>(null);
   if (!run || dismissed === run.id) return null;
   const { counts } = run;
@@ -86,6 +88,9 @@ export function RunBar({ baseId }: { baseId: string }) {
           : finding
             ? "Find finished"
             : "Finished";
+  // A schedule's execution says so, with the schedule's name once the list has it.
+  const scheduled = run.trigger === "schedule";
+  const scheduleName = scheduled ? schedules.data?.find((x) => x.id === run.scheduleId)?.name : undefined;
 
   return (
     <div
@@ -96,6 +101,14 @@ export function RunBar({ baseId }: { baseId: string }) {
     >
       <span className="flex items-center gap-1.5 font-medium text-zinc-800 dark:text-zinc-200">
         {run.status === "running" ? <Spinner className="text-indigo-500" /> : null}
+        {scheduled ? (
+          <span
+            className="rounded-full bg-violet-100 px-2 py-0.5 text-[11px] font-medium text-violet-800 dark:bg-violet-900/60 dark:text-violet-200"
+            data-testid="run-scheduled"
+          >
+            Scheduled{scheduleName ? `: ${scheduleName}` : ""}
+          </span>
+        ) : null}
         {label}
       </span>
       <div className="flex h-2 w-40 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" aria-hidden>
