@@ -88,6 +88,7 @@ test("a changed cell is marked, its history shows the diff, and restoring brings
   await expect(page.getByTestId("changed-since-chip")).toContainText("in Profile");
   await expect(grid(page)).toHaveAttribute("aria-rowcount", "2");
   await expect(await cellAt(page, 1, "Company")).toHaveText("Shifting Sands");
+  await page.screenshot({ path: `${ARTIFACTS}/history-changed-since.png` });
   await page.getByRole("button", { name: "Remove the Changed since filter" }).click();
   await expect(grid(page)).toHaveAttribute("aria-rowcount", "3");
   await expect(await cellAt(page, 2, "Company")).toHaveText("Steady Co");

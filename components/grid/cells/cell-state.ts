@@ -19,13 +19,14 @@ export function isLowConfidence(cell: CellView | undefined, threshold: number): 
 
 export const isBusy = (cell: CellView | undefined) => cell?.status === "pending" || cell?.status === "running";
 
-/** Whether a cell has anything the details popover can show. */
+/** Whether a cell has anything the details popover can show (a changed value has its history). */
 export function hasDetails(cell: CellView | undefined): boolean {
   if (!cell) return false;
   const m = cell.metadata;
   return Boolean(
     cell.error ||
       cell.stale ||
+      cell.changedAt ||
       m?.sources?.length ||
       m?.additionalDetails ||
       m?.steps?.length ||
