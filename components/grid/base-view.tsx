@@ -14,7 +14,7 @@ import { ColumnEditor } from "./dialogs/column-editor";
 import { DeleteColumnDialog } from "./dialogs/delete-column-dialog";
 import { DeleteRowsDialog } from "./dialogs/delete-rows-dialog";
 import { ConfirmRunDialog, RunDialog } from "./dialogs/run-dialog";
-import { EmptyRows, GridSkeleton } from "./table/empty-states";
+import { BaseNotFound, EmptyRows, GridSkeleton } from "./table/empty-states";
 import { FilterBar } from "./query/filter-bar";
 import { narrows, needsReviewFilter, queryRequest } from "./query/query-state";
 import { ReviewPanel } from "./review/review-panel";
@@ -24,7 +24,7 @@ import { Toolbar } from "./toolbar";
 import { ImportDialog } from "../imports/import-dialog";
 import { QualityPanel } from "../quality/quality-panel";
 import { useBaseRows } from "./data/use-base-rows";
-import { useGridQuery } from "./query/use-grid-query";
+import { useChangedMarkSince, useGridQuery } from "./query/use-grid-query";
 import { useThrottledInvalidate } from "./data/use-throttled-invalidate";
 import { useGridActions, type RunRequest } from "./data/use-grid-actions";
 import { selectedCells } from "./table/keyboard-and-selection";
@@ -52,6 +52,7 @@ export function BaseView({ baseId, side, maxScrollHeight }: BaseViewProps) {
   const columns = structure.data?.sheetColumns ?? EMPTY;
   const threshold = thresholdOf(summary.data?.settings);
   const [query, setQuery] = useGridQuery();
+  const changedSince = useChangedMarkSince(query.filter);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [importing, setImporting] = useState(false);
   const [qualityOf, setQualityOf] = useState<string | null>(null);
@@ -159,15 +160,7 @@ export function BaseView({ baseId, side, maxScrollHeight }: BaseViewProps) {
         </span>
       </AppHeader>
       {notFound ? (
-        <main className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
-          <h2 className="text-lg font-semibold">This base does not exist</h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            It may have been deleted, or it belongs to another workspace.
-          </p>
-          <Link href="/" className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
-            Back to bases
-          </Link>
-        </main>
+        <BaseNotFound />
       ) : (
         <div className="flex min-h-0 flex-1">
           <main className="flex min-w-0 flex-1 flex-col">
@@ -220,6 +213,7 @@ export function BaseView({ baseId, side, maxScrollHeight }: BaseViewProps) {
                   busy={rows.load.phase === "loading"}
                   onViewport={rows.onViewport}
                   threshold={threshold}
+                  changedSince={changedSince}
                   maxScrollHeight={maxScrollHeight}
                   actions={actions}
                   columnActions={{

@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { usePermissions } from "../auth/use-permissions";
 import { api, basePath, errorMessage } from "../data/api";
@@ -13,6 +13,8 @@ import { useToast } from "../ui/toast";
 import { useLatestRun } from "./use-latest-run";
 import { FindMoreButton, useRunFind } from "./find-run";
 import { findCounts } from "../finds/find-progress";
+import { REVERT_OFFER_MS, RevertRunButton } from "./run-revert";
+import { useSchedules } from "../schedules/use-schedules";
 
 /** Remaining time from the rate observed since this run was first seen here. */
 function useEta(run: RunView | null): string | null {
@@ -38,11 +40,15 @@ function useEta(run: RunView | null): string | null {
 export function RunBar({ baseId }: { baseId: string }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const runDenied = usePermissions().reason("runs:write", "control runs");
+  const permissions = usePermissions();
+  const runDenied = permissions.reason("runs:write", "control runs");
+  const rowsDenied = permissions.reason("rows:write", "revert runs");
   const { data: run } = useLatestRun(baseId);
   const eta = useEta(run ?? null);
   const find = useRunFind(baseId, run);
-  if (!run) return null;
+  const schedules = useSchedules(baseId, run?.trigger === "schedule");
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  if (!run || dismissed === run.id) return null;
   const { counts } = run;
   const { skipped, not_found: notFound } = counts;
   const total = counts.pending + counts.running + counts.done + counts.error + counts.cancelled + skipped + notFound;
@@ -52,7 +58,10 @@ export function RunBar({ baseId }: { baseId: string }) {
   const evaluation = run.trigger === "evaluation";
   // A find's candidates are not cells either; a stopped find stays, to look for more.
   const finding = run.trigger === "find";
-  if (!active && !finding && (failed === 0 || evaluation)) return null;
+  // A run that finished lately stays, to be reverted; older ones only while they have cells to retry.
+  const recent = run.finishedAt !== null && Date.now() - Date.parse(run.finishedAt) < REVERT_OFFER_MS;
+  const revertible = !active && !finding && !evaluation;
+  if (!active && !finding && (evaluation || (failed === 0 && !recent))) return null;
 
   const act = async (path: string, body?: unknown) => {
     try {
@@ -79,6 +88,9 @@ export function RunBar({ baseId }: { baseId: string }) {
           : finding
             ? "Find finished"
             : "Finished";
+  // A schedule's execution says so, with the schedule's name once the list has it.
+  const scheduled = run.trigger === "schedule";
+  const scheduleName = scheduled ? schedules.data?.find((x) => x.id === run.scheduleId)?.name : undefined;
 
   return (
     <div
@@ -89,6 +101,14 @@ export function RunBar({ baseId }: { baseId: string }) {
     >
       <span className="flex items-center gap-1.5 font-medium text-zinc-800 dark:text-zinc-200">
         {run.status === "running" ? <Spinner className="text-indigo-500" /> : null}
+        {scheduled ? (
+          <span
+            className="rounded-full bg-violet-100 px-2 py-0.5 text-[11px] font-medium text-violet-800 dark:bg-violet-900/60 dark:text-violet-200"
+            data-testid="run-scheduled"
+          >
+            Scheduled{scheduleName ? `: ${scheduleName}` : ""}
+          </span>
+        ) : null}
         {label}
       </span>
       <div className="flex h-2 w-40 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800" aria-hidden>
@@ -169,6 +189,7 @@ export function RunBar({ baseId }: { baseId: string }) {
           </Button>
         ) : null}
         {finding && find && !active ? <FindMoreButton find={find} deniedReason={runDenied} /> : null}
+        {revertible ? <RevertRunButton baseId={baseId} runId={run.id} deniedReason={rowsDenied} /> : null}
         {!active && !finding && failed > 0 ? (
           <Button
             size="sm"
@@ -188,6 +209,16 @@ export function RunBar({ baseId }: { baseId: string }) {
           >
             <RefreshIcon /> Retry {formatCount(failed)} failed
           </Button>
+        ) : null}
+        {!active ? (
+          <button
+            type="button"
+            aria-label="Hide the run bar"
+            onClick={() => setDismissed(run.id)}
+            className="rounded px-1.5 text-base leading-none text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          >
+            ×
+          </button>
         ) : null}
       </div>
     </div>

@@ -8,6 +8,7 @@ import { Spinner } from "../ui/spinner";
 import type { LiveStatus } from "./data/use-live-updates";
 import { ExportButton } from "./dialogs/export-dialog";
 import { FindRowsButton } from "../finds/find-dialog";
+import { SchedulesButton } from "../schedules/schedules-dialog";
 
 export interface ToolbarProps {
   baseId: string;
@@ -80,6 +81,7 @@ export function Toolbar(p: ToolbarProps) {
       </Button>
       <FindRowsButton baseId={p.baseId} />
       <ExportButton baseId={p.baseId} />
+      <SchedulesButton baseId={p.baseId} />
       {p.selectedRows > 0 ? (
         <Button
           size="sm"

@@ -187,3 +187,9 @@ export const ArrowDownIcon = (p: IconProps) => (
     <path d="M8 3v10M4 9l4 4 4-4" />
   </Svg>
 );
+export const ClockIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="6" />
+    <path d="M8 4.5V8l2.5 1.5" />
+  </Svg>
+);

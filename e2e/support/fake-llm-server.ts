@@ -20,6 +20,9 @@ const pages = await startPageServer();
 const flakySeen = new Set<string>();
 const slowSeen = new Set<string>();
 const SLOW_FIRST_CALL_MS = 30_000;
+// A row whose company is "Shifting …" moves: its first answer places it in Lyon, every later one
+// in Paris, so the history spec sees a re-run really change a value (and its word diff).
+const shiftingSeen = new Set<string>();
 
 function cellReply(req: FakeLlmRequest): FakeReply | undefined {
   // The quality spec's columns are right on some rows and wrong on others (see quality-script.ts).
@@ -34,6 +37,23 @@ function cellReply(req: FakeLlmRequest): FakeReply | undefined {
   if (slow && !slowSeen.has(slow)) {
     slowSeen.add(slow);
     return { delayMs: SLOW_FIRST_CALL_MS };
+  }
+  const shifting = /"Company": "(Shifting [^"]*)"/.exec(req.lastUserText)?.[1];
+  if (shifting) {
+    // It reads the article first when it may, so its answer has a source the engine fetched itself.
+    const canScrape = req.tools.some((t) => t.name === "scrape-url");
+    if (canScrape && !req.messages.some((m) => m.role === "tool"))
+      return { toolCalls: [{ name: "scrape-url", args: { url: `${pages.url}/article` } }] };
+    const moved = shiftingSeen.has(shifting);
+    shiftingSeen.add(shifting);
+    return {
+      json: {
+        value: moved ? "Headquarters in Paris, 140 staff" : "Headquarters in Lyon, 120 staff",
+        sources: [`${pages.url}/article`],
+        confidenceScore: moved ? 0.81 : 0.9,
+        additionalDetails: "Scripted by the history spec.",
+      },
+    };
   }
   if (!req.tools.some((t) => t.name === "scrape-url")) return undefined;
   const toolResult = req.messages.find((m) => m.role === "tool");

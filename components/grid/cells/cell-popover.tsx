@@ -5,6 +5,8 @@ import type { CellView, ColumnView } from "../../data/types";
 import type { RowStore } from "../data/row-store";
 import { SparkleIcon } from "../../ui/icons";
 import { CellDetails, StatusBadge } from "./cell-details";
+import { CellHistory } from "../history/cell-history";
+import { PopoverTabs, type PopoverTab } from "./popover-tabs";
 
 export interface PopoverTarget {
   rowId: string;
@@ -25,6 +27,8 @@ interface Props {
   onClose: (refocusGrid: boolean) => void;
   onPointerEnter: () => void;
   onPointerLeave: () => void;
+  /** The base, and how to read a row again once a value is restored from its history. */
+  history: { baseId: string; onRestored: (rowId: string) => void };
 }
 
 const WIDTH = 380;
@@ -39,6 +43,7 @@ export function CellPopover({
   onClose,
   onPointerEnter,
   onPointerLeave,
+  history,
 }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   // The cell keeps updating while the popover is open (a run finishing, a new source).
@@ -50,15 +55,16 @@ export function CellPopover({
   );
   const cell: CellView | undefined = record?.cells[column.name];
   const [pos, setPos] = useState({ top: target.rect.bottom + 4, left: target.rect.left });
+  const [tab, setTab] = useState<PopoverTab>("details");
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: cell is the trigger: new content changes the height.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cell and tab are the triggers: new content changes the height.
   useLayoutEffect(() => {
     const h = ref.current?.offsetHeight ?? 0;
     const below = target.rect.bottom + 4;
     const top = below + h > window.innerHeight - 8 ? Math.max(8, target.rect.top - h - 4) : below;
     const left = Math.max(8, Math.min(target.rect.left, window.innerWidth - WIDTH - 8));
     setPos({ top, left });
-  }, [target, cell]);
+  }, [target, cell, tab]);
 
   useEffect(() => {
     if (target.takeFocus) ref.current?.focus();
@@ -101,7 +107,24 @@ export function CellPopover({
           ×
         </button>
       </header>
-      <CellDetails cell={cell} threshold={threshold} />
+      <PopoverTabs tab={tab} onTab={setTab} idPrefix={`${target.rowId}-${column.id}`} />
+      <div
+        role="tabpanel"
+        id={`${target.rowId}-${column.id}-${tab}`}
+        aria-labelledby={`${target.rowId}-${column.id}-${tab}-tab`}
+      >
+        {tab === "details" ? (
+          <CellDetails cell={cell} threshold={threshold} />
+        ) : (
+          <CellHistory
+            baseId={history.baseId}
+            rowId={target.rowId}
+            column={column}
+            cellStatus={cell?.status}
+            onRestored={history.onRestored}
+          />
+        )}
+      </div>
     </div>,
     document.body,
   );

@@ -19,13 +19,14 @@ export function isLowConfidence(cell: CellView | undefined, threshold: number): 
 
 export const isBusy = (cell: CellView | undefined) => cell?.status === "pending" || cell?.status === "running";
 
-/** Whether a cell has anything the details popover can show. */
+/** Whether a cell has anything the details popover can show (a changed value has its history). */
 export function hasDetails(cell: CellView | undefined): boolean {
   if (!cell) return false;
   const m = cell.metadata;
   return Boolean(
     cell.error ||
       cell.stale ||
+      cell.changedAt ||
       m?.sources?.length ||
       m?.additionalDetails ||
       m?.steps?.length ||
@@ -42,14 +43,20 @@ export interface Source {
 /** Sources are Markdown links, "[label](url)"; only http(s) targets become links. */
 export function parseSources(cell: CellView | undefined): Source[] {
   const out: Source[] = [];
+  const excerpts = cell?.metadata?.excerpts ?? {};
   for (const raw of cell?.metadata?.sources ?? []) {
-    const m = /^\s*\[([^\]]*)\]\((\S+?)\)\s*$/.exec(raw);
-    const url = m ? m[2] : raw.trim();
-    if (!/^https?:\/\//i.test(url)) continue;
-    const excerpts = cell?.metadata?.excerpts ?? {};
-    out.push({ label: (m?.[1] || hostOf(url)).trim(), url, excerpt: excerpts[url] });
+    const source = parseSource(raw);
+    if (source) out.push({ ...source, excerpt: excerpts[source.url] });
   }
   return out;
+}
+
+/** One source, "[label](url)" or a bare URL; null unless it points at http(s). */
+export function parseSource(raw: string): Source | null {
+  const m = /^\s*\[([^\]]*)\]\((\S+?)\)\s*$/.exec(raw);
+  const url = m ? m[2] : raw.trim();
+  if (!/^https?:\/\//i.test(url)) return null;
+  return { label: (m?.[1] || hostOf(url)).trim(), url };
 }
 
 export function hostOf(url: string): string {

@@ -175,7 +175,10 @@ export function useGridActions(
       }
     }
 
-    return { updateCell, clearCells, addRows, pasteRows, deleteRows, estimate, run };
+    /** Reads rows again after a change made elsewhere than these actions (a value restored from history). */
+    const refreshRows = (rowIds: string[]) => loader?.refresh(rowIds);
+
+    return { baseId, updateCell, clearCells, addRows, pasteRows, deleteRows, estimate, run, refreshRows };
   }, [baseId, loader, columns, toast, confirmRun]);
 }
 

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { basePath } from "../../data/api";
 import { keys } from "../../data/queries";
 import type { ColumnView } from "../../data/types";
+import { historyKey } from "../history/history-model";
 import { MAX_ROW_REFETCH, type RowLoader } from "./row-loader";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "offline";
@@ -63,6 +64,12 @@ export function useLiveUpdates(baseId: string, loader: RowLoader | null, columns
         if (column && (d.status === "pending" || d.status === "running")) {
           loader.patchCell(d.rowId, column.name, { status: d.status, error: undefined });
         } else loader.refresh([d.rowId]);
+      });
+      // A value really changed: the row is read again for its changedAt mark, and an open history
+      // of any of its cells shows the new change.
+      on<{ rowId: string }>("cell.changed", (d) => {
+        loader.refresh([d.rowId]);
+        void qc.invalidateQueries({ queryKey: historyKey(baseId, d.rowId) });
       });
       on<{ rowId: string }>("row.sheet.processed", (d) => loader.refresh([d.rowId]));
       on<RowsChanged>("rows.changed", (d) => {

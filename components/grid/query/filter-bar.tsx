@@ -2,11 +2,14 @@
 import { useEffect, useRef, useState } from "react";
 import type { ColumnView } from "../../data/types";
 import { Button } from "../../ui/button";
-import { FilterIcon, PlusIcon } from "../../ui/icons";
+import { ClockIcon, FilterIcon, PlusIcon } from "../../ui/icons";
 import { Menu } from "../../ui/menu";
 import { ConditionDialog } from "./condition-dialog";
 import { describeCondition } from "./filter-ops";
 import { conditionsOf, filterOf, type Condition, type GridQuery } from "./query-state";
+import { describeChanged, joinChanged, splitChanged, type ChangedFilter } from "./changed-since";
+import { ChangedSinceDialog } from "./changed-since-dialog";
+import { isGenerated } from "@/lib/domain/fill/kinds.ts";
 import { ViewsMenu } from "./views-menu";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -27,10 +30,15 @@ export function FilterBar({
   onChange: (q: GridQuery) => void;
 }) {
   const [editing, setEditing] = useState<{ index: number | null } | null>(null);
-  const conditions = conditionsOf(query.filter);
+  const [pickingChanged, setPickingChanged] = useState(false);
+  // The "Changed since" quick filter sits beside the flat list of conditions, not in it.
+  const { rest, changed } = splitChanged(query.filter);
+  const conditions = conditionsOf(rest);
   const nameOf = (ref: string) => columns.find((c) => c.id === ref || c.name === ref)?.name ?? ref;
+  const generated = columns.filter(isGenerated);
 
-  const setConditions = (next: Condition[]) => onChange({ ...query, filter: filterOf(next) });
+  const setConditions = (next: Condition[]) => onChange({ ...query, filter: joinChanged(filterOf(next), changed) });
+  const setChanged = (next: ChangedFilter | null) => onChange({ ...query, filter: joinChanged(rest, next) });
   const sortable = columns.filter((c) => !query.sort.some((k) => k.column === c.id || k.column === c.name));
 
   return (
@@ -44,7 +52,10 @@ export function FilterBar({
       {conditions === null ? (
         <span className={CHIP}>
           Custom filter
-          <ChipRemove label="Remove the custom filter" onClick={() => onChange({ ...query, filter: null })} />
+          <ChipRemove
+            label="Remove the custom filter"
+            onClick={() => onChange({ ...query, filter: joinChanged(null, changed) })}
+          />
         </span>
       ) : (
         conditions.map((c, i) => (
@@ -72,6 +83,24 @@ export function FilterBar({
       >
         <FilterIcon /> Filter
       </Button>
+      {changed ? (
+        <span className={CHIP} data-testid="changed-since-chip">
+          <button type="button" onClick={() => setPickingChanged(true)} className="max-w-72 truncate hover:underline">
+            {describeChanged(changed, nameOf, generated.length)}
+          </button>
+          <ChipRemove label="Remove the Changed since filter" onClick={() => setChanged(null)} />
+        </span>
+      ) : (
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => setPickingChanged(true)}
+          disabled={generated.length === 0}
+          title={generated.length === 0 ? "This base has no AI columns" : undefined}
+        >
+          <ClockIcon /> Changed since…
+        </Button>
+      )}
       {query.sort.map((k, i) => (
         <span key={k.column} className={CHIP}>
           <button
@@ -108,6 +137,17 @@ export function FilterBar({
         </Menu>
       ) : null}
       <SearchBox value={query.search} onChange={(search) => onChange({ ...query, search })} />
+      {pickingChanged ? (
+        <ChangedSinceDialog
+          generated={generated}
+          initial={changed}
+          onClose={() => setPickingChanged(false)}
+          onSave={(next) => {
+            setChanged(next);
+            setPickingChanged(false);
+          }}
+        />
+      ) : null}
       {editing && conditions ? (
         <ConditionDialog
           columns={columns}

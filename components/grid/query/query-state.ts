@@ -16,6 +16,7 @@ export interface Condition {
   needsReview?: boolean;
   verified?: boolean;
   stale?: boolean;
+  changedSince?: string;
 }
 
 export type FilterTree = { and: FilterTree[] } | { or: FilterTree[] } | { not: FilterTree } | Condition;

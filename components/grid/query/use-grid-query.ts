@@ -1,7 +1,8 @@
 "use client";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { parseQuery, queryToParams, type GridQuery } from "./query-state";
+import { changedMarkSince } from "./changed-since";
+import { parseQuery, queryToParams, type FilterTree, type GridQuery } from "./query-state";
 
 /** The grid's query, kept in the URL: every change replaces the current history entry. */
 export function useGridQuery(): [GridQuery, (next: GridQuery) => void] {
@@ -19,4 +20,19 @@ export function useGridQuery(): [GridQuery, (next: GridQuery) => void] {
     [router, pathname, text],
   );
   return [query, setQuery];
+}
+
+const MARK_TICK_MS = 60_000;
+
+/**
+ * From when the grid marks generated cells as changed (ms): the "Changed since" filter's time, or
+ * 24 hours back, moved on each minute.
+ */
+export function useChangedMarkSince(filter: FilterTree | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), MARK_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return changedMarkSince(filter, now);
 }

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Skeleton } from "../../ui/skeleton";
 
 export function EmptyRows({ reviewOnly, narrowed }: { reviewOnly: boolean; narrowed: boolean }) {
@@ -35,5 +36,20 @@ export function GridSkeleton() {
         </div>
       ))}
     </div>
+  );
+}
+
+/** A base id that names no base here (deleted, or another workspace's). */
+export function BaseNotFound() {
+  return (
+    <main className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
+      <h2 className="text-lg font-semibold">This base does not exist</h2>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        It may have been deleted, or it belongs to another workspace.
+      </p>
+      <Link href="/" className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+        Back to bases
+      </Link>
+    </main>
   );
 }

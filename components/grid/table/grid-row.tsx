@@ -7,6 +7,8 @@ import { Skeleton } from "../../ui/skeleton";
 import { CellEditor, type Move } from "../cells/cell-editor";
 import { CellContent, cellTone, plainText } from "../cells/grid-cell";
 import { gridHints } from "../cells/column-kinds";
+import { ChangedMark } from "../cells/changed-mark";
+import { changedRecently } from "../query/changed-since";
 import type { RowHandle, RowStore } from "../data/row-store";
 import { GUTTER_WIDTH, type GridFeatures } from "./use-grid-table";
 
@@ -66,6 +68,8 @@ interface Props {
   dataColumns: ColumnView[];
   totalWidth: number;
   threshold: number;
+  /** Generated cells whose value changed at or after this time (ms) carry the changed mark. */
+  changedSince: number;
   edit: EditState | null;
   cb: RowCallbacks;
   /**
@@ -91,6 +95,7 @@ export const GridRow = memo(function GridRow({
   dataColumns,
   totalWidth,
   threshold,
+  changedSince,
   edit,
   cb,
   selected,
@@ -146,7 +151,8 @@ export const GridRow = memo(function GridRow({
         const focused = cell?.getIsFocused() ?? false;
         const editing = edit && edit.columnId === column.id ? edit : null;
         const align = gridHints(column.type).align;
-        const text = record && !editing ? plainText(column, view, threshold) : null;
+        const changedAt = changedRecently(view, changedSince) ? view?.changedAt : undefined;
+        const text = record && !editing && !changedAt ? plainText(column, view, threshold) : null;
         const layout =
           text !== null
             ? `${TEXT_CELL} ${align === "right" ? "text-right tabular-nums" : ""}`
@@ -175,6 +181,7 @@ export const GridRow = memo(function GridRow({
               ) : (
                 <Skeleton className="h-3 w-2/3" />
               ))}
+            {changedAt ? <ChangedMark at={changedAt} /> : null}
             {editing ? (
               <CellEditor
                 column={column}

@@ -26,6 +26,8 @@ interface Props {
   /** Where the grid is and how fast it scrolls: the rows there are read first. */
   onViewport(view: Viewport): void;
   threshold: number;
+  /** Generated cells whose value changed at or after this time (ms) are marked as changed. */
+  changedSince: number;
   actions: GridActions;
   columnActions: ColumnMenuActions;
   empty?: React.ReactNode;
@@ -47,6 +49,7 @@ export function Grid({
   busy,
   onViewport,
   threshold,
+  changedSince,
   actions,
   columnActions,
   empty,
@@ -87,6 +90,10 @@ export function Grid({
   const pointerDown = useRef(false);
   const focusGrid = useCallback(() => scrollRef.current?.focus({ preventScroll: true }), []);
   const ui = useGridInteraction({ table, store, dataColumns, actions, focusGrid });
+  const history = useMemo(
+    () => ({ baseId: actions.baseId, onRestored: (rowId: string) => actions.refreshRows([rowId]) }),
+    [actions],
+  );
 
   // Keep the focused cell in view as it moves (keyboard, paste, new rows).
   const pos = focusedPosition(table, dataColumns);
@@ -220,6 +227,7 @@ export function Grid({
                   dataColumns={dataColumns}
                   totalWidth={totalWidth}
                   threshold={threshold}
+                  changedSince={changedSince}
                   edit={ui.edit && ui.edit.rowId === id ? ui.edit : null}
                   cb={ui.callbacks}
                   cellSelection={table.state.cellSelection}
@@ -243,6 +251,7 @@ export function Grid({
           store={store}
           threshold={threshold}
           onClose={ui.closePopover}
+          history={history}
           {...ui.popoverHandlers}
         />
       ) : null}
