@@ -78,6 +78,9 @@ const REQUIRED: Record<string, Need> = {
   "POST /api/v1/bases/{}/finds/{}/extend": "runs:write",
   "GET /api/v1/bases/{}/finds/{}/candidates": "rows:read",
   // A schedule spends credits later without asking: making, changing and triggering one is spending.
+  "GET /api/v1/bases/{}/rows/{}/history": "rows:read",
+  "POST /api/v1/bases/{}/rows/{}/cells/{}/revert": "rows:write",
+  "POST /api/v1/runs/{}/revert": "rows:write",
   "GET /api/v1/bases/{}/schedules": "rows:read",
   "POST /api/v1/bases/{}/schedules": "runs:write",
   "GET /api/v1/bases/{}/schedules/{}": "rows:read",

@@ -30,6 +30,7 @@ const READ_TOOLS = [
   "find_candidates",
   "list_members",
   "list_schedules",
+  "row_history",
 ];
 
 async function client(scopes: string[], baseIds?: string[]): Promise<Client> {

@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { calls, useAssistantApp, user } from "../assistant/helpers.ts";
 import { call, callError, connect, inProcessFetch } from "./helpers.ts";
 import { FIND_TOOLS, SCHEDULE_TOOLS, SECRETS_TOOLS, TOOLS } from "../../lib/mcp/tools.ts";
+import { HISTORY_TOOLS } from "../../lib/mcp/history-tools.ts";
 import { PEOPLE_TOOLS } from "../../lib/mcp/people-tools.ts";
 
 // The MCP server at /mcp, through the SDK's Client and Streamable HTTP transport: every tool,
@@ -65,7 +66,8 @@ afterAll(async () => {
 describe("tools/list", () => {
   it("lists every tool with input and output schemas from the endpoints, and annotations", async () => {
     const { tools } = await a.listTools();
-    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS].map((x) => x.name); // pinned in mcp-people, -secrets, -finds, -schedules (with their isolation)
+    // Pinned in mcp-people, -secrets, -finds, -schedules and history-mcp (with their isolation).
+    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS, ...HISTORY_TOOLS].map((x) => x.name);
     expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED, ...others].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -190,7 +192,9 @@ describe("isolation", () => {
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];
     const withBaseId = TOOLS.filter(
-      (x) => x.endpoints.some((e) => /\{baseId\}(?!\/(finds|schedules))/.test(e.path)) || x.name === "configure_base",
+      (x) =>
+        x.endpoints.some((e) => /\{baseId\}(?!\/(finds|schedules|rows\/\{rowId\}\/(history|cells)))/.test(e.path)) ||
+        x.name === "configure_base",
     ).map((x) => x.name);
     expect(attempts.map(([name]) => name).sort()).toEqual(withBaseId.sort());
     for (const [name, args] of attempts) expect((await callError(b, name, args)).code, name).toBe("base_not_found");

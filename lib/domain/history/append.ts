@@ -30,13 +30,15 @@ export async function appendHistory(
   }
   const cells = [...byCell.values()];
   await tx.$executeRawUnsafe(
-    `INSERT INTO cell_history (row_id, column_id, base_id, entries, last_run_id, oldest_at)
-     SELECT r, c, $1, e::jsonb, lr, $6::timestamptz FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(r, c, e, lr)
+    `INSERT INTO cell_history (row_id, column_id, base_id, entries, entry_count, last_run_id, oldest_at)
+     SELECT r, c, $1, e::jsonb, n, lr, $6::timestamptz
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $8::int[]) AS u(r, c, e, lr, n)
      ON CONFLICT (row_id, column_id) DO UPDATE SET
-       entries = CASE WHEN jsonb_array_length(cell_history.entries) + jsonb_array_length(excluded.entries) <= $7
+       entries = CASE WHEN cell_history.entry_count + excluded.entry_count <= $7
          THEN cell_history.entries || excluded.entries
          ELSE (SELECT jsonb_agg(x ORDER BY n) FROM jsonb_array_elements(cell_history.entries || excluded.entries) WITH ORDINALITY AS a(x, n)
-               WHERE n > jsonb_array_length(cell_history.entries) + jsonb_array_length(excluded.entries) - $7) END,
+               WHERE n > cell_history.entry_count + excluded.entry_count - $7) END,
+       entry_count = least(cell_history.entry_count + excluded.entry_count, $7),
        last_run_id = excluded.last_run_id, updated_at = now()`,
     baseId,
     cells.map((c) => c.rowId),
@@ -45,5 +47,6 @@ export async function appendHistory(
     cells.map((c) => c.runId),
     at,
     MAX_ENTRIES_PER_CELL,
+    cells.map((c) => c.entries.length),
   );
 }

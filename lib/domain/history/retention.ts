@@ -16,7 +16,8 @@ export async function pruneHistory(tx: Tx, cutoff: Date, batch: number): Promise
        DELETE FROM cell_history h USING kept k
        WHERE h.row_id = k.row_id AND h.column_id = k.column_id AND k.entries IS NULL RETURNING 1),
      trimmed AS (
-       UPDATE cell_history h SET entries = k.entries, oldest_at = (k.entries->0->>'t')::timestamptz
+       UPDATE cell_history h SET entries = k.entries, entry_count = jsonb_array_length(k.entries),
+         oldest_at = (k.entries->0->>'t')::timestamptz
        FROM kept k WHERE h.row_id = k.row_id AND h.column_id = k.column_id AND k.entries IS NOT NULL RETURNING 1)
      SELECT ((SELECT count(*) FROM gone) + (SELECT count(*) FROM trimmed))::int AS n`,
     cutoff,

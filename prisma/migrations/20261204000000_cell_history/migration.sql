@@ -9,6 +9,8 @@ CREATE TABLE "cell_history" (
   "column_id" TEXT NOT NULL REFERENCES "columns"("id") ON DELETE CASCADE,
   "base_id" TEXT NOT NULL REFERENCES "bases"("id") ON DELETE CASCADE,
   "entries" JSONB NOT NULL,
+  -- jsonb_array_length(entries), kept so that an append decompresses the array once, not twice.
+  "entry_count" INTEGER NOT NULL,
   "last_run_id" TEXT,
   "oldest_at" TIMESTAMPTZ(3) NOT NULL,
   "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
