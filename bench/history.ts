@@ -28,36 +28,68 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:
 let recordMs = 0;
 const sourcesOf = (i: number, round: number) => {
   const site = i % 10 < 7 ? `company-${i}` : `company-${i}-r${round}`;
-  return [`https://${site}.example.com/about`, `https://news.example.org/${site}/team`, `https://registry.example.net/${site}`];
+  return [
+    `https://${site}.example.com/about`,
+    `https://news.example.org/${site}/team`,
+    `https://registry.example.net/${site}`,
+  ];
 };
-const valueOf = (i: number, round: number) => String(50 + ((i * 7919 + round * 104_729) % 5_000));
+const headcountOf = (i: number, round: number) => String(50 + ((i * 7919 + round * 104_729) % 5_000));
 const confidenceOf = (i: number, round: number) => Math.round((0.5 + ((i + round) % 50) / 100) * 100) / 100;
 const metadataOf = (i: number, round: number) => ({
   sources: sourcesOf(i, round),
   confidenceScore: confidenceOf(i, round),
-  additionalDetails: `The company's about page lists ${valueOf(i, round)} employees; the registry agrees within 5%.`,
-  excerpts: Object.fromEntries(sourcesOf(i, round).map((u) => [u, `… a team of ${valueOf(i, round)} people across three offices …`])),
+  additionalDetails: `The company's about page lists ${headcountOf(i, round)} employees; the registry agrees within 5%.`,
+  excerpts: Object.fromEntries(
+    sourcesOf(i, round).map((u) => [u, `… a team of ${headcountOf(i, round)} people across three offices …`]),
+  ),
 });
 
 async function seed(rt: Runtime) {
   const { workspace } = await createWorkspace(rt.db.prisma, `bench-${Date.now()}`);
   const created = await inTransaction(rt, (w) =>
-    createBase(w, workspace.id, { baseName: "History", columns: [{ name: "Company", isPrimary: true }, { name: "Headcount", type: "number", isAiEnabled: true, inputColumns: ["Company"], columnOptions: { autoRun: "never" } }] }, []),
+    createBase(
+      w,
+      workspace.id,
+      {
+        baseName: "History",
+        columns: [
+          { name: "Company", isPrimary: true },
+          {
+            name: "Headcount",
+            type: "number",
+            isAiEnabled: true,
+            inputColumns: ["Company"],
+            columnOptions: { autoRun: "never" },
+          },
+        ],
+      },
+      [],
+    ),
   );
   const baseCtx = await loadBase(rt.db.prisma, workspace.id, created.baseId);
-  const [company, headcount] = (await rt.db.prisma.column.findMany({ where: { sheetId: baseCtx.sheetId }, orderBy: { position: "asc" } })).map((c) => c.id);
+  const [company, headcount] = (
+    await rt.db.prisma.column.findMany({ where: { sheetId: baseCtx.sheetId }, orderBy: { position: "asc" } })
+  ).map((c) => c.id);
   const ids = Array.from({ length: CELLS }, (_, i) => `sr_bench${String(i).padStart(16, "0")}`);
   for (let at = 0; at < CELLS; at += 10_000) {
     const slice = ids.slice(at, at + 10_000);
     await rt.db.prisma.$executeRawUnsafe(
       `INSERT INTO rows (id, sheet_id, "values") SELECT id, $1, jsonb_build_object($2::text, 'Company ' || n, $3::text, v)
        FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS t(id, v, n)`,
-      baseCtx.sheetId, company, headcount, slice, slice.map((_, k) => valueOf(at + k, 0)),
+      baseCtx.sheetId,
+      company,
+      headcount,
+      slice,
+      slice.map((_, k) => headcountOf(at + k, 0)),
     );
     await rt.db.prisma.$executeRawUnsafe(
       `INSERT INTO cells (row_id, column_id, sheet_id, status, metadata, finished_at, checked_at, input_hash)
        SELECT id, $1, $2, 'done', m::jsonb, now(), now(), md5(id) FROM unnest($3::text[], $4::text[]) AS t(id, m)`,
-      headcount, baseCtx.sheetId, slice, slice.map((_, k) => JSON.stringify(metadataOf(at + k, 0))),
+      headcount,
+      baseCtx.sheetId,
+      slice,
+      slice.map((_, k) => JSON.stringify(metadataOf(at + k, 0))),
     );
   }
   return { baseCtx, headcount, ids };
@@ -71,18 +103,33 @@ async function rerun(rt: Runtime, s: Awaited<ReturnType<typeof seed>>, round: nu
       await w.tx.$executeRawUnsafe(
         `UPDATE cells SET metadata = t.m::jsonb, checked_at = now() FROM unnest($1::text[], $2::text[]) AS t(id, m)
          WHERE cells.row_id = t.id AND cells.column_id = $3`,
-        slice, slice.map((_, k) => JSON.stringify(metadataOf(at + k, round))), s.headcount,
+        slice,
+        slice.map((_, k) => JSON.stringify(metadataOf(at + k, round))),
+        s.headcount,
       );
       await w.tx.$executeRawUnsafe(
         `UPDATE rows SET "values" = jsonb_set("values", ARRAY[$3::text], to_jsonb(t.v)) FROM unnest($1::text[], $2::text[]) AS t(id, v) WHERE rows.id = t.id`,
-        slice, slice.map((_, k) => valueOf(at + k, round)), s.headcount,
+        slice,
+        slice.map((_, k) => headcountOf(at + k, round)),
+        s.headcount,
       );
-      const written = slice.map((rowId, k): WrittenValue => ({
-        baseCtx: s.baseCtx, rowId, columnId: s.headcount, kind: "answer", runId: `run_bench${String(round).padStart(15, "0")}`,
-        column: { type: "number" },
-        before: { value: valueOf(at + k, round - 1), status: "done" },
-        after: { value: valueOf(at + k, round), status: "done", sources: sourcesOf(at + k, round), confidence: confidenceOf(at + k, round) },
-      }));
+      const written = slice.map(
+        (rowId, k): WrittenValue => ({
+          baseCtx: s.baseCtx,
+          rowId,
+          columnId: s.headcount,
+          kind: "answer",
+          runId: `run_bench${String(round).padStart(15, "0")}`,
+          column: { type: "number" },
+          before: { value: headcountOf(at + k, round - 1), status: "done" },
+          after: {
+            value: headcountOf(at + k, round),
+            status: "done",
+            sources: sourcesOf(at + k, round),
+            confidence: confidenceOf(at + k, round),
+          },
+        }),
+      );
       const r0 = performance.now();
       await recordWrittenValues(w, written);
       recordMs += performance.now() - r0;
@@ -113,7 +160,9 @@ async function measure(store: "pglite" | "postgres"): Promise<string[]> {
   const pgdb = store === "postgres" ? await freshPostgres(PG_URL) : undefined;
   const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: pgdb?.url }));
   try {
-    console.log(`\n== ${store}: ${CELLS.toLocaleString("en")} cells, answered, then ${ROUNDS} re-runs changing every value`);
+    console.log(
+      `\n== ${store}: ${CELLS.toLocaleString("en")} cells, answered, then ${ROUNDS} re-runs changing every value`,
+    );
     const s = await seed(rt);
     const t0 = performance.now();
     for (let round = 1; round <= ROUNDS; round++) await rerun(rt, s, round);
@@ -128,8 +177,18 @@ async function measure(store: "pglite" | "postgres"): Promise<string[]> {
     const own = cells + values;
     const ratio = history / own;
     console.log(`   recording: ${secs(recordMs)}`);
-    console.log(`   ${entries.toLocaleString("en")} changes recorded in ${secs(ms)} (${((ms * 1000) / entries).toFixed(0)} µs a change)`);
-    return [store, mb(own), mb(history), `${ratio.toFixed(2)}×`, mb(plain), `${(plain / own).toFixed(2)}×`, ratio < 2 ? "ok" : "OVER"];
+    console.log(
+      `   ${entries.toLocaleString("en")} changes recorded in ${secs(ms)} (${((ms * 1000) / entries).toFixed(0)} µs a change)`,
+    );
+    return [
+      store,
+      mb(own),
+      mb(history),
+      `${ratio.toFixed(2)}×`,
+      mb(plain),
+      `${(plain / own).toFixed(2)}×`,
+      ratio < 2 ? "ok" : "OVER",
+    ];
   } finally {
     await stopRuntime(rt);
     await pgdb?.drop();
@@ -139,4 +198,6 @@ async function measure(store: "pglite" | "postgres"): Promise<string[]> {
 
 const results = [await measure("pglite")];
 if (await postgresAnswers(PG_URL)) results.push(await measure("postgres"));
-console.log(`\n${table([["database", "cells' own size", "history", "× cells", "floor: a row per change", "× cells", "goal < 2×"], ...results])}`);
+console.log(
+  `\n${table([["database", "cells' own size", "history", "× cells", "floor: a row per change", "× cells", "goal < 2×"], ...results])}`,
+);

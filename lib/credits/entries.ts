@@ -36,9 +36,7 @@ export async function listCredits(
   const rows = await tx.creditEntry.findMany({
     where: {
       workspaceId,
-      ...(after
-        ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] }
-        : {}),
+      ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
@@ -56,6 +54,7 @@ export async function listCredits(
       columnId: e.columnId,
       createdAt: e.createdAt.toISOString(),
     })),
-    nextCursor: rows.length > limit ? encodeTimeCursor(page[page.length - 1].createdAt, page[page.length - 1].id) : null,
+    nextCursor:
+      rows.length > limit ? encodeTimeCursor(page[page.length - 1].createdAt, page[page.length - 1].id) : null,
   };
 }

@@ -24,5 +24,5 @@ export async function rerun(app: TestApp, base: TestBase, columnIds: string[], r
   return res.body.runId as string;
 }
 
-export const valueOf = async (app: TestApp, base: TestBase, rowId: string, column: string) =>
+export const cellOf = async (app: TestApp, base: TestBase, rowId: string, column: string) =>
   (await app.api("GET", `/api/v1/bases/${base.baseId}/rows/${rowId}?expand=true`)).body.cells[column];

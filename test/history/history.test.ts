@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBase, type TestBase } from "../support/bases.ts";
 import { addRows, settled, useEngineApp } from "../engine/helpers.ts";
-import { historyOf, rerun, revertCell, revertRun, valueOf } from "./helpers.ts";
+import { historyOf, rerun, revertCell, revertRun, cellOf } from "./helpers.ts";
 
 // Cell history: every kind of change is recorded with both sides, sources, confidence and actor;
 // a refresh that finds the same value (as its type compares it) records nothing.
@@ -93,7 +93,11 @@ describe("cell history", () => {
     answers.Acme = "fail";
     await rerun(t.app, base, [base.col.Employees]);
     const [entry] = await historyOf(t.app, base, rowId, `?columnId=${base.col.Employees}`);
-    expect(entry).toMatchObject({ kind: "answer", before: { value: "150", status: "done" }, after: { value: "", status: "error" } });
+    expect(entry).toMatchObject({
+      kind: "answer",
+      before: { value: "150", status: "done" },
+      after: { value: "", status: "error" },
+    });
     expect(entry.reason).toBeTruthy();
   });
 
@@ -103,7 +107,7 @@ describe("cell history", () => {
     const res = await revertCell(t.app, base, rowId, base.col.Employees, failed.id);
     expect(res.status).toBe(200);
     expect(res.body.revertedTo).toEqual({ value: "150", historyId: failed.id });
-    const cell = await valueOf(t.app, base, rowId, "Employees");
+    const cell = await cellOf(t.app, base, rowId, "Employees");
     expect(cell).toMatchObject({ value: "150", status: "done" });
     expect(cell.metadata.confidenceScore).toBe(0.7);
     const [latest] = await historyOf(t.app, base, rowId, `?columnId=${base.col.Employees}`);
@@ -139,9 +143,11 @@ describe("cell history", () => {
 
 describe("reverting a run", () => {
   it("counts first, then puts back what the run changed, leaving cells edited since", async () => {
-    const { rows } = (await t.app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, {
-      body: { rows: [{ cells: { Company: "Globex" } }, { cells: { Company: "Hooli" } }] },
-    })).body;
+    const { rows } = (
+      await t.app.api("POST", `/api/v1/bases/${base.baseId}/add-rows`, {
+        body: { rows: [{ cells: { Company: "Globex" } }, { cells: { Company: "Hooli" } }] },
+      })
+    ).body;
     answers.Globex = { value: "40", confidence: 0.6 };
     answers.Hooli = { value: "9000", confidence: 0.6 };
     await settled(t.app, base.baseId);
@@ -155,11 +161,11 @@ describe("reverting a run", () => {
     });
     const dry = await revertRun(t.app, runId, true);
     expect(dry.body).toEqual({ runId, dryRun: true, cells: 1, rows: 1 });
-    expect((await valueOf(t.app, base, ids[0], "Employees")).value).toBe("41");
+    expect((await cellOf(t.app, base, ids[0], "Employees")).value).toBe("41");
     const done = await revertRun(t.app, runId);
     expect(done.body).toMatchObject({ dryRun: false, cells: 1 });
-    expect((await valueOf(t.app, base, ids[0], "Employees")).value).toBe("40");
-    expect((await valueOf(t.app, base, ids[1], "Employees")).value).toBe("9200");
+    expect((await cellOf(t.app, base, ids[0], "Employees")).value).toBe("40");
+    expect((await cellOf(t.app, base, ids[1], "Employees")).value).toBe("9200");
     // Reverted once: nothing of the run is left to revert.
     expect((await revertRun(t.app, runId, true)).body.cells).toBe(0);
   });

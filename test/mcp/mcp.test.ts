@@ -67,7 +67,9 @@ describe("tools/list", () => {
   it("lists every tool with input and output schemas from the endpoints, and annotations", async () => {
     const { tools } = await a.listTools();
     // Pinned in mcp-people, -secrets, -finds, -schedules and history-mcp (with their isolation).
-    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS, ...HISTORY_TOOLS].map((x) => x.name);
+    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS, ...HISTORY_TOOLS].map(
+      (x) => x.name,
+    );
     expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED, ...others].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");

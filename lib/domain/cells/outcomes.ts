@@ -84,7 +84,13 @@ export async function storeValues(
   // trip (PostgreSQL) or a turn of the event loop (the embedded database), and the worker's slot
   // waits for this write. The rows' update also takes their locks, which settleFinished relies on.
   const stored = await tx.$queryRawUnsafe<
-    { row_id: string; column_id: string; previous_value: string | null; previous_status: string | null; run_id: string | null }[]
+    {
+      row_id: string;
+      column_id: string;
+      previous_value: string | null;
+      previous_status: string | null;
+      run_id: string | null;
+    }[]
   >(
     prepared(`WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $6::text[], $7::text[], $8::boolean[]) AS t(row_id, column_id, generation, meta, hash, value, found)),

@@ -62,7 +62,9 @@ export async function currentValues(tx: Tx, refs: readonly CellRef[]): Promise<M
     refs.map((r) => r.rowId),
     refs.map((r) => r.columnId),
   );
-  return new Map(rows.filter((r) => r.value !== null).map((r) => [cellKey({ rowId: r.row_id, columnId: r.column_id }), r.value!]));
+  return new Map(
+    rows.filter((r) => r.value !== null).map((r) => [cellKey({ rowId: r.row_id, columnId: r.column_id }), r.value!]),
+  );
 }
 
 /**

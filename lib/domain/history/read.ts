@@ -7,7 +7,6 @@ import { DEFAULT_HISTORY_PAGE, MAX_HISTORY_PAGE, entryView, type HistoryEntryVie
 // Reading cells' histories: a row's changes, newest first, paged; and one cell's entries, for a
 // revert. Every read is scoped to the base, itself scoped to the workspace.
 
-
 export interface HistoryQuery {
   columnId?: string;
   limit?: number;

@@ -37,7 +37,13 @@ const isFormula = (c: ColumnRecord) => (c.fill as { kind?: string } | null)?.kin
 const BUSY = new Set(["pending", "running"]);
 
 /** Puts each cell back to its entry's "before", in one write. */
-async function applyRestores(w: Work, baseCtx: BaseContext, columns: readonly ColumnRecord[], restores: Restore[], policy: RunPolicy) {
+async function applyRestores(
+  w: Work,
+  baseCtx: BaseContext,
+  columns: readonly ColumnRecord[],
+  restores: Restore[],
+  policy: RunPolicy,
+) {
   if (restores.length === 0) return;
   const rowIds = [...new Set(restores.map((r) => r.rowId))];
   const rows = await w.tx.$queryRawUnsafe<{ id: string; values: RowValues }[]>(
@@ -80,7 +86,8 @@ export async function revertCell(
   if (!column) throw appError("column_not_found", `No column "${ref.columnId}" in this base.`);
   const [cell] = await cellEntries(w.tx, baseCtx.baseId, ref.rowId, ref.columnId);
   const at = cell?.entries.findIndex((e) => e.i === ref.historyId) ?? -1;
-  if (!cell || at < 0) throw appError("history_entry_not_found", `No change "${ref.historyId}" in this cell's history.`);
+  if (!cell || at < 0)
+    throw appError("history_entry_not_found", `No change "${ref.historyId}" in this cell's history.`);
   if (isFormula(column))
     throw appError("not_revertible", "A formula's value follows its inputs: revert those instead.");
   const state = (await cellStates(w.tx, [ref.rowId], [ref.columnId])).get(`${ref.rowId}:${ref.columnId}`);
@@ -113,8 +120,13 @@ export async function revertRun(
     runId,
     baseCtx.baseId,
   );
-  const states = await cellStates(w.tx, [...new Set(cells.map((c) => c.row_id))], [...new Set(cells.map((c) => c.column_id))]);
-  const busy = (c: { row_id: string; column_id: string }) => BUSY.has(states.get(`${c.row_id}:${c.column_id}`)?.status ?? "");
+  const states = await cellStates(
+    w.tx,
+    [...new Set(cells.map((c) => c.row_id))],
+    [...new Set(cells.map((c) => c.column_id))],
+  );
+  const busy = (c: { row_id: string; column_id: string }) =>
+    BUSY.has(states.get(`${c.row_id}:${c.column_id}`)?.status ?? "");
   const restores: Restore[] = [];
   for (const c of cells) {
     // A formula follows its inputs; a cell queued again since belongs to that run now.
@@ -122,9 +134,19 @@ export async function revertRun(
     // The run's own trailing changes (an output and a formula may follow its answer): back before the first.
     let first = c.entries.length - 1;
     while (first > 0 && c.entries[first - 1].r === runId) first--;
-    restores.push({ rowId: c.row_id, columnId: c.column_id, entry: c.entries[first], previous: answerBefore(c.entries, first) });
+    restores.push({
+      rowId: c.row_id,
+      columnId: c.column_id,
+      entry: c.entries[first],
+      previous: answerBefore(c.entries, first),
+    });
   }
-  const summary = { runId, dryRun: opts.dryRun, cells: restores.length, rows: new Set(restores.map((r) => r.rowId)).size };
+  const summary = {
+    runId,
+    dryRun: opts.dryRun,
+    cells: restores.length,
+    rows: new Set(restores.map((r) => r.rowId)).size,
+  };
   if (!opts.dryRun) await applyRestores(w, baseCtx, columns, restores, policy);
   return summary;
 }

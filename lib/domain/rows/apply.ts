@@ -7,7 +7,14 @@ import type { ColumnRecord } from "../column-model.ts";
 import type { RowValues } from "./view.ts";
 import { decideByHash, planInsert, planUpdate } from "../cell-plan.ts";
 import { settleRows } from "./settled.ts";
-import { cellStates, insertCellsOfNewRows, markStale, queueCells, recordWrittenValues, supplyCells } from "../cells/index.ts";
+import {
+  cellStates,
+  insertCellsOfNewRows,
+  markStale,
+  queueCells,
+  recordWrittenValues,
+  supplyCells,
+} from "../cells/index.ts";
 import { editsWritten } from "./edit-history.ts";
 import { assertMayQueue, extendRun, startRun, type RunPolicy, type RunTrigger } from "../runs/index.ts";
 import { chunksByBytes } from "../../db/statement-chunks.ts";

@@ -53,7 +53,12 @@ export const rowHistory = defineEndpoint({
   params: z.object({ baseId: baseIdParam, rowId: rowIdParam }),
   query: z.object({
     columnId: z.string().max(100).optional().describe("Only this column's changes."),
-    limit: intQuery("limit", 1, MAX_HISTORY_PAGE, `Page size, 1 to ${MAX_HISTORY_PAGE}; default ${DEFAULT_HISTORY_PAGE}.`),
+    limit: intQuery(
+      "limit",
+      1,
+      MAX_HISTORY_PAGE,
+      `Page size, 1 to ${MAX_HISTORY_PAGE}; default ${DEFAULT_HISTORY_PAGE}.`,
+    ),
     cursor: cursorQuery("changes"),
   }),
   response: z.strictObject({
@@ -71,7 +76,9 @@ export const revertCell = defineEndpoint({
   description:
     "Puts the cell back to what it held before the change historyId: its value, and for a generated cell the sources and confidence it had. It is written like an edit: formulas follow, dependent AI cells become stale (not run), and the revert is itself a change in the history. 409 not_revertible for a formula, or a cell pending or running.",
   params: z.object({ baseId: baseIdParam, rowId: rowIdParam, columnId: columnIdParam }),
-  body: z.strictObject({ historyId: z.string().min(1).max(100).describe("The change to undo (chg_…), from Row History.") }),
+  body: z.strictObject({
+    historyId: z.string().min(1).max(100).describe("The change to undo (chg_…), from Row History."),
+  }),
   response: z.strictObject({
     rowId: z.string().describe("The row."),
     columnId: z.string().describe("The column."),

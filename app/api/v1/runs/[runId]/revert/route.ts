@@ -7,7 +7,13 @@ import * as api from "@/lib/http/schemas/history";
 
 export const POST = route(api.revertRun, async ({ params, body, rt, auth }) =>
   inTransaction(rt, (w) =>
-    revertRun(w, auth.workspaceId, params.runId, { dryRun: body?.dryRun ?? false }, spendingPolicy(rt.config.runs, auth)),
+    revertRun(
+      w,
+      auth.workspaceId,
+      params.runId,
+      { dryRun: body?.dryRun ?? false },
+      spendingPolicy(rt.config.runs, auth),
+    ),
   ),
 );
 
