@@ -19,7 +19,7 @@ import { SECRETS_TOOLS } from "./secrets-tools.ts";
 import type { McpTool, ToolAnnotations } from "./tool-types.ts";
 
 export type { McpTool, ToolAnnotations } from "./tool-types.ts";
-export { FIND_TOOLS, SCHEDULE_TOOLS, SECRETS_TOOLS };
+export { FIND_TOOLS, HISTORY_TOOLS, PEOPLE_TOOLS, SCHEDULE_TOOLS, SECRETS_TOOLS };
 
 // The MCP tools, one entry each: the endpoint(s) it calls (its input and output schemas come from
 // them), its annotations, tool-only limits and a one-line summary. A tool without `run` calls its

@@ -2,13 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { calls, useAssistantApp, user } from "../assistant/helpers.ts";
 import { call, callError, connect, inProcessFetch } from "./helpers.ts";
-import { FIND_TOOLS, SCHEDULE_TOOLS, SECRETS_TOOLS, TOOLS } from "../../lib/mcp/tools.ts";
-import { HISTORY_TOOLS } from "../../lib/mcp/history-tools.ts";
-import { PEOPLE_TOOLS } from "../../lib/mcp/people-tools.ts";
+import { FIND_TOOLS, HISTORY_TOOLS, PEOPLE_TOOLS, SCHEDULE_TOOLS, SECRETS_TOOLS, TOOLS } from "../../lib/mcp/tools.ts";
 
-// The MCP server at /mcp, through the SDK's Client and Streamable HTTP transport: every tool,
-// its schemas and annotations, workspace isolation, errors as tool errors with the API's codes,
-// the result limits and the structure resources (how a result is cut: unit/mcp-fit-result.test.ts).
+// The MCP server at /mcp, through the SDK's Client and Streamable HTTP: every tool, its schemas and annotations, isolation,
+// errors as tool errors with the API's codes, the result limits and the structure resources (cuts: unit/mcp-fit-result.test.ts).
 
 const t = useAssistantApp({}, { credits: 1_000 });
 let a: Client;
@@ -67,9 +64,8 @@ describe("tools/list", () => {
   it("lists every tool with input and output schemas from the endpoints, and annotations", async () => {
     const { tools } = await a.listTools();
     // Pinned in mcp-people, -secrets, -finds, -schedules and history-mcp (with their isolation).
-    const others = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS, ...HISTORY_TOOLS].map(
-      (x) => x.name,
-    );
+    const pinned = [...PEOPLE_TOOLS, ...SECRETS_TOOLS, ...FIND_TOOLS, ...SCHEDULE_TOOLS, ...HISTORY_TOOLS];
+    const others = pinned.map((x) => x.name);
     expect(tools.map((x) => x.name).sort()).toEqual([...EXPECTED, ...others].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
@@ -193,12 +189,10 @@ describe("isolation", () => {
       ["evaluate_column", { baseId, columnId: "scol_none" }],
       ["configure_base", { baseId, messages: [user("Delete everything.")] }],
     ];
-    const withBaseId = TOOLS.filter(
-      (x) =>
-        x.endpoints.some((e) => /\{baseId\}(?!\/(finds|schedules|rows\/\{rowId\}\/(history|cells)))/.test(e.path)) ||
-        x.name === "configure_base",
-    ).map((x) => x.name);
-    expect(attempts.map(([name]) => name).sort()).toEqual(withBaseId.sort());
+    const pinned = /\{baseId\}(?!\/(finds|schedules|rows\/\{rowId\}\/(history|cells)))/; // their own suites
+    const withBaseId = TOOLS.filter((x) => x.endpoints.some((e) => pinned.test(e.path)) || x.name === "configure_base");
+    const names = withBaseId.map((x) => x.name);
+    expect(attempts.map(([name]) => name).sort()).toEqual(names.sort());
     for (const [name, args] of attempts) expect((await callError(b, name, args)).code, name).toBe("base_not_found");
     expect((await call(b, "list_bases")).result.bases.map((x: any) => x.baseId)).not.toContain(baseId);
     expect((await call(a, "get_row", { baseId, rowId: row.id })).result.cells.Company).toBe("Private");
