@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { expect, it } from "vitest";
 import { createBase } from "../support/bases.ts";
 import { addRows, settled, useEngineApp } from "../engine/helpers.ts";
-import { call, callError, connect } from "../mcp/helpers.ts";
+import { call, callError, useMcpClients } from "../mcp/helpers.ts";
 import { HISTORY_TOOLS } from "../../lib/mcp/history-tools.ts";
 
 // The history tools over MCP, as an agent uses them: read a row's changes, undo one, undo a run
 // (counting first); and another workspace's key reaches none of it.
 
 const t = useEngineApp({ AI_MAX_ATTEMPTS: "1" });
-let a: Client;
-let b: Client;
-
-beforeAll(async () => {
-  a = await connect(t.app.keyA);
-  b = await connect(t.app.keyB);
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-});
+const mcp = useMcpClients(() => t.app);
 
 it("reads a row's history, reverts a change and a run; another workspace's key finds nothing", async () => {
   expect(HISTORY_TOOLS.map((x) => x.name)).toEqual(["row_history", "revert_cell", "revert_run"]);
@@ -37,12 +26,12 @@ it("reads a row's history, reverts a change and a run; another workspace's key f
   const run = await t.app.api("POST", `/api/v1/bases/${baseId}/run`, { body: { force: true } });
   await settled(t.app, baseId);
 
-  const history = await call(a, "row_history", { baseId, rowId, columnId: col.Industry });
+  const history = await call(mcp.a, "row_history", { baseId, rowId, columnId: col.Industry });
   expect(history.result.entries.map((e: any) => e.after.value)).toEqual(["Satellites", "Rockets"]);
   expect(history.text).toBe("2 changes.");
-  const dry = await call(a, "revert_run", { runId: run.body.runId, dryRun: true });
+  const dry = await call(mcp.a, "revert_run", { runId: run.body.runId, dryRun: true });
   expect(dry.text).toBe(`Would revert 1 cell in 1 row of run ${run.body.runId}.`);
-  const reverted = await call(a, "revert_cell", {
+  const reverted = await call(mcp.a, "revert_cell", {
     baseId,
     rowId,
     columnId: col.Industry,
@@ -54,8 +43,8 @@ it("reads a row's history, reverts a change and a run; another workspace's key f
     ["row_history", { baseId, rowId }],
     ["revert_cell", { baseId, rowId, columnId: col.Industry, historyId: history.result.entries[0].id }],
   ] as const)
-    expect((await callError(b, name, args)).code, name).toBe("base_not_found");
-  expect((await callError(b, "revert_run", { runId: run.body.runId })).code).toBe("run_not_found");
+    expect((await callError(mcp.b, name, args)).code, name).toBe("base_not_found");
+  expect((await callError(mcp.b, "revert_run", { runId: run.body.runId })).code).toBe("run_not_found");
   expect((await t.app.api("GET", `/api/v1/bases/${baseId}/rows/${rowId}?expand=true`)).body.cells.Industry.value).toBe(
     "Rockets",
   );

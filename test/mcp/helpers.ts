@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as mcpRoute from "../../app/mcp/route.ts";
@@ -32,6 +33,20 @@ export async function connect(
   const client = new Client({ name: "cellwright-tests", version: "1.0.0" });
   await client.connect(transport);
   return client;
+}
+
+/** Two clients for a suite, one per workspace's key (A and B), connected before it and closed after. */
+export function useMcpClients(app: () => { keyA: string; keyB: string }) {
+  const clients = {} as { a: Client; b: Client };
+  beforeAll(async () => {
+    clients.a = await connect(app().keyA);
+    clients.b = await connect(app().keyB);
+  });
+  afterAll(async () => {
+    await clients.a?.close();
+    await clients.b?.close();
+  });
+  return clients;
 }
 
 /** A tool call's structured result; fails the test with the tool's error when it has one. */

@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
 import { createBase } from "../support/bases.ts";
 import { TARGET_QUERY } from "../support/fake-world.ts";
 import { waitFor } from "../support/wait.ts";
 import { worldModel } from "../support/world-model.ts";
 import { useFindApp } from "../finds/helpers.ts";
-import { call, callError, connect } from "./helpers.ts";
+import { call, callError, useMcpClients } from "./helpers.ts";
 import { FIND_TOOLS } from "../../lib/mcp/tools.ts";
 
 // The find tools over MCP, as an agent uses them: preview, read the candidates, extend, follow;
 // and another workspace's key reaches none of it.
 
 const t = useFindApp();
-let a: Client;
-let b: Client;
-
-beforeAll(async () => {
-  a = await connect(t.app.keyA);
-  b = await connect(t.app.keyB);
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-});
+const mcp = useMcpClients(() => t.app);
 
 const until = (baseId: string, findId: string, done: (f: any) => boolean) =>
   waitFor(
     async () => {
-      const { result, text } = await call(a, "get_find", { baseId, findId });
+      const { result, text } = await call(mcp.a, "get_find", { baseId, findId });
       return done(result) ? { result, text } : undefined;
     },
     "the find to stop",
@@ -36,7 +25,7 @@ const until = (baseId: string, findId: string, done: (f: any) => boolean) =>
 
 describe("find tools", () => {
   it("are listed with their schemas, and find_rows tells the agent to preview first", async () => {
-    const { tools } = await a.listTools();
+    const { tools } = await mcp.a.listTools();
     const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
     expect(FIND_TOOLS.map((x) => x.name)).toEqual(["find_rows", "get_find", "find_candidates", "extend_find"]);
     for (const name of ["find_rows", "get_find", "find_candidates", "extend_find"]) expect(byName[name]).toBeDefined();
@@ -62,7 +51,7 @@ describe("find tools", () => {
       ],
     });
     const criteria = ["Based in Berlin", "Makes software"];
-    const started = await call(a, "find_rows", { baseId, query: TARGET_QUERY, criteria, count: 3, preview: true });
+    const started = await call(mcp.a, "find_rows", { baseId, query: TARGET_QUERY, criteria, count: 3, preview: true });
     expect(started.result).toMatchObject({ baseId, preview: true, count: 3 });
     expect(started.text).toContain(started.result.id);
     const findId = started.result.id;
@@ -72,7 +61,7 @@ describe("find tools", () => {
     expect(preview.result.candidates.added).toBe(0);
     expect(preview.text).toContain("extend_find");
 
-    const matched = await call(a, "find_candidates", { baseId, findId, status: "matched", limit: 2 });
+    const matched = await call(mcp.a, "find_candidates", { baseId, findId, status: "matched", limit: 2 });
     expect(matched.result.candidates.length).toBeGreaterThan(0);
     expect(matched.result.candidates.length).toBeLessThanOrEqual(2);
     for (const c of matched.result.candidates) {
@@ -88,15 +77,15 @@ describe("find tools", () => {
       ["extend_find", { baseId, findId, count: 1 }],
       ["find_rows", { baseId, query: TARGET_QUERY, criteria, count: 1 }],
     ] as const)
-      expect((await callError(b, name, args)).code, name).toMatch(/^(base|find)_not_found$/);
+      expect((await callError(mcp.b, name, args)).code, name).toMatch(/^(base|find)_not_found$/);
 
-    const extended = await call(a, "extend_find", { baseId, findId, count: 3 });
+    const extended = await call(mcp.a, "extend_find", { baseId, findId, count: 3 });
     expect(extended.result).toMatchObject({ id: findId, preview: false });
     expect(extended.result.runId).not.toBe(started.result.runId);
     const done = await until(baseId, findId, (f) => f.phase === "done");
     expect(done.result).toMatchObject({ stopReason: "target" });
     expect(done.result.candidates.added).toBe(3);
     expect(done.text).toContain("3 of 3 added");
-    expect((await callError(a, "get_find", { baseId, findId: "find_nope" })).code).toBe("find_not_found");
+    expect((await callError(mcp.a, "get_find", { baseId, findId: "find_nope" })).code).toBe("find_not_found");
   });
 });
