@@ -65,6 +65,7 @@ it("prunes old records in batches and keeps recent ones", async () => {
     cellAttempts: 3,
     searchCache: 5,
     auditEntries: 0,
+    cellHistories: 0,
     skipped: false,
   });
   expect(await count("webhook_messages")).toBe(2);
@@ -77,6 +78,7 @@ it("prunes old records in batches and keeps recent ones", async () => {
     cellAttempts: 0,
     searchCache: 0,
     auditEntries: 0,
+    cellHistories: 0,
     skipped: false,
   });
 });
@@ -107,7 +109,12 @@ it("respects the configured periods, 0 keeping forever", async () => {
     webhookMessages: 1,
     cellAttempts: 3,
   });
-  expect(loadConfig({}).retention).toEqual({ webhookDays: 30, cellAttemptDays: 90, intervalMs: 3_600_000 });
+  expect(loadConfig({}).retention).toEqual({
+    webhookDays: 30,
+    cellAttemptDays: 90,
+    historyDays: 90,
+    intervalMs: 3_600_000,
+  });
 });
 
 it("skips the pass while another process holds the retention lock", async () => {
