@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBase } from "../support/bases.ts";
 import { TARGET_QUERY } from "../support/fake-world.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { worldModel } from "../support/world-model.ts";
-import { deliveries, processed, startRelay } from "../webhooks/helpers.ts";
+import { deliveries, processed, useRelayAndReceiver } from "../webhooks/helpers.ts";
 import { hubFor, type LiveEvent } from "../../lib/realtime/index.ts";
-import type { WebhookRelay } from "../../lib/webhooks/relay.ts";
 import { stopped, useFindApp } from "./helpers.ts";
 
 // A find told to the outside: find.updated on the base's live stream as it goes, and one signed
 // find.completed webhook, with the find as GET returns it, once it stops.
 
 const t = useFindApp();
-let relay: WebhookRelay;
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  relay = await startRelay(t.app);
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await relay?.stop();
-  await receiver?.close();
-});
+const hooks = useRelayAndReceiver(() => t.app);
 
 describe("find events", () => {
   it("streams find.updated, and delivers find.completed once, signed, to the endpoints subscribed to it", async () => {
@@ -34,16 +22,16 @@ describe("find events", () => {
       ],
     });
     const unknown = await t.app.api("POST", "/api/v1/webhooks", {
-      body: { url: receiver.url, events: ["find.done"] },
+      body: { url: hooks.receiver.url, events: ["find.done"] },
     });
     expect(unknown.status).toBe(400);
     expect(unknown.text).toContain("find.completed");
     const registered = await t.app.api("POST", "/api/v1/webhooks", {
-      body: { url: receiver.url, events: ["find.completed"], baseId },
+      body: { url: hooks.receiver.url, events: ["find.completed"], baseId },
     });
     expect(registered.status, registered.text).toBe(201);
     expect(registered.body.events).toEqual(["find.completed"]);
-    receiver.setSecrets(registered.body.secret);
+    hooks.receiver.setSecrets(registered.body.secret);
 
     const live: LiveEvent[] = [];
     const sub = hubFor(t.app.rt).subscribe(t.app.workspaceA, baseId, null, (e) => live.push(e));
@@ -54,7 +42,7 @@ describe("find events", () => {
     const find = await stopped(t.app, baseId, started.body.id);
     expect(find).toMatchObject({ phase: "done", stopReason: "target" });
 
-    const [delivery] = await processed(receiver, 1, 20_000);
+    const [delivery] = await processed(hooks.receiver, 1, 20_000);
     expect(delivery.verified).toBe(true);
     expect(delivery.payload).toMatchObject({ type: "find.completed", data: { baseId } });
     const sent = delivery.payload.data.find;
@@ -63,7 +51,7 @@ describe("find events", () => {
     expect(sent.criteria.map((c: { text: string }) => c.text)).toEqual(["Based in Berlin", "Makes software"]);
     // Only the event it subscribed to: no row.sheet.processed, no run.completed.
     await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received.map((d) => d.payload.type)).toEqual(["find.completed"]);
+    expect(hooks.receiver.received.map((d) => d.payload.type)).toEqual(["find.completed"]);
     const log = await deliveries(t.app, registered.body.id);
     expect(log.deliveries.map((d) => [d.eventType, d.status])).toEqual([["find.completed", "succeeded"]]);
 

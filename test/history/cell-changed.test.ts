@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBase, type TestBase } from "../support/bases.ts";
 import { addRows, settled, useEngineApp } from "../engine/helpers.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { processed, register, startRelay } from "../webhooks/helpers.ts";
+import { processed, register, useRelayAndReceiver } from "../webhooks/helpers.ts";
 import type { AppEvent } from "../../lib/events.ts";
 import { rerun } from "./helpers.ts";
 
@@ -12,7 +11,7 @@ import { rerun } from "./helpers.ts";
 
 const t = useEngineApp({ AI_MAX_ATTEMPTS: "1", ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" });
 let base: TestBase;
-let receiver: WebhookReceiver;
+const hooks = useRelayAndReceiver(() => t.app);
 const answers: Record<string, string> = { Acme: "https://www.acme.example/", Globex: "https://globex.example" };
 const live: Extract<AppEvent, { type: "cell.changed" }>[] = [];
 
@@ -24,9 +23,7 @@ beforeEach(() =>
 );
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  await startRelay(t.app);
-  await register(t.app, receiver, { events: ["cell.changed"] });
+  await register(t.app, hooks.receiver, { events: ["cell.changed"] });
   t.app.rt.bus.on((e) => void (e.type === "cell.changed" && live.push(e)));
   base = await createBase(t.app, {
     columns: [
@@ -35,7 +32,6 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => receiver.close());
 
 const query = (filter: unknown) => t.app.api("POST", `/api/v1/bases/${base.baseId}/rows/query`, { body: { filter } });
 
@@ -58,7 +54,7 @@ describe("change detection", () => {
     const since = new Date().toISOString();
     answers.Globex = "https://globex.example/en";
     const runId = await rerun(t.app, base, [base.col.Website]);
-    const [delivery] = await processed(receiver, 1);
+    const [delivery] = await processed(hooks.receiver, 1);
     expect(delivery.verified).toBe(true);
     expect(delivery.payload).toMatchObject({
       type: "cell.changed",

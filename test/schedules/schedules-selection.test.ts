@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBase } from "../support/bases.ts";
 import { waitRun } from "../engine/runs-helpers.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import { processed, startRelay } from "../webhooks/helpers.ts";
-import type { WebhookRelay } from "../../lib/webhooks/relay.ts";
+import { processed, useRelayAndReceiver } from "../webhooks/helpers.ts";
 import { scheduleCompletion } from "../../lib/domain/schedules/index.ts";
 import { addRows, answer, cellsOfRun, COLUMNS, createSchedule, useScheduleApp } from "./helpers.ts";
 
@@ -11,16 +9,7 @@ import { addRows, answer, cellsOfRun, COLUMNS, createSchedule, useScheduleApp } 
 // the signed schedule.completed webhook with its counts.
 
 const t = useScheduleApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1,::1" });
-let relay: WebhookRelay;
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  relay = await startRelay(t.app);
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await relay?.stop();
-  await receiver?.close();
-});
+const hooks = useRelayAndReceiver(() => t.app);
 
 /** A base of four companies whose Industry answers are done: Low* with confidence 0.3, the rest 0.9. */
 async function answeredBase() {
@@ -81,17 +70,17 @@ describe("schedule.completed", () => {
   it("is delivered once, signed, with the schedule, its run and its counts", async () => {
     const { baseId, col } = await answeredBase();
     const hook = await t.app.api("POST", "/api/v1/webhooks", {
-      body: { url: receiver.url, events: ["schedule.completed"], baseId },
+      body: { url: hooks.receiver.url, events: ["schedule.completed"], baseId },
     });
     expect(hook.status, hook.text).toBe(201);
-    receiver.setSecrets(hook.body.secret);
+    hooks.receiver.setSecrets(hook.body.secret);
     t.llm.setHandler((req) =>
       req.lastUserText.includes("Globex") ? { status: 400, message: "refused" } : answer("Rockets"),
     );
     const s = await createSchedule(t.app, baseId, { every: "1d", columnIds: [col.Industry], name: "Daily check" });
     const res = await t.app.api("POST", `/api/v1/bases/${baseId}/schedules/${s.id}/trigger`);
     const run = await waitRun(t.app, res.body.run.id, (r) => r.status === "done", "the scheduled run");
-    const [delivery] = await processed(receiver, 1, 20_000);
+    const [delivery] = await processed(hooks.receiver, 1, 20_000);
     expect(delivery.verified).toBe(true);
     expect(delivery.payload).toMatchObject({
       type: "schedule.completed",
@@ -107,7 +96,7 @@ describe("schedule.completed", () => {
     const plain = await t.app.api("POST", `/api/v1/bases/${baseId}/run`, { body: { columnIds: [col.Size] } });
     await waitRun(t.app, plain.body.runId, (r) => r.status === "done", "a plain run");
     await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received.filter((d) => d.payload?.type === "schedule.completed")).toHaveLength(1);
+    expect(hooks.receiver.received.filter((d) => d.payload?.type === "schedule.completed")).toHaveLength(1);
   });
 
   it("counts as changed the checked cells whose answer changed since the run started", async () => {

@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
@@ -13,6 +13,20 @@ export const PLAIN_COLUMNS = [
 /** The relay as boot starts it, polling often so retries come due promptly in tests. */
 export function startRelay(app: TestApp, opts: RelayOptions = {}): Promise<WebhookRelay> {
   return startWebhookRelay(app.rt, { pollMs: 50, ...opts });
+}
+
+/** A suite's relay and local receiver: started before it, stopped after it. */
+export function useRelayAndReceiver(app: () => TestApp) {
+  const hooks = {} as { relay: WebhookRelay; receiver: WebhookReceiver };
+  beforeAll(async () => {
+    hooks.relay = await startRelay(app());
+    hooks.receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await hooks.relay?.stop();
+    await hooks.receiver?.close();
+  });
+  return hooks;
 }
 
 /**

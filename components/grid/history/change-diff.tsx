@@ -21,23 +21,9 @@ export function ChangeDiff({ before, after }: { before: Side; after: Side }) {
       <p className="max-h-40 overflow-y-auto break-words whitespace-pre-wrap">
         {parts.map((p, i) =>
           p.kind === "removed" ? (
-            <del
-              key={i}
-              className="rounded-sm bg-red-100 text-red-900 line-through decoration-red-700/70 dark:bg-red-950/70 dark:text-red-200"
-            >
-              <span className="sr-only">[removed: </span>
-              {p.text}
-              <span className="sr-only">]</span>
-            </del>
+            <Mark key={i} as="del" label="removed" text={p.text} className={REMOVED} />
           ) : p.kind === "added" ? (
-            <ins
-              key={i}
-              className="rounded-sm bg-emerald-100 text-emerald-900 no-underline dark:bg-emerald-950/70 dark:text-emerald-200"
-            >
-              <span className="sr-only">[added: </span>
-              {p.text}
-              <span className="sr-only">]</span>
-            </ins>
+            <Mark key={i} as="ins" label="added" text={p.text} className={ADDED} />
           ) : (
             <span key={i}>{p.text}</span>
           ),
@@ -74,5 +60,21 @@ export function ChangeSources({ sources }: { sources: string[] | null }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+const REMOVED =
+  "rounded-sm bg-red-100 text-red-900 line-through decoration-red-700/70 dark:bg-red-950/70 dark:text-red-200";
+const ADDED = "rounded-sm bg-emerald-100 text-emerald-900 no-underline dark:bg-emerald-950/70 dark:text-emerald-200";
+
+/** A removed or added run of words, named for screen readers, which read no strike-through. */
+function Mark(props: { as: "del" | "ins"; label: string; text: string; className: string }) {
+  const Tag = props.as;
+  return (
+    <Tag className={props.className}>
+      <span className="sr-only">[{props.label}: </span>
+      {props.text}
+      <span className="sr-only">]</span>
+    </Tag>
   );
 }

@@ -35,6 +35,7 @@ function answerBefore(entries: readonly StoredEntry[], at: number): StoredEntry 
 
 const isFormula = (c: ColumnRecord) => (c.fill as { kind?: string } | null)?.kind === "formula";
 const BUSY = new Set(["pending", "running"]);
+const MAX_RUN_REVERT_CELLS = 100_000;
 
 /** Puts each cell back to its entry's "before", in one write. */
 async function applyRestores(
@@ -147,6 +148,13 @@ export async function revertRun(
     cells: restores.length,
     rows: new Set(restores.map((r) => r.rowId)).size,
   };
+  // One transaction writes them all: past this many, it would hold its locks too long.
+  if (!opts.dryRun && restores.length > MAX_RUN_REVERT_CELLS)
+    throw appError(
+      "limit_reached",
+      `A run revert puts back at most ${MAX_RUN_REVERT_CELLS.toLocaleString("en-US")} cells; this one changed ${restores.length.toLocaleString("en-US")}.`,
+      { limit: MAX_RUN_REVERT_CELLS },
+    );
   if (!opts.dryRun) await applyRestores(w, baseCtx, columns, restores, policy);
   return summary;
 }
