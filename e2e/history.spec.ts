@@ -147,19 +147,27 @@ test.describe("schedules", () => {
     await form.getByLabel("Rows").selectOption("olderThanDays");
     await form.getByLabel("Older than (days)").fill("30");
     await form.getByLabel("Max credits per run").fill("200");
+    await form.getByLabel("Changes announced").selectOption("model");
     await form.getByRole("button", { name: "Create schedule" }).click();
 
     const item = dialog.getByTestId("schedule");
     await expect(item).toHaveCount(1);
     await expect(item).toContainText("Morning refresh");
     await expect(item).toContainText("Cron 0 6 * * * (Europe/Berlin)");
-    await expect(item).toContainText("Refreshes Profile, cells older than 30 days, at most 200 credits a run.");
+    await expect(item).toContainText(
+      "Refreshes Profile, cells older than 30 days, at most 200 credits a run; the model judges which text changes matter.",
+    );
     const next = item.getByTestId("next-run");
     await expect(next).toHaveCount(3);
     // 06:00 in Berlin is midnight in New York, winter or summer alike.
     for (const t of await next.allTextContents()) expect(t).toMatch(/12:00\sAM\sE[SD]T$/);
     const stored = await api.call("GET", `/api/v1/bases/${base.baseId}/schedules`);
-    expect(stored.schedules[0]).toMatchObject({ cron: "0 6 * * *", timezone: "Europe/Berlin", maxCredits: 200 });
+    expect(stored.schedules[0]).toMatchObject({
+      cron: "0 6 * * *",
+      timezone: "Europe/Berlin",
+      maxCredits: 200,
+      materiality: "model",
+    });
     expect(await next.first().getAttribute("datetime")).toBe(stored.schedules[0].nextRunTimes[0]);
     await page.screenshot({ path: `${ARTIFACTS}/schedules-dialog.png` });
     await expectNoSeriousViolations(page, "the schedules dialog", "dialog[open]");

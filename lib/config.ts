@@ -71,6 +71,7 @@ const schema = z.object({
   CREDITS_COST_CONFIGURE_CREATE: int(5),
   CREDITS_COST_CONFIGURE_MODIFY: int(2),
   CREDITS_COST_CELL_RUN: int(1),
+  CREDITS_COST_MATERIALITY: int(1),
   CREDITS_COST_FIND_PLAN: int(1),
   CREDITS_COST_FIND_SEARCH: int(1),
   CREDITS_COST_FIND_SCRAPE: int(1),
@@ -173,6 +174,8 @@ function buildConfig(e: z.infer<typeof schema>) {
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
       /** Credits one cell generation costs, whatever its attempts. */
       cellCost: e.CREDITS_COST_CELL_RUN,
+      /** The model's judgment of one refreshed text value's change (schedule materiality "model"). */
+      materialityCost: e.CREDITS_COST_MATERIALITY,
       /** Find rows, per step: planning the searches, a page of results read for candidates, a page of a candidate read, its verification. */
       // biome-ignore format: four settings of one kind read best on one line
       find: { plan: e.CREDITS_COST_FIND_PLAN, search: e.CREDITS_COST_FIND_SEARCH, scrape: e.CREDITS_COST_FIND_SCRAPE, verify: e.CREDITS_COST_FIND_VERIFY },

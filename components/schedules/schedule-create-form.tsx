@@ -181,6 +181,17 @@ export function ScheduleCreateForm({
           </label>
         ) : null}
       </div>
+      <label className={LABEL}>
+        Changes announced
+        <select
+          value={d.materiality}
+          onChange={(e) => set({ materiality: e.target.value as ScheduleDraft["materiality"] })}
+          className={FIELD}
+        >
+          <option value="type">Any change of value</option>
+          <option value="model">Only material text changes, judged by the model (1 credit each)</option>
+        </select>
+      </label>
       <div className="grid grid-cols-2 items-end gap-2">
         <label className={LABEL}>
           Max credits per run

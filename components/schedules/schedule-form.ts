@@ -20,6 +20,8 @@ export interface ScheduleDraft {
   /** Percent, 1 to 100. */
   belowConfidence: string;
   maxCredits: string;
+  /** model: text changes are judged material or not by the model (charged). */
+  materiality: "type" | "model";
   enabled: boolean;
 }
 
@@ -37,6 +39,7 @@ export const emptyDraft = (timezone: string): ScheduleDraft => ({
   olderThanDays: "30",
   belowConfidence: "70",
   maxCredits: "",
+  materiality: "type",
   enabled: true,
 });
 
@@ -49,6 +52,7 @@ export interface CreateScheduleBody {
   columnIds: string[] | null;
   rows: { all: true } | { olderThanDays: number } | { belowConfidence: number };
   maxCredits: number | null;
+  materiality: "type" | "model";
   enabled: boolean;
 }
 
@@ -96,6 +100,7 @@ export function draftToBody(d: ScheduleDraft): { body: CreateScheduleBody } | { 
       columnIds: d.columnIds.length ? d.columnIds : null,
       rows,
       maxCredits,
+      materiality: d.materiality,
       enabled: d.enabled,
     },
   };

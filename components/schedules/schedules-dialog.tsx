@@ -125,7 +125,8 @@ function ScheduleItem({
       </div>
       <p className="mt-1 text-zinc-700 dark:text-zinc-300">
         Refreshes {columnsText}, {describeRows(s.rows)}
-        {s.maxCredits !== null ? `, at most ${plural(s.maxCredits, "credit")} a run` : ""}.
+        {s.maxCredits !== null ? `, at most ${plural(s.maxCredits, "credit")} a run` : ""}
+        {s.materiality === "model" ? "; the model judges which text changes matter" : ""}.
       </p>
       {s.enabled && s.nextRunTimes.length ? (
         <div className="mt-1.5 text-xs text-zinc-600 dark:text-zinc-400">

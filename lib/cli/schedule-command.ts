@@ -76,7 +76,7 @@ export const SCHEDULE_COMMANDS: ServerClientCommand[] = [
     path: "schedule create",
     summary: "Schedule a refresh of a base's generated cells on a cron or an interval (1 hour to 30 days).",
     usage:
-      '--base <baseId> (--cron "<expr>" [--timezone <IANA>] | --every <6h|1d|3600>) [--name <name>] [--columns <id,id>] [--filter <json> | --older-than-days <n> | --below-confidence <x>] [--max-credits <n>] [--disabled] [--url <server>] [--api-key <key>] [--json]',
+      '--base <baseId> (--cron "<expr>" [--timezone <IANA>] | --every <6h|1d|3600>) [--name <name>] [--columns <id,id>] [--filter <json> | --older-than-days <n> | --below-confidence <x>] [--max-credits <n>] [--materiality type|model] [--disabled] [--url <server>] [--api-key <key>] [--json]',
     options: {
       base: { type: "string", required: true },
       name: { type: "string" },
@@ -88,6 +88,7 @@ export const SCHEDULE_COMMANDS: ServerClientCommand[] = [
       "older-than-days": { type: "string" },
       "below-confidence": { type: "string" },
       "max-credits": { type: "string" },
+      materiality: { type: "string" },
       disabled: { type: "boolean" },
       ...REMOTE_OPTIONS,
     },
@@ -108,6 +109,7 @@ export const SCHEDULE_COMMANDS: ServerClientCommand[] = [
           .filter(Boolean),
         rows: rowsOf(input),
         maxCredits: intOption(input, "max-credits"),
+        materiality: input.options.materiality === undefined ? undefined : stringOption(input, "materiality"),
         enabled: input.options.disabled === true ? false : undefined,
       });
       print(input, s, () => [

@@ -13,6 +13,7 @@ import {
   skipCell,
   type Completion,
   type AttemptRecord,
+  type Materiality,
 } from "../domain/cells/index.ts";
 import { runIfHolds } from "../domain/columns/index.ts";
 import { isAppError } from "../errors.ts";
@@ -33,6 +34,7 @@ export interface AttemptDeps extends AskDeps {
 // per call, and these run for every cell.
 let fillModule: Promise<typeof import("./fill/fill-attempt.ts")> | undefined;
 let askModule: Promise<typeof import("./ask-column.ts")> | undefined;
+let materialityModule: Promise<typeof import("./materiality.ts")> | undefined;
 
 // The contexts loaded together share their column records, so a column's fill is parsed once a
 // batch rather than once a cell.
@@ -94,9 +96,34 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
     // pile up unsaved beyond the worker's slots: a crash re-asks at most one cell per slot.
     // Until then the cell stays running under this worker's lease, so a crash means another
     // attempt, never a second charge.
+    // A scheduled refresh that asks for it has the model judge a text change before it is stored.
+    // Outside store's catch: an abort mid-judgment ends the attempt like one mid-answer.
+    const judgeChange = async (value: string): Promise<Materiality | undefined> => {
+      if (!context.judgeChanges) return undefined;
+      const m = await (materialityModule ??= import("./materiality.ts"));
+      if (!m.needsJudgment(context.column, context, value)) return undefined;
+      const before = context.previousValue;
+      const verdict = await m.judgeMateriality(rt, deps.limiter, {
+        column: context.column,
+        before,
+        after: value,
+        signal,
+      });
+      const cost = {
+        amount: config.credits.materialityCost,
+        reason: "change_judged",
+        idempotencyKey: `judged:${chargeKey(job)}`,
+      };
+      return {
+        material: verdict.material,
+        reason: verdict.reason,
+        charge: verdict.charged ? { ...charge, ...cost } : null,
+      };
+    };
     const store = async (
       answer: Pick<Completion, "value" | "metadata" | "charge" | "attempt" | "outcome" | "outputs">,
     ) => {
+      const materiality = await judgeChange(answer.value);
       try {
         // Formulas over this column (or over the outputs it writes) follow its value at once.
         const written = { ...answer.outputs, [job.columnId]: answer.value };
@@ -108,6 +135,7 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
           ...answer,
           outputs: { ...answer.outputs, ...formulas },
           columns: context.columns,
+          materiality,
         });
       } catch (e) {
         if (e instanceof InsufficientCredits) return void (await noCredits());

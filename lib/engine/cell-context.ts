@@ -17,6 +17,10 @@ export interface CellContext {
   credits: number | null;
   /** Model calls earlier attempts of this generation made (see AI_MAX_CALLS_PER_CELL). */
   callsSpent: number;
+  /** What the cell held when it was queued ("" for none): what a refresh compares its answer with. */
+  previousValue: string;
+  /** The cell's run is a schedule's that has the model judge text changes (materiality "model"). */
+  judgeChanges: boolean;
   /** Verified cells of the column on other rows, edited ones first, then the most recently reviewed. */
   examples: { values: Record<string, string>; value: string }[];
 }
@@ -37,6 +41,8 @@ type ContextRow = {
   credits: string | null;
   failed_inputs: string[];
   calls_spent: number;
+  previous_value: string | null;
+  judge_changes: boolean;
 };
 
 type ColumnJson = Omit<ColumnRecord, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
@@ -180,6 +186,8 @@ function contextsOf(
       failedInputs: sheetColumns.filter((c) => failed.has(c.id)),
       credits: row.credits === null ? null : Number(row.credits),
       callsSpent: Number(row.calls_spent),
+      previousValue: row.previous_value ?? "",
+      judgeChanges: row.judge_changes,
       examples: examplesFor(examples, job.columnId, job.rowId),
     };
   });
@@ -234,7 +242,10 @@ const CONTEXT_SQL = prepared(`SELECT
                  ARRAY(SELECT d.column_id FROM ${inputCellsSql("c", inputIdsOf("c"))}
                        WHERE d.status = 'error') AS failed_inputs,
                  CASE WHEN c.attempts = 0 THEN 0 ELSE (SELECT COALESCE(sum(cr.model_calls), 0)::int FROM cell_runs cr
-                   WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent
+                   WHERE cr.row_id = c.row_id AND cr.column_id = c.column_id AND cr.generation = c.generation) END AS calls_spent,
+                 c.previous_value,
+                 EXISTS (SELECT 1 FROM runs ru JOIN schedules sc ON sc.id = ru.schedule_id
+                         WHERE ru.id = c.run_id AND sc.materiality = 'model') AS judge_changes
           -- Each job's cell and row by key: joined plainly, the planner (which takes the unnest for
           -- 100 rows) hashed them against a scan of every cell or row of the database.
           FROM unnest($1::text[], $2::text[]) AS j(row_id, column_id)

@@ -28,7 +28,7 @@ export const SCHEDULE_TOOLS: readonly McpTool[] = [
     name: "create_schedule",
     title: "Schedule a refresh",
     description:
-      'Refreshes a base\'s AI cells (or finds new rows, behavior "find") on a cron in a time zone or every 1 hour to 30 days, each execution a run charged up to maxCredits. rows picks the cells: {"all": true}, {"filter": …}, {"olderThanDays": n} or {"belowConfidence": x}. Confirm the cadence and the budget with the user first: it spends credits on its own.',
+      'Refreshes a base\'s AI cells (or finds new rows, behavior "find") on a cron in a time zone or every 1 hour to 30 days, each execution a run charged up to maxCredits. rows picks the cells: {"all": true}, {"filter": …}, {"olderThanDays": n} or {"belowConfidence": x}. materiality "model" has the model judge whether each changed text value matters (charged). Confirm the cadence and the budget with the user first: it spends credits on its own.',
     endpoints: [schedules.createSchedule],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     summary: (r) => `Scheduled ${line(r)}; next ticks ${r.nextRunTimes.join(", ")}.`,

@@ -19,6 +19,7 @@ describe("draftToBody", () => {
         columnIds: null,
         rows: { all: true },
         maxCredits: null,
+        materiality: "type",
         enabled: true,
       },
     });
@@ -41,11 +42,18 @@ describe("draftToBody", () => {
         rows: "belowConfidence",
         belowConfidence: "70",
         maxCredits: "500",
+        materiality: "model",
         enabled: false,
       }),
     );
     expect(out).toMatchObject({
-      body: { columnIds: ["scol_1"], rows: { belowConfidence: 0.7 }, maxCredits: 500, enabled: false },
+      body: {
+        columnIds: ["scol_1"],
+        rows: { belowConfidence: 0.7 },
+        maxCredits: 500,
+        materiality: "model",
+        enabled: false,
+      },
     });
     expect(draftToBody(draft({ rows: "olderThanDays", olderThanDays: "30" }))).toMatchObject({
       body: { rows: { olderThanDays: 30 } },

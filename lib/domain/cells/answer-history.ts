@@ -23,6 +23,8 @@ export interface WrittenValue {
   after: { value: string; status: string | null; sources?: string[] | null; confidence?: number | null };
   /** Why, when the value is gone: the error code. */
   reason?: string | null;
+  /** The model's verdict on a text change (schedule materiality "model"): an immaterial one is recorded, not announced. */
+  judged?: { material: boolean; reason: string };
 }
 
 /** At most this many cell.changed events per batch go to live views; the webhook gets every one. */
@@ -34,9 +36,10 @@ const isChange = (w: WrittenValue) =>
   w.before.status !== w.after.status ||
   !(w.column ? sameValue(w.column, w.before.value, w.after.value) : w.before.value === w.after.value);
 
-/** A generated value that replaced another, different one: what monitors watch for. */
+/** A generated value that replaced another, different one (and, when judged, a material change): what monitors watch for. */
 const isRealChange = (w: WrittenValue) =>
   w.kind === "answer" &&
+  w.judged?.material !== false &&
   w.before.value !== "" &&
   w.after.value !== "" &&
   !(w.column ? sameValue(w.column, w.before.value, w.after.value) : w.before.value === w.after.value);
@@ -87,7 +90,7 @@ const toChange = (c: WrittenValue): CellChange => ({
   after: c.after,
   runId: c.runId,
   actorId: c.actorId,
-  reason: c.reason,
+  reason: c.reason ?? (c.judged ? `${c.judged.material ? "material" : "not material"}: ${c.judged.reason}` : null),
 });
 
 export const changedPayload = (c: WrittenValue) => ({
@@ -98,5 +101,5 @@ export const changedPayload = (c: WrittenValue) => ({
   after: c.after.value,
   sources: c.after.sources ?? [],
   confidence: c.after.confidence ?? null,
-  reason: `The value changed, compared as ${c.column?.type ?? "text"}.`,
+  reason: c.judged?.reason ?? `The value changed, compared as ${c.column?.type ?? "text"}.`,
 });

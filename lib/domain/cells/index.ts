@@ -19,6 +19,7 @@ export {
   InsufficientCredits,
   type Completion,
   type CompleteResult,
+  type Materiality,
 } from "./outcomes.ts";
 export { cancelRunCells, pendingCellsOfRun } from "./cancel.ts";
 export { skipCell, skippedMetadata } from "./skip.ts";

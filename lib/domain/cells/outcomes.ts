@@ -34,6 +34,17 @@ export interface Completion {
   outputs?: Readonly<Record<string, string>>;
   /** The base's columns: how the history compares values and names what wrote each (optional: exact, "answer"). */
   columns?: readonly HistoryColumn[];
+  /** A scheduled refresh's text change as the model judged it (schedule materiality "model"). */
+  materiality?: Materiality;
+}
+
+export interface Materiality {
+  /** false: the value is stored and recorded, but not announced as changed. */
+  material: boolean;
+  /** One line: what changed, or why it does not matter. */
+  reason: string;
+  /** What the judgment cost, charged with the value; null when the judge failed (uncharged). */
+  charge: (CreditCharge & { idempotencyKey: string }) | null;
 }
 
 type HistoryColumn = { id: string; type: string; columnOptions?: unknown; fill?: unknown };
@@ -58,6 +69,10 @@ const cellEvent = (baseCtx: BaseContext, ref: { rowId: string; columnId: string 
     status,
   }) as const;
 
+const chargesOf = (c: Completion) => (c.materiality?.charge ? [c.charge, c.materiality.charge] : [c.charge]);
+/** What a completion costs its run: the value's charge and its judgment's. */
+const costOf = (c: Completion) => chargesOf(c).reduce((sum, charge) => sum + charge.amount, 0);
+
 const FENCE = (owner: string) => `cells.lease_owner = ${owner} AND ${fromStatusSql("complete")}`;
 
 /**
@@ -76,7 +91,7 @@ export async function storeValues(
   const batch = completions.map((c) => ({ ...c, value: storableText(c.value), metadata: storableJson(c.metadata) }));
   const split = await budgetSplit(
     tx,
-    batch.map((p) => ({ ...p.job, amount: p.charge.amount })),
+    batch.map((p) => ({ ...p.job, amount: costOf(p) })),
   );
   const over = (p: (typeof batch)[number]) => split.over.has(cellKey(p.job));
   const within = batch.filter((p) => !over(p));
@@ -150,7 +165,7 @@ export async function storeValues(
     w,
     owner,
     split,
-    done.map((p) => ({ ...p.job, amount: p.charge.amount })),
+    done.map((p) => ({ ...p.job, amount: costOf(p) })),
     refused.map((p) => p.job),
   );
   for (const p of refused) w.emit(cellEvent(p.baseCtx, p.job, "pending"));
@@ -161,7 +176,7 @@ export async function storeValues(
   if (
     !(await debitMany(
       tx,
-      done.map((p) => ({ ...p.charge, keyId: keyOf(p) })),
+      done.flatMap((p) => chargesOf(p).map((c) => ({ ...c, keyId: keyOf(p) }))),
     ))
   )
     throw new InsufficientCredits();

@@ -14,6 +14,7 @@ interface StoredAnswer {
   outcome?: "done" | "not_found";
   outputs?: Readonly<Record<string, string>>;
   columns?: readonly { id: string; type: string; columnOptions?: unknown; fill?: unknown }[];
+  materiality?: WrittenValue["judged"];
 }
 
 type Before = { previous_value: string | null; previous_status: string | null; run_id: string | null };
@@ -35,6 +36,7 @@ export const answerWritten = (p: StoredAnswer, b: Before): WrittenValue => ({
     sources: p.metadata.sources,
     confidence: p.metadata.confidenceScore,
   },
+  judged: p.materiality,
 });
 
 export const outputsWritten = (p: StoredAnswer, runId: string | null, before: ReadonlyMap<string, string>) =>

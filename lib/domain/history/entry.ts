@@ -33,7 +33,7 @@ export interface StoredEntry {
   /** sources and confidence of the value after */
   s?: string[];
   c?: number;
-  /** why: an error code, or a reviewer's action */
+  /** why: an error code, a reviewer's action, or the model's verdict on a change */
   w?: string;
 }
 

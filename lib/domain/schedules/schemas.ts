@@ -19,6 +19,10 @@ export const SCHEDULE_LIMITS = {
 export const SCHEDULE_BEHAVIORS = ["refresh", "find"] as const;
 export type ScheduleBehavior = (typeof SCHEDULE_BEHAVIORS)[number];
 
+/** How a refreshed value counts as changed: as its column type compares it, or, for text, as the model judges it. */
+export const SCHEDULE_MATERIALITY = ["type", "model"] as const;
+export type ScheduleMateriality = (typeof SCHEDULE_MATERIALITY)[number];
+
 /** How the last execution ended: started a run, found nothing to run, was skipped, or failed. */
 export const SCHEDULE_OUTCOMES = ["started", "empty", "skipped", "error"] as const;
 
@@ -109,6 +113,11 @@ const fields = {
   behavior: z
     .enum(SCHEDULE_BEHAVIORS)
     .describe("refresh (default): queue the chosen cells again. find: look for new rows with find."),
+  materiality: z
+    .enum(SCHEDULE_MATERIALITY)
+    .describe(
+      'refresh: "type" (default) counts a value changed when it differs as its column type compares it; "model" also asks the column\'s model whether a text value\'s change is material, with a one-line reason (charged per judged cell).',
+    ),
   columnIds: z
     .array(z.string().max(100))
     .min(1)
@@ -140,6 +149,7 @@ export const createScheduleSchema = z
     timezone: fields.timezone.optional(),
     every: fields.every.optional(),
     behavior: fields.behavior.optional(),
+    materiality: fields.materiality.optional(),
     columnIds: fields.columnIds.optional(),
     rows: fields.rows.optional(),
     find: fields.find.optional(),

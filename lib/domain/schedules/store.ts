@@ -29,6 +29,7 @@ export interface ScheduleView {
   /** The interval in seconds; null with cron. */
   every: number | null;
   behavior: string;
+  materiality: string;
   columnIds: string[] | null;
   rows: RowsSelection;
   find: ScheduleFind | null;
@@ -61,6 +62,7 @@ export function scheduleView(s: Schedule): ScheduleView {
     timezone: s.timezone,
     every: s.everySeconds,
     behavior: s.behavior,
+    materiality: s.materiality,
     columnIds: (s.columnIds as string[] | null) ?? null,
     rows: s.rows as RowsSelection,
     find: (s.find as ScheduleFind | null) ?? null,
@@ -100,6 +102,10 @@ async function checkSettings(tx: Tx, sheetId: string, s: Settings, now: Date): P
   const timezone = checkTimezone(s.timezone);
   if (s.cron !== null) checkCron(s.cron, timezone, now);
   const columns = await loadColumns(tx, sheetId);
+  if (s.behavior === "find" && s.materiality === "model")
+    throw appError("invalid_schedule", 'materiality "model" judges refreshed values: behavior "refresh" only.', {
+      field: "materiality",
+    });
   if (s.behavior === "find") {
     if (!s.find)
       throw appError("invalid_schedule", 'behavior "find" needs find: { query, criteria, count }.', { field: "find" });
@@ -142,6 +148,7 @@ export async function createSchedule(
     timezone: input.timezone ?? "UTC",
     everySeconds: input.every === undefined || input.every === null ? null : parseEvery(input.every),
     behavior: input.behavior ?? "refresh",
+    materiality: input.materiality ?? "type",
     columnIds: input.columnIds ? [...new Set(input.columnIds)] : null,
     rows: (input.rows as RowsSelection | undefined) ?? { all: true },
     find: input.find ?? null,
@@ -198,6 +205,7 @@ export async function updateSchedule(
     timezone: input.timezone ?? old.timezone,
     everySeconds,
     behavior: input.behavior ?? (old.behavior as Settings["behavior"]),
+    materiality: input.materiality ?? (old.materiality as Settings["materiality"]),
     columnIds:
       input.columnIds !== undefined
         ? input.columnIds && [...new Set(input.columnIds)]

@@ -7,6 +7,7 @@ import {
   rowsSelectionSchema,
   SCHEDULE_BEHAVIORS,
   SCHEDULE_FIND_FIELDS,
+  SCHEDULE_MATERIALITY,
   SCHEDULE_OUTCOMES,
   updateScheduleInputSchema,
   updateScheduleSchema,
@@ -37,6 +38,9 @@ export const scheduleSchema = z
     timezone: z.string().describe("The IANA time zone cron is read in."),
     every: z.number().int().nullable().describe("Its interval in seconds; null when cron is set."),
     behavior: z.enum(SCHEDULE_BEHAVIORS).describe("refresh or find."),
+    materiality: z
+      .enum(SCHEDULE_MATERIALITY)
+      .describe("How a refreshed value counts as changed: type, or model (text changes judged by the model)."),
     columnIds: z.array(z.string()).nullable().describe("The columns it refreshes; null: every generated column."),
     rows: rowsSelectionSchema,
     find: scheduleFindSchema.nullable().describe("What behavior find looks for; null for refresh."),
@@ -68,7 +72,7 @@ const scheduleParams = z.object({
   baseId: baseIdParam,
   scheduleId: pathId("The schedule's id (sch_…).", "schedule_not_found"),
 });
-const FIELDS = ["name", "cron", "timezone", "every", "behavior", "maxCredits", "enabled"] as const;
+const FIELDS = ["name", "cron", "timezone", "every", "behavior", "materiality", "maxCredits", "enabled"] as const;
 
 export const listSchedules = defineEndpoint({
   method: "GET",
@@ -87,7 +91,7 @@ export const createSchedule = defineEndpoint({
   audit: { action: "schedule.create", target: "schedule", fields: FIELDS },
   summary: "Create a schedule",
   description:
-    "Refreshes the chosen cells (or finds new rows) on a cron in a time zone, or every 1 hour to 30 days. Its first tick is the next cron time, or one interval from now. 400 invalid_schedule names the bad field (details.field: cron, timezone, every, columnIds or find).",
+    "Refreshes the chosen cells (or finds new rows) on a cron in a time zone, or every 1 hour to 30 days. Its first tick is the next cron time, or one interval from now. 400 invalid_schedule names the bad field (details.field: cron, timezone, every, columnIds, find or materiality).",
   params: baseParams,
   body: createScheduleSchema.extend({ find: findField }),
   parseBody: createScheduleInputSchema,
