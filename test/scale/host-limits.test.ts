@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { createBase } from "../support/bases.ts";
 import { startFakeProvider, type FakeProvider } from "../support/fake-provider.ts";
 import { waitFor } from "../support/wait.ts";
-import { pgAdminUrl, skipMessage, startWorker, type WorkerProcess } from "./support.ts";
+import { databaseUrlOf, pgAdminUrl, skipMessage, startWorker, type WorkerProcess } from "./support.ts";
 
 // An HTTP column's per-host limits hold across worker processes: two `npm run worker` processes,
 // each able to run several cells at once, never have more calls in flight to the host than the
@@ -23,11 +23,8 @@ describe.skipIf(!pgAdminUrl)("per-host limits across two worker processes", () =
   beforeAll(async () => {
     provider = await startFakeProvider((r) => ({ delayMs: DELAY_MS, json: { size: r.query.get("d")?.length ?? 0 } }));
     app = await createTestApp({ ALLOWED_PRIVATE_HOSTS: "127.0.0.1" }, { queue: "pg-boss", credits: 100_000 });
-    const [{ db }] = await app.rt.db.prisma.$queryRawUnsafe<{ db: string }[]>(`SELECT current_database() AS db`);
-    const url = new URL(pgAdminUrl!);
-    url.pathname = `/${db}`;
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: await databaseUrlOf(app),
       ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
       WORKER_CONCURRENCY: "6",
       AI_CONCURRENCY: "12",

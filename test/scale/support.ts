@@ -4,6 +4,7 @@ import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { waitFor } from "../support/wait.ts";
 import { TEST_SECRETS_KEY } from "../support/rate-limit-env.ts";
+import type { TestApp } from "../support/app.ts";
 
 // The scale-out suites need a real PostgreSQL: TEST_DATABASE_URL names the server (its admin
 // database); each run gets a fresh database of its own.
@@ -34,6 +35,14 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
       await c.end();
     },
   };
+}
+
+/** The URL of the PostgreSQL database a test app runs on, for other processes to share it. */
+export async function databaseUrlOf(app: TestApp): Promise<string> {
+  const [{ name }] = await app.rt.db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT current_database() AS name`);
+  const url = new URL(pgAdminUrl!);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 export interface WorkerProcess {

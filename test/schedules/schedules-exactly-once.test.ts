@@ -5,6 +5,7 @@ import { TEST_SECRETS_KEY } from "../support/rate-limit-env.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { createRuntime, stopRuntime, type Runtime } from "../../lib/runtime.ts";
 import { startScheduler, type Scheduler, type TickRecord } from "../../lib/engine/scheduler.ts";
+import { databaseUrlOf, pgAdminUrl } from "../scale/support.ts";
 import { addRows, COLUMNS, createSchedule, HOUR, setNextRun, TestClock } from "./helpers.ts";
 
 // Each tick runs exactly once however many schedulers see it. On PostgreSQL: two runtimes, each
@@ -19,14 +20,10 @@ let second: Runtime | undefined;
 
 beforeAll(async () => {
   app = await createTestApp(ENV, { credits: 100_000 });
-  const admin = process.env.TEST_DATABASE_URL;
-  if (admin) {
-    const [{ name }] = await app.rt.db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT current_database() AS name`);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
+  if (pgAdminUrl) {
     const config = loadConfig({ DATA_DIR: app.rt.config.dataDir, ...TEST_SECRETS_KEY, ...ENV });
     second = await createRuntime(config, {
-      target: { kind: "postgres", url: url.toString(), poolSize: 5 },
+      target: { kind: "postgres", url: await databaseUrlOf(app), poolSize: 5 },
       queue: "database",
     });
   }

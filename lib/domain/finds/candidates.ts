@@ -26,7 +26,8 @@ export interface ClaimedCandidate {
 /**
  * Records the entities a page of results named. Those the base has (by key or name) are recorded
  * as excluded; those any find of the base met before are left to it, unless that find has stopped
- * without verifying them (a cancelled find's leftovers are taken over). Returns how many are new.
+ * without verifying them: a stopped find's leftovers are taken over, and excluded when the base has
+ * had them since (rows added between a schedule's executions). Returns how many are new.
  */
 export async function insertCandidates(
   w: Work,
@@ -55,7 +56,8 @@ export async function insertCandidates(
      WHERE NOT EXISTS (
        SELECT 1 FROM find_candidates o WHERE o.base_id = $2
          AND o.key <> t.key AND o.name_key = t.name_key AND (o.key LIKE 'name:%' OR t.key LIKE 'name:%'))
-     ON CONFLICT (base_id, key) DO UPDATE SET find_id = excluded.find_id, run_id = excluded.run_id
+     ON CONFLICT (base_id, key) DO UPDATE SET find_id = excluded.find_id, run_id = excluded.run_id,
+       status = excluded.status
        WHERE find_candidates.status = 'pending' AND find_candidates.find_id <> excluded.find_id
          AND EXISTS (SELECT 1 FROM finds f WHERE f.id = find_candidates.find_id AND f.phase = 'done')
      RETURNING id`,
