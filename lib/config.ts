@@ -172,9 +172,8 @@ function buildConfig(e: z.infer<typeof schema>) {
     credits: {
       configureCreate: e.CREDITS_COST_CONFIGURE_CREATE,
       configureModify: e.CREDITS_COST_CONFIGURE_MODIFY,
-      /** Credits one cell generation costs, whatever its attempts. */
+      /** Credits one cell generation costs, whatever its attempts; one change judged by the model (materiality "model"). */
       cellCost: e.CREDITS_COST_CELL_RUN,
-      /** The model's judgment of one refreshed text value's change (schedule materiality "model"). */
       materialityCost: e.CREDITS_COST_MATERIALITY,
       /** Find rows, per step: planning the searches, a page of results read for candidates, a page of a candidate read, its verification. */
       // biome-ignore format: four settings of one kind read best on one line
