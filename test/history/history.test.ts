@@ -30,6 +30,7 @@ beforeAll(async () => {
       { name: "Note" },
       { name: "Employees", type: "number", isAiEnabled: true, inputColumns: ["Company"], instructions: "Head count." },
       { name: "Shout", fill: { kind: "formula", expression: "$uppercase(Note)" } },
+      { name: "Staff", fill: { kind: "formula", expression: '$string(Employees) & " staff"' } },
     ],
   });
   [{ id: rowId }] = await addRows(t.app, base.baseId, [{ Company: "Acme", Note: "first" }]);
@@ -87,6 +88,20 @@ describe("cell history", () => {
     expect(res.body.errors).toEqual([]);
     const [entry] = await historyOf(t.app, base, rowId, `?columnId=${base.col.Employees}`);
     expect(entry).toMatchObject({ kind: "review", reason: "accept", after: { value: "150" } });
+  });
+
+  it("records a reviewer's correction and the formula it recomputed, and both again on its undo", async () => {
+    const review = await t.app.api("POST", `/api/v1/bases/${base.baseId}/review`, {
+      body: { cells: [{ rowId, columnId: base.col.Employees, action: "edit", value: "200" }] },
+    });
+    expect(review.body.errors).toEqual([]);
+    const [staff] = await historyOf(t.app, base, rowId, `?columnId=${base.col.Staff}`);
+    expect(staff).toMatchObject({ kind: "formula", before: { value: "150 staff" }, after: { value: "200 staff" } });
+    expect(staff.actor.actorId).toMatch(/^key_/);
+    const undo = await t.app.api("POST", `/api/v1/bases/${base.baseId}/review/${review.body.cells[0].actionId}/undo`);
+    expect(undo.status, undo.text).toBe(200);
+    const [undone] = await historyOf(t.app, base, rowId, `?columnId=${base.col.Staff}`);
+    expect(undone).toMatchObject({ kind: "formula", before: { value: "200 staff" }, after: { value: "150 staff" } });
   });
 
   it("records a failed answer: the value is gone, with the error's code", async () => {

@@ -15,7 +15,7 @@ import {
 import type { CellMetadata } from "../cell-view.ts";
 import { columnOptionsOf, nameKey, type ColumnRecord } from "../column-model.ts";
 import { columnType } from "../column-types/index.ts";
-import { MAX_CELL_CHARS, settleRows, writeReviewedValues } from "../rows/index.ts";
+import { MAX_CELL_CHARS, settleRows, writeReviewedValues, type FormulaChange } from "../rows/index.ts";
 import { appendHistory } from "../history/append.ts";
 import { runCells } from "../runs/index.ts";
 import { refitCalibration } from "../quality/index.ts";
@@ -121,7 +121,7 @@ export async function reviewCells(
       aiValue: modelValue(before.get(cellKey(p)), cellValueOf(p)),
     })),
   );
-  await writeReviewedValues(
+  const formulas = await writeReviewedValues(
     tx,
     columns,
     edits.map((p) => ({ rowId: p.rowId, columnId: p.columnId, value: p.value! })),
@@ -147,6 +147,7 @@ export async function reviewCells(
       before: snapshot(cellValueOf(p), before.get(cellKey(p))),
       after: snapshot(afterValue(p), after.get(cellKey(p))),
     })),
+    formulas,
   );
 
   // The column's calibration follows its history, in the same transaction.
@@ -215,12 +216,13 @@ interface RecordedAction extends CellRef {
   after: ReturnType<typeof snapshot>;
 }
 
-/** Appends to the review history; answers the new actions' ids, in order. */
+/** Appends to the review history (and the cells', with the formulas the values recomputed); answers the ids. */
 export async function recordActions(
   tx: Tx,
   actor: { workspaceId: string; actorId: string },
   baseId: string,
   list: readonly RecordedAction[],
+  formulas: readonly FormulaChange[] = [],
 ): Promise<string[]> {
   const ids = list.map(() => newId.reviewAction());
   if (list.length === 0) return ids;
@@ -238,19 +240,25 @@ export async function recordActions(
     })),
   });
   // Each review is also a change in its cell's history, even one that keeps the value (an accept).
-  await appendHistory(
-    tx,
-    baseId,
-    list.map((a) => ({
+  await appendHistory(tx, baseId, [
+    ...list.map((a) => ({
       rowId: a.rowId,
       columnId: a.columnId,
       kind: "review" as const,
       before: { value: a.before.value, status: a.before.status },
-      after: { value: a.after.value, status: a.after.status },
+      after: { value: a.after.value, status: a.after.status, confidence: a.after.confidence },
       actorId: actor.actorId,
       reason: a.action,
     })),
-  );
+    ...formulas.map((f) => ({
+      rowId: f.rowId,
+      columnId: f.columnId,
+      kind: "formula" as const,
+      before: { value: f.before },
+      after: { value: f.value },
+      actorId: actor.actorId,
+    })),
+  ]);
   return ids;
 }
 

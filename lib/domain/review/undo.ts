@@ -64,12 +64,18 @@ export async function undoReview(
     dropAiValue: action.action === "edit" && !before.verified,
   });
   if (!restored) throw notUndoable("The cell changed since this review action; review it again instead.");
-  if (action.action === "edit")
-    await writeReviewedValues(tx, await loadColumns(tx, baseCtx.sheetId), [{ ...ref, value: before.value }]);
+  const formulas =
+    action.action === "edit"
+      ? await writeReviewedValues(tx, await loadColumns(tx, baseCtx.sheetId), [{ ...ref, value: before.value }])
+      : [];
   const [now] = await readReviewState(tx, [ref]);
-  const [undoId] = await recordActions(tx, actor, baseCtx.baseId, [
-    { ...ref, action: "undo", before: current, after: snapshot(before.value, now) },
-  ]);
+  const [undoId] = await recordActions(
+    tx,
+    actor,
+    baseCtx.baseId,
+    [{ ...ref, action: "undo", before: current, after: snapshot(before.value, now) }],
+    formulas,
+  );
   await refitCalibration(tx, [ref.columnId]);
 
   await touchBase(tx, baseCtx.baseId);

@@ -5,6 +5,6 @@ export { ColumnIndex, MAX_CELL_CHARS, normalizeCells } from "./input.ts";
 export { cellsOfRow, getRow, openRowsReader, statesOf } from "./read.ts";
 export { mergeKeyColumns, storedValues, upsertRows, type UpsertResult } from "./upsert.ts";
 export { rowJson, type RowValues } from "./view.ts";
-export { addRows, deleteRows, updateRows, writeReviewedValues } from "./write.ts";
+export { addRows, deleteRows, updateRows, writeReviewedValues, type FormulaChange } from "./write.ts";
 export { type PreparedRowsQuery, prepareRowsQuery, queryFromGet, queryRows, readRows } from "./query.ts";
 export { settleRows } from "./settled.ts";

@@ -174,21 +174,29 @@ async function currentValues(tx: Tx, sheetId: string, ids: readonly string[]): P
  * Review corrections: the values reviewers wrote into AI cells (their cells are stored by
  * cells/review.ts), and the formulas over them recomputed.
  */
-export async function writeReviewedValues(tx: Tx, columns: readonly ColumnRecord[], edits: readonly ValueEdit[]) {
+/** Writes reviewers' values and the formulas over them; answers the formula cells that changed. */
+export async function writeReviewedValues(
+  tx: Tx,
+  columns: readonly ColumnRecord[],
+  edits: readonly ValueEdit[],
+): Promise<FormulaChange[]> {
   await patchValues(tx, edits);
   const rows = await currentValues(
     tx,
     columns[0]?.sheetId ?? "",
     edits.map((e) => e.rowId),
   );
-  const formulaEdits: ValueEdit[] = [];
+  const changes: FormulaChange[] = [];
   for (const [rowId, values] of rows) {
     const written = Object.fromEntries(edits.filter((e) => e.rowId === rowId).map((e) => [e.columnId, e.value]));
     for (const [columnId, value] of Object.entries(await formulasAfterWrite(columns, values, written)))
-      if (value !== (values[columnId] ?? "")) formulaEdits.push({ rowId, columnId, value });
+      if (value !== (values[columnId] ?? "")) changes.push({ rowId, columnId, before: values[columnId] ?? "", value });
   }
-  await patchValues(tx, formulaEdits);
+  await patchValues(tx, changes);
+  return changes;
 }
+
+export type FormulaChange = ValueEdit & { before: string };
 
 export async function deleteRows(w: Work, workspaceId: string, baseId: string, { rowIds }: { rowIds: string[] }) {
   const { tx } = w;
