@@ -15,7 +15,7 @@ const built = spawnSync("npx", ["--no-install", "tsx", "lib/cli/start.ts", "--bu
 if (built !== 0) process.exit(built ?? 1);
 
 const { TEST_DATABASE_URL: _ignored, ...rest } = process.env;
-let status = runVitest(rest);
+let status = await runVitest(rest);
 if (status !== 0) process.exit(status);
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -14,4 +14,4 @@ const built = spawnSync("npx", ["--no-install", "tsx", "lib/cli/start.ts", "--bu
 }).status;
 if (built !== 0) process.exit(built ?? 1);
 
-process.exit(runVitest(process.env));
+process.exit(await runVitest(process.env));
