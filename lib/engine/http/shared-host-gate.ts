@@ -118,7 +118,10 @@ export function sharedHostGate(db: Tx, owner: string): HostGate {
     h.timer = undefined;
     h.holdingOff = undefined;
     if (h.running) h.kicked = true;
-    else void rounds(host, h);
+    else {
+      h.running = true;
+      setImmediate(() => void rounds(host, h));
+    }
   };
 
   const leaveFor = (host: string, h: HostState, slot: number) => {
