@@ -57,7 +57,7 @@ describe("the shared host gate", () => {
     const host = newHost();
     const limits = { perMinute: 100_000, concurrency: 3, leaseMs: 10_000 };
     const seen = { now: 0, max: 0 };
-    const gates = [sharedHostGate(a.prisma, "proc-a"), sharedHostGate(b.prisma, "proc-b")];
+    const gates = [sharedHostGate(a, "proc-a"), sharedHostGate(b, "proc-b")];
     const callers = gates.map((g) => caller(g, host, limits, 15, seen));
     const end = Date.now() + 1_500;
     await Promise.all(callers.flatMap((c) => Array.from({ length: 4 }, () => c.run(() => Date.now() > end))));
@@ -70,7 +70,7 @@ describe("the shared host gate", () => {
   it("keeps a host's rate across processes: a burst of a tenth of a minute's calls, then the rate", async () => {
     const host = newHost();
     const limits = { perMinute: 600, concurrency: 100, leaseMs: 10_000 }; // burst 60, then 10 a second
-    const gates = [sharedHostGate(a.prisma, "proc-a"), sharedHostGate(b.prisma, "proc-b")];
+    const gates = [sharedHostGate(a, "proc-a"), sharedHostGate(b, "proc-b")];
     const t0 = Date.now();
     const at: number[] = [];
     await Promise.all(
@@ -92,11 +92,11 @@ describe("the shared host gate", () => {
   it("gives a process that died holding slots' slots to another once their lease ends", async () => {
     const host = newHost();
     const limits = { perMinute: 100_000, concurrency: 2, leaseMs: 600 };
-    const dead = sharedHostGate(a.prisma, "dead");
+    const dead = sharedHostGate(a, "dead");
     await dead.enter(host, limits);
     await dead.enter(host, limits); // never left: the process is gone
     const t0 = Date.now();
-    const leave = await sharedHostGate(b.prisma, "alive").enter(host, limits);
+    const leave = await sharedHostGate(b, "alive").enter(host, limits);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
     expect(Date.now() - t0).toBeLessThan(5_000);
     await leave();
@@ -106,8 +106,8 @@ describe("the shared host gate", () => {
     const host = newHost();
     const limits = { perMinute: 100_000, concurrency: 2, leaseMs: 10_000 };
     const seen = { now: 0, max: 0 };
-    const busy = sharedHostGate(a.prisma, "busy");
-    const other = sharedHostGate(b.prisma, "other");
+    const busy = sharedHostGate(a, "busy");
+    const other = sharedHostGate(b, "other");
     // The busy process always has calls waiting: without a want, it would hand its slots on for
     // as long as it runs.
     const stream = caller(busy, host, limits, 30, seen);
@@ -131,7 +131,7 @@ describe("the shared host gate", () => {
   it("keeps the slot of a finished call a moment for the next call, then frees it", async () => {
     const host = newHost();
     const limits = { perMinute: 100_000, concurrency: 4, leaseMs: 10_000 };
-    const gate = sharedHostGate(a.prisma, "proc-a");
+    const gate = sharedHostGate(a, "proc-a");
     await (await gate.enter(host, limits))();
     expect(await heldSlots(host)).toHaveLength(1);
     await waitFor(async () => (await heldSlots(host)).length === 0, "the idle slot to be freed", 2_000, 10);

@@ -166,7 +166,7 @@ describe("an HTTP call", () => {
     expect(provider.maxInFlight()).toBe(2);
     provider.reset();
     // Two gates on one database stand for two worker processes.
-    const [a, b] = ["proc-a", "proc-b"].map((owner) => ({ ...deps, gate: sharedHostGate(app.rt.db.prisma, owner) }));
+    const [a, b] = ["proc-a", "proc-b"].map((owner) => ({ ...deps, gate: sharedHostGate(app.rt.db, owner) }));
     await Promise.all(
       Array.from({ length: 8 }, (_, i) => callHttp(limited, text, { Domain: `s${i}.example` }, secrets, i % 2 ? a : b)),
     );

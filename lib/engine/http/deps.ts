@@ -14,7 +14,7 @@ export function httpDepsOf(rt: Runtime, owner: string, lookup?: HostLookup): Htt
   let deps = made.get(rt);
   if (!deps) {
     // One process owns the embedded database, so its host limits are kept in memory (host-gate.ts).
-    const gate = rt.db.exclusive ? localHostGate() : sharedHostGate(rt.db.prisma, owner);
+    const gate = rt.db.exclusive ? localHostGate() : sharedHostGate(rt.db, owner);
     // Services stop in reverse: registered before the engine's (startEngine asks for these first),
     // the gate stops after the engine's calls are over.
     if (gate.close) rt.services.push({ name: "host gate", stop: gate.close });
