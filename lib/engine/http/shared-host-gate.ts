@@ -1,81 +1,38 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../../db/database.ts";
-import { prepared } from "../../db/prepared.ts";
 import type { HostGate, HostLimits } from "./host-gate.ts";
+import { createBucket, hostRound, type RoundResult } from "./host-round.ts";
 
 // The per-host limits on PostgreSQL, shared by every worker process: calls a minute through the
 // host's row of rate_limit_buckets, calls in flight through host_slots (one row per slot; its
 // lease frees it if its process dies).
 //
 // Each statement is a round trip on the thread that runs the cells, and three a call (a token, a
-// slot, its release) were most of a waterfall's statements. So one statement, a round, does all
-// of a host's bookkeeping: it frees the slots this process no longer needs, hands the slots of
-// finished calls on to its waiting calls (renewing their lease), takes free slots for the others,
-// and a token for every slot it grants. Calls that finish or arrive while a round runs are served
-// by the next one, so a busy host costs less than a statement a call. A slot waits for its round,
-// so rounds commit without waiting for the disk (`volatile`): a flush took 4 ms, a fifth of a
-// 20 ms call. A crash of the database may then lose its last rounds: a freed slot held again until
-// its lease ends, or for a moment after the restart a held one free.
+// slot, its release) were most of a waterfall's statements. So one statement, a round
+// (host-round.ts), does all of a host's bookkeeping: it frees the slots this process no longer
+// needs, hands the slots of finished calls on to its waiting calls, takes free slots for the
+// others, and a token for every slot it grants. Calls that finish or arrive while a round runs
+// are served by the next one, so a busy host costs less than a statement a call.
+//
+// A slot between two calls is idle, so when calls are waiting, the one that ends hands its slot
+// straight to the next with a token from a small stock taken by the previous round; the next
+// round renews the slot's lease and refills the stock. Stock is used within STOCK_MS of its
+// taking, else given back: a burst may exceed the bucket's by the calls of STOCK_MS at most.
+// Rounds commit without waiting for the disk (`volatile`: a flush took 4 ms, a fifth of a 20 ms
+// call). A crash of the database may then lose its last rounds: a freed slot held again until its
+// lease ends, or, for a moment after the restart, a held one free.
 //
 // Handing slots on lets a busy process keep a host to itself. So a process short of slots, holding
 // none or at least two fewer than another, marks one of that process's slots as wanted: its holder
 // frees it instead of handing it on, and for a moment only the process that wants it may take it.
 
-/** How long a want holds: several of the wanting process's longest waits between rounds. */
-const WANT_MS = 250;
 const MAX_POLL_MS = 50;
-
-// $1 host, $2 holder, $3 bucket, $4 capacity (≤ 0: no rate), $5 tokens a second, $6 calls
-// waiting, $7 concurrency, $8 lease ms, $9 this process's idle slots to hand on, in order (only
-// as many as there are tokens), $10 its slots to free, $11 its slots in use.
-// The slot CTEs touch disjoint rows: this holder's given slots, free ones, other holders' held ones.
-const ROUND = prepared(`WITH
-b AS (
-  SELECT LEAST($4::float8, tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - updated_at)) * $5::float8) AS available
-  FROM rate_limit_buckets WHERE name = $3 FOR UPDATE),
-g AS (
-  SELECT CASE WHEN $4::float8 <= 0 THEN $6::int ELSE coalesce((SELECT LEAST($6::int, floor(available))::int FROM b), 0) END AS n),
-freed AS (
-  UPDATE host_slots SET expires_at = '-infinity'
-  WHERE host = $1 AND holder = $2 AND slot = ANY($10::int[])
-  RETURNING slot),
-renewed AS (
-  UPDATE host_slots SET expires_at = CASE WHEN wanted_by <> $2 AND wanted_until > clock_timestamp() THEN '-infinity'
-      ELSE clock_timestamp() + make_interval(secs => $8::float8 / 1000) END
-  WHERE host = $1 AND holder = $2 AND slot = ANY(($9::int[])[:(SELECT n FROM g)]) AND expires_at > clock_timestamp()
-  RETURNING slot, expires_at > clock_timestamp() AS kept),
-free AS (
-  SELECT s FROM generate_series(0, $7::int - 1) s
-  WHERE s <> ALL($9::int[]) AND s <> ALL($10::int[]) AND NOT EXISTS (
-    SELECT 1 FROM host_slots h WHERE h.host = $1 AND h.slot = s
-      AND (h.expires_at > clock_timestamp() OR (h.wanted_by <> $2 AND h.wanted_until > clock_timestamp())))
-  ORDER BY random()
-  LIMIT GREATEST(0, (SELECT n FROM g) - (SELECT count(*) FROM renewed WHERE kept))),
-taken AS (
-  INSERT INTO host_slots (host, slot, holder, expires_at)
-  SELECT $1, s, $2, clock_timestamp() + make_interval(secs => $8::float8 / 1000) FROM free
-  ON CONFLICT (host, slot) DO UPDATE
-    SET holder = excluded.holder, expires_at = excluded.expires_at, wanted_by = NULL, wanted_until = NULL
-    WHERE host_slots.expires_at <= clock_timestamp()
-      AND (host_slots.wanted_by IS NULL OR host_slots.wanted_by = $2 OR host_slots.wanted_until <= clock_timestamp())
-  RETURNING slot),
-granted AS (SELECT slot FROM renewed WHERE kept UNION ALL SELECT slot FROM taken),
-spent AS (
-  UPDATE rate_limit_buckets r SET tokens = b.available - (SELECT count(*) FROM granted), updated_at = clock_timestamp()
-  FROM b WHERE r.name = $3 AND $4::float8 > 0 AND EXISTS (SELECT 1 FROM granted)
-  RETURNING 1),
-marked AS (
-  UPDATE host_slots SET wanted_by = $2, wanted_until = clock_timestamp() + make_interval(secs => ${WANT_MS / 1000})
-  WHERE host = $1 AND (SELECT count(*) FROM granted) < (SELECT n FROM g) AND slot = (
-    SELECT h.slot FROM host_slots h
-    WHERE h.host = $1 AND h.holder <> $2 AND h.slot < $7::int AND h.expires_at > clock_timestamp()
-      AND (h.wanted_by IS NULL OR h.wanted_by = $2 OR h.wanted_until <= clock_timestamp())
-      AND ($11::int + (SELECT count(*) FROM granted) = 0 OR $11::int + (SELECT count(*) FROM granted) + 1 < (
-        SELECT count(*) FROM host_slots o WHERE o.host = $1 AND o.holder = h.holder AND o.expires_at > clock_timestamp()))
-    ORDER BY h.wanted_by = $2 DESC NULLS LAST, h.expires_at
-    LIMIT 1)
-  RETURNING slot)
-SELECT ARRAY(SELECT slot FROM granted) AS granted, (SELECT n FROM g) AS n, (SELECT available FROM b)::float8 AS available`);
+/**
+ * How long a slot whose call is over stays with its process for a call that may come: taking it
+ * back then is one round instead of two (one to free it, one to take one).
+ */
+const GRACE_MS = 25;
+const STOCK_MS = 100;
 
 interface Waiter {
   /** Waiters with the same limits are served by one round. */
@@ -91,6 +48,14 @@ interface HostState {
   busy: Set<number>;
   /** Slots still held whose calls are over, and since when: handed on, or freed after GRACE_MS. */
   idle: { slot: number; since: number }[];
+  /** Slots handed on since the last round, and the lease their new call asks for. */
+  extend: Map<number, number>;
+  /** Tokens in stock, by when they were taken; and tokens to give back. */
+  stock: { n: number; at: number }[];
+  returning: number;
+  /** Slots another process wants, as the last round saw. */
+  wanted: Set<number>;
+  perMinute: number;
   running: boolean;
   /** A call ended or a timer fired while a round ran: look again before resting. */
   kicked: boolean;
@@ -100,11 +65,11 @@ interface HostState {
   pollMs: number;
 }
 
-/**
- * How long a slot whose call is over stays with its process for a call that may come: taking it
- * back then is one round instead of two (one to free it, one to take one).
- */
-const GRACE_MS = 25;
+/** Stock taken before `now - STOCK_MS` is given back at the next round; answers what is left. */
+function freshStock(h: HostState, now = performance.now()): number {
+  while (h.stock.length > 0 && now - h.stock[0].at > STOCK_MS) h.returning += h.stock.shift()!.n;
+  return h.stock.reduce((n, s) => n + s.n, 0);
+}
 
 /** The limits shared by the processes of one PostgreSQL; `owner` names this process's slots. */
 export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): HostGate {
@@ -122,6 +87,7 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
     h.holdingOff = undefined;
     if (h.running) h.kicked = true;
     else {
+      // A turn of the event loop first, for the calls that end together to share the round.
       h.running = true;
       setImmediate(() => void rounds(host, h));
     }
@@ -132,6 +98,16 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
     return async () => {
       if (left) return;
       left = true;
+      const next = h.waiters[0];
+      const token = next && (next.limits.perMinute <= 0 || freshStock(h) > 0);
+      if (next && token && slot < next.limits.concurrency && !h.wanted.has(slot) && !closing) {
+        if (next.limits.perMinute > 0 && --h.stock[0].n === 0) h.stock.shift();
+        h.waiters.shift();
+        h.extend.set(slot, next.limits.leaseMs);
+        next.resolve(leaveFor(host, h, slot));
+        kick(host, h);
+        return;
+      }
       h.busy.delete(slot);
       h.idle.push({ slot, since: performance.now() });
       // Short of tokens, the timer's round hands it on or frees it; else the waiting call gets it now.
@@ -152,6 +128,7 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
         let want = 0;
         let keep: number[] = [];
         if (head && limits) {
+          h.perMinute = limits.perMinute;
           let batch = 0;
           while (batch < h.waiters.length && h.waiters[batch].key === head.key) batch++;
           let inUse = 0;
@@ -162,44 +139,62 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
             .slice(0, want)
             .map((i) => i.slot);
         }
-        const due = performance.now() - GRACE_MS;
-        const release = h.idle.filter((i) => !keep.includes(i.slot) && (closing || i.since <= due)).map((i) => i.slot);
-        if (want === 0 && release.length === 0) break;
+        const started = performance.now();
+        const release = h.idle
+          .filter((i) => !keep.includes(i.slot) && (closing || i.since <= started - GRACE_MS))
+          .map((i) => i.slot);
+        // A slot handed on whose new call is over already is kept or freed instead.
+        const extend = [...h.extend].filter(([s]) => h.busy.has(s));
+        const fresh = freshStock(h, started);
+        if (closing) h.returning += fresh;
+        const returned = h.returning;
+        // Stock for the calls still waiting once this round has served its own, one per slot that may end.
+        const stock = closing ? 0 : Math.max(0, Math.min(h.waiters.length - want, h.busy.size + want) - fresh);
+        if (want === 0 && release.length === 0 && extend.length === 0 && returned === 0) break;
         h.idle = h.idle.filter((i) => !keep.includes(i.slot) && !release.includes(i.slot));
-        const perMinute = want > 0 ? (limits?.perMinute ?? 0) : 0;
-        const bucket = perMinute > 0 ? `host:${host}` : "";
-        let res: { granted: number[]; n: number; available: number | null };
+        h.extend.clear();
+        if (closing) h.stock = [];
+        h.returning = 0;
+        // A round that only frees or renews slots leaves the bucket alone.
+        const bucket = h.perMinute > 0 && want + stock + returned > 0 ? `host:${host}` : "";
+        const capacity = Math.max(1, Math.floor(h.perMinute / 10));
+        let res: RoundResult;
         try {
-          if (bucket && !buckets.has(bucket)) await createBucket(db, bucket, perMinute);
+          if (bucket && !buckets.has(bucket)) await createBucket(db, bucket, capacity);
           buckets.add(bucket);
-          [res] = await db.volatile<typeof res>(ROUND, [
+          res = await hostRound(db, {
             host,
             holder,
             bucket,
-            perMinute > 0 ? Math.max(1, Math.floor(perMinute / 10)) : 0,
-            perMinute / 60,
+            capacity: bucket ? capacity : 0,
+            perSecond: h.perMinute / 60,
             want,
-            limits?.concurrency ?? 0,
-            limits?.leaseMs ?? 0,
+            concurrency: limits?.concurrency ?? 0,
+            leaseMs: limits?.leaseMs ?? 0,
             keep,
             release,
-            h.busy.size,
-          ]);
+            extend: extend.map(([s]) => s),
+            extendMs: extend.map(([, ms]) => ms),
+            inUse: h.busy.size,
+            stock,
+            returned,
+          });
         } catch (e) {
-          // The slots of this round are left to their leases.
+          // The slots of this round are left to their leases, its tokens to the bucket's refill.
           for (const w of h.waiters.splice(0)) w.reject(e);
           continue;
         }
-        const now = performance.now();
+        if (res.stock > 0) h.stock.push({ n: res.stock, at: started });
+        h.wanted = new Set(res.wanted);
         // Slots past the tokens were left as they are.
-        for (const slot of keep.slice(res.n)) h.idle.push({ slot, since: now });
+        for (const slot of keep.slice(res.n)) h.idle.push({ slot, since: started });
         for (const slot of res.granted) {
           const w = h.waiters[0];
           if (w && w.key === head?.key) {
             h.waiters.shift();
             h.busy.add(slot);
             w.resolve(leaveFor(host, h, slot));
-          } else h.idle.push({ slot, since: now }); // its call gave up waiting
+          } else h.idle.push({ slot, since: started }); // its call gave up waiting
         }
         if (res.granted.length > 0) h.pollMs = 5;
         if (bucket && res.available === null) buckets.delete(bucket);
@@ -208,7 +203,7 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
         if (!tokensShort && !slotsShort) continue;
         if (tokensShort && limits) {
           const left = (res.available ?? 0) - res.granted.length;
-          wait = Math.max(5, Math.ceil(((1 - left) / (perMinute / 60)) * 1000));
+          wait = Math.max(5, Math.ceil(((1 - left) / (limits.perMinute / 60)) * 1000));
           waitFor = "tokens";
         }
         // Slots held by other processes (or a race lost to one) are asked for again; when this
@@ -224,12 +219,13 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
     } finally {
       h.running = false;
     }
-    const firstDue =
-      h.idle.length > 0 ? Math.min(...h.idle.map((i) => i.since)) + GRACE_MS - performance.now() : undefined;
-    const next = Math.min(wait ?? Infinity, firstDue ?? Infinity);
+    // Idle slots are freed, and stock given back, when they are due.
+    const now = performance.now();
+    const dues = [...h.idle.map((i) => i.since + GRACE_MS), ...h.stock.map((s) => s.at + STOCK_MS)];
+    const next = Math.min(wait ?? Infinity, ...dues.map((d) => d - now));
     if (next === Infinity) return;
     h.holdingOff = waitFor;
-    h.timer = setTimeout(() => kick(host, h), Math.max(0, next) + (wait !== undefined ? Math.random() * 5 : 0));
+    h.timer = setTimeout(() => kick(host, h), Math.max(0, next) + (wait !== undefined ? Math.random() * 5 : 1));
   };
 
   return {
@@ -237,7 +233,20 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
       signal?.throwIfAborted();
       let h = hosts.get(host);
       if (!h) {
-        h = { waiters: [], busy: new Set(), idle: [], running: false, kicked: false, holdingOff: undefined, pollMs: 5 };
+        h = {
+          waiters: [],
+          busy: new Set(),
+          idle: [],
+          extend: new Map(),
+          stock: [],
+          returning: 0,
+          wanted: new Set(),
+          perMinute: limits.perMinute,
+          running: false,
+          kicked: false,
+          holdingOff: undefined,
+          pollMs: 5,
+        };
         hosts.set(host, h);
       }
       const state = h;
@@ -259,20 +268,13 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
       });
     },
     async close() {
-      // Slots kept for a call that will not come now are freed at once, not left to their leases.
+      // Slots kept for a call that will not come, and stock, are given back at once.
       closing = true;
       for (const [host, h] of hosts) {
         clearTimeout(h.timer);
         while (h.running) await new Promise((r) => setTimeout(r, 5));
-        if (h.idle.length > 0) await rounds(host, h);
+        await rounds(host, h);
       }
     },
   };
-}
-
-function createBucket(db: Pick<Database, "volatile">, name: string, perMinute: number) {
-  return db.volatile(
-    `INSERT INTO rate_limit_buckets (name, tokens, updated_at) VALUES ($1, $2, clock_timestamp()) ON CONFLICT (name) DO NOTHING`,
-    [name, Math.max(1, Math.floor(perMinute / 10))],
-  );
 }
