@@ -1,7 +1,17 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../../db/database.ts";
-import type { HostGate, HostLimits } from "./host-gate.ts";
+import type { HostGate } from "./host-gate.ts";
 import { createBucket, hostRound, type RoundResult } from "./host-round.ts";
+import {
+  freshStock,
+  GRACE_MS,
+  type HostState,
+  newHostState,
+  STOCK_MS,
+  takeStock,
+  tokenFor,
+  type Waiter,
+} from "./host-state.ts";
 
 // The per-host limits on PostgreSQL, shared by every worker process: calls a minute through the
 // host's row of rate_limit_buckets, calls in flight through host_slots (one row per slot; its
@@ -27,49 +37,6 @@ import { createBucket, hostRound, type RoundResult } from "./host-round.ts";
 // frees it instead of handing it on, and for a moment only the process that wants it may take it.
 
 const MAX_POLL_MS = 50;
-/**
- * How long a slot whose call is over stays with its process for a call that may come: taking it
- * back then is one round instead of two (one to free it, one to take one).
- */
-const GRACE_MS = 25;
-const STOCK_MS = 100;
-
-interface Waiter {
-  /** Waiters with the same limits are served by one round. */
-  key: string;
-  limits: HostLimits;
-  resolve(leave: () => Promise<void>): void;
-  reject(e: unknown): void;
-}
-
-interface HostState {
-  waiters: Waiter[];
-  /** Slots held by calls in flight. */
-  busy: Set<number>;
-  /** Slots still held whose calls are over, and since when: handed on, or freed after GRACE_MS. */
-  idle: { slot: number; since: number }[];
-  /** Slots handed on since the last round, and the lease their new call asks for. */
-  extend: Map<number, number>;
-  /** Tokens in stock, by when they were taken; and tokens to give back. */
-  stock: { n: number; at: number }[];
-  returning: number;
-  /** Slots another process wants, as the last round saw. */
-  wanted: Set<number>;
-  perMinute: number;
-  running: boolean;
-  /** A call ended or a timer fired while a round ran: look again before resting. */
-  kicked: boolean;
-  timer?: NodeJS.Timeout;
-  /** The timer is a wait for tokens or for other processes' slots, which a new call joins. */
-  holdingOff: "tokens" | "slots" | undefined;
-  pollMs: number;
-}
-
-/** Stock taken before `now - STOCK_MS` is given back at the next round; answers what is left. */
-function freshStock(h: HostState, now = performance.now()): number {
-  while (h.stock.length > 0 && now - h.stock[0].at > STOCK_MS) h.returning += h.stock.shift()!.n;
-  return h.stock.reduce((n, s) => n + s.n, 0);
-}
 
 /** The limits shared by the processes of one PostgreSQL; `owner` names this process's slots. */
 export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): HostGate {
@@ -99,9 +66,7 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
       if (left) return;
       left = true;
       const next = h.waiters[0];
-      const token = next && (next.limits.perMinute <= 0 || freshStock(h) > 0);
-      if (next && token && slot < next.limits.concurrency && !h.wanted.has(slot) && !closing) {
-        if (next.limits.perMinute > 0 && --h.stock[0].n === 0) h.stock.shift();
+      if (next && slot < next.limits.concurrency && !h.wanted.has(slot) && !closing && tokenFor(h, next.limits)) {
         h.waiters.shift();
         h.extend.set(slot, next.limits.leaseMs);
         next.resolve(leaveFor(host, h, slot));
@@ -141,19 +106,21 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
         }
         const started = performance.now();
         const release = h.idle
-          .filter((i) => !keep.includes(i.slot) && (closing || i.since <= started - GRACE_MS))
+          .filter((i) => !keep.includes(i.slot) && (closing || h.wanted.has(i.slot) || i.since <= started - GRACE_MS))
           .map((i) => i.slot);
         // A slot handed on whose new call is over already is kept or freed instead.
         const extend = [...h.extend].filter(([s]) => h.busy.has(s));
+        // Stock: one token per slot that may end while calls still wait once this round has served
+        // its own; what is no longer needed is given back now.
+        const target = closing ? 0 : Math.min(h.waiters.length - want, h.busy.size + want);
         const fresh = freshStock(h, started);
-        if (closing) h.returning += fresh;
+        h.returning += takeStock(h, fresh - target);
+        const stock = Math.max(0, target - fresh);
         const returned = h.returning;
-        // Stock for the calls still waiting once this round has served its own, one per slot that may end.
-        const stock = closing ? 0 : Math.max(0, Math.min(h.waiters.length - want, h.busy.size + want) - fresh);
+        // Stock alone is no reason for a round: it is topped up by the rounds that run anyway.
         if (want === 0 && release.length === 0 && extend.length === 0 && returned === 0) break;
         h.idle = h.idle.filter((i) => !keep.includes(i.slot) && !release.includes(i.slot));
         h.extend.clear();
-        if (closing) h.stock = [];
         h.returning = 0;
         // A round that only frees or renews slots leaves the bucket alone.
         const bucket = h.perMinute > 0 && want + stock + returned > 0 ? `host:${host}` : "";
@@ -232,23 +199,7 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
     enter(host, limits, signal) {
       signal?.throwIfAborted();
       let h = hosts.get(host);
-      if (!h) {
-        h = {
-          waiters: [],
-          busy: new Set(),
-          idle: [],
-          extend: new Map(),
-          stock: [],
-          returning: 0,
-          wanted: new Set(),
-          perMinute: limits.perMinute,
-          running: false,
-          kicked: false,
-          holdingOff: undefined,
-          pollMs: 5,
-        };
-        hosts.set(host, h);
-      }
+      if (!h) hosts.set(host, (h = newHostState(limits.perMinute)));
       const state = h;
       return new Promise((resolve, reject) => {
         const onAbort = () => {
