@@ -5,11 +5,13 @@
 // Prints the wall time beside the ideal the host limits allow (the busiest host's calls × 20 ms /
 // its concurrency) and beside a floor measured in the same run: the same calls, in the same order
 // per row, under the same per-host limits, by plain fetch with no database. CPU per row is the
-// process's (the embedded database has a thread of its own), then the main thread's alone.
+// process's (the embedded database has a thread of its own), then the main thread's alone. The
+// load is the machine's 1-minute load average at the start and at the end: a busy machine slows
+// the floor as well.
 // Goal: ≤ 1.15× ideal.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { loadConfig } from "../lib/config.ts";
@@ -66,6 +68,7 @@ async function floor(urls: Record<string, string>): Promise<number> {
 }
 
 async function run() {
+  const load0 = loadavg()[0];
   const providers = await startProviders();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cw-bench-waterfall-"));
   const pgdb = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
@@ -141,6 +144,7 @@ async function run() {
     `${((cpu.user + cpu.system) / 1000 / ROWS).toFixed(2)} ms`,
     `${((main.user + main.system) / 1000 / ROWS).toFixed(2)} ms`,
     mb(peak),
+    `${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`,
     statuses.map((s) => `${s.status} ${s.n}`).join(", "),
   ];
 }
@@ -156,6 +160,7 @@ const header = [
   "CPU/row",
   "main thread",
   "peak RSS",
+  "load",
   "cells",
 ];
 const result = await run();

@@ -38,6 +38,14 @@ export interface Database {
   exclusive: boolean;
   prisma: Prisma;
   read: Read;
+  /**
+   * One statement outside any transaction that commits without waiting for the disk (PostgreSQL's
+   * synchronous_commit off, on connections of its own): for state a crash of the database may lose
+   * without harm, such as leases that run out anyway. Each commit otherwise waits for a flush of the
+   * log, several milliseconds on a common disk, and a caller that takes turns through the database
+   * (the HTTP host gate) waits that long at every turn. Answered by the driver, as `read` is.
+   */
+  volatile: Read;
   exec(sql: string): Promise<void>;
   /**
    * Whether the database takes statements, for health checks. On the embedded database: whether its
@@ -80,6 +88,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // The adapter's type asks for a name for every statement; undefined leaves one unnamed (pg's default).
   const statementNameGenerator = (q: { sql: string }) => preparedName(q.sql) as string;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator }), errorFormat: "minimal" });
+  // Made on first use: most processes never need it.
+  let volatilePool: pg.Pool | undefined;
+  const volatile = () => {
+    if (!volatilePool) {
+      volatilePool = new pg.Pool({ connectionString: url, max: 2, options: "-c synchronous_commit=off" });
+      volatilePool.on("error", (e) => console.warn(`[cellwright] idle database connection lost: ${e.message}`));
+    }
+    return volatilePool;
+  };
   return {
     vendor: "postgres",
     exclusive: false,
@@ -89,6 +106,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     // Half the pool: downloads as slow as their clients never hold every connection.
     copyOut: copyOutOver(pool, Math.max(1, Math.floor(max / 2))),
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    volatile: async <T>(sql: string, params: unknown[]) =>
+      (await volatile().query({ name: preparedName(sql), text: sql, values: params })).rows as T[],
     ping: () =>
       pool.query("SELECT 1").then(
         () => true,
@@ -118,6 +137,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     },
     async close() {
       await prisma.$disconnect();
+      await volatilePool?.end();
       await pool.end();
     },
   };
@@ -152,6 +172,8 @@ export async function embeddedDatabase(options: EmbeddedThreadOptions, lock?: Da
     prisma,
     maintenance: thread.maintenance,
     read: async <T>(sql: string, params: unknown[]) => (await statements.query<T>(sql, params)).rows,
+    // One process, one database thread: nobody else waits on these commits.
+    volatile: async <T>(sql: string, params: unknown[]) => (await statements.query<T>(sql, params)).rows,
     ping: async () => thread.alive(),
     async exec(sql) {
       try {

@@ -4,7 +4,7 @@ import { freshDatabaseTarget } from "../support/database.ts";
 
 // The database port's `read`: one statement outside any transaction, answered by the driver
 // (PGlite's statement cache, or node-postgres), shaped as Prisma's raw queries are for the types
-// the hot reads select.
+// the hot reads select; and `volatile`, its twin for commits that need not wait for the disk.
 
 let db: Database;
 let drop: () => Promise<void>;
@@ -49,5 +49,24 @@ describe("db.read", () => {
     setTimeout(release, 50);
     await tx;
     expect(await read).toEqual(db.vendor === "pglite" ? [{ id: "y" }] : []);
+  });
+});
+
+describe("db.volatile", () => {
+  it("commits each statement on its own, seen at once by other connections, without waiting for the disk", async () => {
+    const marked = `/* prepared */ INSERT INTO t VALUES ($1, $2) RETURNING id`;
+    expect(await db.volatile(marked, ["v1", { k: 1 }])).toEqual([{ id: "v1" }]);
+    expect(await db.volatile(marked, ["v2", null])).toEqual([{ id: "v2" }]);
+    expect(await db.read(`SELECT id, doc FROM t WHERE id LIKE 'v%' ORDER BY id`, [])).toEqual([
+      { id: "v1", doc: { k: 1 } },
+      { id: "v2", doc: null },
+    ]);
+    const [{ setting }] = await db.volatile<{ setting: string }>(
+      `SELECT current_setting('synchronous_commit') AS setting`,
+      [],
+    );
+    // PGlite has one writer, in this process; nothing waits on its commits but this process.
+    if (db.vendor === "postgres") expect(setting).toBe("off");
+    await expect(db.volatile(`SELECT nope FROM t`, [])).rejects.toMatchObject({ code: "42703" });
   });
 });

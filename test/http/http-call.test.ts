@@ -3,7 +3,8 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { startFakeProvider, type FakeProvider } from "../support/fake-provider.ts";
 import { callHttp, type HttpDeps } from "../../lib/engine/http/http-call.ts";
 import { dbHttpCache } from "../../lib/engine/http/cache.ts";
-import { localHostGate, sharedHostGate } from "../../lib/engine/http/host-gate.ts";
+import { localHostGate } from "../../lib/engine/http/host-gate.ts";
+import { sharedHostGate } from "../../lib/engine/http/shared-host-gate.ts";
 import type { HttpCall } from "../../lib/domain/fill/http-schema.ts";
 
 // One HTTP call of a column against a real local provider and the real cache table.
@@ -165,7 +166,7 @@ describe("an HTTP call", () => {
     expect(provider.maxInFlight()).toBe(2);
     provider.reset();
     // Two gates on one database stand for two worker processes.
-    const [a, b] = ["proc-a", "proc-b"].map((owner) => ({ ...deps, gate: sharedHostGate(app.rt.db.prisma, owner) }));
+    const [a, b] = ["proc-a", "proc-b"].map((owner) => ({ ...deps, gate: sharedHostGate(app.rt.db, owner) }));
     await Promise.all(
       Array.from({ length: 8 }, (_, i) => callHttp(limited, text, { Domain: `s${i}.example` }, secrets, i % 2 ? a : b)),
     );

@@ -1,7 +1,8 @@
 import type { Runtime } from "../../runtime.ts";
 import { dbHttpCache } from "./cache.ts";
 import type { HttpDeps } from "./http-call.ts";
-import { localHostGate, sharedHostGate } from "./host-gate.ts";
+import { localHostGate } from "./host-gate.ts";
+import { sharedHostGate } from "./shared-host-gate.ts";
 import type { HostLookup } from "../../net/index.ts";
 
 // What HTTP columns call providers with, one per runtime: the engine's cells and the column
@@ -12,9 +13,13 @@ const made = new WeakMap<Runtime, HttpDeps>();
 export function httpDepsOf(rt: Runtime, owner: string, lookup?: HostLookup): HttpDeps {
   let deps = made.get(rt);
   if (!deps) {
+    // One process owns the embedded database, so its host limits are kept in memory (host-gate.ts).
+    const gate = rt.db.exclusive ? localHostGate() : sharedHostGate(rt.db, owner);
+    // Services stop in reverse: registered before the engine's (startEngine asks for these first),
+    // the gate stops after the engine's calls are over.
+    if (gate.close) rt.services.push({ name: "host gate", stop: gate.close });
     deps = {
-      // One process owns the embedded database, so its host limits are kept in memory (host-gate.ts).
-      gate: rt.db.exclusive ? localHostGate() : sharedHostGate(rt.db.prisma, owner),
+      gate,
       cache: dbHttpCache(rt.db.prisma),
       fetch: {
         maxBytes: rt.config.fetch.maxBytes,
