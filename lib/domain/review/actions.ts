@@ -216,7 +216,7 @@ interface RecordedAction extends CellRef {
   after: ReturnType<typeof snapshot>;
 }
 
-/** Appends to the review history (and the cells', with the formulas the values recomputed); answers the ids. */
+/** Appends to the review history and the cells' (even an accept), with the formulas recomputed; answers the ids. */
 export async function recordActions(
   tx: Tx,
   actor: { workspaceId: string; actorId: string },
@@ -239,7 +239,6 @@ export async function recordActions(
       after,
     })),
   });
-  // Each review is also a change in its cell's history, even one that keeps the value (an accept).
   await appendHistory(tx, baseId, [
     ...list.map((a) => ({
       rowId: a.rowId,
