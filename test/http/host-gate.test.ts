@@ -153,6 +153,30 @@ describe("the shared host gate", () => {
     expect(await heldSlots(host)).toEqual([]);
   }, 30_000);
 
+  it("gives a call an idle slot with no statement, and renews a lease only when a call could outlast it", async () => {
+    const host = newHost();
+    // A lease runs 1.5 calls' longest (450 ms): without renewal it would lapse under the calls below.
+    const limits = { perMinute: 100_000, concurrency: 1, leaseMs: 300 };
+    let statements = 0;
+    const counted = { volatile: ((sql, params) => (statements++, a.volatile(sql, params))) as Database["volatile"] };
+    const gate = sharedHostGate(counted, "proc-a");
+    const t0 = Date.now();
+    let calls = 0;
+    const lapsed: number[] = [];
+    // One call after another, none waiting: each takes the slot the last one left.
+    while (Date.now() - t0 < 1_200) {
+      const leave = await gate.enter(host, limits);
+      calls++;
+      if (calls % 10 === 0 && (await heldSlots(host)).length !== 1) lapsed.push(Date.now() - t0);
+      await sleep(5);
+      await leave();
+    }
+    expect(lapsed).toEqual([]);
+    expect(calls).toBeGreaterThan(40);
+    expect(statements).toBeLessThan(calls / 3);
+    await gate.close?.();
+  }, 30_000);
+
   it("keeps the slot of a finished call a moment for the next call, then frees it", async () => {
     const host = newHost();
     const limits = { perMinute: 100_000, concurrency: 4, leaseMs: 10_000 };

@@ -7,7 +7,10 @@ import { perKeyTokenBuckets, type RateLimiter } from "../rate-limit.ts";
 export interface HostLimits {
   perMinute: number;
   concurrency: number;
-  /** How long a slot is held at most: a process that dies holding one frees it after this. */
+  /**
+   * How long a call holds a slot at most. A process that dies holding one frees it once its lease
+   * ends, at most 1.5 times this after its last renewal (LEASE_CALLS in host-state.ts).
+   */
   leaseMs: number;
 }
 

@@ -3,12 +3,15 @@ import type { Database } from "../../db/database.ts";
 import type { HostGate } from "./host-gate.ts";
 import { createBucket, hostRound, type RoundResult } from "./host-round.ts";
 import {
-  freshStock,
   GRACE_MS,
+  keepStock,
   type HostState,
+  LEASE_CALLS,
   newHostState,
+  noteCall,
   STOCK_MS,
-  takeStock,
+  stockRunningLow,
+  stockTarget,
   tokenFor,
   type Waiter,
 } from "./host-state.ts";
@@ -21,16 +24,18 @@ import {
 // slot, its release) were most of a waterfall's statements. So one statement, a round
 // (host-round.ts), does all of a host's bookkeeping: it frees the slots this process no longer
 // needs, hands the slots of finished calls on to its waiting calls, takes free slots for the
-// others, and a token for every slot it grants. Calls that finish or arrive while a round runs
-// are served by the next one, so a busy host costs less than a statement a call.
+// others, a token for every slot it grants, and a stock of tokens for the calls to come.
 //
-// A slot between two calls is idle, so when calls are waiting, the one that ends hands its slot
-// straight to the next with a token from a small stock taken by the previous round; the next
-// round renews the slot's lease and refills the stock. Stock is used within STOCK_MS of its
-// taking, else given back: a burst may exceed the bucket's by the calls of STOCK_MS at most.
-// Rounds commit without waiting for the disk (`volatile`: a flush took 4 ms, a fifth of a 20 ms
-// call). A crash of the database may then lose its last rounds: a freed slot held again until its
-// lease ends, or, for a moment after the restart, a held one free.
+// Between rounds, a call that ends hands its slot straight to the next waiting call, and a call
+// that finds no one ahead takes a slot its process still holds idle, each with a token of stock:
+// no statement at all. A round comes when the stock runs under half of what the host's calls of
+// the last STOCK_MS used, when a slot's lease is too short for the call it is handed to (a lease
+// runs LEASE_CALLS times a call's longest, so that is rare), when slots are to be freed, or when
+// calls wait with no slot. Stock is kept at most twice the calls of STOCK_MS: a burst may exceed
+// the bucket's by that much at most. Rounds commit without waiting for the disk (`volatile`: a
+// flush took 4 ms, a fifth of a 20 ms call). A crash of the database may then lose its last
+// rounds: a freed slot held again until its lease ends, or, for a moment after the restart, a
+// held one free.
 //
 // Handing slots on lets a busy process keep a host to itself. So a process short of slots, holding
 // none or at least two fewer than another, marks one of that process's slots as wanted: its holder
@@ -68,9 +73,12 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
       const next = h.waiters[0];
       if (next && slot < next.limits.concurrency && !h.wanted.has(slot) && !closing && tokenFor(h, next.limits)) {
         h.waiters.shift();
-        h.extend.set(slot, next.limits.leaseMs);
+        const short = (h.leaseEnds.get(slot) ?? 0) - performance.now() < next.limits.leaseMs;
+        if (short) h.extend.set(slot, next.limits.leaseMs);
+        noteCall(h);
         next.resolve(leaveFor(host, h, slot));
-        kick(host, h);
+        // No statement at all, unless the lease or the stock is running out.
+        if (short || stockRunningLow(h)) kick(host, h);
         return;
       }
       h.busy.delete(slot);
@@ -110,15 +118,15 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
           .map((i) => i.slot);
         // A slot handed on whose new call is over already is kept or freed instead.
         const extend = [...h.extend].filter(([s]) => h.busy.has(s));
-        // Stock: one token per slot that may end while calls still wait once this round has served
-        // its own; what is no longer needed is given back now.
-        const target = closing ? 0 : Math.min(h.waiters.length - want, h.busy.size + want);
-        const fresh = freshStock(h, started);
-        h.returning += takeStock(h, fresh - target);
+        // Stock for the calls until the next round; what is no longer needed is given back now, and
+        // what is, however old, counts as taken now: given back and taken again, it would come to
+        // the same. It is topped up once under half, so a busy host costs a round every few calls.
+        const target = closing ? 0 : stockTarget(h, want, h.idle.length - keep.length - release.length);
+        const fresh = keepStock(h, target, started);
         const stock = Math.max(0, target - fresh);
+        const restock = stock > 0 && fresh * 2 < target;
         const returned = h.returning;
-        // Stock alone is no reason for a round: it is topped up by the rounds that run anyway.
-        if (want === 0 && release.length === 0 && extend.length === 0 && returned === 0) break;
+        if (want === 0 && release.length === 0 && extend.length === 0 && returned === 0 && !restock) break;
         h.idle = h.idle.filter((i) => !keep.includes(i.slot) && !release.includes(i.slot));
         h.extend.clear();
         h.returning = 0;
@@ -137,11 +145,11 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
             perSecond: h.perMinute / 60,
             want,
             concurrency: limits?.concurrency ?? 0,
-            leaseMs: limits?.leaseMs ?? 0,
+            leaseMs: (limits?.leaseMs ?? 0) * LEASE_CALLS,
             keep,
             release,
             extend: extend.map(([s]) => s),
-            extendMs: extend.map(([, ms]) => ms),
+            extendMs: extend.map(([, ms]) => ms * LEASE_CALLS),
             inUse: h.busy.size,
             stock,
             returned,
@@ -153,6 +161,7 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
         }
         if (res.stock > 0) h.stock.push({ n: res.stock, at: started });
         h.wanted = new Set(res.wanted);
+        for (const [slot, ms] of extend) h.leaseEnds.set(slot, started + ms * LEASE_CALLS);
         // Slots past the tokens were left as they are.
         for (const slot of keep.slice(res.n)) h.idle.push({ slot, since: started });
         for (const slot of res.granted) {
@@ -160,12 +169,15 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
           if (w && w.key === head?.key) {
             h.waiters.shift();
             h.busy.add(slot);
+            noteCall(h);
             w.resolve(leaveFor(host, h, slot));
           } else h.idle.push({ slot, since: started }); // its call gave up waiting
+          h.leaseEnds.set(slot, started + limits!.leaseMs * LEASE_CALLS);
         }
         if (res.granted.length > 0) h.pollMs = 5;
         if (bucket && res.available === null) buckets.delete(bucket);
-        const tokensShort = res.n < want;
+        // A bucket too low for the stock asked is waited for as one too low for the calls.
+        const tokensShort = res.n < want || (restock && (fresh + res.stock) * 2 < target);
         const slotsShort = res.granted.length < res.n;
         if (!tokensShort && !slotsShort) continue;
         if (tokensShort && limits) {
@@ -201,6 +213,25 @@ export function sharedHostGate(db: Pick<Database, "volatile">, owner: string): H
       let h = hosts.get(host);
       if (!h) hosts.set(host, (h = newHostState(limits.perMinute)));
       const state = h;
+      // With no call ahead, an idle slot whose lease fits the call is taken at once, with a token
+      // of stock: a host called steadily but never queued for costs no round a call.
+      const now = performance.now();
+      const idle =
+        state.waiters.length === 0 && !closing
+          ? state.idle.findIndex(
+              (i) =>
+                i.slot < limits.concurrency &&
+                !state.wanted.has(i.slot) &&
+                (state.leaseEnds.get(i.slot) ?? 0) - now >= limits.leaseMs,
+            )
+          : -1;
+      if (idle >= 0 && tokenFor(state, limits)) {
+        const [{ slot }] = state.idle.splice(idle, 1);
+        state.busy.add(slot);
+        noteCall(state, now);
+        if (stockRunningLow(state)) kick(host, state);
+        return Promise.resolve(leaveFor(host, state, slot));
+      }
       return new Promise((resolve, reject) => {
         const onAbort = () => {
           const i = state.waiters.indexOf(waiter);
