@@ -102,10 +102,9 @@ export function createCellWorker(rt: Runtime, deps: AttemptDeps): CellWorker {
       if (!context.judgeChanges) return undefined;
       const m = await (materialityModule ??= import("./materiality.ts"));
       if (!m.needsJudgment(context.column, context, value)) return undefined;
-      const before = context.previousValue;
       const verdict = await m.judgeMateriality(rt, deps.limiter, {
         column: context.column,
-        before,
+        before: context.previousValue,
         after: value,
         signal,
       });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime.ts";
 import type { ColumnRecord } from "../domain/column-model.ts";
 import { columnOptionsOf } from "../domain/column-model.ts";
-import { columnType, sameValue } from "../domain/column-types/index.ts";
+import { sameValue } from "../domain/column-types/index.ts";
 import { fenceUntrusted } from "../tools/fence.ts";
 import { classifyError } from "./llm/classify-error.ts";
 import { generateCellAnswer, resolveLanguageModel } from "./llm/index.ts";
@@ -36,7 +36,7 @@ export function needsJudgment(
   value: string,
 ): boolean {
   if (!cell.judgeChanges || !TEXT_TYPES.has(column.type)) return false;
-  if (cell.previousValue === "" || value === "" || !columnType(column.type)) return false;
+  if (cell.previousValue === "" || value === "") return false;
   return !sameValue(column, cell.previousValue, value);
 }
 
