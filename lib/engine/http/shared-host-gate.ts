@@ -31,8 +31,8 @@ import {
 // no statement at all. A round comes when the stock runs under half of what the host's calls of
 // the last STOCK_MS used, when a slot's lease is too short for the call it is handed to (a lease
 // runs LEASE_CALLS times a call's longest, so that is rare), when slots are to be freed, or when
-// calls wait with no slot. Stock is kept at most twice the calls of STOCK_MS: a burst may exceed
-// the bucket's by that much at most. Rounds commit without waiting for the disk (`volatile`: a
+// calls wait with no slot. Stock is kept at most twice what it should be (stockTarget): a burst
+// may exceed the bucket's by that much at most. Rounds commit without waiting for the disk (`volatile`: a
 // flush took 4 ms, a fifth of a 20 ms call). A crash of the database may then lose its last
 // rounds: a freed slot held again until its lease ends, or, for a moment after the restart, a
 // held one free.
