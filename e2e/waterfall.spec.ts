@@ -54,6 +54,10 @@ async function drag(page: Page, from: Locator, to: Locator, live: Locator, over:
   await page.mouse.up();
 }
 
+/** Presses `key` until the live region says `text`: a key pressed before the lifted list is measured is lost. */
+const pressUntil = (page: Page, live: Locator, key: string, text: string | RegExp) =>
+  expect(() => page.keyboard.press(key).then(() => expect(live).toHaveText(text, { timeout: 1000 }))).toPass();
+
 test("an email waterfall over two providers: built in the editor, run on 50 rows, traced", async ({ page, api }) => {
   test.setTimeout(180_000);
   const token = `wf_${Date.now()}_9f3c`;
@@ -134,11 +138,7 @@ test("an email waterfall over two providers: built in the editor, run on 50 rows
     await editor.getByRole("button", { name: "Drag step 2, Pattern" }).focus();
     await page.keyboard.press("Space");
     await expect(live).toHaveText("Picked up step 2, Pattern.");
-    // The first arrow may come before the lifted list is measured on a busy machine; at the top, more do nothing.
-    await expect(async () => {
-      await page.keyboard.press("ArrowUp");
-      await expect(live).toHaveText("Step 2, Pattern, is over position 1.", { timeout: 1000 });
-    }).toPass();
+    await pressUntil(page, live, "ArrowUp", "Step 2, Pattern, is over position 1."); // at the top, more do nothing
     await page.screenshot({ path: `${ARTIFACTS}/waterfall-steps-keyboard.png` });
     await page.keyboard.press("Space");
     await expect(live).toHaveText("Step 2, Pattern, moved to position 1.");
@@ -147,11 +147,7 @@ test("an email waterfall over two providers: built in the editor, run on 50 rows
     // for its announcement: a key pressed before the last one landed can be lost.
     await page.keyboard.press("Space");
     await expect(live).toHaveText("Picked up step 1, Pattern.");
-    // As above, the first arrow can be lost; a second that lands too moves it further, as well.
-    await expect(async () => {
-      await page.keyboard.press("ArrowDown");
-      await expect(live).toHaveText(/is over position [23]\.$/, { timeout: 1000 });
-    }).toPass();
+    await pressUntil(page, live, "ArrowDown", /is over position [23]\.$/); // if both land, it is further down
     await page.keyboard.press("Escape");
     await expect(live).toHaveText("Moving step 1, Pattern, was cancelled; it stays at position 1.");
     await expect.poll(labels).toEqual(["Pattern", "Premium", "Formula"]);
