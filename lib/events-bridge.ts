@@ -16,6 +16,7 @@ const BRIDGED = new Set<AppEvent["type"]>([
   "row.sheet.processed",
   "structure.changed",
   "work.available",
+  "finds.available",
   "webhooks.queued",
   "run.updated",
   "cells.cancelled",
@@ -26,7 +27,12 @@ const BRIDGED = new Set<AppEvent["type"]>([
   "schedules.changed",
 ]);
 /** Wake-ups carry no data: one per flush is enough. */
-const SIGNALS = new Set<AppEvent["type"]>(["work.available", "webhooks.queued", "schedules.changed"]);
+const SIGNALS = new Set<AppEvent["type"]>([
+  "work.available",
+  "finds.available",
+  "webhooks.queued",
+  "schedules.changed",
+]);
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 export const MAX_PAYLOAD_BYTES = 7_900;
 

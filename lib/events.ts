@@ -20,6 +20,8 @@ export type AppEvent =
     }
   | { type: "structure.changed"; workspaceId: string; baseId: string }
   | { type: "work.available" }
+  /** A find was started, extended or resumed: the find workers claim (cells stored never make one ready). */
+  | { type: "finds.available" }
   /** A run's progress or state changed (its cells, its spending, pause, resume, cancel, done). */
   | { type: "run.updated"; workspaceId: string; baseId: string; runId: string }
   /** A stored answer replaced a different value (compared by the column's type): monitors watch for it. */

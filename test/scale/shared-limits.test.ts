@@ -107,8 +107,10 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
         { type: "find.updated", workspaceId: "w", baseId: "b", findId: "find_1" },
         { type: "work.available" },
         { type: "work.available" },
+        { type: "finds.available" },
+        { type: "finds.available" },
       ]);
-      await waitFor(() => seenTwo.length >= 4, "process two to receive the events", 5_000);
+      await waitFor(() => seenTwo.length >= 5, "process two to receive the events", 5_000);
       // Markers published after the batch, one each way: each process publishes in order and
       // NOTIFY keeps one sender's order, so a duplicate sent to two, or anything two published
       // back to one, would arrive before the marker does.
@@ -134,9 +136,10 @@ describe.skipIf(!pgAdminUrl)("shared through PostgreSQL", () => {
         "row.sheet.processed",
         "find.updated",
         "work.available",
+        "finds.available",
       ]);
-      // Process one saw only its own five: nothing came back.
-      expect(seenOne.filter((e) => !isMarker(e))).toHaveLength(5);
+      // Process one saw only its own seven: nothing came back.
+      expect(seenOne.filter((e) => !isMarker(e))).toHaveLength(7);
     } finally {
       for (const br of bridges) await br.stop();
     }

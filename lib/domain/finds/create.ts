@@ -60,7 +60,7 @@ export async function createFind(
   await touchBase(w.tx, baseCtx.baseId);
   w.emit({ type: "structure.changed", workspaceId, baseId: baseCtx.baseId });
   announce(w, { workspaceId, baseId: baseCtx.baseId, id, runId });
-  w.emit({ type: "work.available" });
+  w.emit({ type: "finds.available" });
   return findView(w.tx, workspaceId, baseCtx.baseId, id);
 }
 
@@ -100,7 +100,7 @@ export async function extendFind(
     find.searching ? "search" : "plan",
   );
   announce(w, { workspaceId, baseId: baseCtx.baseId, id: findId, runId });
-  w.emit({ type: "work.available" });
+  w.emit({ type: "finds.available" });
   return findView(w.tx, workspaceId, baseCtx.baseId, findId);
 }
 

@@ -69,6 +69,7 @@ export async function resumeRun(
     const pending = await pendingCellsOfRun(w.tx, runId);
     if (pending.length > 0) await w.publish({ type: "cells.queued", refs: pending });
     w.emit({ type: "work.available" });
+    w.emit({ type: "finds.available" });
   } else if (opts.maxCredits !== undefined) {
     await setMaxCredits(w, run, cap);
   }

@@ -109,7 +109,7 @@ export function startFindWorker(
     Math.max(250, leaseMs / 3),
   );
   const off = rt.bus.on((e) => {
-    if (e.type === "work.available") tick();
+    if (e.type === "finds.available") tick();
   });
   tick();
 
